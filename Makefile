@@ -1,0 +1,87 @@
+# Meritmark — the two commands are `make run` and `make test` (see README.md).
+SHELL := /bin/bash
+.DEFAULT_GOAL := run
+
+BIN      := bin/meritmark
+GO       ?= go
+export PLAYWRIGHT_SKIP_BROWSER_DOWNLOAD := 1
+export npm_config_fund := false
+export npm_config_audit := false
+
+GO_SOURCES := $(shell find app db ssr static -name '*.go' -not -name '*_test.go' 2>/dev/null) main.go go.mod go.sum
+VIEW_SOURCES := $(shell find views -type f 2>/dev/null) esbuild.config.mjs package.json
+
+.PHONY: run build assets deps test test-go test-sqlite test-postgres test-ts test-browser browser-deps bench-ssr bench clean fmt vet
+
+## deps: install npm packages (only when package.json changed)
+node_modules/.installed: package.json $(wildcard package-lock.json)
+	npm install --no-audit --no-fund --loglevel=error
+	@touch $@
+deps: node_modules/.installed
+
+## assets: build the server bundle, the client islands and the CSS
+static/dist/manifest.json: node_modules/.installed $(VIEW_SOURCES)
+	node esbuild.config.mjs
+assets: static/dist/manifest.json
+
+## build: one self-contained binary with every asset embedded
+$(BIN): static/dist/manifest.json $(GO_SOURCES)
+	@mkdir -p bin
+	$(GO) build -o $(BIN) .
+build: $(BIN)
+
+## run: a fresh clone to a running site on http://localhost:8080 (SQLite, local files,
+## PayPal sandbox simulator, log mail), with the demo content and admin
+run: build
+	@mkdir -p data
+	@./$(BIN) seed
+	./$(BIN) serve
+
+## test: everything — Go tests with -race on SQLite and PostgreSQL, the type check, and
+## the browser tests in headless Chromium
+test: assets
+	$(MAKE) --no-print-directory test-ts test-go test-browser
+
+test-ts: deps
+	npx tsc --noEmit -p .
+	@echo "typecheck: 1 passed, 0 failed"
+
+test-go: test-sqlite test-postgres
+
+test-sqlite: assets
+	MERITMARK_TEST_DB=sqlite $(GO) test -race -count=1 -timeout 20m ./...
+
+test-postgres: assets
+	@if pg_isready -q -h 127.0.0.1 -p 5432 2>/dev/null || (command -v psql >/dev/null && psql -h 127.0.0.1 -U postgres -Atc 'select 1' >/dev/null 2>&1); then \
+		MERITMARK_TEST_DB=postgres $(GO) test -race -count=1 -timeout 20m ./... ; \
+	elif [ "$$CI" = "true" ]; then \
+		echo "PostgreSQL is not reachable at 127.0.0.1:5432: CI requires it" >&2; exit 1; \
+	else \
+		echo "NOTICE: PostgreSQL is not reachable at 127.0.0.1:5432; skipping the PostgreSQL pass"; \
+	fi
+
+browser-deps: deps
+	@if [ ! -x /usr/bin/chromium ]; then \
+		echo "installing Debian's chromium for the browser tests"; \
+		(apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium >/dev/null) || \
+		{ echo "could not install chromium" >&2; exit 1; }; \
+	fi
+
+test-browser: browser-deps build
+	node --test --test-concurrency=1 --test-timeout=300000 tests/browser/
+
+## bench-ssr: the home page through the isolate pool vs Node's renderToString
+bench-ssr: assets
+	$(GO) test -run '^$$' -bench . -benchtime 5000x ./ssr/
+	node bench/ssr-node.mjs
+
+bench: bench-ssr
+
+fmt:
+	gofmt -w app db ssr static main.go
+
+vet:
+	$(GO) vet ./...
+
+clean:
+	rm -rf bin static/dist/*.js static/dist/*.css static/dist/chunks static/dist/manifest.json ssr/dist/server.js

@@ -1,0 +1,488 @@
+// Package apptest runs the whole application against a real database for tests: a fresh
+// SQLite file per test, or (MERITMARK_TEST_DB=postgres) a fresh schema in a database that
+// this test binary creates and drops. The server listens on a real loopback port; clients
+// keep cookies like a browser. Pages are rendered by a fake renderer (so feature tests do
+// not link V8): it answers the page name and its props as escaped JSON.
+package apptest
+
+import (
+	"bytes"
+	"context"
+	"crypto/rand"
+	"database/sql"
+	"encoding/hex"
+	"encoding/json"
+	"fmt"
+	"html"
+	"io"
+	"log/slog"
+	"mime/multipart"
+	"net"
+	"net/http"
+	"net/http/cookiejar"
+	"net/url"
+	"os"
+	"path/filepath"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/gofiber/fiber/v3"
+	_ "github.com/jackc/pgx/v5/stdlib"
+	"github.com/uptrace/bun"
+
+	"meritmark/app"
+	"meritmark/app/auth"
+	"meritmark/app/config"
+	"meritmark/app/mail"
+	"meritmark/app/model"
+	"meritmark/app/ratelimit"
+	"meritmark/app/session"
+	"meritmark/app/storage"
+	"meritmark/app/web"
+	"meritmark/db"
+)
+
+// Engine is the database engine tests run on (MERITMARK_TEST_DB: sqlite or postgres).
+func Engine() string {
+	if os.Getenv("MERITMARK_TEST_DB") == "postgres" {
+		return "postgres"
+	}
+	return "sqlite"
+}
+
+// PostgresAdminURL is where the test PostgreSQL server is.
+func PostgresAdminURL() string {
+	if v := os.Getenv("MERITMARK_TEST_PG_URL"); v != "" {
+		return v
+	}
+	return "postgres://postgres@127.0.0.1:5432/postgres?sslmode=disable"
+}
+
+var pgDatabase string // the database this test binary created
+
+// Main runs a package's tests: use it as `func TestMain(m *testing.M) { apptest.Main(m) }`.
+// On PostgreSQL it creates a database for this run and drops it afterwards.
+func Main(m *testing.M) {
+	slog.SetDefault(slog.New(slog.NewTextHandler(io.Discard, nil)))
+	if os.Getenv("MERITMARK_TEST_LOG") != "" {
+		slog.SetDefault(slog.New(slog.NewTextHandler(os.Stderr, nil)))
+	}
+	if Engine() != "postgres" {
+		os.Exit(m.Run())
+	}
+	admin, err := sql.Open("pgx", PostgresAdminURL())
+	if err == nil {
+		err = admin.Ping()
+	}
+	if err != nil {
+		fmt.Fprintf(os.Stderr, "apptest: PostgreSQL at %s is not reachable: %v\n", PostgresAdminURL(), err)
+		os.Exit(1)
+	}
+	pgDatabase = "mm_test_" + randHex(6)
+	if _, err := admin.Exec("CREATE DATABASE " + pgDatabase); err != nil {
+		fmt.Fprintln(os.Stderr, "apptest: create database:", err)
+		os.Exit(1)
+	}
+	code := m.Run()
+	if _, err := admin.Exec("DROP DATABASE IF EXISTS " + pgDatabase + " WITH (FORCE)"); err != nil {
+		fmt.Fprintln(os.Stderr, "apptest: drop database:", err)
+	}
+	admin.Close()
+	os.Exit(code)
+}
+
+func randHex(n int) string {
+	b := make([]byte, n)
+	_, _ = rand.Read(b)
+	return hex.EncodeToString(b)
+}
+
+// OpenDB opens a fresh, migrated database for t and closes it at the end.
+func OpenDB(t testing.TB) *bun.DB {
+	t.Helper()
+	ctx := context.Background()
+	var d *bun.DB
+	var err error
+	if Engine() == "postgres" {
+		if pgDatabase == "" {
+			t.Fatal("apptest: on PostgreSQL the package needs TestMain calling apptest.Main")
+		}
+		schema := "t_" + randHex(6)
+		u, _ := url.Parse(PostgresAdminURL())
+		u.Path = "/" + pgDatabase
+		base := u.String()
+		setup, err := sql.Open("pgx", base)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if _, err := setup.Exec("CREATE SCHEMA " + schema); err != nil {
+			t.Fatal(err)
+		}
+		setup.Close()
+		q := u.Query()
+		q.Set("search_path", schema)
+		u.RawQuery = q.Encode()
+		d, err = db.Open(ctx, u.String(), "")
+		if err != nil {
+			t.Fatal(err)
+		}
+		t.Cleanup(func() {
+			d.Close()
+			if c, err := sql.Open("pgx", base); err == nil {
+				_, _ = c.Exec("DROP SCHEMA " + schema + " CASCADE")
+				c.Close()
+			}
+		})
+	} else {
+		d, err = db.Open(ctx, "sqlite:"+filepath.Join(t.TempDir(), "test.db"), "")
+		if err != nil {
+			t.Fatal(err)
+		}
+		t.Cleanup(func() { d.Close() })
+	}
+	if err := db.Migrate(ctx, d); err != nil {
+		t.Fatal(err)
+	}
+	return d
+}
+
+// FakeRenderer renders a page as its name and its props (escaped), so tests can read what
+// a page was given without V8.
+type FakeRenderer struct{}
+
+// Render implements web.Renderer.
+func (FakeRenderer) Render(_ context.Context, page string, props []byte) (string, []byte, error) {
+	return `<main data-page="` + page + `"><pre id="props">` + html.EscapeString(string(props)) + `</pre></main>`, []byte("[]"), nil
+}
+
+// Env is a running application for one test.
+type Env struct {
+	T       testing.TB
+	App     *app.App
+	Deps    *app.Deps
+	DB      *bun.DB
+	URL     string // http://127.0.0.1:port
+	DataDir string
+}
+
+// Option adjusts the dependencies before the app is built.
+type Option func(*app.Deps)
+
+// New starts the application for t.
+func New(t testing.TB, opts ...Option) *Env {
+	t.Helper()
+	d := OpenDB(t)
+	dataDir := t.TempDir()
+	cfg, err := config.Load(func(string) string { return "" }, []string{"--data-dir", dataDir})
+	if err != nil {
+		t.Fatal(err)
+	}
+	store, err := storage.NewLocal(filepath.Join(dataDir, "uploads"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	deps := &app.Deps{
+		Config:   cfg,
+		DB:       d,
+		Site:     &web.Site{Renderer: FakeRenderer{}, SupportEmail: cfg.SupportEmail},
+		Storage:  store,
+		Mailer:   mail.NewWorker(d, mail.LogSender{}, cfg.MailFrom),
+		Sessions: &session.Store{DB: d, Idle: cfg.SessionIdle, MaxAge: cfg.SessionMaxAge},
+		Limiter:  &ratelimit.Limiter{DB: d},
+	}
+	for _, o := range opts {
+		o(deps)
+	}
+	a := app.New(deps)
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		_ = a.Listener(ln, fiber.ListenConfig{DisableStartupMessage: true})
+	}()
+	base := "http://" + ln.Addr().String()
+	// wait until the server answers, so that Shutdown cannot run before Serve started
+	for i := 0; ; i++ {
+		res, err := http.Get(base + "/healthz")
+		if err == nil {
+			res.Body.Close()
+			break
+		}
+		if i > 500 {
+			t.Fatalf("apptest: server did not start: %v", err)
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
+	t.Cleanup(func() {
+		_ = a.ShutdownWithTimeout(5 * time.Second)
+		<-done
+	})
+	return &Env{T: t, App: a, Deps: deps, DB: d, URL: base, DataDir: dataDir}
+}
+
+// Ctx is a background context.
+func (e *Env) Ctx() context.Context { return context.Background() }
+
+// CreateUser inserts a user with the given role and password.
+func (e *Env) CreateUser(email, password, role string) *model.User {
+	e.T.Helper()
+	hash, err := auth.HashPassword(password)
+	if err != nil {
+		e.T.Fatal(err)
+	}
+	now := model.Now()
+	u := &model.User{ID: model.NewID(), Name: strings.Split(email, "@")[0], Email: email, PasswordHash: hash, Role: role,
+		Skills: []string{}, CreatedAt: now, UpdatedAt: now}
+	if _, err := e.DB.NewInsert().Model(u).Exec(e.Ctx()); err != nil {
+		e.T.Fatal(err)
+	}
+	return u
+}
+
+// Client is a browser-like HTTP client with its own cookies.
+type Client struct {
+	env  *Env
+	HTTP *http.Client
+	// Origin is sent on state-changing requests, as a browser does (empty: none).
+	Origin string
+}
+
+// Client returns a new visitor.
+func (e *Env) Client() *Client {
+	jar, _ := cookiejar.New(nil)
+	return &Client{env: e, HTTP: &http.Client{Jar: jar, Timeout: 60 * time.Second,
+		CheckRedirect: func(*http.Request, []*http.Request) error { return http.ErrUseLastResponse }}, Origin: e.URL}
+}
+
+// LoginAs returns a client signed in as u (a session created directly).
+func (e *Env) LoginAs(u *model.User) *Client {
+	e.T.Helper()
+	tok, err := e.Deps.Sessions.Create(e.Ctx(), e.DB, u.ID, "127.0.0.1", "apptest")
+	if err != nil {
+		e.T.Fatal(err)
+	}
+	c := e.Client()
+	base, _ := url.Parse(e.URL)
+	c.HTTP.Jar.SetCookies(base, []*http.Cookie{{Name: session.CookieName, Value: tok, Path: "/"}})
+	return c
+}
+
+// Member creates a user and returns it with a signed-in client.
+func (e *Env) Member(email string) (*model.User, *Client) {
+	u := e.CreateUser(email, "password123", model.RoleUser)
+	return u, e.LoginAs(u)
+}
+
+// Admin creates an administrator and returns it with a signed-in client.
+func (e *Env) Admin(email string) (*model.User, *Client) {
+	u := e.CreateUser(email, "password123", model.RoleAdmin)
+	return u, e.LoginAs(u)
+}
+
+// Resp is an answer.
+type Resp struct {
+	Status int
+	Header http.Header
+	Body   []byte
+	t      testing.TB
+}
+
+// JSON decodes the body into v.
+func (r *Resp) JSON(v any) {
+	r.t.Helper()
+	if err := json.Unmarshal(r.Body, v); err != nil {
+		r.t.Fatalf("decode %q: %v", truncate(string(r.Body)), err)
+	}
+}
+
+// Map decodes the body as a JSON object.
+func (r *Resp) Map() map[string]any {
+	var m map[string]any
+	r.JSON(&m)
+	return m
+}
+
+// Msg is the body's "msg".
+func (r *Resp) Msg() string {
+	var m struct {
+		Msg string `json:"msg"`
+	}
+	_ = json.Unmarshal(r.Body, &m)
+	return m.Msg
+}
+
+// Text is the body as a string.
+func (r *Resp) Text() string { return string(r.Body) }
+
+// Expect fails the test unless the status is want.
+func (r *Resp) Expect(want int) *Resp {
+	r.t.Helper()
+	if r.Status != want {
+		r.t.Fatalf("status %d, want %d; body: %s", r.Status, want, truncate(string(r.Body)))
+	}
+	return r
+}
+
+// ExpectMsg fails the test unless status and msg are as given.
+func (r *Resp) ExpectMsg(status int, msg string) *Resp {
+	r.t.Helper()
+	r.Expect(status)
+	if r.Msg() != msg {
+		r.t.Fatalf("msg %q, want %q", r.Msg(), msg)
+	}
+	return r
+}
+
+func truncate(s string) string {
+	if len(s) > 2000 {
+		return s[:2000] + "…"
+	}
+	return s
+}
+
+// Do sends an API request with an optional JSON body; path is relative to the API base
+// ("/auth/me"). Use Abs for other paths.
+func (c *Client) Do(method, path string, body any) *Resp {
+	c.env.T.Helper()
+	return c.Abs(method, web.APIBase+path, body)
+}
+
+// Abs sends a request to an absolute path ("/badges/x", "/healthz").
+func (c *Client) Abs(method, path string, body any) *Resp {
+	c.env.T.Helper()
+	var rd io.Reader
+	ctype := ""
+	if body != nil {
+		switch b := body.(type) {
+		case []byte:
+			rd = bytes.NewReader(b)
+		case string:
+			rd = strings.NewReader(b)
+		default:
+			j, err := json.Marshal(body)
+			if err != nil {
+				c.env.T.Fatal(err)
+			}
+			rd = bytes.NewReader(j)
+		}
+		ctype = "application/json"
+	}
+	return c.send(method, path, rd, ctype, nil)
+}
+
+// Get, Post, Put, Patch, Delete are Do shorthands.
+func (c *Client) Get(path string) *Resp             { return c.Do("GET", path, nil) }
+func (c *Client) Post(path string, body any) *Resp  { return c.Do("POST", path, body) }
+func (c *Client) Put(path string, body any) *Resp   { return c.Do("PUT", path, body) }
+func (c *Client) Patch(path string, body any) *Resp { return c.Do("PATCH", path, body) }
+func (c *Client) Delete(path string) *Resp          { return c.Do("DELETE", path, nil) }
+
+// File is one part of a multipart upload.
+type File struct {
+	Field, Name, ContentType string
+	Data                     []byte
+}
+
+// Multipart sends fields and files to an API path (relative to the API base).
+func (c *Client) Multipart(method, path string, fields map[string]string, files ...File) *Resp {
+	c.env.T.Helper()
+	var buf bytes.Buffer
+	w := multipart.NewWriter(&buf)
+	for k, v := range fields {
+		_ = w.WriteField(k, v)
+	}
+	for _, f := range files {
+		h := make(map[string][]string)
+		h["Content-Disposition"] = []string{fmt.Sprintf(`form-data; name="%s"; filename="%s"`, f.Field, strings.ReplaceAll(f.Name, `"`, `\"`))}
+		ct := f.ContentType
+		if ct == "" {
+			ct = "application/octet-stream"
+		}
+		h["Content-Type"] = []string{ct}
+		p, err := w.CreatePart(h)
+		if err != nil {
+			c.env.T.Fatal(err)
+		}
+		_, _ = p.Write(f.Data)
+	}
+	_ = w.Close()
+	return c.send(method, web.APIBase+path, &buf, w.FormDataContentType(), nil)
+}
+
+// Raw sends a request to an absolute path with explicit headers.
+func (c *Client) Raw(method, path string, body io.Reader, headers map[string]string) *Resp {
+	return c.send(method, path, body, headers["Content-Type"], headers)
+}
+
+func (c *Client) send(method, path string, body io.Reader, ctype string, headers map[string]string) *Resp {
+	c.env.T.Helper()
+	u := path
+	if !strings.HasPrefix(path, "http") {
+		u = c.env.URL + path
+	}
+	req, err := http.NewRequest(method, u, body)
+	if err != nil {
+		c.env.T.Fatal(err)
+	}
+	if ctype != "" {
+		req.Header.Set("Content-Type", ctype)
+	}
+	req.Header.Set("Accept", "application/json, text/html")
+	if c.Origin != "" && method != "GET" && method != "HEAD" {
+		req.Header.Set("Origin", c.Origin)
+	}
+	for k, v := range headers {
+		req.Header.Set(k, v)
+	}
+	res, err := c.HTTP.Do(req)
+	if err != nil {
+		c.env.T.Fatalf("%s %s: %v", method, path, err)
+	}
+	defer res.Body.Close()
+	b, _ := io.ReadAll(res.Body)
+	return &Resp{Status: res.StatusCode, Header: res.Header, Body: b, t: c.env.T}
+}
+
+// Page fetches a page (absolute path) and returns the props the page was rendered with
+// (decoded from the fake renderer's output).
+func (c *Client) Page(path string) (*Resp, map[string]any) {
+	c.env.T.Helper()
+	r := c.send("GET", c.env.URL+path, nil, "", map[string]string{"Accept": "text/html"})
+	s := string(r.Body)
+	i := strings.Index(s, `<pre id="props">`)
+	if i < 0 {
+		return r, nil
+	}
+	j := strings.Index(s[i:], "</pre>")
+	var props map[string]any
+	if err := json.Unmarshal([]byte(html.UnescapeString(s[i+len(`<pre id="props">`):i+j])), &props); err != nil {
+		c.env.T.Fatalf("page props: %v", err)
+	}
+	return r, props
+}
+
+// PageName is the rendered page's name (from the fake renderer).
+func PageName(r *Resp) string {
+	s := string(r.Body)
+	i := strings.Index(s, `data-page="`)
+	if i < 0 {
+		return ""
+	}
+	s = s[i+len(`data-page="`):]
+	return s[:strings.IndexByte(s, '"')]
+}
+
+// Parallel runs fn n times at once and waits.
+func Parallel(n int, fn func(i int)) {
+	var wg sync.WaitGroup
+	for i := 0; i < n; i++ {
+		wg.Add(1)
+		go func(i int) { defer wg.Done(); fn(i) }(i)
+	}
+	wg.Wait()
+}

@@ -1,0 +1,66 @@
+package config
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+)
+
+func env(m map[string]string) Env { return func(k string) string { return m[k] } }
+
+func TestDefaults(t *testing.T) {
+	c, err := Load(env(nil), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if c.Addr != ":8080" || c.DataDir != "./data" || c.DatabaseURL != "" || c.RenderTimeout != 2*time.Second {
+		t.Fatalf("defaults: %+v", c)
+	}
+}
+
+func TestBadValuesAreExplained(t *testing.T) {
+	cases := map[string]string{
+		"MERITMARK_ADDR":           "localhost",
+		"DATABASE_URL":             "mysql://x",
+		"MERITMARK_BASE_URL":       "example.com",
+		"MERITMARK_SMTP_URL":       "http://mail",
+		"MERITMARK_SSR_WORKERS":    "many",
+		"MERITMARK_RENDER_TIMEOUT": "soon",
+		"MERITMARK_LOG_LEVEL":      "loud",
+	}
+	for k, v := range cases {
+		_, err := Load(env(map[string]string{k: v}), nil)
+		if err == nil || !strings.Contains(err.Error(), k) {
+			t.Errorf("%s=%s: error %v does not name the variable", k, v, err)
+		}
+	}
+}
+
+func TestFlagsOverrideEnv(t *testing.T) {
+	c, err := Load(env(map[string]string{"MERITMARK_ADDR": ":9000"}), []string{"--addr", ":9100"})
+	if err != nil || c.Addr != ":9100" {
+		t.Fatalf("%v %+v", err, c)
+	}
+}
+
+func TestSecretIsGeneratedOnceAndKept(t *testing.T) {
+	dir := t.TempDir()
+	c := &Config{DataDir: dir}
+	a, err := c.Secret(env(nil), "signing")
+	if err != nil || len(a) != 64 {
+		t.Fatalf("%v %q", err, a)
+	}
+	b, _ := c.Secret(env(nil), "signing")
+	if a != b {
+		t.Fatal("secret changed between calls")
+	}
+	st, _ := os.Stat(filepath.Join(dir, "secrets", "signing"))
+	if st.Mode().Perm() != 0o600 {
+		t.Fatalf("secret file mode %v", st.Mode())
+	}
+	if v, _ := c.Secret(env(map[string]string{"MERITMARK_SECRET_SIGNING": "given"}), "signing"); v != "given" {
+		t.Fatal("configured secret ignored")
+	}
+}

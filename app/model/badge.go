@@ -1,0 +1,93 @@
+package model
+
+import (
+	"time"
+
+	"github.com/uptrace/bun"
+)
+
+// Badge types, levels and categories (spec section 3 and 9).
+const (
+	TypeSkill = "skill"
+	TypeProof = "proof"
+)
+
+var (
+	Categories = []string{"Development", "Design", "Management", "Data Science", "Marketing", "DevOps"}
+	Levels     = []string{"beginner", "intermediate", "advanced"}
+)
+
+// ValidCategory reports whether c is one of the six categories.
+func ValidCategory(c string) bool { return contains(Categories, c) }
+
+// ValidLevel reports whether l is a known level.
+func ValidLevel(l string) bool { return contains(Levels, l) }
+
+func contains(list []string, s string) bool {
+	for _, x := range list {
+		if x == s {
+			return true
+		}
+	}
+	return false
+}
+
+// Badge is a credential people can earn.
+type Badge struct {
+	bun.BaseModel `bun:"table:badges"`
+
+	ID             string    `bun:"id,pk"`
+	Name           string    `bun:"name"`
+	Description    string    `bun:"description"`
+	Category       string    `bun:"category"`
+	Type           string    `bun:"type"`
+	Level          string    `bun:"level"`
+	PriceCents     int64     `bun:"price_cents"`
+	Icon           string    `bun:"icon"`
+	Color          string    `bun:"color"`
+	Criteria       string    `bun:"criteria"`
+	RequiresResume bool      `bun:"requires_resume"`
+	IsActive       bool      `bun:"is_active"`
+	ValidDays      *int      `bun:"valid_days"`
+	CreatedBy      *string   `bun:"created_by"`
+	CreatedAt      time.Time `bun:"created_at"`
+	UpdatedAt      time.Time `bun:"updated_at"`
+}
+
+// Quiz belongs to one skill badge.
+type Quiz struct {
+	bun.BaseModel `bun:"table:quizzes"`
+
+	ID           string    `bun:"id,pk"`
+	BadgeID      string    `bun:"badge_id"`
+	Title        string    `bun:"title"`
+	Description  string    `bun:"description"`
+	PassingScore int       `bun:"passing_score"`
+	TimeLimit    int       `bun:"time_limit"` // minutes
+	IsActive     bool      `bun:"is_active"`
+	CreatedAt    time.Time `bun:"created_at"`
+}
+
+// Question lives in the question bank and may be linked to several quizzes.
+type Question struct {
+	bun.BaseModel `bun:"table:questions"`
+
+	ID           string    `bun:"id,pk"`
+	Text         string    `bun:"text"`
+	Options      []string  `bun:"options,type:text"`
+	CorrectIndex int       `bun:"correct_index"`
+	Difficulty   string    `bun:"difficulty"`
+	Explanation  string    `bun:"explanation"`
+	Topic        string    `bun:"topic"`
+	Category     string    `bun:"category"`
+	CreatedAt    time.Time `bun:"created_at"`
+}
+
+// QuizQuestion links a question into a quiz at a position.
+type QuizQuestion struct {
+	bun.BaseModel `bun:"table:quiz_questions"`
+
+	QuizID     string `bun:"quiz_id,pk"`
+	QuestionID string `bun:"question_id,pk"`
+	Position   int    `bun:"position"`
+}

@@ -1,0 +1,56 @@
+package model
+
+import (
+	"time"
+
+	"github.com/uptrace/bun"
+)
+
+// User is a member or an administrator.
+type User struct {
+	bun.BaseModel `bun:"table:users"`
+
+	ID            string    `bun:"id,pk"`
+	Name          string    `bun:"name"`
+	Email         string    `bun:"email"`
+	PasswordHash  string    `bun:"password_hash"`
+	Role          string    `bun:"role"`
+	Position      string    `bun:"position"`
+	LinkedIn      string    `bun:"linkedin"`
+	Portfolio     string    `bun:"portfolio"`
+	ProfilePicKey string    `bun:"profile_pic_key"`
+	Phone         string    `bun:"phone"`
+	Bio           string    `bun:"bio"`
+	Location      string    `bun:"location"`
+	Company       string    `bun:"company"`
+	Experience    int       `bun:"experience"`
+	Education     string    `bun:"education"`
+	Skills        []string  `bun:"skills,type:text"`
+	CreatedAt     time.Time `bun:"created_at"`
+	UpdatedAt     time.Time `bun:"updated_at"`
+}
+
+// IsAdmin reports the admin role.
+func (u *User) IsAdmin() bool { return u != nil && u.Role == RoleAdmin }
+
+// ProfilePicURL is the public URL of the user's picture ("" when none).
+func (u *User) ProfilePicURL() string {
+	if u == nil || u.ProfilePicKey == "" {
+		return ""
+	}
+	return "/media/" + u.ProfilePicKey
+}
+
+// Session is a signed-in browser. ID is the SHA-256 of the cookie token: the token itself
+// is never stored.
+type Session struct {
+	bun.BaseModel `bun:"table:sessions"`
+
+	ID         string    `bun:"id,pk"`
+	UserID     string    `bun:"user_id"`
+	CreatedAt  time.Time `bun:"created_at"`
+	LastSeenAt time.Time `bun:"last_seen_at"`
+	ExpiresAt  time.Time `bun:"expires_at"`
+	IP         string    `bun:"ip"`
+	UserAgent  string    `bun:"user_agent"`
+}

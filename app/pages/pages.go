@@ -1,0 +1,78 @@
+// Package pages serves the static public pages: home, about, services, contact, the four
+// policy pages, robots.txt and the sitemap.
+package pages
+
+import (
+	"strings"
+
+	"github.com/gofiber/fiber/v3"
+
+	"meritmark/app/web"
+)
+
+// Handler serves the marketing and policy pages.
+type Handler struct{ site *web.Site }
+
+// New makes the handler.
+func New(site *web.Site) *Handler { return &Handler{site: site} }
+
+type static struct {
+	path, page, title, desc string
+	props                   fiber.Map
+}
+
+var staticPages = []static{
+	{"/", "HomePage", "", "Earn verified professional badges by passing a timed quiz or submitting proof, and share credentials anyone can verify in one click.", nil},
+	{"/about", "AboutPage", "About", "Meritmark's mission: professional credentials that verify themselves.", nil},
+	{"/services", "ServicesPage", "Services", "Badge programs for organisations: design, setup, launch and scale verified credentials.", nil},
+	{"/contact", "ContactPage", "Contact", "Contact the Meritmark team. We reply within 24 hours.", nil},
+	{"/shippingpolicy", "PolicyPage", "Shipping Policy", "How Meritmark delivers digital badges.", fiber.Map{"kind": "shipping"}},
+	{"/termsandconditions", "PolicyPage", "Terms and Conditions", "The terms for using Meritmark.", fiber.Map{"kind": "terms"}},
+	{"/cancellationsandrefunds", "PolicyPage", "Cancellations and Refunds", "Refunds within 7 days for duplicate payments or technical errors.", fiber.Map{"kind": "refunds"}},
+	{"/privacypolicy", "PolicyPage", "Privacy Policy", "How Meritmark handles your personal data.", fiber.Map{"kind": "privacy"}},
+}
+
+// Routes lists the pages.
+func (h *Handler) Routes() []web.Route {
+	var rs []web.Route
+	for _, p := range staticPages {
+		p := p
+		rs = append(rs, web.PageRoute(p.path, web.Public, func(c fiber.Ctx) error {
+			props := p.props
+			if props == nil {
+				props = fiber.Map{}
+			}
+			return h.site.Render(c, p.page, props, web.Meta{Title: p.title, Description: p.desc})
+		}))
+	}
+	rs = append(rs,
+		web.Route{Method: "GET", Path: "/robots.txt", Access: web.Public, Kind: web.Asset, Handler: h.robots},
+		web.Route{Method: "GET", Path: "/sitemap.xml", Access: web.Public, Kind: web.Asset, Handler: h.sitemap},
+	)
+	return rs
+}
+
+func (h *Handler) robots(c fiber.Ctx) error {
+	c.Set("Content-Type", "text/plain; charset=utf-8")
+	return c.SendString("User-agent: *\nDisallow: /admin\nDisallow: /backend/\nDisallow: /profile\nSitemap: " + h.site.Origin(c) + "/sitemap.xml\n")
+}
+
+func (h *Handler) sitemap(c fiber.Ctx) error {
+	origin := h.site.Origin(c)
+	var b strings.Builder
+	b.WriteString(`<?xml version="1.0" encoding="UTF-8"?>` + "\n" + `<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">`)
+	for _, p := range append([]string{"/badges", "/hall-of-fame", "/verify-badge"}, paths()...) {
+		b.WriteString("<url><loc>" + origin + p + "</loc></url>")
+	}
+	b.WriteString("</urlset>\n")
+	c.Set("Content-Type", "application/xml; charset=utf-8")
+	return c.SendString(b.String())
+}
+
+func paths() []string {
+	var ps []string
+	for _, p := range staticPages {
+		ps = append(ps, p.path)
+	}
+	return ps
+}

@@ -1,0 +1,136 @@
+package seed
+
+type q struct {
+	text        string
+	options     []string
+	correct     int
+	difficulty  string
+	explanation string
+	topic       string
+}
+
+type badgeSeed struct {
+	name, category, typ, level, icon, color string
+	price                                   int64 // cents
+	description, criteria                   string
+	requiresResume                          bool
+	questions                               []q
+}
+
+var badges = []badgeSeed{
+	{
+		name: "React Developer", category: "Development", typ: "skill", level: "intermediate", icon: "Code", color: "blue", price: 4900,
+		description: "Shows you can build production React applications: components, state, effects and rendering.",
+		criteria:    "Pass the React Developer assessment with a score of at least 70 percent within the time limit, then submit your resume and profile details for review by our credentialing team.",
+		questions: []q{
+			{"Which hook keeps a value between renders without causing a re-render when it changes?", []string{"useState", "useRef", "useMemo", "useEffect"}, 1, "medium", "useRef returns a mutable object whose .current survives renders; changing it does not trigger a render.", "Hooks"},
+			{"What does React use the key prop on list items for?", []string{"Styling each item", "Matching items between renders", "Sorting the list", "Making items focusable"}, 1, "easy", "Keys let React match elements across renders so state stays with the right item.", "Rendering"},
+			{"When does an effect with an empty dependency array run?", []string{"On every render", "Only after the first render (mount)", "Never", "Before the first render"}, 1, "easy", "An empty array means the effect has no dependencies, so it runs after mount (and cleans up on unmount).", "Hooks"},
+			{"Which API renders React on the server to an HTML string?", []string{"renderToString", "createRoot", "hydrateRoot", "render"}, 0, "medium", "renderToString (react-dom/server) produces HTML; hydrateRoot attaches to it on the client.", "SSR"},
+			{"What is the main benefit of lifting state up?", []string{"Faster renders", "Sharing one source of truth between components", "Less memory", "Avoiding props"}, 1, "medium", "Lifting state to the closest common parent lets siblings share and stay consistent.", "State"},
+			{"Which value is NOT a valid return from a component?", []string{"null", "A string", "An array of elements", "A plain object"}, 3, "hard", "Components may return elements, strings, numbers, arrays, null or booleans, but not plain objects.", "Rendering"},
+		},
+	},
+	{
+		name: "Go Backend Engineer", category: "Development", typ: "skill", level: "advanced", icon: "Server", color: "cyan", price: 7900, requiresResume: true,
+		description: "Proves command of Go for backend services: concurrency, errors, HTTP and databases.",
+		criteria:    "Score at least 75 percent on the Go Backend Engineer assessment and submit a resume that shows backend work; reviewers check the resume against the assessment result.",
+		questions: []q{
+			{"What happens when you send on an unbuffered channel with no receiver ready?", []string{"The value is dropped", "The sender blocks", "It panics", "It returns an error"}, 1, "easy", "An unbuffered send blocks until a receiver takes the value.", "Concurrency"},
+			{"Which is the idiomatic way to check an error's identity through wrapping?", []string{"err == target", "errors.Is(err, target)", "err.Error() == target.Error()", "reflect.DeepEqual"}, 1, "medium", "errors.Is walks the wrap chain created with %w.", "Errors"},
+			{"What does context cancellation give a handler?", []string{"Faster JSON", "A signal to stop work the client no longer needs", "Automatic retries", "Thread safety"}, 1, "medium", "Cancellation propagates so downstream work can stop early.", "Context"},
+			{"Which statement about maps is true?", []string{"They are safe for concurrent writes", "Iteration order is random", "They keep insertion order", "Keys can be slices"}, 1, "medium", "Go randomises map iteration order; concurrent writes need a lock.", "Language"},
+			{"What does defer rows.Close() protect against?", []string{"SQL injection", "Leaking a database connection", "Deadlocks in the scheduler", "Slow queries"}, 1, "easy", "Open rows hold a connection until closed.", "Databases"},
+		},
+	},
+	{
+		name: "Open Source Contributor", category: "Development", typ: "proof", level: "intermediate", icon: "GitBranch", color: "green", price: 2900,
+		description: "Recognises meaningful contributions to open source projects.",
+		criteria:    "Provide links or documents showing at least three merged pull requests to public open source projects, or maintainership of a project with outside users.",
+	},
+	{
+		name: "UX Design Fundamentals", category: "Design", typ: "skill", level: "beginner", icon: "Palette", color: "pink", price: 3900,
+		description: "Covers the basics of user experience design: research, usability, hierarchy and accessibility.",
+		criteria:    "Pass the UX Design Fundamentals quiz with at least 70 percent.",
+		questions: []q{
+			{"What is the main goal of a usability test?", []string{"To sell the product", "To see where real users struggle", "To pick colours", "To write code"}, 1, "easy", "Usability tests observe real people completing tasks to find friction.", "Research"},
+			{"Which contrast ratio does WCAG AA require for normal body text?", []string{"2:1", "3:1", "4.5:1", "7:1"}, 2, "medium", "WCAG 2 AA asks for 4.5:1 for normal text and 3:1 for large text.", "Accessibility"},
+			{"What does visual hierarchy help users do?", []string{"Load pages faster", "See what matters first", "Type less", "Remember passwords"}, 1, "easy", "Size, weight, colour and spacing direct attention to what matters.", "Visual design"},
+			{"A persona is…", []string{"A real customer's account", "A research-based archetype of a user", "A logo style", "A test script"}, 1, "easy", "Personas summarise research into representative users.", "Research"},
+			{"Which is the best place for a form's error message?", []string{"A popup after submit", "Next to the field it concerns", "In the page footer", "In the browser console"}, 1, "medium", "Inline errors beside the field are the fastest to understand and fix.", "Forms"},
+		},
+	},
+	{
+		name: "Product Design Portfolio", category: "Design", typ: "proof", level: "advanced", icon: "Layers", color: "purple", price: 5900,
+		description: "For designers with a portfolio of shipped product work.",
+		criteria:    "Submit a portfolio URL or documents with at least two end-to-end case studies of shipped products, covering research, iterations and measured outcomes.",
+	},
+	{
+		name: "Agile Project Manager", category: "Management", typ: "skill", level: "intermediate", icon: "Kanban", color: "orange", price: 5900,
+		description: "Validates practical knowledge of Scrum and Kanban delivery.",
+		criteria:    "Pass the Agile Project Manager assessment with at least 70 percent.",
+		questions: []q{
+			{"How long is a Sprint in Scrum at most?", []string{"One week", "Two weeks", "One month", "One quarter"}, 2, "easy", "The Scrum Guide limits Sprints to one month or less.", "Scrum"},
+			{"Who orders the Product Backlog?", []string{"The Scrum Master", "The Product Owner", "The Developers", "The stakeholders by vote"}, 1, "easy", "The Product Owner is accountable for ordering the Product Backlog.", "Scrum"},
+			{"What does a WIP limit on a Kanban board do?", []string{"Caps work in progress to improve flow", "Limits team size", "Sets a deadline", "Counts bugs"}, 0, "medium", "Limiting work in progress exposes bottlenecks and shortens cycle time.", "Kanban"},
+			{"What is the purpose of the Sprint Retrospective?", []string{"Demo the increment", "Plan the next release", "Find ways to improve how the team works", "Estimate the backlog"}, 2, "medium", "The Retrospective inspects the team's process and plans improvements.", "Scrum"},
+			{"Velocity is best used to…", []string{"Compare teams", "Forecast the team's own capacity", "Rate individuals", "Set salaries"}, 1, "hard", "Velocity is a team-internal planning aid, not a performance metric.", "Metrics"},
+		},
+	},
+	{
+		name: "Team Leadership", category: "Management", typ: "proof", level: "advanced", icon: "Users", color: "amber", price: 6900,
+		description: "For people who have led teams and grown others.",
+		criteria:    "Provide evidence of leading a team of at least three people for a year or more, such as a reference letter, performance reviews you wrote, or a portfolio of team outcomes.",
+	},
+	{
+		name: "SQL Data Analyst", category: "Data Science", typ: "skill", level: "beginner", icon: "Database", color: "teal", price: 3900,
+		description: "Shows you can answer business questions with SQL.",
+		criteria:    "Pass the SQL Data Analyst quiz with a score of 70 percent or more.",
+		questions: []q{
+			{"Which clause filters groups after aggregation?", []string{"WHERE", "HAVING", "ORDER BY", "LIMIT"}, 1, "easy", "HAVING filters on aggregated groups; WHERE filters rows before grouping.", "Aggregation"},
+			{"What does a LEFT JOIN return?", []string{"Only matching rows", "All rows from the left table, with matches from the right", "All rows from both tables", "Only unmatched rows"}, 1, "easy", "Unmatched left rows appear with NULLs for the right side.", "Joins"},
+			{"COUNT(column) counts…", []string{"All rows", "Rows where column is not NULL", "Distinct values", "NULL values"}, 1, "medium", "COUNT(*) counts rows; COUNT(col) skips NULLs.", "Aggregation"},
+			{"Which window function numbers rows within a partition without gaps for ties?", []string{"ROW_NUMBER", "RANK", "DENSE_RANK", "NTILE"}, 2, "hard", "DENSE_RANK gives ties the same rank and leaves no gaps.", "Window functions"},
+			{"What does an index mainly speed up?", []string{"Inserts", "Lookups and sorts on the indexed columns", "Backups", "Schema changes"}, 1, "medium", "Indexes speed reads on their columns at some cost to writes.", "Performance"},
+		},
+	},
+	{
+		name: "Machine Learning Practitioner", category: "Data Science", typ: "proof", level: "advanced", icon: "Brain", color: "indigo", price: 8900,
+		description: "For practitioners who have trained and deployed models.",
+		criteria:    "Submit documents or a portfolio describing at least one model you trained and deployed, with the data, the evaluation method and the measured results.",
+	},
+	{
+		name: "Digital Marketing Essentials", category: "Marketing", typ: "skill", level: "beginner", icon: "Megaphone", color: "red", price: 2900,
+		description: "Covers search, social, e-mail and measurement basics.",
+		criteria:    "Pass the Digital Marketing Essentials quiz with at least 70 percent.",
+		questions: []q{
+			{"What does CTR stand for?", []string{"Cost to reach", "Click-through rate", "Customer tracking record", "Conversion total ratio"}, 1, "easy", "Click-through rate is clicks divided by impressions.", "Metrics"},
+			{"Which is an owned channel?", []string{"A paid search ad", "Your e-mail newsletter", "A press mention", "A sponsored post"}, 1, "easy", "Owned channels are those you control, such as your site and your list.", "Channels"},
+			{"An A/B test compares…", []string{"Two audiences", "Two versions of one thing on similar traffic", "Two budgets", "Two products"}, 1, "medium", "A/B tests split similar traffic between variants to measure the effect.", "Experimentation"},
+			{"What is a UTM parameter for?", []string{"Speeding up pages", "Tagging links to attribute traffic", "Encrypting e-mail", "Blocking spam"}, 1, "medium", "UTM tags let analytics attribute visits to campaigns.", "Analytics"},
+			{"Which metric best reflects e-mail list health?", []string{"Total sends", "Bounce and unsubscribe rates", "Subject length", "Number of images"}, 1, "hard", "Rising bounces or unsubscribes signal a list or content problem.", "E-mail"},
+		},
+	},
+	{
+		name: "Community Builder", category: "Marketing", typ: "proof", level: "beginner", icon: "HeartHandshake", color: "rose", price: 0,
+		description: "A free badge for people who organise and grow professional communities.",
+		criteria:    "Show that you organised at least one meetup, online community or event series, with a link or a document describing it.",
+	},
+	{
+		name: "Docker & Containers", category: "DevOps", typ: "skill", level: "intermediate", icon: "Container", color: "sky", price: 4900,
+		description: "Shows you can build, run and ship containerised applications.",
+		criteria:    "Pass the Docker & Containers assessment with at least 70 percent within 15 minutes.",
+		questions: []q{
+			{"What does each instruction in a Dockerfile usually create?", []string{"A container", "An image layer", "A volume", "A network"}, 1, "easy", "Most instructions add a layer to the image.", "Images"},
+			{"Why copy dependency manifests before the source code in a Dockerfile?", []string{"Smaller images", "Better layer caching", "Security", "It is required"}, 1, "medium", "Dependencies change less often, so their layer stays cached.", "Images"},
+			{"Where should a container keep data that must survive restarts?", []string{"In the container's filesystem", "In a volume", "In an environment variable", "In the image"}, 1, "easy", "Volumes outlive containers.", "Storage"},
+			{"What does a multi-stage build help with?", []string{"Running several containers", "Leaving build tools out of the final image", "Faster networking", "Logging"}, 1, "medium", "Only the artefacts copied into the last stage ship.", "Images"},
+			{"Which signal does docker stop send first?", []string{"SIGKILL", "SIGTERM", "SIGHUP", "SIGINT"}, 1, "hard", "docker stop sends SIGTERM, then SIGKILL after the grace period.", "Runtime"},
+		},
+	},
+	{
+		name: "Cloud Infrastructure Engineer", category: "DevOps", typ: "proof", level: "advanced", icon: "Cloud", color: "slate", price: 7900,
+		description: "For engineers who design and run cloud infrastructure.",
+		criteria:    "Submit certifications, architecture documents or a portfolio showing infrastructure you designed and operated in production, including how it was monitored and recovered.",
+	},
+}

@@ -1,0 +1,73 @@
+package web
+
+import (
+	"github.com/gofiber/fiber/v3"
+
+	"meritmark/app/model"
+)
+
+const viewerKey = "mm.viewer"
+
+// SetViewer records the signed-in user for this request (done by the session middleware).
+func SetViewer(c fiber.Ctx, u *model.User) { c.Locals(viewerKey, u) }
+
+// Viewer is the signed-in user, or nil.
+func Viewer(c fiber.Ctx) *model.User {
+	u, _ := c.Locals(viewerKey).(*model.User)
+	return u
+}
+
+// Access says who may use a route.
+type Access int
+
+const (
+	Public Access = iota // anyone
+	Member               // signed in
+	Admin                // signed in with role admin
+)
+
+func (a Access) String() string {
+	return [...]string{"public", "member", "admin"}[a]
+}
+
+// Kind says whether a route answers JSON or a page.
+type Kind int
+
+const (
+	API Kind = iota
+	Page
+	Asset
+)
+
+// Route is one row of the route table.
+type Route struct {
+	Method  string
+	Path    string
+	Access  Access
+	Kind    Kind
+	Handler fiber.Handler
+	// BodyLimit overrides the default request body limit (bytes) for this route.
+	BodyLimit int
+}
+
+// APIBase is where the JSON API lives.
+const APIBase = "/backend/api/v1"
+
+// Get, Post, Put, Patch, Delete build API rows (path relative to APIBase).
+func Get(path string, a Access, h fiber.Handler) Route    { return apiRoute("GET", path, a, h) }
+func Post(path string, a Access, h fiber.Handler) Route   { return apiRoute("POST", path, a, h) }
+func Put(path string, a Access, h fiber.Handler) Route    { return apiRoute("PUT", path, a, h) }
+func Patch(path string, a Access, h fiber.Handler) Route  { return apiRoute("PATCH", path, a, h) }
+func Delete(path string, a Access, h fiber.Handler) Route { return apiRoute("DELETE", path, a, h) }
+
+func apiRoute(m, path string, a Access, h fiber.Handler) Route {
+	return Route{Method: m, Path: APIBase + path, Access: a, Kind: API, Handler: h}
+}
+
+// PageRoute builds a GET row for a server-rendered page.
+func PageRoute(path string, a Access, h fiber.Handler) Route {
+	return Route{Method: "GET", Path: path, Access: a, Kind: Page, Handler: h}
+}
+
+// WithBodyLimit sets a route's body limit.
+func (r Route) WithBodyLimit(n int) Route { r.BodyLimit = n; return r }

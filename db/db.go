@@ -1,0 +1,155 @@
+// Package db opens the database (SQLite by default, PostgreSQL for scale), runs the
+// migrations and maps driver errors to one vocabulary.
+package db
+
+import (
+	"context"
+	"database/sql"
+	"errors"
+	"fmt"
+	"net/url"
+	"os"
+	"path/filepath"
+	"strings"
+	"time"
+
+	"github.com/jackc/pgx/v5/pgconn"
+	_ "github.com/jackc/pgx/v5/stdlib"
+	"github.com/uptrace/bun"
+	"github.com/uptrace/bun/dialect/pgdialect"
+	"github.com/uptrace/bun/dialect/sqlitedialect"
+	"modernc.org/sqlite"
+	sqlite3 "modernc.org/sqlite/lib"
+)
+
+// Engine names the database engine behind a *bun.DB.
+type Engine string
+
+const (
+	SQLite   Engine = "sqlite"
+	Postgres Engine = "postgres"
+)
+
+// SQLiteDSN is the connection string for a SQLite file: WAL, a busy timeout and immediate
+// transactions, without which concurrent writers fail with SQLITE_BUSY.
+func SQLiteDSN(path string) string {
+	return "file:" + path + "?_pragma=busy_timeout(5000)&_pragma=journal_mode(WAL)&_pragma=foreign_keys(1)&_pragma=synchronous(NORMAL)&_txlock=immediate"
+}
+
+// Open connects to databaseURL: empty means a SQLite file meritmark.db in dataDir,
+// "postgres://..." means PostgreSQL, "sqlite:PATH" or "file:PATH" a SQLite file elsewhere.
+func Open(ctx context.Context, databaseURL, dataDir string) (*bun.DB, error) {
+	switch {
+	case databaseURL == "":
+		if err := os.MkdirAll(dataDir, 0o750); err != nil {
+			return nil, fmt.Errorf("create data dir: %w", err)
+		}
+		return openSQLite(ctx, filepath.Join(dataDir, "meritmark.db"))
+	case strings.HasPrefix(databaseURL, "postgres://"), strings.HasPrefix(databaseURL, "postgresql://"):
+		return openPostgres(ctx, databaseURL)
+	case strings.HasPrefix(databaseURL, "sqlite:"):
+		return openSQLite(ctx, strings.TrimPrefix(databaseURL, "sqlite:"))
+	case strings.HasPrefix(databaseURL, "file:"):
+		return openSQLite(ctx, strings.TrimPrefix(databaseURL, "file:"))
+	}
+	return nil, fmt.Errorf("DATABASE_URL must be empty, postgres://… or sqlite:PATH (got %q)", redact(databaseURL))
+}
+
+func openSQLite(ctx context.Context, path string) (*bun.DB, error) {
+	sqldb, err := sql.Open("sqlite", SQLiteDSN(path))
+	if err != nil {
+		return nil, err
+	}
+	// One writer at a time is SQLite's rule; readers run in parallel under WAL.
+	sqldb.SetMaxOpenConns(8)
+	sqldb.SetMaxIdleConns(8)
+	sqldb.SetConnMaxIdleTime(5 * time.Minute)
+	bdb := bun.NewDB(sqldb, sqlitedialect.New())
+	if err := bdb.PingContext(ctx); err != nil {
+		bdb.Close()
+		return nil, fmt.Errorf("open sqlite %s: %w", path, err)
+	}
+	return bdb, nil
+}
+
+func openPostgres(ctx context.Context, dsn string) (*bun.DB, error) {
+	sqldb, err := sql.Open("pgx", dsn)
+	if err != nil {
+		return nil, err
+	}
+	sqldb.SetMaxOpenConns(20)
+	sqldb.SetMaxIdleConns(20)
+	sqldb.SetConnMaxIdleTime(5 * time.Minute)
+	bdb := bun.NewDB(sqldb, pgdialect.New())
+	pctx, cancel := context.WithTimeout(ctx, 5*time.Second)
+	defer cancel()
+	if err := bdb.PingContext(pctx); err != nil {
+		bdb.Close()
+		return nil, fmt.Errorf("open postgres %s: %w", redact(dsn), err)
+	}
+	return bdb, nil
+}
+
+// EngineOf tells which engine a database runs on.
+func EngineOf(d bun.IDB) Engine {
+	if d.Dialect().Name().String() == "pg" {
+		return Postgres
+	}
+	return SQLite
+}
+
+func redact(dsn string) string {
+	u, err := url.Parse(dsn)
+	if err != nil || u.User == nil {
+		return dsn
+	}
+	if _, ok := u.User.Password(); ok {
+		u.User = url.UserPassword(u.User.Username(), "xxxxx")
+	}
+	return u.String()
+}
+
+// ErrNotFound is what stores return for a missing row.
+var ErrNotFound = errors.New("not found")
+
+// IsUniqueViolation reports a unique or primary-key constraint failure on either engine.
+func IsUniqueViolation(err error) bool {
+	var pgErr *pgconn.PgError
+	if errors.As(err, &pgErr) {
+		return pgErr.Code == "23505"
+	}
+	var sqErr *sqlite.Error
+	if errors.As(err, &sqErr) {
+		code := sqErr.Code()
+		return code == sqlite3.SQLITE_CONSTRAINT_UNIQUE || code == sqlite3.SQLITE_CONSTRAINT_PRIMARYKEY
+	}
+	return false
+}
+
+// IsNoRows reports sql.ErrNoRows.
+func IsNoRows(err error) bool { return errors.Is(err, sql.ErrNoRows) }
+
+// IsUnavailable reports an error that means the database cannot be reached right now.
+func IsUnavailable(err error) bool {
+	if err == nil {
+		return false
+	}
+	var pgErr *pgconn.PgError
+	if errors.As(err, &pgErr) {
+		// class 08: connection exception; 57P0x: admin shutdown / cannot connect now
+		return strings.HasPrefix(pgErr.Code, "08") || strings.HasPrefix(pgErr.Code, "57P")
+	}
+	var cErr *pgconn.ConnectError
+	if errors.As(err, &cErr) {
+		return true
+	}
+	msg := err.Error()
+	return strings.Contains(msg, "connection refused") || strings.Contains(msg, "bad connection") ||
+		strings.Contains(msg, "driver: bad connection") || strings.Contains(msg, "conn closed") ||
+		strings.Contains(msg, "failed to connect")
+}
+
+// InTx runs fn in one transaction, rolled back on error or panic.
+func InTx(ctx context.Context, d *bun.DB, fn func(ctx context.Context, tx bun.Tx) error) error {
+	return d.RunInTx(ctx, nil, fn)
+}

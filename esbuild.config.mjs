@@ -1,0 +1,156 @@
+// Builds the three asset sets the Go binary embeds:
+//   ssr/dist/server.js     one IIFE for V8: React's string renderer + every page in views/pages
+//   static/dist/*.js       the client entry, split so each island is its own chunk
+//   static/dist/app-*.css  Tailwind
+// and static/dist/manifest.json, which tells the server which files a page needs.
+//
+// Pages and islands are discovered from the file system (views/pages/*.tsx and
+// views/islands/*.tsx, default export): adding a file is all it takes to register one.
+import * as esbuild from 'esbuild';
+import { createHash } from 'node:crypto';
+import { execFileSync } from 'node:child_process';
+import fs from 'node:fs';
+import path from 'node:path';
+import { gzipSync } from 'node:zlib';
+
+const root = path.dirname(new URL(import.meta.url).pathname);
+const views = path.join(root, 'views');
+const staticDist = path.join(root, 'static', 'dist');
+const ssrDist = path.join(root, 'ssr', 'dist');
+const watch = process.argv.includes('--watch');
+
+const names = (dir) =>
+  fs.readdirSync(path.join(views, dir))
+    .filter((f) => /^[A-Z][A-Za-z0-9]*\.tsx$/.test(f))
+    .map((f) => f.replace(/\.tsx$/, ''))
+    .sort();
+
+// virtual:pages -> { Name: Component } (server only)
+// virtual:islands -> { Name: () => import(...) } on the client; { Name: Component } on the server
+const registry = (target) => ({
+  name: 'registry',
+  setup(build) {
+    build.onResolve({ filter: /^virtual:(pages|islands)$/ }, (a) => ({ path: a.path, namespace: 'registry' }));
+    build.onLoad({ filter: /.*/, namespace: 'registry' }, (a) => {
+      const kind = a.path.slice('virtual:'.length);
+      const list = names(kind);
+      const abs = (n) => JSON.stringify(path.join(views, kind, n + '.tsx'));
+      let contents;
+      if (target === 'client') {
+        contents = `export default {${list.map((n) => `${n}: () => import(${abs(n)})`).join(',')}};`;
+      } else {
+        contents = list.map((n) => `import ${n} from ${abs(n)};`).join('\n') + `\nexport default {${list.join(',')}};`;
+      }
+      return { contents, loader: 'js', resolveDir: views, watchDirs: [path.join(views, kind)] };
+    });
+  },
+});
+
+const common = {
+  bundle: true,
+  minify: !process.env.MERITMARK_DEBUG_ASSETS,
+  legalComments: 'none',
+  define: { 'process.env.NODE_ENV': '"production"' },
+  jsx: 'automatic',
+  logLevel: 'warning',
+};
+
+function clean(dir) {
+  fs.mkdirSync(dir, { recursive: true });
+  for (const f of fs.readdirSync(dir)) if (f !== '.gitkeep') fs.rmSync(path.join(dir, f), { recursive: true, force: true });
+}
+
+async function buildServer() {
+  await esbuild.build({
+    ...common,
+    entryPoints: [path.join(views, 'entry-server.tsx')],
+    outfile: path.join(ssrDist, 'server.js'),
+    format: 'iife',
+    platform: 'neutral',
+    mainFields: ['module', 'main'],
+    target: 'es2022',
+    // React's string renderer for browsers needs no Node or Web Streams polyfills.
+    alias: { 'react-dom/server': path.join(root, 'node_modules/react-dom/cjs/react-dom-server-legacy.browser.production.js') },
+    plugins: [registry('server')],
+  });
+}
+
+async function buildClient() {
+  const result = await esbuild.build({
+    ...common,
+    entryPoints: { 'entry-client': path.join(views, 'entry-client.ts') },
+    outdir: staticDist,
+    entryNames: '[name]-[hash]',
+    chunkNames: 'chunks/[name]-[hash]',
+    format: 'esm',
+    splitting: true,
+    platform: 'browser',
+    target: ['es2022', 'chrome100', 'firefox100', 'safari15'],
+    metafile: true,
+    plugins: [registry('client')],
+  });
+  const outputs = result.metafile.outputs;
+  const fileOf = (f) => '/static/' + path.relative(path.join(root, 'static'), path.join(root, f)).split(path.sep).join('/');
+  let entry = '';
+  const islands = {};
+  const deps = (out, seen = new Set()) => {
+    for (const imp of outputs[out].imports || []) {
+      if (imp.kind === 'import-statement' && !seen.has(imp.path)) {
+        seen.add(imp.path);
+        deps(imp.path, seen);
+      }
+    }
+    return seen;
+  };
+  for (const [out, meta] of Object.entries(outputs)) {
+    if (!out.endsWith('.js')) continue;
+    if (meta.entryPoint && meta.entryPoint.endsWith('entry-client.ts')) entry = out;
+    const m = meta.entryPoint && meta.entryPoint.match(/views\/islands\/([A-Za-z0-9]+)\.tsx$/);
+    if (m) islands[m[1]] = out;
+  }
+  const hydrateOut = Object.entries(outputs).find(([, m]) => m.entryPoint && m.entryPoint.endsWith('views/lib/hydrate.tsx'))?.[0];
+  const gz = (f) => gzipSync(fs.readFileSync(path.join(root, f)), { level: 9 }).length;
+  const entryDeps = deps(entry);
+  const initial = [entry, ...entryDeps];
+  const manifest = { entry: fileOf(entry), css: '', islands: {}, sizes: { initial: initial.reduce((n, f) => n + gz(f), 0) } };
+  for (const [name, out] of Object.entries(islands)) {
+    // what hydrating this island needs beyond the entry: its chunk, the React runtime, their imports
+    const need = new Set([out, ...deps(out), hydrateOut, ...deps(hydrateOut)]);
+    for (const f of initial) need.delete(f);
+    manifest.islands[name] = [...need].map(fileOf);
+    manifest.sizes[name] = [...need].reduce((n, f) => n + gz(f), manifest.sizes.initial);
+  }
+  return manifest;
+}
+
+function buildCSS(manifest) {
+  const out = path.join(staticDist, 'app.css');
+  const bin = path.join(root, 'node_modules', '.bin', 'tailwindcss');
+  execFileSync(bin, ['-i', path.join(views, 'styles.css'), '-o', out, '--minify'], { stdio: ['ignore', 'ignore', 'inherit'], cwd: root });
+  const css = fs.readFileSync(out);
+  const hash = createHash('sha256').update(css).digest('hex').slice(0, 8).toUpperCase();
+  const name = `app-${hash}.css`;
+  fs.renameSync(out, path.join(staticDist, name));
+  manifest.css = '/static/dist/' + name;
+}
+
+async function buildAll() {
+  const t0 = Date.now();
+  clean(staticDist);
+  clean(ssrDist);
+  await buildServer();
+  const manifest = await buildClient();
+  buildCSS(manifest);
+  fs.writeFileSync(path.join(staticDist, 'manifest.json'), JSON.stringify(manifest, null, 2));
+  console.log(`assets built in ${Date.now() - t0} ms: ${names('pages').length} pages, ${Object.keys(manifest.islands).length} islands`);
+}
+
+await buildAll();
+if (watch) {
+  console.log('watching views/ for changes');
+  let timer;
+  fs.watch(views, { recursive: true }, () => {
+    clearTimeout(timer);
+    timer = setTimeout(() => buildAll().catch((e) => console.error(e.message)), 100);
+  });
+}

@@ -1,0 +1,229 @@
+// Command meritmark is the whole product in one binary:
+//
+//	meritmark [serve]        run the web server (default)
+//	meritmark migrate        bring the database schema up to date
+//	meritmark seed           add the demo content when the database is empty
+//	meritmark create-admin --email E --password P --name N
+//
+// main only wires: config -> db -> ssr pool -> app.New -> Listen.
+package main
+
+import (
+	"context"
+	"errors"
+	"flag"
+	"fmt"
+	"log/slog"
+	"net"
+	"os"
+	"os/signal"
+	"path/filepath"
+	"runtime"
+	"strings"
+	"syscall"
+	"time"
+
+	"github.com/gofiber/fiber/v3"
+	"github.com/uptrace/bun"
+
+	"meritmark/app"
+	"meritmark/app/assets"
+	"meritmark/app/config"
+	"meritmark/app/mail"
+	"meritmark/app/ratelimit"
+	"meritmark/app/seed"
+	"meritmark/app/session"
+	"meritmark/app/storage"
+	"meritmark/app/web"
+	"meritmark/db"
+	"meritmark/ssr"
+)
+
+func main() {
+	if err := run(os.Args[1:]); err != nil {
+		fmt.Fprintln(os.Stderr, "meritmark:", err)
+		os.Exit(1)
+	}
+}
+
+func run(args []string) error {
+	cmd := "serve"
+	if len(args) > 0 && !strings.HasPrefix(args[0], "-") {
+		cmd, args = args[0], args[1:]
+	}
+	switch cmd {
+	case "serve":
+		return serve(args)
+	case "migrate":
+		return withDB(args, func(ctx context.Context, cfg *config.Config, d *bun.DB) error {
+			fmt.Println("database is up to date")
+			return nil
+		})
+	case "seed":
+		return withDB(args, func(ctx context.Context, cfg *config.Config, d *bun.DB) error {
+			pw, err := demoAdminPassword(cfg)
+			if err != nil {
+				return err
+			}
+			res, err := seed.Run(ctx, d, pw)
+			if err != nil {
+				return err
+			}
+			if res.Seeded {
+				fmt.Printf("seeded %d demo badges, quizzes and coupons\n", res.Badges)
+			} else {
+				fmt.Println("demo content already present")
+			}
+			fmt.Printf("demo admin: %s / %s\n", res.AdminEmail, pw)
+			return nil
+		})
+	case "create-admin":
+		fs := flag.NewFlagSet("create-admin", flag.ContinueOnError)
+		email := fs.String("email", "", "admin e-mail")
+		password := fs.String("password", "", "admin password (8 to 128 characters)")
+		name := fs.String("name", "Administrator", "admin name")
+		var rest []string
+		for i := 0; i < len(args); i++ { // split our flags from the config flags
+			a := args[i]
+			if strings.HasPrefix(a, "--email") || strings.HasPrefix(a, "--password") || strings.HasPrefix(a, "--name") ||
+				strings.HasPrefix(a, "-email") || strings.HasPrefix(a, "-password") || strings.HasPrefix(a, "-name") {
+				if !strings.Contains(a, "=") && i+1 < len(args) {
+					if err := fs.Parse([]string{a, args[i+1]}); err != nil {
+						return err
+					}
+					i++
+				} else if err := fs.Parse([]string{a}); err != nil {
+					return err
+				}
+				continue
+			}
+			rest = append(rest, a)
+		}
+		e := strings.ToLower(strings.TrimSpace(*email))
+		if !strings.Contains(e, "@") || len(*password) < 8 || len(*password) > 128 || strings.TrimSpace(*name) == "" {
+			return errors.New("create-admin needs --email, --password (8 to 128 characters) and --name")
+		}
+		return withDB(rest, func(ctx context.Context, cfg *config.Config, d *bun.DB) error {
+			if err := seed.EnsureAdmin(ctx, d, e, *password, strings.TrimSpace(*name), true); err != nil {
+				return err
+			}
+			fmt.Printf("admin %s is ready\n", e)
+			return nil
+		})
+	case "help", "-h", "--help":
+		fmt.Println("usage: meritmark [serve|migrate|seed|create-admin --email E --password P --name N] [flags]")
+		return nil
+	}
+	return fmt.Errorf("unknown command %q (serve, migrate, seed, create-admin)", cmd)
+}
+
+func setupLogging(cfg *config.Config) {
+	var level slog.Level
+	_ = level.UnmarshalText([]byte(cfg.LogLevel))
+	slog.SetDefault(slog.New(slog.NewTextHandler(os.Stderr, &slog.HandlerOptions{Level: level})))
+}
+
+func withDB(args []string, fn func(context.Context, *config.Config, *bun.DB) error) error {
+	cfg, err := config.Load(nil, args)
+	if err != nil {
+		return err
+	}
+	setupLogging(cfg)
+	ctx := context.Background()
+	d, err := db.Open(ctx, cfg.DatabaseURL, cfg.DataDir)
+	if err != nil {
+		return err
+	}
+	defer d.Close()
+	if err := db.Migrate(ctx, d); err != nil {
+		return err
+	}
+	return fn(ctx, cfg, d)
+}
+
+func demoAdminPassword(cfg *config.Config) (string, error) {
+	if v := os.Getenv("MERITMARK_DEMO_ADMIN_PASSWORD"); v != "" {
+		return v, nil
+	}
+	s, err := cfg.Secret(nil, "demo-admin-password")
+	if err != nil {
+		return "", err
+	}
+	return "demo-" + s[:12], nil
+}
+
+func serve(args []string) error {
+	start := time.Now()
+	cfg, err := config.Load(nil, args)
+	if err != nil {
+		return err
+	}
+	setupLogging(cfg)
+	ctx, stop := signal.NotifyContext(context.Background(), syscall.SIGINT, syscall.SIGTERM)
+	defer stop()
+
+	d, err := db.Open(ctx, cfg.DatabaseURL, cfg.DataDir)
+	if err != nil {
+		return err
+	}
+	defer d.Close()
+	if err := db.Migrate(ctx, d); err != nil {
+		return err
+	}
+
+	workers := cfg.SSRWorkers
+	if workers == 0 {
+		workers = runtime.NumCPU()
+	}
+	pool, err := ssr.New(ssr.Options{Workers: workers, Timeout: cfg.RenderTimeout})
+	if err != nil {
+		return err
+	}
+	defer pool.Close()
+	manifest, err := assets.Manifest()
+	if err != nil {
+		return err
+	}
+
+	var store storage.Store
+	if cfg.StorageURL == "" {
+		if store, err = storage.NewLocal(filepath.Join(cfg.DataDir, "uploads")); err != nil {
+			return err
+		}
+	} else {
+		return fmt.Errorf("MERITMARK_STORAGE_URL %q: only the local folder is supported in this build", cfg.StorageURL)
+	}
+
+	var sender mail.Sender = mail.LogSender{}
+	if cfg.SMTPURL != "" {
+		if sender, err = mail.NewSMTP(cfg.SMTPURL); err != nil {
+			return err
+		}
+	}
+	mailer := mail.NewWorker(d, sender, cfg.MailFrom)
+	go mailer.Run(ctx, 5*time.Second)
+
+	a := app.New(&app.Deps{
+		Config:   cfg,
+		DB:       d,
+		Site:     &web.Site{Renderer: pool, Assets: manifest, BaseURL: cfg.BaseURL, SupportEmail: cfg.SupportEmail},
+		Storage:  store,
+		Mailer:   mailer,
+		Sessions: &session.Store{DB: d, Idle: cfg.SessionIdle, MaxAge: cfg.SessionMaxAge, Secure: cfg.Secure()},
+		Limiter:  &ratelimit.Limiter{DB: d},
+		Static:   assets.Handler(),
+	})
+
+	ln, err := net.Listen("tcp", cfg.Addr)
+	if err != nil {
+		return err
+	}
+	url := cfg.BaseURL
+	if url == "" {
+		_, port, _ := net.SplitHostPort(ln.Addr().String())
+		url = "http://localhost:" + port
+	}
+	slog.Info("meritmark is serving", "url", url, "db", string(db.EngineOf(d)), "ssr_workers", workers, "startup_ms", time.Since(start).Milliseconds())
+	fmt.Fprintf(os.Stderr, "\n  Meritmark is running at %s\n\n", url)
+	return a.Listener(ln, fiber.ListenConfig{DisableStartupMessage: true, GracefulContext: ctx, ShutdownTimeout: 10 * time.Second})
+}

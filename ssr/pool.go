@@ -1,0 +1,245 @@
+// Package ssr renders React pages to HTML inside a pool of V8 isolates (rogchap.com/v8go).
+//
+// Rules that keep it fast and bounded (see the architecture doc):
+//   - one isolate per worker, created before serving, used by one goroutine at a time
+//     (handed out through a buffered channel);
+//   - props go in as one JSON string; every value crossing the boundary is released after
+//     the render, or memory grows without bound;
+//   - a worker is recycled after MaxRenders renders or past MaxHeap bytes of heap;
+//   - a watchdog terminates a render that runs past the timeout.
+//
+// Only this package (and main, which wires it) imports v8go.
+package ssr
+
+import (
+	"context"
+	"embed"
+	"errors"
+	"fmt"
+	"io/fs"
+	"log/slog"
+	"runtime"
+	"strings"
+	"sync/atomic"
+	"time"
+
+	v8 "rogchap.com/v8go"
+)
+
+//go:embed all:dist
+var dist embed.FS
+
+// BundleName is the server bundle inside dist (built by esbuild.config.mjs).
+const BundleName = "dist/server.js"
+
+// Bundle returns the embedded server bundle.
+func Bundle() (string, error) {
+	b, err := fs.ReadFile(dist, BundleName)
+	if err != nil || len(b) == 0 {
+		return "", errors.New("ssr: server bundle missing: run `make assets` (node esbuild.config.mjs) before building")
+	}
+	return string(b), nil
+}
+
+// Options tune the pool.
+type Options struct {
+	Workers    int           // isolates; 0 = runtime.NumCPU()
+	Timeout    time.Duration // longest a render may run; 0 = 2s
+	MaxRenders int           // recycle an isolate after this many renders; 0 = 5000
+	MaxHeap    uint64        // recycle past this much used heap; 0 = 256 MiB
+	Source     string        // bundle source; "" = the embedded one
+}
+
+// Pool is a set of isolates ready to render.
+type Pool struct {
+	opts     Options
+	src      string
+	workers  chan *worker
+	closed   atomic.Bool
+	renders  atomic.Int64
+	recycled atomic.Int64
+}
+
+type worker struct {
+	iso     *v8.Isolate
+	ctx     *v8.Context
+	render  *v8.Function
+	renders int
+}
+
+// ErrTimeout is returned when a render ran past the timeout and was terminated.
+var ErrTimeout = errors.New("ssr: render timed out")
+
+// New creates the pool and all its isolates (so the first request does not pay for it).
+func New(opts Options) (*Pool, error) {
+	if opts.Workers <= 0 {
+		opts.Workers = runtime.NumCPU()
+	}
+	if opts.Timeout <= 0 {
+		opts.Timeout = 2 * time.Second
+	}
+	if opts.MaxRenders <= 0 {
+		opts.MaxRenders = 5000
+	}
+	if opts.MaxHeap == 0 {
+		opts.MaxHeap = 256 << 20
+	}
+	src := opts.Source
+	if src == "" {
+		var err error
+		if src, err = Bundle(); err != nil {
+			return nil, err
+		}
+	}
+	p := &Pool{opts: opts, src: src, workers: make(chan *worker, opts.Workers)}
+	type res struct {
+		w   *worker
+		err error
+	}
+	out := make(chan res, opts.Workers)
+	for i := 0; i < opts.Workers; i++ {
+		go func() { w, err := p.newWorker(); out <- res{w, err} }()
+	}
+	var firstErr error
+	for i := 0; i < opts.Workers; i++ {
+		r := <-out
+		if r.err != nil {
+			if firstErr == nil {
+				firstErr = r.err
+			}
+			continue
+		}
+		p.workers <- r.w
+	}
+	if firstErr != nil {
+		p.Close()
+		return nil, firstErr
+	}
+	return p, nil
+}
+
+func (p *Pool) newWorker() (*worker, error) {
+	iso := v8.NewIsolate()
+	ctx := v8.NewContext(iso)
+	v, err := ctx.RunScript(p.src, "server.js")
+	if err != nil {
+		ctx.Close()
+		iso.Dispose()
+		return nil, fmt.Errorf("ssr: load bundle: %w", err)
+	}
+	if v != nil {
+		v.Release()
+	}
+	fnVal, err := ctx.Global().Get("__mmRender")
+	if err != nil || !fnVal.IsFunction() {
+		ctx.Close()
+		iso.Dispose()
+		return nil, errors.New("ssr: bundle does not define globalThis.__mmRender")
+	}
+	fn, _ := fnVal.AsFunction()
+	return &worker{iso: iso, ctx: ctx, render: fn}, nil
+}
+
+func (w *worker) dispose() {
+	w.ctx.Close()
+	w.iso.Dispose()
+}
+
+// Render renders page with props (JSON) and returns its HTML and the islands it used.
+func (p *Pool) Render(ctx context.Context, page string, props []byte) (string, []byte, error) {
+	var w *worker
+	select {
+	case w = <-p.workers:
+	case <-ctx.Done():
+		return "", nil, ctx.Err()
+	}
+	out, err := p.renderOn(w, page, props)
+	p.renders.Add(1)
+	w.renders++
+	if errors.Is(err, ErrTimeout) || w.renders >= p.opts.MaxRenders || heapUsed(w.iso) > p.opts.MaxHeap {
+		w.dispose()
+		p.recycled.Add(1)
+		nw, nerr := p.newWorker()
+		if nerr != nil {
+			slog.Error("ssr: could not replace isolate", "err", nerr)
+			// put a slot back by retrying later; never leave the pool empty
+			go p.refill()
+		} else {
+			p.workers <- nw
+		}
+	} else {
+		p.workers <- w
+	}
+	if err != nil {
+		return "", nil, err
+	}
+	// the renderer returns islands JSON, a newline, then the HTML (JSON has no raw newline)
+	i := strings.IndexByte(out, '\n')
+	if i < 0 {
+		return "", nil, errors.New("ssr: malformed render output")
+	}
+	return out[i+1:], []byte(out[:i]), nil
+}
+
+func (p *Pool) refill() {
+	for !p.closed.Load() {
+		time.Sleep(time.Second)
+		if w, err := p.newWorker(); err == nil {
+			p.workers <- w
+			return
+		}
+	}
+}
+
+func heapUsed(iso *v8.Isolate) uint64 { return iso.GetHeapStatistics().UsedHeapSize }
+
+func (p *Pool) renderOn(w *worker, page string, props []byte) (string, error) {
+	pageV, err := v8.NewValue(w.iso, page)
+	if err != nil {
+		return "", err
+	}
+	defer pageV.Release()
+	propsV, err := v8.NewValue(w.iso, string(props))
+	if err != nil {
+		return "", err
+	}
+	defer propsV.Release()
+
+	var timedOut atomic.Bool
+	watchdog := time.AfterFunc(p.opts.Timeout, func() {
+		timedOut.Store(true)
+		w.iso.TerminateExecution()
+	})
+	res, err := w.render.Call(v8.Undefined(w.iso), pageV, propsV)
+	watchdog.Stop()
+	if timedOut.Load() {
+		if res != nil {
+			res.Release()
+		}
+		return "", ErrTimeout
+	}
+	if err != nil {
+		return "", fmt.Errorf("ssr: %s: %w", page, err)
+	}
+	defer res.Release()
+	return res.String(), nil
+}
+
+// Stats reports renders done and isolates recycled.
+func (p *Pool) Stats() (renders, recycled int64) { return p.renders.Load(), p.recycled.Load() }
+
+// Close disposes every idle isolate. In-flight renders finish on their own isolates,
+// which are then dropped.
+func (p *Pool) Close() {
+	if p.closed.Swap(true) {
+		return
+	}
+	for {
+		select {
+		case w := <-p.workers:
+			w.dispose()
+		default:
+			return
+		}
+	}
+}

@@ -1,0 +1,21 @@
+import type { ReactNode } from 'react';
+import Header from '../islands/Header';
+import { Footer } from './Footer';
+import { Island } from './Island';
+import type { Shell } from '../lib/shell';
+
+/** The shell every page is rendered in: header island, main, footer. */
+export function Layout({ shell, children }: { shell: Shell; bare?: boolean; children: ReactNode }) {
+  return (
+    <div className="flex min-h-screen flex-col">
+      <a href="#main" className="sr-only focus:not-sr-only focus:absolute focus:left-2 focus:top-2 focus:z-50 focus:rounded focus:bg-background focus:px-3 focus:py-2">
+        Skip to content
+      </a>
+      <Island name="Header" component={Header} props={{ shell }} className="sticky top-0 z-40" hydrate="interaction" />
+      <main id="main" className="flex-1">
+        {children}
+      </main>
+      <Footer supportEmail={shell.supportEmail} />
+    </div>
+  );
+}

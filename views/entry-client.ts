@@ -1,0 +1,51 @@
+// The client entry: finds server-rendered islands and hydrates them. It imports nothing
+// from React itself, so a page whose only island is the header ships a few kilobytes at
+// load; React is fetched when an eager island needs it, or when the visitor first reaches
+// for a lazy one (pointer over, touch or focus), and the click that woke it is replayed.
+import islands from 'virtual:islands';
+
+type Mode = 'load' | 'interaction';
+
+function hydrate(el: HTMLElement): Promise<void> {
+  const name = el.dataset.island || '';
+  const load = islands[name];
+  const script = document.getElementById('props-i' + el.dataset.islandId);
+  if (!load || !script) {
+    console.error('island not found:', name);
+    return Promise.resolve();
+  }
+  const props = JSON.parse(script.textContent || '{}');
+  return Promise.all([import('./lib/hydrate'), load()])
+    .then(([{ hydrateIsland }, mod]) => hydrateIsland(el, mod.default, props, name))
+    .catch((e) => console.error('island failed to load:', name, e));
+}
+
+function whenTouched(el: HTMLElement) {
+  let started = false;
+  let pending: HTMLElement | null = null;
+  const events = ['pointerover', 'touchstart', 'focusin', 'click'] as const;
+  const wake = (e: Event) => {
+    if (e.type === 'click') {
+      const t = (e.target as HTMLElement).closest('button');
+      if (t) {
+        // a button clicked before React arrived: replay it once hydrated
+        e.preventDefault();
+        pending = t;
+      }
+    }
+    if (started) return;
+    started = true;
+    hydrate(el).then(() => {
+      for (const ev of events) el.removeEventListener(ev, wake, true);
+      // React attaches its listeners during hydration; wait a frame, then replay
+      requestAnimationFrame(() => pending?.click());
+    });
+  };
+  for (const ev of events) el.addEventListener(ev, wake, { capture: true, passive: ev !== 'click' });
+}
+
+for (const el of document.querySelectorAll<HTMLElement>('[data-island]')) {
+  const mode = (el.dataset.hydrate || 'load') as Mode;
+  if (mode === 'interaction') whenTouched(el);
+  else hydrate(el);
+}

@@ -1,0 +1,20 @@
+import { createContext, useContext } from 'react';
+
+export type ShellUser = { id: string; name: string; email: string; role: 'user' | 'admin' | string; profilePicUrl: string };
+
+export type Shell = {
+  user: ShellUser | null;
+  path: string;
+  origin: string;
+  supportEmail: string;
+};
+
+export const emptyShell: Shell = { user: null, path: '/', origin: '', supportEmail: '' };
+
+const ShellContext = createContext<Shell>(emptyShell);
+export const ShellProvider = ShellContext.Provider;
+
+/** The shell (signed-in user, path, origin) of the page being rendered on the server. */
+export function useShell(): Shell {
+  return useContext(ShellContext);
+}

@@ -1,0 +1,13 @@
+declare module 'virtual:pages' {
+  import type { ComponentType } from 'react';
+  const pages: Record<string, ComponentType<any>>;
+  export default pages;
+}
+declare module 'virtual:islands' {
+  import type { ComponentType } from 'react';
+  const islands: Record<string, () => Promise<{ default: ComponentType<any> }>>;
+  export default islands;
+}
+declare module 'react-dom/cjs/react-dom-server-legacy.browser.production.js' {
+  export { renderToString } from 'react-dom/server';
+}
