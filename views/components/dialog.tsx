@@ -1,0 +1,42 @@
+// Dialog on Radix (focus trap, Escape, aria) in the shadcn/ui style.
+import type { ComponentPropsWithoutRef, HTMLAttributes, ReactNode } from 'react';
+import { Dialog as D } from 'radix-ui';
+import { X } from 'lucide-react';
+import { cn } from '../lib/cn';
+
+export const Dialog = D.Root;
+export const DialogTrigger = D.Trigger;
+export const DialogClose = D.Close;
+
+export function DialogContent({ className, children, ...rest }: ComponentPropsWithoutRef<typeof D.Content> & { children: ReactNode }) {
+  return (
+    <D.Portal>
+      <D.Overlay className="fixed inset-0 z-50 bg-black/60 backdrop-blur-[1px]" />
+      <D.Content
+        className={cn(
+          'fixed left-1/2 top-1/2 z-50 grid max-h-[90vh] w-[calc(100%-2rem)] max-w-lg -translate-x-1/2 -translate-y-1/2 gap-4 overflow-y-auto rounded-xl border bg-background p-6 shadow-xl',
+          className,
+        )}
+        {...rest}
+      >
+        {children}
+        <D.Close className="absolute right-4 top-4 rounded-sm opacity-70 transition-opacity hover:opacity-100" aria-label="Close">
+          <X className="h-4 w-4" />
+        </D.Close>
+      </D.Content>
+    </D.Portal>
+  );
+}
+
+export function DialogHeader({ className, ...rest }: HTMLAttributes<HTMLDivElement>) {
+  return <div className={cn('flex flex-col gap-1.5 text-left', className)} {...rest} />;
+}
+export function DialogFooter({ className, ...rest }: HTMLAttributes<HTMLDivElement>) {
+  return <div className={cn('flex flex-col-reverse gap-2 sm:flex-row sm:justify-end', className)} {...rest} />;
+}
+export function DialogTitle({ className, ...rest }: ComponentPropsWithoutRef<typeof D.Title>) {
+  return <D.Title className={cn('text-lg font-semibold leading-none tracking-tight', className)} {...rest} />;
+}
+export function DialogDescription({ className, ...rest }: ComponentPropsWithoutRef<typeof D.Description>) {
+  return <D.Description className={cn('text-sm text-muted-foreground', className)} {...rest} />;
+}
