@@ -232,3 +232,27 @@ type OutboxMessage struct {
 	CreatedAt time.Time  `bun:"created_at"`
 	SentAt    *time.Time `bun:"sent_at"`
 }
+
+// Coupon statuses as the admin list filters them.
+const (
+	CouponActive   = "active"
+	CouponInactive = "inactive"
+	CouponExpired  = "expired"
+)
+
+// Status is the coupon's status at now (spec section 4): expired when now is past
+// validUntil; active when isActive, now within [validFrom, validUntil] and the usage
+// limit is unset or not reached; inactive otherwise.
+func (c *Coupon) Status(now time.Time) string {
+	if now.After(c.ValidUntil) {
+		return CouponExpired
+	}
+	if c.IsActive && !now.Before(c.ValidFrom) && (c.UsageLimit == nil || c.UsedCount < *c.UsageLimit) {
+		return CouponActive
+	}
+	return CouponInactive
+}
+
+// DollarsOrPercent is DiscountValue as shown: percent for percentage coupons, dollars for
+// fixed ones.
+func (c *Coupon) DollarsOrPercent() float64 { return float64(c.DiscountValue) / 100 }
