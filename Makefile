@@ -72,10 +72,11 @@ test-browser: browser-deps build
 
 ## bench-ssr: the home page through the isolate pool vs Node's renderToString
 bench-ssr: assets
-	$(GO) test -run '^$$' -bench . -benchtime 5000x ./ssr/
-	node bench/ssr-node.mjs
+	$(GO) run ./bench/ssrbench
 
-bench: bench-ssr
+## bench: every benchmark (SSR, HTTP end to end)
+bench: bench-ssr build
+	bench/http.sh / /badges
 
 fmt:
 	gofmt -w app db ssr static main.go

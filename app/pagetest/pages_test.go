@@ -99,3 +99,31 @@ func TestStaticAssetsAreServedCompressedAndCached(t *testing.T) {
 	e.Client().Raw("GET", "/static/../go.mod", nil, nil)
 	e.Client().Raw("GET", "/static/dist/nope.js", nil, nil).Expect(404)
 }
+
+// A page whose only island is the header loads almost no JavaScript: the header hydrates
+// on first interaction, so at load the page ships only the client entry.
+func TestJavaScriptBudgetForHeaderOnlyPages(t *testing.T) {
+	e := New(t)
+	m := e.Deps.Site.Assets
+	if m.Entry == "" {
+		t.Fatal("no manifest")
+	}
+	body := get(t, e, "/about").Text()
+	scripts := regexp.MustCompile(`<(?:script[^>]*src|link rel="modulepreload" href)="([^"]+\.js)"`).FindAllStringSubmatch(body, -1)
+	total, seen := 0, map[string]bool{}
+	for _, s := range scripts {
+		if seen[s[1]] {
+			continue
+		}
+		seen[s[1]] = true
+		r := e.Client().Raw("GET", s[1], nil, map[string]string{"Accept-Encoding": "gzip"}).Expect(200)
+		if r.Header.Get("Content-Encoding") != "gzip" {
+			t.Errorf("%s not served gzipped", s[1])
+		}
+		total += len(r.Body)
+	}
+	t.Logf("JavaScript loaded by a header-only page: %d bytes gzipped in %d files", total, len(seen))
+	if total == 0 || total > 70*1024 {
+		t.Fatalf("JavaScript at load: %d bytes gzipped (budget 70 KB)", total)
+	}
+}

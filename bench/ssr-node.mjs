@@ -1,0 +1,24 @@
+// Renders the home page with the same server bundle in Node (one thread) and prints
+// {perSec, p50, p99, bytes} as JSON; used by bench/ssrbench for the v8go/Node ratio.
+import fs from 'node:fs';
+import vm from 'node:vm';
+
+const n = Number(process.argv[2] || 5000);
+const src = fs.readFileSync(new URL('../ssr/dist/server.js', import.meta.url), 'utf8');
+const ctx = vm.createContext({});
+vm.runInContext(src, ctx);
+const render = ctx.__mmRender;
+const props = JSON.stringify({ shell: { user: null, path: '/', origin: 'http://localhost:8080', supportEmail: 'support@meritmark.example' }, page: {} });
+for (let i = 0; i < 500; i++) render('HomePage', props);
+const lat = new Float64Array(n);
+const t0 = process.hrtime.bigint();
+let bytes = 0;
+for (let i = 0; i < n; i++) {
+  const s = process.hrtime.bigint();
+  const out = render('HomePage', props);
+  lat[i] = Number(process.hrtime.bigint() - s) / 1e6;
+  bytes = out.length;
+}
+const secs = Number(process.hrtime.bigint() - t0) / 1e9;
+lat.sort();
+console.log(JSON.stringify({ perSec: n / secs, p50: lat[Math.floor(n / 2)], p99: lat[Math.floor((n * 99) / 100)], bytes }));
