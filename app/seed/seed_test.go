@@ -1,0 +1,88 @@
+package seed_test
+
+import (
+	"context"
+	"testing"
+
+	"meritmark/app/apptest"
+	"meritmark/app/auth"
+	"meritmark/app/model"
+	"meritmark/app/seed"
+)
+
+func TestMain(m *testing.M) { apptest.Main(m) }
+
+func TestSeedIsCompleteAndIdempotent(t *testing.T) {
+	d := apptest.OpenDB(t)
+	ctx := context.Background()
+	res, err := seed.Run(ctx, d, "demo-password")
+	if err != nil || !res.Seeded {
+		t.Fatalf("%v %+v", err, res)
+	}
+	var badges []model.Badge
+	if err := d.NewSelect().Model(&badges).Scan(ctx); err != nil {
+		t.Fatal(err)
+	}
+	if len(badges) < 12 {
+		t.Fatalf("%d badges, want at least 12", len(badges))
+	}
+	cats, free, proof := map[string]bool{}, 0, 0
+	for _, b := range badges {
+		cats[b.Category] = true
+		if b.PriceCents == 0 {
+			free++
+		}
+		if b.Type == model.TypeProof {
+			proof++
+		}
+		if b.Type == model.TypeSkill {
+			n, err := d.NewSelect().Table("quiz_questions").Join("JOIN quizzes q ON q.id = quiz_questions.quiz_id").Where("q.badge_id = ?", b.ID).Count(ctx)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if n < 5 || n > 10 {
+				t.Errorf("%s: quiz has %d questions, want 5-10", b.Name, n)
+			}
+		}
+	}
+	if len(cats) != 6 || free < 1 || proof < 1 {
+		t.Fatalf("categories %d, free %d, proof %d", len(cats), free, proof)
+	}
+	coupons, _ := d.NewSelect().Model((*model.Coupon)(nil)).Count(ctx)
+	if coupons < 3 {
+		t.Fatalf("%d coupons", coupons)
+	}
+	var admin model.User
+	if err := d.NewSelect().Model(&admin).Where("email = ?", seed.DemoAdminEmail).Scan(ctx); err != nil || admin.Role != model.RoleAdmin {
+		t.Fatalf("demo admin: %v %+v", err, admin)
+	}
+	if ok, _ := auth.CheckPassword(admin.PasswordHash, "demo-password"); !ok {
+		t.Fatal("demo admin password does not match")
+	}
+
+	res, err = seed.Run(ctx, d, "demo-password")
+	if err != nil || res.Seeded {
+		t.Fatalf("second run: %v %+v", err, res)
+	}
+	if n, _ := d.NewSelect().Model((*model.Badge)(nil)).Count(ctx); n != int64(len(badges)) {
+		t.Fatalf("second run changed the badge count to %d", n)
+	}
+}
+
+func TestCreateAdminResetsAnExistingAccount(t *testing.T) {
+	d := apptest.OpenDB(t)
+	ctx := context.Background()
+	if err := seed.EnsureAdmin(ctx, d, "boss@example.com", "first-password", "Boss", true); err != nil {
+		t.Fatal(err)
+	}
+	if err := seed.EnsureAdmin(ctx, d, "boss@example.com", "second-password", "Boss Two", true); err != nil {
+		t.Fatal(err)
+	}
+	var u model.User
+	if err := d.NewSelect().Model(&u).Where("email = ?", "boss@example.com").Scan(ctx); err != nil {
+		t.Fatal(err)
+	}
+	if ok, _ := auth.CheckPassword(u.PasswordHash, "second-password"); !ok || u.Name != "Boss Two" || u.Role != model.RoleAdmin {
+		t.Fatalf("%+v", u)
+	}
+}
