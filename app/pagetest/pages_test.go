@@ -22,23 +22,84 @@ func get(t *testing.T, e *apptest.Env, path string) *apptest.Resp {
 
 func TestPublicPagesHaveRealContentInRawHTML(t *testing.T) {
 	e := New(t)
+	home := []string{
+		"Discover Badges", `href="/badges"`, "View Hall of Fame", `href="/hall-of-fame"`,
+		"How It Works", "Choose a badge", "Prove your skills", "Get verified",
+		"500+", "10K+", "25+", "95%", "Verified badges", "Professionals", "Industries", "Success rate",
+		"Security and trust", "Signed Open Badges 3.0 credentials", "Ed25519 signatures", "Public verification links", "Admin review",
+		"Get Started Today", `href="/signup"`, "animate-marquee",
+	}
+	for _, logo := range []string{"lumora", "vertexa", "northpeak", "helixa", "orbitra", "kestrel", "quantive", "arborly", "cobalt", "brightline", "nimbus"} {
+		home = append(home, `src="/static/images/logos/`+logo+`.svg"`)
+	}
 	for path, want := range map[string][]string{
-		"/":                        {"Discover Badges", "View Hall of Fame"},
-		"/about":                   {"About"},
-		"/services":                {"Services"},
-		"/contact":                 {"Contact"},
-		"/cancellationsandrefunds": {"refunds"},
-		"/shippingpolicy":          {"shipping"},
-		"/termsandconditions":      {"terms"},
-		"/privacypolicy":           {"privacy"},
+		"/": home,
+		"/about": {"Our mission", "Our values", "Our team", "500+", "10K+", "25+", "95%",
+			"Integrity first", "Maya Chen"},
+		"/services": {"Skill Assessment Badges", "Proof-Based Certification", "Enterprise Credential Programs",
+			"Additional services", "Custom badge design", "Assessment authoring", "Program analytics", "Priority support",
+			"Technology", "Healthcare", "Finance", "Education", "Manufacturing", "Marketing &amp; Media",
+			"Consultation", "Setup", "Launch", "Scale",
+			`href="mailto:support@meritmark.example?subject=Meritmark%20services%3A%20getting%20started"`, "Get Started"},
+		"/contact": {"24 hours", "Mon-Fri", "9 AM - 6 PM PST", "Sat", "10 AM - 4 PM PST",
+			`data-island="ContactForm"`, `name="name"`, `name="email"`, `name="subject"`, `name="message"`,
+			`href="mailto:support@meritmark.example"`, "Send Message"},
+		"/cancellationsandrefunds": {"Cancellations and Refunds", "within 7 days", "7-10 business days",
+			"duplicate payments or technical errors", "No cancellations after payment"},
+		"/shippingpolicy": {"Shipping Policy", "Digital delivery", "within 24 hours", "contact support",
+			`href="mailto:support@meritmark.example"`},
+		"/termsandconditions": {"Terms and Conditions", "Your account", "Fees and payment", "Acceptable use"},
+		"/privacypolicy":      {"Privacy Policy", "What we collect", "What is public", "We never sell personal data"},
 	} {
 		r := get(t, e, path).Expect(200)
 		body := r.Text()
-		for _, w := range append(want, "© 2025", `data-island="Header"`, "/verify-badge", "Admin Portal") {
+		for _, w := range append(want, "© 2025", `data-island="Header"`, "/verify-badge", "Admin Portal", "support@meritmark.example") {
 			if !strings.Contains(body, w) {
 				t.Errorf("%s: raw HTML lacks %q", path, w)
 			}
 		}
+		// the marketing and policy pages are static: no island but the header, except the contact form
+		islands := regexp.MustCompile(`data-island="([A-Za-z]+)"`).FindAllStringSubmatch(body, -1)
+		wantIslands := 1
+		if path == "/contact" {
+			wantIslands = 2
+		}
+		if len(islands) != wantIslands {
+			t.Errorf("%s: %d islands, want %d: %v", path, len(islands), wantIslands, islands)
+		}
+	}
+}
+
+// The 11 logos are real files, and so is the default social card every page points to.
+func TestMarketingImagesAreServed(t *testing.T) {
+	e := New(t)
+	body := get(t, e, "/").Text()
+	logos := regexp.MustCompile(`src="(/static/images/logos/[a-z]+\.svg)"`).FindAllStringSubmatch(body, -1)
+	seen := map[string]bool{}
+	for _, m := range logos {
+		seen[m[1]] = true
+	}
+	if len(seen) != 11 {
+		t.Fatalf("%d distinct logos in the strip, want 11: %v", len(seen), seen)
+	}
+	for src := range seen {
+		r := e.Client().Raw("GET", src, nil, nil).Expect(200)
+		if ct := r.Header.Get("Content-Type"); !strings.HasPrefix(ct, "image/svg+xml") || !strings.Contains(r.Text(), "<svg") {
+			t.Errorf("%s: content type %q", src, ct)
+		}
+	}
+	og := regexp.MustCompile(`<meta property="og:image" content="([^"]+)">`).FindStringSubmatch(body)
+	if og == nil || !strings.HasSuffix(og[1], "/static/images/og-card.png") {
+		t.Fatalf("default og:image: %v", og)
+	}
+	r := e.Client().Raw("GET", "/static/images/og-card.png", nil, nil).Expect(200)
+	if r.Header.Get("Content-Type") != "image/png" || len(r.Body) < 24 || string(r.Body[1:4]) != "PNG" {
+		t.Fatalf("og card: %q, %d bytes", r.Header.Get("Content-Type"), len(r.Body))
+	}
+	w := int(r.Body[16])<<24 | int(r.Body[17])<<16 | int(r.Body[18])<<8 | int(r.Body[19])
+	h := int(r.Body[20])<<24 | int(r.Body[21])<<16 | int(r.Body[22])<<8 | int(r.Body[23])
+	if w != 1200 || h != 630 || len(r.Body) > 150*1024 {
+		t.Errorf("og card is %dx%d, %d bytes; want 1200x630 under 150 KB", w, h, len(r.Body))
 	}
 }
 

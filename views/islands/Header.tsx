@@ -128,7 +128,7 @@ function UserMenu({ shell }: { shell: Shell }) {
         onClick={() => setOpen(!open)}
       >
         <Avatar name={u.name} url={u.profilePicUrl} className="h-8 w-8" />
-        <span className="hidden max-w-[10rem] truncate lg:inline">{u.name}</span>
+        <span className="hidden max-w-[10rem] truncate xl:inline">{u.name}</span>
         <ChevronDown className="h-4 w-4" />
       </button>
       {open && (
@@ -168,15 +168,15 @@ export default function Header({ shell }: { shell: Shell }) {
           </span>
           <span className="text-lg">Meritmark</span>
         </a>
-        <nav aria-label="Main" className="ml-4 hidden items-center gap-1 md:flex">
+        <nav aria-label="Main" className="ml-2 hidden items-center gap-0.5 lg:flex xl:ml-4 xl:gap-1">
           {NAV_LINKS.map((l) => (
             <a
               key={l.href}
               href={l.href}
               aria-current={isActive(path, l.href) ? 'page' : undefined}
               className={cn(
-                'rounded-md px-3 py-2 text-sm font-medium transition-colors hover:bg-accent hover:text-accent-foreground',
-                isActive(path, l.href) ? 'text-foreground' : 'text-muted-foreground',
+                'whitespace-nowrap rounded-md px-2.5 py-2 text-sm font-medium transition-colors hover:bg-accent hover:text-accent-foreground xl:px-3',
+                isActive(path, l.href) ? 'bg-accent text-accent-foreground' : 'text-muted-foreground',
               )}
             >
               {l.label}
@@ -188,14 +188,14 @@ export default function Header({ shell }: { shell: Shell }) {
           {shell.user ? (
             <UserMenu shell={shell} />
           ) : (
-            <div className="hidden items-center gap-2 md:flex">
+            <div className="hidden items-center gap-2 lg:flex">
               <a href="/login" className={buttonClass('ghost', 'sm')}>Login</a>
               <a href="/signup" className={buttonClass('default', 'sm')}>Sign Up</a>
             </div>
           )}
           <button
             type="button"
-            className={buttonClass('ghost', 'icon', 'md:hidden')}
+            className={buttonClass('ghost', 'icon', 'lg:hidden')}
             aria-label={mobileOpen ? 'Close menu' : 'Open menu'}
             aria-expanded={mobileOpen}
             aria-controls="mobile-nav"
@@ -207,18 +207,19 @@ export default function Header({ shell }: { shell: Shell }) {
         </div>
       </div>
       {mobileOpen && (
-        <nav id="mobile-nav" aria-label="Mobile" className="border-t bg-background px-4 pb-4 pt-2 md:hidden">
+        <nav id="mobile-nav" aria-label="Mobile" className="border-t bg-background px-4 pb-4 pt-2 shadow-lg lg:hidden">
           {NAV_LINKS.map((l) => (
             <a
               key={l.href}
               href={l.href}
-              className={cn('block rounded-md px-3 py-2 text-base font-medium hover:bg-accent', isActive(path, l.href) ? 'text-foreground' : 'text-muted-foreground')}
+              aria-current={isActive(path, l.href) ? 'page' : undefined}
+              className={cn('block rounded-md px-3 py-2.5 text-base font-medium hover:bg-accent', isActive(path, l.href) ? 'bg-accent text-accent-foreground' : 'text-muted-foreground')}
             >
               {l.label}
             </a>
           ))}
           {!shell.user && (
-            <div className="mt-2 grid grid-cols-2 gap-2">
+            <div className="mt-3 grid grid-cols-2 gap-2 border-t pt-4">
               <a href="/login" className={buttonClass('outline')}>Login</a>
               <a href="/signup" className={buttonClass('default')}>Sign Up</a>
             </div>
