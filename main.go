@@ -190,8 +190,8 @@ func serve(args []string) error {
 		if store, err = storage.NewLocal(filepath.Join(cfg.DataDir, "uploads")); err != nil {
 			return err
 		}
-	} else {
-		return fmt.Errorf("MERITMARK_STORAGE_URL %q: only the local folder is supported in this build", cfg.StorageURL)
+	} else if store, err = storage.NewS3(ctx, cfg.StorageURL); err != nil {
+		return fmt.Errorf("MERITMARK_STORAGE_URL: %w", err)
 	}
 
 	var sender mail.Sender = mail.LogSender{}

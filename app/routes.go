@@ -3,7 +3,17 @@ package app
 import (
 	"net/url"
 
+	"meritmark/app/admin"
+	"meritmark/app/application"
+	"meritmark/app/auth"
+	"meritmark/app/badge"
+	"meritmark/app/badgeadmin"
+	"meritmark/app/coupon"
 	"meritmark/app/pages"
+	"meritmark/app/payment"
+	"meritmark/app/quiz"
+	"meritmark/app/quizadmin"
+	"meritmark/app/user"
 	"meritmark/app/web"
 )
 
@@ -14,6 +24,16 @@ func (a *App) routeTable() []web.Route {
 	d := a.Deps
 	var rs []web.Route
 	rs = append(rs, pages.New(d.Site).Routes()...)
+	rs = append(rs, auth.New(d.DB, d.Site, d.Sessions, d.Limiter, d.Mailer).Routes()...)
+	rs = append(rs, user.New(d.DB, d.Site, d.Storage, d.Limiter).Routes()...)
+	rs = append(rs, badge.New(d.DB, d.Site).Routes()...)
+	rs = append(rs, quiz.New(d.DB, d.Site, d.Limiter).Routes()...)
+	rs = append(rs, application.New(d.DB, d.Site, d.Storage, d.Limiter).Routes()...)
+	rs = append(rs, admin.New(d.DB, d.Site, d.Storage, d.Mailer).Routes()...)
+	rs = append(rs, badgeadmin.New(d.DB).Routes()...)
+	rs = append(rs, quizadmin.New(d.DB).Routes()...)
+	rs = append(rs, coupon.New(d.DB).Routes()...)
+	rs = append(rs, payment.New(payment.Deps{DB: d.DB, Site: d.Site, Config: d.Config, Mailer: d.Mailer, Limiter: d.Limiter}).Routes()...)
 	return rs
 }
 

@@ -22,10 +22,10 @@ import (
 type Event string
 
 const (
-	EventPay        Event = "pay"
-	EventApprove    Event = "approve"
-	EventGrantFree  Event = "grant_free" // approve without payment ('Grant Free')
-	EventReject     Event = "reject"
+	EventPay       Event = "pay"
+	EventApprove   Event = "approve"
+	EventGrantFree Event = "grant_free" // approve without payment ('Grant Free')
+	EventReject    Event = "reject"
 )
 
 // ErrTransition is returned for a transition the lifecycle does not allow.

@@ -77,10 +77,11 @@ func AccessLog(errorHandler fiber.ErrorHandler) fiber.Handler {
 	}
 }
 
-// SecurityHeaders sets the headers every answer carries.
+// SecurityHeaders sets the headers every answer carries. extraScriptSrc and extraFrameSrc
+// name the payment provider's origins (its SDK also talks to the frame origins).
 func SecurityHeaders(extraScriptSrc, extraFrameSrc string) fiber.Handler {
 	csp := "default-src 'self'; script-src 'self' " + web.ThemeScriptCSP + extraScriptSrc +
-		"; style-src 'self' 'unsafe-inline'; img-src 'self' data: blob: https:; font-src 'self' data:; connect-src 'self'" +
+		"; style-src 'self' 'unsafe-inline'; img-src 'self' data: blob: https:; font-src 'self' data:; connect-src 'self'" + extraFrameSrc +
 		"; frame-src 'self'" + extraFrameSrc + "; frame-ancestors 'none'; base-uri 'self'; form-action 'self'; object-src 'none'"
 	return func(c fiber.Ctx) error {
 		c.Set("X-Content-Type-Options", "nosniff")

@@ -188,6 +188,7 @@ type BadgeGrant struct {
 	RevokedAt            *time.Time `bun:"revoked_at"`
 	RevocationReason     string     `bun:"revocation_reason"`
 	CredentialJWT        string     `bun:"credential_jwt"`
+	CredentialOrigin     string     `bun:"credential_origin"` // the origin the credential's ids were built with
 	GrantedBy            *string    `bun:"granted_by"`
 }
 

@@ -1,32 +1,108 @@
 // The admin dashboard island (/admin). Owned by the admin-review work; the badge, quiz
 // and coupon tabs live in views/components/admin/ and are owned by the catalogue-admin work.
+import { useState } from 'react';
+import { Award, ClipboardList, History, Loader2, RefreshCw, Settings2, Tag, Users } from 'lucide-react';
 import { Tabs, TabsContent, TabsList, TabsTrigger } from '../components/tabs';
-import { ApplicationsTab } from '../components/admin/ApplicationsTab';
+import { ApplicationsTab, type AppList } from '../components/admin/ApplicationsTab';
 import { UsersTab } from '../components/admin/UsersTab';
 import { BadgesTab } from '../components/admin/BadgesTab';
 import { QuizTab } from '../components/admin/QuizTab';
 import { CouponsTab } from '../components/admin/CouponsTab';
-import { Container } from '../components/ui';
+import { SummaryCards, type Summary } from '../components/admin/SummaryCards';
+import { SummaryChart } from '../components/admin/SummaryChart';
+import { AuditLog } from '../components/admin/AuditLog';
+import { Button, Container } from '../components/ui';
+import { api } from '../lib/api';
+import { toast } from '../lib/toast';
 
-export type AdminDashboardProps = { adminName: string };
+export type AdminDashboardProps = { adminName: string; adminId: string; summary: Summary; applications: AppList };
 
-export default function AdminDashboard({ adminName }: AdminDashboardProps) {
+export default function AdminDashboard({ adminName, adminId, summary: initialSummary, applications }: AdminDashboardProps) {
+  const [summary, setSummary] = useState<Summary>(initialSummary);
+  const [refreshKey, setRefreshKey] = useState(0);
+  const [refreshing, setRefreshing] = useState(false);
+  const [tab, setTab] = useState('applications');
+
+  // Stats fetch failures are silent (spec section 8).
+  const loadSummary = async () => {
+    try {
+      setSummary(await api<Summary>('/admin/summary'));
+      return true;
+    } catch {
+      return false;
+    }
+  };
+
+  const refresh = async () => {
+    setRefreshing(true);
+    setRefreshKey((k) => k + 1); // every tab reloads what it shows
+    await loadSummary();
+    setRefreshing(false);
+    toast({ title: 'Data refreshed successfully', variant: 'success' });
+  };
+
   return (
-    <Container className="py-8">
-      <h1 className="text-2xl font-bold">Welcome back, {adminName}</h1>
-      <Tabs defaultValue="applications" className="mt-6">
-        <TabsList>
-          <TabsTrigger value="applications">Applications</TabsTrigger>
-          <TabsTrigger value="users">User Management</TabsTrigger>
-          <TabsTrigger value="badges">Badge Management</TabsTrigger>
-          <TabsTrigger value="quizzes">Quiz Management</TabsTrigger>
-          <TabsTrigger value="coupons">Coupons</TabsTrigger>
-        </TabsList>
-        <TabsContent value="applications"><ApplicationsTab /></TabsContent>
-        <TabsContent value="users"><UsersTab /></TabsContent>
-        <TabsContent value="badges"><BadgesTab /></TabsContent>
-        <TabsContent value="quizzes"><QuizTab /></TabsContent>
-        <TabsContent value="coupons"><CouponsTab /></TabsContent>
+    <Container className="py-8 sm:py-10">
+      <div className="flex flex-col gap-4 sm:flex-row sm:items-end sm:justify-between">
+        <div>
+          <p className="text-sm font-medium text-primary">Admin Dashboard</p>
+          <h1 className="mt-1 text-2xl font-bold tracking-tight sm:text-3xl">
+            Welcome back, <span data-testid="admin-name">{adminName}</span>
+          </h1>
+          <p className="mt-1 text-muted-foreground">Review applications, manage users and keep the catalogue in shape.</p>
+        </div>
+        <Button variant="outline" onClick={refresh} disabled={refreshing} className="self-start sm:self-auto">
+          {refreshing ? <Loader2 className="animate-spin" /> : <RefreshCw />} Refresh Data
+        </Button>
+      </div>
+
+      <div className="mt-6 space-y-4">
+        <SummaryCards s={summary} />
+        <SummaryChart days={summary.days} />
+      </div>
+
+      <Tabs value={tab} onValueChange={setTab} className="mt-8">
+        <div className="-mx-4 overflow-x-auto px-4 pb-1 sm:mx-0 sm:px-0">
+          <TabsList className="h-auto w-max flex-nowrap justify-start">
+            <TabsTrigger value="applications">
+              <ClipboardList className="h-4 w-4" aria-hidden="true" /> Applications
+            </TabsTrigger>
+            <TabsTrigger value="users">
+              <Users className="h-4 w-4" aria-hidden="true" /> User Management
+            </TabsTrigger>
+            <TabsTrigger value="badges">
+              <Award className="h-4 w-4" aria-hidden="true" /> Badge Management
+            </TabsTrigger>
+            <TabsTrigger value="quizzes">
+              <Settings2 className="h-4 w-4" aria-hidden="true" /> Quiz Management
+            </TabsTrigger>
+            <TabsTrigger value="coupons">
+              <Tag className="h-4 w-4" aria-hidden="true" /> Coupons
+            </TabsTrigger>
+            <TabsTrigger value="audit">
+              <History className="h-4 w-4" aria-hidden="true" /> Audit Log
+            </TabsTrigger>
+          </TabsList>
+        </div>
+        {/* kept mounted: its sub-tab, page and search survive a visit to another tab */}
+        <TabsContent value="applications" forceMount className="data-[state=inactive]:hidden">
+          <ApplicationsTab initial={applications} refreshKey={refreshKey} onChanged={loadSummary} />
+        </TabsContent>
+        <TabsContent value="users">
+          <UsersTab currentUserId={adminId} refreshKey={refreshKey} onChanged={loadSummary} />
+        </TabsContent>
+        <TabsContent value="badges">
+          <BadgesTab key={refreshKey} />
+        </TabsContent>
+        <TabsContent value="quizzes">
+          <QuizTab key={refreshKey} />
+        </TabsContent>
+        <TabsContent value="coupons">
+          <CouponsTab key={refreshKey} />
+        </TabsContent>
+        <TabsContent value="audit">
+          <AuditLog refreshKey={refreshKey} />
+        </TabsContent>
       </Tabs>
     </Container>
   );

@@ -156,8 +156,26 @@ function UserMenu({ shell }: { shell: Shell }) {
 }
 
 /** The shared header: navigation, theme, the user menu, the mobile menu and the toaster. */
-export default function Header({ shell }: { shell: Shell }) {
+type UserDetail = NonNullable<Shell['user']>;
+
+/** Keeps the header's user in step with profile edits made on this page (the profile
+ * island announces them with a 'meritmark:user' event and window.__mmUser, since this
+ * island may hydrate only later). */
+function useLiveUser(initial: Shell['user']) {
+  const [user, setUser] = useState(initial);
+  useEffect(() => {
+    const w = window as unknown as { __mmUser?: UserDetail };
+    if (w.__mmUser && initial) setUser({ ...initial, ...w.__mmUser });
+    const on = (e: Event) => setUser((u) => (u ? { ...u, ...(e as CustomEvent<UserDetail>).detail } : u));
+    window.addEventListener('meritmark:user', on);
+    return () => window.removeEventListener('meritmark:user', on);
+  }, [initial]);
+  return user;
+}
+
+export default function Header({ shell: initialShell }: { shell: Shell }) {
   const [mobileOpen, setMobileOpen] = useState(false);
+  const shell = { ...initialShell, user: useLiveUser(initialShell.user) };
   const path = shell.path;
   return (
     <header className="border-b bg-background/85 backdrop-blur supports-[backdrop-filter]:bg-background/70">

@@ -71,7 +71,11 @@ export function ensureToaster() {
   if (mounted || typeof document === 'undefined') return;
   mounted = true;
   Promise.all([import('react'), import('react-dom/client'), import('../components/Toaster')])
-    .then(([React, { createRoot }, { Toaster }]) => {
+    .then(([ReactMod, DomMod, { Toaster }]) => {
+      // react and react-dom are CommonJS: a dynamic import of the split chunk gives the
+      // module as its default export.
+      const React = ((ReactMod as unknown as { default?: typeof ReactMod }).default || ReactMod) as typeof ReactMod;
+      const { createRoot } = ((DomMod as unknown as { default?: typeof DomMod }).default || DomMod) as typeof DomMod;
       const host = document.createElement('div');
       host.id = 'toaster';
       document.body.appendChild(host);

@@ -1,0 +1,252 @@
+package admin_test
+
+import (
+	"strings"
+	"testing"
+	"time"
+
+	"meritmark/app/admin"
+	"meritmark/app/apptest"
+	"meritmark/app/model"
+)
+
+func ids(apps []admin.ApplicationJSON) string {
+	var s []string
+	for _, a := range apps {
+		s = append(s, a.ID)
+	}
+	return strings.Join(s, ",")
+}
+
+func TestApplicationListFiltersSearchAndShape(t *testing.T) {
+	e := apptest.New(t)
+	boss, ac := e.Admin("boss@x.io")
+	ann, _ := e.Member("ann@x.io")
+	bob, _ := e.Member("bob@x.io")
+	react := newBadge(t, e, "React Developer", 4900)
+	docker := newBadge(t, e, "Docker_Pro", 2900)
+
+	unpaid := newApplication(t, e, ann, react, model.StatusAwaitingPayment)
+	paid := paidApplication(t, e, bob, react)
+	score := 87.54
+	if _, err := e.DB.NewUpdate().Model(paid).Set("quiz_score = ?", score).WherePK().Exec(e.Ctx()); err != nil {
+		t.Fatal(err)
+	}
+	f := &model.ApplicationFile{ID: model.NewID(), ApplicationID: paid.ID, Kind: "proof", StorageKey: "applications/" + paid.ID + "/x.pdf",
+		OriginalName: "certificate.pdf", ContentType: "application/pdf", Size: 12345, CreatedAt: model.Now()}
+	if _, err := e.DB.NewInsert().Model(f).Exec(e.Ctx()); err != nil {
+		t.Fatal(err)
+	}
+	approved := paidApplication(t, e, ann, docker)
+	ac.Put("/admin/applications/"+approved.ID+"/approve", nil).Expect(200)
+	rejected := paidApplication(t, e, bob, docker)
+	ac.Put("/admin/applications/"+rejected.ID+"/reject", map[string]string{"reason": "Not enough"}).Expect(200)
+
+	var l admin.ApplicationList
+	ac.Get("/admin/applications?status=review").Expect(200).JSON(&l)
+	if l.Total != 2 || len(l.Applications) != 2 {
+		t.Fatalf("review: %s", ids(l.Applications))
+	}
+	want := map[string]int64{"review": 2, "pending": 1, "awaiting_payment": 1, "approved": 1, "rejected": 1, "all": 4}
+	for k, v := range want {
+		if l.Counts[k] != v {
+			t.Errorf("counts[%s] = %d, want %d (%v)", k, l.Counts[k], v, l.Counts)
+		}
+	}
+	var p admin.ApplicationJSON
+	for _, a := range l.Applications {
+		if a.ID == paid.ID {
+			p = a
+		}
+	}
+	if p.User == nil || p.User.Email != bob.Email || p.Badge == nil || p.Badge.Name != "React Developer" || p.Badge.Price != 49 ||
+		p.Badge.Type != model.TypeProof || p.Status != model.StatusPending || p.PaymentStatus != model.PaymentCompleted ||
+		p.PaymentID == nil || p.PaymentID.Amount != 49 || p.PaymentID.TransactionID != "TX-"+paid.ID || p.PaymentCompletedAt == nil ||
+		p.QuizScore == nil || *p.QuizScore != score || p.Price != 49 || p.LinkedinURL == "" || p.PortfolioURL == "" || p.Description == "" {
+		t.Fatalf("paid application shape: %+v", p)
+	}
+	if len(p.ProofFiles) != 1 || p.ProofFiles[0].OriginalName != "certificate.pdf" || p.ProofFiles[0].Kind != "proof" || p.ProofFiles[0].Size != 12345 ||
+		p.ProofFiles[0].DownloadURL != "/backend/api/v1/applications/"+paid.ID+"/files/"+f.ID {
+		t.Fatalf("files: %+v", p.ProofFiles)
+	}
+
+	ac.Get("/admin/applications?status=approved").Expect(200).JSON(&l)
+	if ids(l.Applications) != approved.ID || l.Applications[0].Grant == nil || l.Applications[0].ReviewedBy == nil ||
+		l.Applications[0].ReviewedBy.ID != boss.ID || l.Applications[0].ReviewedAt == nil {
+		t.Fatalf("approved: %+v", l.Applications)
+	}
+	ac.Get("/admin/applications?status=rejected").Expect(200).JSON(&l)
+	if ids(l.Applications) != rejected.ID || l.Applications[0].RejectionReason != "Not enough" {
+		t.Fatalf("rejected: %+v", l.Applications)
+	}
+	ac.Get("/admin/applications?status=awaiting_payment").Expect(200).JSON(&l)
+	if ids(l.Applications) != unpaid.ID || l.Applications[0].PaymentID != nil {
+		t.Fatalf("awaiting: %+v", l.Applications)
+	}
+	ac.Get("/admin/applications").Expect(200).JSON(&l)
+	if l.Total != 4 {
+		t.Fatalf("all: %d", l.Total)
+	}
+
+	// search: applicant, badge (LIKE wildcards literal), transaction id, application id; counts follow the search
+	for q, want := range map[string]int64{"ann@": 2, "REACT": 2, "docker_": 2, "dockerXpro": 0, "tx-" + paid.ID[:10]: 1, paid.ID: 1} {
+		ac.Get("/admin/applications?search=" + urlq(q)).Expect(200).JSON(&l)
+		if l.Total != want || l.Counts["all"] != want {
+			t.Errorf("search %q: total %d counts %v, want %d", q, l.Total, l.Counts, want)
+		}
+	}
+
+	// pages
+	var p1, p2 admin.ApplicationList
+	ac.Get("/admin/applications?limit=3&page=1").Expect(200).JSON(&p1)
+	ac.Get("/admin/applications?limit=3&page=2").Expect(200).JSON(&p2)
+	if len(p1.Applications) != 3 || len(p2.Applications) != 1 || p1.TotalPages != 2 || strings.Contains(ids(p1.Applications), p2.Applications[0].ID) {
+		t.Fatalf("pages: %s | %s", ids(p1.Applications), ids(p2.Applications))
+	}
+	ac.Get("/admin/applications?status=done").ExpectMsg(400, admin.MsgBadStatus)
+	ac.Get("/admin/applications?page=-1").ExpectMsg(400, admin.MsgBadPage)
+
+	// one application with its history
+	var d admin.ApplicationDetail
+	ac.Get("/admin/applications/" + rejected.ID).Expect(200).JSON(&d)
+	if d.Application.ID != rejected.ID || len(d.History) != 1 || d.History[0].Action != "application.reject" || d.History[0].Actor.Email != boss.Email {
+		t.Fatalf("detail: %+v", d)
+	}
+}
+
+func TestPaymentsList(t *testing.T) {
+	e := apptest.New(t)
+	_, ac := e.Admin("boss@x.io")
+	ann, _ := e.Member("ann@x.io")
+	b := newBadge(t, e, "Figma Master", 3000)
+	for i := 0; i < 5; i++ {
+		paidApplication(t, e, ann, b)
+		// keep one open application per user and badge: close it
+		if _, err := e.DB.NewUpdate().Model((*model.Application)(nil)).Set("status = ?", model.StatusRejected).Where("user_id = ? AND status = ?", ann.ID, model.StatusPending).Exec(e.Ctx()); err != nil {
+			t.Fatal(err)
+		}
+	}
+	var l admin.PaymentList
+	ac.Get("/admin/payments?limit=2").Expect(200).JSON(&l)
+	if l.Total != 5 || len(l.Payments) != 2 || l.TotalPages != 3 {
+		t.Fatalf("payments page: %+v", l.PageInfo)
+	}
+	p := l.Payments[0]
+	if p.User == nil || p.User.Email != ann.Email || p.Badge == nil || p.Badge.Name != "Figma Master" || p.Amount != 30 || p.Status != "completed" || p.ApplicationID == "" {
+		t.Fatalf("payment: %+v", p)
+	}
+	ac.Get("/admin/payments?search=figma").Expect(200).JSON(&l)
+	if l.Total != 5 {
+		t.Fatalf("search by badge: %d", l.Total)
+	}
+	ac.Get("/admin/payments?search=" + p.TransactionID).Expect(200).JSON(&l)
+	if l.Total != 1 || l.Payments[0].ID != p.ID {
+		t.Fatalf("search by transaction: %+v", l.Payments)
+	}
+	ac.Get("/admin/payments?status=failed").Expect(200).JSON(&l)
+	if l.Total != 0 || l.Payments == nil {
+		t.Fatalf("failed filter: %+v", l)
+	}
+	ac.Get("/admin/payments?status=refunded").Expect(400)
+}
+
+func TestSummary(t *testing.T) {
+	e := apptest.New(t)
+	_, ac := e.Admin("boss@x.io")
+	ann, _ := e.Member("ann@x.io")
+	bob, _ := e.Member("bob@x.io")
+	b1 := newBadge(t, e, "", 4900)
+	b2 := newBadge(t, e, "", 1999)
+	if _, err := e.DB.NewUpdate().Model(b2).Set("is_active = ?", false).WherePK().Exec(e.Ctx()); err != nil {
+		t.Fatal(err)
+	}
+	a1 := paidApplication(t, e, ann, b1) // $49.00 today
+	a2 := paidApplication(t, e, bob, b2) // $19.99 today
+	newApplication(t, e, ann, b2, model.StatusAwaitingPayment)
+	// an older application and payment, 3 days ago, and one outside the window
+	old := newApplication(t, e, bob, b1, model.StatusRejected)
+	op := pay(t, e, old, 1000, "TX-OLD")
+	three := ago(72 * time.Hour)
+	e.DB.NewUpdate().Model(old).Set("created_at = ?", three).WherePK().Exec(e.Ctx())
+	e.DB.NewUpdate().Model(op).Set("completed_at = ?", three).WherePK().Exec(e.Ctx())
+	ancient := newApplication(t, e, ann, b1, model.StatusRejected)
+	e.DB.NewUpdate().Model(ancient).Set("created_at = ?", ago(45*24*time.Hour)).WherePK().Exec(e.Ctx())
+	// a failed payment never counts
+	failed := &model.Payment{ID: model.NewID(), UserID: ann.ID, ApplicationID: a1.ID, BadgeID: b1.ID, Provider: "paypal",
+		TransactionID: "TX-FAIL", Status: model.PaymentFailed, AmountCents: 50000, Currency: "USD", CreatedAt: model.Now()}
+	e.DB.NewInsert().Model(failed).Exec(e.Ctx())
+	ac.Put("/admin/applications/"+a1.ID+"/approve", nil).Expect(200)
+	ac.Put("/admin/applications/"+a2.ID+"/reject", nil).Expect(200)
+
+	var s admin.Summary
+	ac.Get("/admin/summary").Expect(200).JSON(&s)
+	if s.TotalApplications != 5 || s.PendingApplications != 1 || s.AwaitingPayment != 1 || s.PaidPending != 0 ||
+		s.ApprovedApplications != 1 || s.RejectedApplications != 3 || s.TotalUsers != 3 || s.TotalAdmins != 1 ||
+		s.TotalBadges != 2 || s.ActiveBadges != 1 || s.BadgesGranted != 1 || s.CompletedPayments != 3 || s.Revenue != 78.99 {
+		t.Fatalf("summary: %+v", s)
+	}
+	if len(s.Days) != admin.SummaryDays {
+		t.Fatalf("%d days", len(s.Days))
+	}
+	today := model.Now().Format("2006-01-02")
+	last := s.Days[len(s.Days)-1]
+	if last.Date != today || last.Applications != 3 || last.Revenue != 68.99 {
+		t.Fatalf("today: %+v", last)
+	}
+	d3 := s.Days[len(s.Days)-4]
+	if d3.Date != three.Format("2006-01-02") || d3.Applications != 1 || d3.Revenue != 10 {
+		t.Fatalf("three days ago: %+v", d3)
+	}
+	var apps int64
+	var rev float64
+	for _, d := range s.Days {
+		apps += d.Applications
+		rev += d.Revenue
+	}
+	if apps != 4 || rev < 78.98 || rev > 79 {
+		t.Fatalf("window totals: %d apps, $%.2f", apps, rev)
+	}
+}
+
+func TestAuditLogList(t *testing.T) {
+	e := apptest.New(t)
+	boss, ac := e.Admin("boss@x.io")
+	ann, _ := e.Member("ann@x.io")
+	a := paidApplication(t, e, ann, newBadge(t, e, "Audit Badge", 100))
+	ac.Put("/admin/applications/"+a.ID+"/approve", nil).Expect(200)
+	ac.Put("/admin/applications/"+a.ID+"/reject", map[string]string{"reason": "Oops"}).Expect(200)
+	ac.Put("/admin/users/"+ann.ID, map[string]string{"position": "CTO"}).Expect(200)
+	ac.Put("/admin/users/"+ann.ID, map[string]string{"role": "admin"}).Expect(200)
+
+	var l admin.AuditList
+	ac.Get("/admin/audit").Expect(200).JSON(&l)
+	if l.Total != 4 || len(l.Entries) != 4 {
+		t.Fatalf("audit: %+v", l.PageInfo)
+	}
+	newest := l.Entries[0]
+	if newest.Action != "user.role_change" || newest.Actor == nil || newest.Actor.ID != boss.ID || newest.TargetID != ann.ID ||
+		newest.TargetLabel != ann.Name+" <"+ann.Email+">" || string(newest.Before) != `{"role":"user"}` || string(newest.After) != `{"role":"admin"}` {
+		t.Fatalf("newest entry: %+v", newest)
+	}
+	oldest := l.Entries[3]
+	if oldest.Action != "application.approve" || oldest.TargetLabel != "Audit Badge for ann@x.io" || oldest.CreatedAt.IsZero() {
+		t.Fatalf("oldest entry: %+v", oldest)
+	}
+	ac.Get("/admin/audit?action=application.reject").Expect(200).JSON(&l)
+	if l.Total != 1 || l.Entries[0].Action != "application.reject" {
+		t.Fatalf("action filter: %+v", l.Entries)
+	}
+	ac.Get("/admin/audit?targetId=" + a.ID).Expect(200).JSON(&l)
+	if l.Total != 2 {
+		t.Fatalf("target filter: %d", l.Total)
+	}
+	ac.Get("/admin/audit?search=ann%40x").Expect(200).JSON(&l)
+	if l.Total != 2 {
+		t.Fatalf("search by target user: %d", l.Total)
+	}
+	ac.Get("/admin/audit?limit=3&page=2").Expect(200).JSON(&l)
+	if len(l.Entries) != 1 || l.Page != 2 {
+		t.Fatalf("page 2: %+v", l)
+	}
+	ac.Get("/admin/audit?targetId=bad").Expect(400)
+}

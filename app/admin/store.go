@@ -1,0 +1,275 @@
+package admin
+
+import (
+	"context"
+	"time"
+
+	"github.com/uptrace/bun"
+
+	"meritmark/app/model"
+	"meritmark/db"
+)
+
+// store holds the bun queries of the back office.
+type store struct{}
+
+// forUpdate locks the selected rows until the transaction ends on PostgreSQL. SQLite
+// needs no row locks: its transactions begin IMMEDIATE (one writer at a time).
+func forUpdate(d bun.IDB, q *bun.SelectQuery) *bun.SelectQuery {
+	if db.EngineOf(d) == db.Postgres {
+		return q.For("UPDATE")
+	}
+	return q
+}
+
+const likeEsc = ` ESCAPE '\'`
+
+// applicationSearch narrows q (over applications) to rows matching search: applicant
+// name or email (account or application), badge name, application id, payment
+// transaction id.
+func applicationSearch(q *bun.SelectQuery, search string) *bun.SelectQuery {
+	if search == "" {
+		return q
+	}
+	p := LikePattern(search)
+	return q.WhereGroup(" AND ", func(q *bun.SelectQuery) *bun.SelectQuery {
+		return q.Where("lower(full_name) LIKE ?"+likeEsc, p).
+			WhereOr("lower(email) LIKE ?"+likeEsc, p).
+			WhereOr("id = ?", search).
+			WhereOr("user_id IN (SELECT u.id FROM users AS u WHERE lower(u.name) LIKE ?"+likeEsc+" OR lower(u.email) LIKE ?"+likeEsc+")", p, p).
+			WhereOr("badge_id IN (SELECT b.id FROM badges AS b WHERE lower(b.name) LIKE ?"+likeEsc+")", p).
+			WhereOr("id IN (SELECT p.application_id FROM payments AS p WHERE lower(p.transaction_id) LIKE ?"+likeEsc+")", p)
+	})
+}
+
+func (store) applications(ctx context.Context, d bun.IDB, statuses []string, search string, pg Page) ([]model.Application, int64, error) {
+	var apps []model.Application
+	q := d.NewSelect().Model(&apps)
+	if len(statuses) > 0 {
+		q = q.Where("status IN (?)", bun.In(statuses))
+	}
+	q = applicationSearch(q, search).OrderExpr("created_at DESC, id DESC").Limit(int64(pg.Limit)).Offset(int64(pg.Offset()))
+	n, err := q.ScanAndCount(ctx)
+	return apps, int64(n), err
+}
+
+// statusCounts counts applications per status (matching search).
+func (store) statusCounts(ctx context.Context, d bun.IDB, search string) (map[string]int64, error) {
+	var rows []struct {
+		Status string `bun:"status"`
+		N      int64  `bun:"n"`
+	}
+	q := d.NewSelect().Model((*model.Application)(nil)).ColumnExpr("status, count(*) AS n")
+	if err := applicationSearch(q, search).GroupExpr("status").Scan(ctx, &rows); err != nil {
+		return nil, err
+	}
+	m := map[string]int64{}
+	for _, r := range rows {
+		m[r.Status] = r.N
+	}
+	return m, nil
+}
+
+func (store) usersByID(ctx context.Context, d bun.IDB, ids []string) (map[string]*model.User, error) {
+	m := map[string]*model.User{}
+	if len(ids) == 0 {
+		return m, nil
+	}
+	var us []model.User
+	if err := d.NewSelect().Model(&us).Where("id IN (?)", bun.In(ids)).Scan(ctx); err != nil {
+		return nil, err
+	}
+	for i := range us {
+		m[us[i].ID] = &us[i]
+	}
+	return m, nil
+}
+
+func (store) badgesByID(ctx context.Context, d bun.IDB, ids []string) (map[string]*model.Badge, error) {
+	m := map[string]*model.Badge{}
+	if len(ids) == 0 {
+		return m, nil
+	}
+	var bs []model.Badge
+	if err := d.NewSelect().Model(&bs).Where("id IN (?)", bun.In(ids)).Scan(ctx); err != nil {
+		return nil, err
+	}
+	for i := range bs {
+		m[bs[i].ID] = &bs[i]
+	}
+	return m, nil
+}
+
+func (store) paymentsByApplication(ctx context.Context, d bun.IDB, appIDs []string) (map[string][]model.Payment, error) {
+	m := map[string][]model.Payment{}
+	if len(appIDs) == 0 {
+		return m, nil
+	}
+	var ps []model.Payment
+	if err := d.NewSelect().Model(&ps).Where("application_id IN (?)", bun.In(appIDs)).OrderExpr("created_at DESC, id DESC").Scan(ctx); err != nil {
+		return nil, err
+	}
+	for _, p := range ps {
+		m[p.ApplicationID] = append(m[p.ApplicationID], p)
+	}
+	return m, nil
+}
+
+func (store) filesByApplication(ctx context.Context, d bun.IDB, appIDs []string) (map[string][]model.ApplicationFile, error) {
+	m := map[string][]model.ApplicationFile{}
+	if len(appIDs) == 0 {
+		return m, nil
+	}
+	var fs []model.ApplicationFile
+	if err := d.NewSelect().Model(&fs).Where("application_id IN (?)", bun.In(appIDs)).OrderExpr("created_at, id").Scan(ctx); err != nil {
+		return nil, err
+	}
+	for _, f := range fs {
+		m[f.ApplicationID] = append(m[f.ApplicationID], f)
+	}
+	return m, nil
+}
+
+func (store) grantsByApplication(ctx context.Context, d bun.IDB, appIDs []string) (map[string]*model.BadgeGrant, error) {
+	m := map[string]*model.BadgeGrant{}
+	if len(appIDs) == 0 {
+		return m, nil
+	}
+	var gs []model.BadgeGrant
+	if err := d.NewSelect().Model(&gs).Where("application_id IN (?)", bun.In(appIDs)).Scan(ctx); err != nil {
+		return nil, err
+	}
+	for i := range gs {
+		m[*gs[i].ApplicationID] = &gs[i]
+	}
+	return m, nil
+}
+
+// grantRow is a grant with its badge's name and category.
+type grantRow struct {
+	model.BadgeGrant `bun:",extend"`
+	BadgeName        string `bun:"badge_name"`
+	BadgeCategory    string `bun:"badge_category"`
+}
+
+func (store) grantsByUser(ctx context.Context, d bun.IDB, userIDs []string) (map[string][]grantRow, error) {
+	m := map[string][]grantRow{}
+	if len(userIDs) == 0 {
+		return m, nil
+	}
+	var rows []grantRow
+	err := d.NewSelect().Model(&rows).
+		ColumnExpr("badge_grant.*").
+		ColumnExpr("b.name AS badge_name, b.category AS badge_category").
+		Join("JOIN badges AS b ON b.id = badge_grant.badge_id").
+		Where("badge_grant.user_id IN (?)", bun.In(userIDs)).
+		OrderExpr("badge_grant.granted_at DESC, badge_grant.id DESC").
+		Scan(ctx)
+	if err != nil {
+		return nil, err
+	}
+	for _, r := range rows {
+		m[r.UserID] = append(m[r.UserID], r)
+	}
+	return m, nil
+}
+
+// userSearch narrows q (over users) to name, email or position matching search, or to
+// holders of a grant whose badge name, verification id or public verification id matches.
+func userSearch(q *bun.SelectQuery, search string) *bun.SelectQuery {
+	if search == "" {
+		return q
+	}
+	p := LikePattern(search)
+	return q.WhereGroup(" AND ", func(q *bun.SelectQuery) *bun.SelectQuery {
+		return q.Where("lower(name) LIKE ?"+likeEsc, p).
+			WhereOr("lower(email) LIKE ?"+likeEsc, p).
+			WhereOr("lower(position) LIKE ?"+likeEsc, p).
+			WhereOr("id = ?", search).
+			WhereOr("id IN (SELECT g.user_id FROM badge_grants AS g JOIN badges AS b ON b.id = g.badge_id WHERE lower(b.name) LIKE ?"+likeEsc+
+				" OR lower(g.verification_id) LIKE ?"+likeEsc+" OR lower(g.public_verification_id) LIKE ?"+likeEsc+")", p, p, p)
+	})
+}
+
+func (store) users(ctx context.Context, d bun.IDB, role, search string, pg Page) ([]model.User, int64, error) {
+	var us []model.User
+	q := d.NewSelect().Model(&us)
+	if role != "" {
+		q = q.Where("role = ?", role)
+	}
+	q = userSearch(q, search).OrderExpr("created_at DESC, id DESC").Limit(int64(pg.Limit)).Offset(int64(pg.Offset()))
+	n, err := q.ScanAndCount(ctx)
+	return us, int64(n), err
+}
+
+func (store) payments(ctx context.Context, d bun.IDB, status, search string, pg Page) ([]model.Payment, int64, error) {
+	var ps []model.Payment
+	q := d.NewSelect().Model(&ps)
+	if status != "" {
+		q = q.Where("status = ?", status)
+	}
+	if search != "" {
+		p := LikePattern(search)
+		q = q.WhereGroup(" AND ", func(q *bun.SelectQuery) *bun.SelectQuery {
+			return q.Where("lower(transaction_id) LIKE ?"+likeEsc, p).
+				WhereOr("lower(coupon_code) LIKE ?"+likeEsc, p).
+				WhereOr("id = ?", search).
+				WhereOr("application_id = ?", search).
+				WhereOr("user_id IN (SELECT u.id FROM users AS u WHERE lower(u.name) LIKE ?"+likeEsc+" OR lower(u.email) LIKE ?"+likeEsc+")", p, p).
+				WhereOr("badge_id IN (SELECT b.id FROM badges AS b WHERE lower(b.name) LIKE ?"+likeEsc+")", p)
+		})
+	}
+	n, err := q.OrderExpr("created_at DESC, id DESC").Limit(int64(pg.Limit)).Offset(int64(pg.Offset())).ScanAndCount(ctx)
+	return ps, int64(n), err
+}
+
+func (store) audit(ctx context.Context, d bun.IDB, action, targetID, search string, pg Page) ([]model.AuditEntry, int64, error) {
+	var es []model.AuditEntry
+	q := d.NewSelect().Model(&es)
+	if action != "" {
+		q = q.Where("action = ?", action)
+	}
+	if targetID != "" {
+		q = q.Where("target_id = ?", targetID)
+	}
+	if search != "" {
+		p := LikePattern(search)
+		q = q.WhereGroup(" AND ", func(q *bun.SelectQuery) *bun.SelectQuery {
+			return q.Where("lower(actor_email) LIKE ?"+likeEsc, p).
+				WhereOr("lower(action) LIKE ?"+likeEsc, p).
+				WhereOr("target_id = ?", search).
+				WhereOr("(target_type = 'user' AND target_id IN (SELECT u.id FROM users AS u WHERE lower(u.email) LIKE ?"+likeEsc+" OR lower(u.name) LIKE ?"+likeEsc+"))", p, p)
+		})
+	}
+	n, err := q.OrderExpr("created_at DESC, id DESC").Limit(int64(pg.Limit)).Offset(int64(pg.Offset())).ScanAndCount(ctx)
+	return es, int64(n), err
+}
+
+// dayExpr is the UTC calendar day of a timestamp column as YYYY-MM-DD.
+func dayExpr(d bun.IDB, col string) string {
+	if db.EngineOf(d) == db.Postgres {
+		return "to_char(" + col + " AT TIME ZONE 'UTC', 'YYYY-MM-DD')"
+	}
+	return "substr(" + col + ", 1, 10)" // stored as 'YYYY-MM-DD hh:mm:ss…+00:00' (UTC)
+}
+
+type dayCount struct {
+	Day string `bun:"day"`
+	N   int64  `bun:"n"`
+}
+
+func (store) applicationsPerDay(ctx context.Context, d bun.IDB, since time.Time) ([]dayCount, error) {
+	var rows []dayCount
+	err := d.NewSelect().Model((*model.Application)(nil)).
+		ColumnExpr(dayExpr(d, "created_at")+" AS day, count(*) AS n").
+		Where("created_at >= ?", since).GroupExpr("day").Scan(ctx, &rows)
+	return rows, err
+}
+
+func (store) revenuePerDay(ctx context.Context, d bun.IDB, since time.Time) ([]dayCount, error) {
+	var rows []dayCount
+	err := d.NewSelect().Model((*model.Payment)(nil)).
+		ColumnExpr(dayExpr(d, "completed_at")+" AS day, COALESCE(SUM(amount_cents), 0) AS n").
+		Where("status = ?", model.PaymentCompleted).Where("completed_at >= ?", since).GroupExpr("day").Scan(ctx, &rows)
+	return rows, err
+}

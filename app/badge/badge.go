@@ -1,0 +1,360 @@
+// Package badge serves the public side of badges: the catalogue (with the signed-in
+// user's ownership and application state), the badge detail with its start rules, and
+// the share links of an owned badge.
+package badge
+
+import (
+	"errors"
+	"net/url"
+	"strconv"
+	"strings"
+	"time"
+	"unicode/utf8"
+
+	"meritmark/app/model"
+	"meritmark/app/web"
+)
+
+// MsgNotFound answers an unknown, malformed or hidden badge id (spec: 'Badge not found').
+const MsgNotFound = "Badge not found"
+
+// ErrNotFound is returned for a badge that does not exist or that the viewer may not see.
+var ErrNotFound = errors.New("badge: not found")
+
+// Organization is the issuer name LinkedIn shows on an added certification.
+const Organization = web.SiteName
+
+// Quiz is the public summary of a skill badge's quiz (spec section 3: quiz, present if
+// it exists).
+type Quiz struct {
+	ID            string `json:"_id"`
+	Title         string `json:"title"`
+	PassingScore  int    `json:"passingScore"`
+	TimeLimit     int    `json:"timeLimit"`
+	QuestionCount int    `json:"questionCount"`
+}
+
+// Creator is who created a badge.
+type Creator struct {
+	Name string `json:"name"`
+}
+
+// Badge is the badge as the API and the pages show it (spec section 3).
+type Badge struct {
+	ID             string   `json:"_id"`
+	Name           string   `json:"name"`
+	Description    string   `json:"description"`
+	Category       string   `json:"category"`
+	Type           string   `json:"type"`
+	Level          string   `json:"level"`
+	Price          float64  `json:"price"` // dollars
+	Icon           string   `json:"icon"`
+	Color          string   `json:"color"`
+	Criteria       string   `json:"criteria"`
+	RequiresResume bool     `json:"requiresResume"`
+	IsActive       bool     `json:"isActive"`
+	Quiz           *Quiz    `json:"quiz,omitempty"`
+	CreatedBy      *Creator `json:"createdBy"`
+
+	validDays *int
+}
+
+// View converts a row; quiz and creator are optional.
+func View(b *model.Badge, quiz *Quiz, creatorName *string) Badge {
+	v := Badge{
+		ID: b.ID, Name: b.Name, Description: b.Description, Category: b.Category, Type: b.Type, Level: b.Level,
+		Price: Dollars(b.PriceCents), Icon: b.Icon, Color: b.Color, Criteria: b.Criteria,
+		RequiresResume: b.RequiresResume, IsActive: b.IsActive, Quiz: quiz, validDays: b.ValidDays,
+	}
+	if creatorName != nil {
+		v.CreatedBy = &Creator{Name: *creatorName}
+	}
+	return v
+}
+
+// Dollars converts integer cents to dollars for JSON.
+func Dollars(cents int64) float64 { return float64(cents) / 100 }
+
+// Owned is a catalogue entry for a signed-in user: the badge, whether the user holds it,
+// and the status of the user's latest application for it (null when none).
+type Owned struct {
+	Badge
+	IsOwned           bool    `json:"isOwned"`
+	ApplicationStatus *string `json:"applicationStatus"`
+}
+
+// Application is the user's latest application for a badge, as the detail shows it.
+type Application struct {
+	ID              string     `json:"_id"`
+	Status          string     `json:"status"`
+	CreatedAt       time.Time  `json:"createdAt"`
+	ReviewedAt      *time.Time `json:"reviewedAt"`
+	RejectionReason string     `json:"rejectionReason"`
+}
+
+// Grant is the user's (unrevoked) grant of a badge.
+type Grant struct {
+	GrantedAt            time.Time  `json:"grantedAt"`
+	VerificationID       string     `json:"verificationId"`
+	PublicVerificationID string     `json:"publicVerificationId"`
+	ExpiresAt            *time.Time `json:"expiresAt"`
+}
+
+// Mine is what one user has done about one badge.
+type Mine struct {
+	Application *Application // latest, or nil
+	Grant       *Grant       // latest unrevoked, or nil
+}
+
+// record is one row of the user's applications and grants (store.userRecords).
+type record struct {
+	Kind           string     `bun:"kind"` // "a" application, "g" grant
+	ID             string     `bun:"id"`
+	BadgeID        string     `bun:"badge_id"`
+	Status         string     `bun:"status"`
+	At             time.Time  `bun:"at"`  // created_at / granted_at
+	At2            *time.Time `bun:"at2"` // reviewed_at / expires_at
+	Reason         string     `bun:"reason"`
+	VerificationID string     `bun:"vid"`
+	PublicVerifyID string     `bun:"pvid"`
+}
+
+// fold groups a user's records by badge: the latest application and the latest grant.
+func fold(recs []record) map[string]*Mine {
+	out := make(map[string]*Mine)
+	for i := range recs {
+		r := &recs[i]
+		m := out[r.BadgeID]
+		if m == nil {
+			m = &Mine{}
+			out[r.BadgeID] = m
+		}
+		switch r.Kind {
+		case "a":
+			if m.Application == nil || later(r.At, r.ID, m.Application.CreatedAt, m.Application.ID) {
+				m.Application = &Application{ID: r.ID, Status: r.Status, CreatedAt: r.At.UTC(), ReviewedAt: utcPtr(r.At2), RejectionReason: r.Reason}
+			}
+		case "g":
+			if m.Grant == nil || r.At.After(m.Grant.GrantedAt) {
+				m.Grant = &Grant{GrantedAt: r.At.UTC(), VerificationID: r.VerificationID, PublicVerificationID: r.PublicVerifyID, ExpiresAt: utcPtr(r.At2)}
+			}
+		}
+	}
+	return out
+}
+
+// later orders applications by creation time, then id (ids begin with their creation
+// second, so the tie-break follows creation too).
+func later(at time.Time, id string, than time.Time, thanID string) bool {
+	if !at.Equal(than) {
+		return at.After(than)
+	}
+	return id > thanID
+}
+
+func utcPtr(t *time.Time) *time.Time {
+	if t == nil {
+		return nil
+	}
+	u := t.UTC()
+	return &u
+}
+
+// WithOwnership is the catalogue entry for a signed-in user.
+func WithOwnership(b Badge, m *Mine) Owned {
+	o := Owned{Badge: b}
+	if m == nil {
+		return o
+	}
+	o.IsOwned = m.Grant != nil
+	if m.Application != nil {
+		s := m.Application.Status
+		o.ApplicationStatus = &s
+	}
+	return o
+}
+
+// --- catalogue filters (the island in views/islands/BadgeCatalogue.tsx applies the same
+// rules in the browser; views/lib/badges.ts) ---
+
+// MaxQueryLen caps the search text (runes).
+const MaxQueryLen = 100
+
+// NormalizeQuery trims the search text, collapses inner whitespace and caps its length.
+func NormalizeQuery(q string) string {
+	q = strings.Join(strings.Fields(q), " ")
+	if utf8.RuneCountInString(q) > MaxQueryLen {
+		q = strings.TrimSpace(string([]rune(q)[:MaxQueryLen]))
+	}
+	return q
+}
+
+// NormalizeCategory returns the canonical category for c (case-insensitive), or "" (All)
+// for an empty or unknown one.
+func NormalizeCategory(c string) string {
+	c = strings.TrimSpace(c)
+	for _, k := range model.Categories {
+		if strings.EqualFold(k, c) {
+			return k
+		}
+	}
+	return ""
+}
+
+// Matches reports whether b is shown for the search text q (every word must occur in the
+// name, description or category, ignoring case) and category ("" = All).
+func Matches(b *Badge, q, category string) bool {
+	if category != "" && b.Category != category {
+		return false
+	}
+	if q == "" {
+		return true
+	}
+	hay := strings.ToLower(b.Name + "\n" + b.Description + "\n" + b.Category)
+	for _, w := range strings.Fields(strings.ToLower(q)) {
+		if !strings.Contains(hay, w) {
+			return false
+		}
+	}
+	return true
+}
+
+// --- detail: what the viewer can do ---
+
+// Actions is what the badge detail offers the viewer (spec section 2, Badge detail).
+type Actions struct {
+	SignedIn bool `json:"signedIn"`
+	Owned    bool `json:"owned"`
+	// CanStart: no application yet, or the latest was rejected.
+	CanStart   bool   `json:"canStart"`
+	StartLabel string `json:"startLabel"` // 'Start Quiz' (skill) or 'Upload Proof' (proof)
+	// StartHref: the quiz or proof upload, or /login?next=… for a visitor.
+	StartHref string `json:"startHref"`
+	// ContinuePaymentHref is set when the latest application awaits payment.
+	ContinuePaymentHref string `json:"continuePaymentHref"`
+}
+
+// StartPath is where starting an application for b leads.
+func StartPath(b *Badge) string {
+	if b.Type == model.TypeSkill {
+		return "/quiz/" + b.ID
+	}
+	return "/proof-upload/" + b.ID
+}
+
+// StartLabel is the start button's text.
+func StartLabel(b *Badge) string {
+	if b.Type == model.TypeSkill {
+		return "Start Quiz"
+	}
+	return "Upload Proof"
+}
+
+// CanStart is the spec's rule: a start button when no application exists or the last one
+// was rejected.
+func CanStart(latest *Application) bool {
+	return latest == nil || latest.Status == model.StatusRejected
+}
+
+// ActionsFor computes the detail's buttons for a viewer (signedIn) with m (nil for a
+// visitor or a user who has done nothing).
+func ActionsFor(b *Badge, signedIn bool, m *Mine) Actions {
+	if m == nil {
+		m = &Mine{}
+	}
+	a := Actions{SignedIn: signedIn, Owned: m.Grant != nil, CanStart: CanStart(m.Application), StartLabel: StartLabel(b)}
+	a.StartHref = StartPath(b)
+	if !signedIn {
+		a.StartHref = "/login?next=" + url.QueryEscape(a.StartHref)
+	}
+	if m.Application != nil && m.Application.Status == model.StatusAwaitingPayment {
+		a.ContinuePaymentHref = "/payment/" + b.ID
+	}
+	return a
+}
+
+// --- sharing ---
+
+// Share holds the links of the share dialog for an owned badge.
+type Share struct {
+	VerifyURL        string `json:"verifyUrl"`
+	LinkedInShareURL string `json:"linkedinShareUrl"`
+	TwitterShareURL  string `json:"twitterShareUrl"`
+	LinkedInAddURL   string `json:"linkedinAddUrl"`
+}
+
+// ShareFor builds the share links: the public verification URL
+// {origin}/verify/{publicVerificationId}, LinkedIn and Twitter share intents, and
+// LinkedIn's add-certification link (name, organization, issue and expiry month, URL, id).
+func ShareFor(origin string, b *Badge, g *Grant) Share {
+	verify := strings.TrimRight(origin, "/") + "/verify/" + url.PathEscape(g.PublicVerificationID)
+	text := "I earned the " + b.Name + " badge on " + Organization + ". Verify it here:"
+	add := []string{
+		"startTask=CERTIFICATION_NAME",
+		"name=" + url.QueryEscape(b.Name),
+		"organizationName=" + url.QueryEscape(Organization),
+		"issueYear=" + strconv.Itoa(g.GrantedAt.UTC().Year()),
+		"issueMonth=" + strconv.Itoa(int(g.GrantedAt.UTC().Month())),
+	}
+	if g.ExpiresAt != nil {
+		add = append(add,
+			"expirationYear="+strconv.Itoa(g.ExpiresAt.UTC().Year()),
+			"expirationMonth="+strconv.Itoa(int(g.ExpiresAt.UTC().Month())))
+	}
+	add = append(add, "certUrl="+url.QueryEscape(verify), "certId="+url.QueryEscape(g.PublicVerificationID))
+	return Share{
+		VerifyURL:        verify,
+		LinkedInShareURL: "https://www.linkedin.com/sharing/share-offsite/?url=" + url.QueryEscape(verify),
+		TwitterShareURL:  "https://twitter.com/intent/tweet?text=" + url.QueryEscape(text) + "&url=" + url.QueryEscape(verify),
+		LinkedInAddURL:   "https://www.linkedin.com/profile/add?" + strings.Join(add, "&"),
+	}
+}
+
+// --- structured data ---
+
+// JSONLD describes a badge as a schema.org EducationalOccupationalCredential.
+func JSONLD(origin string, b *Badge) map[string]any {
+	origin = strings.TrimRight(origin, "/")
+	ld := map[string]any{
+		"@context":           "https://schema.org",
+		"@type":              "EducationalOccupationalCredential",
+		"@id":                origin + "/badges/" + b.ID,
+		"url":                origin + "/badges/" + b.ID,
+		"name":               b.Name,
+		"description":        b.Description,
+		"credentialCategory": "badge",
+		"educationalLevel":   b.Level,
+		"keywords":           []string{b.Category, TypeLabel(b.Type)},
+		"competencyRequired": b.Criteria,
+		"recognizedBy":       map[string]any{"@type": "Organization", "name": Organization, "url": origin + "/"},
+		"offers": map[string]any{
+			"@type": "Offer", "price": strconv.FormatFloat(b.Price, 'f', 2, 64), "priceCurrency": "USD",
+			"url": origin + "/badges/" + b.ID, "availability": "https://schema.org/InStock",
+		},
+	}
+	if b.validDays != nil && *b.validDays > 0 {
+		ld["validFor"] = "P" + strconv.Itoa(*b.validDays) + "D"
+	}
+	return ld
+}
+
+// TypeLabel is how a badge type is named on screen.
+func TypeLabel(t string) string {
+	if t == model.TypeSkill {
+		return "Quiz Based"
+	}
+	return "Proof Based"
+}
+
+// Summary is a one-line description for meta tags (at most about 160 characters).
+func Summary(b *Badge) string {
+	s := strings.Join(strings.Fields(b.Description), " ")
+	if s == "" {
+		s = b.Name + ": a verified " + strings.ToLower(b.Category) + " badge on " + Organization + "."
+	}
+	if utf8.RuneCountInString(s) > 160 {
+		r := []rune(s)[:157]
+		s = strings.TrimSpace(string(r)) + "…"
+	}
+	return s
+}

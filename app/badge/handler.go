@@ -1,0 +1,164 @@
+package badge
+
+import (
+	"errors"
+	"net/http"
+	"net/url"
+	"strconv"
+
+	"github.com/gofiber/fiber/v3"
+	"github.com/uptrace/bun"
+
+	"meritmark/app/web"
+)
+
+// Handler serves the badge API and the catalogue and detail pages.
+type Handler struct {
+	site *web.Site
+	svc  *Service
+}
+
+// New makes the handler.
+func New(d *bun.DB, site *web.Site) *Handler {
+	return &Handler{site: site, svc: &Service{DB: d}}
+}
+
+// Service is the handler's service (tests and benchmarks use it directly).
+func (h *Handler) Service() *Service { return h.svc }
+
+// Routes lists the badge routes.
+func (h *Handler) Routes() []web.Route {
+	return []web.Route{
+		web.Get("/badges/with-ownership", web.Public, h.list),
+		web.Get("/badges/:id", web.Public, h.get),
+		web.PageRoute("/badges", web.Public, h.cataloguePage),
+		web.PageRoute("/badges/:id", web.Public, h.detailPage),
+		web.PageRoute("/badge/:id", web.Public, h.redirectOld),
+	}
+}
+
+// GET /badges/with-ownership -> {badges}: with isOwned and applicationStatus when signed in.
+func (h *Handler) list(c fiber.Ctx) error {
+	viewer := web.Viewer(c)
+	items, err := h.svc.Catalogue(c.Context(), viewer)
+	if err != nil {
+		return err
+	}
+	if viewer != nil {
+		return c.JSON(fiber.Map{"badges": items})
+	}
+	plain := make([]Badge, len(items))
+	for i := range items {
+		plain[i] = items[i].Badge
+	}
+	return c.JSON(fiber.Map{"badges": plain})
+}
+
+// GET /badges/{id} -> {badge, application, grant}.
+func (h *Handler) get(c fiber.Ctx) error {
+	d, err := h.svc.Detail(c.Context(), c.Params("id"), web.Viewer(c))
+	if errors.Is(err, ErrNotFound) {
+		return web.NotFound(MsgNotFound)
+	}
+	if err != nil {
+		return err
+	}
+	return c.JSON(fiber.Map{"badge": d.Badge, "application": d.Mine.Application, "grant": d.Mine.Grant})
+}
+
+// CataloguePageSize is how many matching cards the catalogue shows before 'Show all'.
+const CataloguePageSize = 24
+
+// CatalogueProps are the catalogue page's props. Badges holds every active badge (the
+// island filters instantly in the browser); MatchIDs are the ones the server's filter
+// kept for q and category, in order, which is what the page renders first: the first
+// PageSize of them, or all with ?show=all.
+type CatalogueProps struct {
+	Badges   []Owned  `json:"badges"`
+	Q        string   `json:"q"`
+	Category string   `json:"category"`
+	MatchIDs []string `json:"matchIds"`
+	PageSize int      `json:"pageSize"`
+	ShowAll  bool     `json:"showAll"`
+}
+
+func (h *Handler) cataloguePage(c fiber.Ctx) error {
+	items, err := h.svc.Catalogue(c.Context(), web.Viewer(c))
+	if err != nil {
+		return err
+	}
+	q := NormalizeQuery(c.Query("q"))
+	cat := NormalizeCategory(c.Query("category"))
+	ids := make([]string, 0, len(items))
+	for i := range items {
+		if Matches(&items[i].Badge, q, cat) {
+			ids = append(ids, items[i].ID)
+		}
+	}
+	origin := h.site.Origin(c)
+	list := make([]map[string]any, len(items))
+	for i := range items {
+		list[i] = map[string]any{"@type": "ListItem", "position": i + 1, "url": origin + "/badges/" + items[i].ID, "name": items[i].Name}
+	}
+	meta := web.Meta{
+		Title:       "Discover Professional Badges",
+		Description: "Browse " + strconv.Itoa(len(items)) + " professional badges in development, design, management, data science, marketing and DevOps. Earn one by quiz or proof and share a credential anyone can verify.",
+		Path:        "/badges",
+		JSONLD: map[string]any{
+			"@context": "https://schema.org", "@type": "CollectionPage", "name": "Discover Professional Badges", "url": origin + "/badges",
+			"mainEntity": map[string]any{"@type": "ItemList", "numberOfItems": len(items), "itemListElement": list},
+		},
+	}
+	return h.site.Render(c, "BadgesPage", CatalogueProps{Badges: items, Q: q, Category: cat, MatchIDs: ids,
+		PageSize: CataloguePageSize, ShowAll: c.Query("show") == "all"}, meta)
+}
+
+// DetailProps are the badge detail page's props.
+type DetailProps struct {
+	NotFound         bool         `json:"notFound"`
+	Badge            *Badge       `json:"badge"`
+	Application      *Application `json:"application"`
+	Grant            *Grant       `json:"grant"`
+	Actions          *Actions     `json:"actions"`
+	Share            *Share       `json:"share"`
+	CriteriaExpanded bool         `json:"criteriaExpanded"`
+}
+
+func (h *Handler) detailPage(c fiber.Ctx) error {
+	viewer := web.Viewer(c)
+	d, err := h.svc.Detail(c.Context(), c.Params("id"), viewer)
+	if errors.Is(err, ErrNotFound) {
+		return h.site.Render(c, "BadgeDetailPage", DetailProps{NotFound: true},
+			web.Meta{Title: MsgNotFound, NoIndex: true, Status: http.StatusNotFound})
+	}
+	if err != nil {
+		return err
+	}
+	b := &d.Badge
+	acts := ActionsFor(b, viewer != nil, &d.Mine)
+	props := DetailProps{Badge: b, Application: d.Mine.Application, Grant: d.Mine.Grant, Actions: &acts,
+		CriteriaExpanded: c.Query("criteria") == "full"}
+	origin := h.site.Origin(c)
+	if d.Mine.Grant != nil {
+		sh := ShareFor(origin, b, d.Mine.Grant)
+		props.Share = &sh
+	}
+	meta := web.Meta{
+		Title:       b.Name,
+		Description: Summary(b),
+		Path:        "/badges/" + b.ID,
+		Image:       "/static/images/og-card.png",
+		JSONLD:      JSONLD(origin, b),
+		NoIndex:     !b.IsActive,
+	}
+	return h.site.Render(c, "BadgeDetailPage", props, meta)
+}
+
+// /badge/{id} (the original's back link) -> 301 /badges/{id}.
+func (h *Handler) redirectOld(c fiber.Ctx) error {
+	to := "/badges/" + url.PathEscape(c.Params("id"))
+	if q := string(c.Request().URI().QueryString()); q != "" {
+		to += "?" + q
+	}
+	return c.Redirect().Status(http.StatusMovedPermanently).To(to)
+}

@@ -1,0 +1,67 @@
+package badge
+
+import (
+	"context"
+
+	"github.com/uptrace/bun"
+
+	"meritmark/app/model"
+)
+
+// Service reads the catalogue and badge details.
+type Service struct{ DB *bun.DB }
+
+// Catalogue lists every active badge; for a signed-in viewer each entry says whether the
+// viewer owns it and the status of the viewer's latest application. Two queries at most,
+// whatever the number of badges.
+func (s *Service) Catalogue(ctx context.Context, viewer *model.User) ([]Owned, error) {
+	badges, err := activeBadges(ctx, s.DB)
+	if err != nil {
+		return nil, err
+	}
+	var mine map[string]*Mine
+	if viewer != nil {
+		recs, err := userRecords(ctx, s.DB, viewer.ID, "")
+		if err != nil {
+			return nil, err
+		}
+		mine = fold(recs)
+	}
+	out := make([]Owned, len(badges))
+	for i, b := range badges {
+		out[i] = WithOwnership(b, mine[b.ID])
+	}
+	return out, nil
+}
+
+// Detail is one badge with the viewer's latest application and grant.
+type Detail struct {
+	Badge Badge
+	Mine  Mine
+}
+
+// Detail loads badge id for viewer. A malformed or unknown id, or an inactive badge seen
+// by anyone but an administrator, is ErrNotFound.
+func (s *Service) Detail(ctx context.Context, id string, viewer *model.User) (*Detail, error) {
+	if !model.ValidID(id) {
+		return nil, ErrNotFound
+	}
+	b, err := badgeByID(ctx, s.DB, id)
+	if err != nil {
+		return nil, err
+	}
+	if b == nil || (!b.IsActive && !viewer.IsAdmin()) {
+		return nil, ErrNotFound
+	}
+	d := &Detail{Badge: *b}
+	if viewer != nil {
+		recs, err := userRecords(ctx, s.DB, viewer.ID, id)
+		if err != nil {
+			return nil, err
+		}
+		if m := fold(recs)[id]; m != nil {
+			d.Mine = *m
+		}
+	}
+	return d, nil
+}

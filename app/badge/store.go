@@ -1,0 +1,118 @@
+package badge
+
+import (
+	"context"
+	"time"
+
+	"github.com/uptrace/bun"
+
+	"meritmark/app/model"
+)
+
+// badgeRow is a badge with its active quiz (and question count) and its creator's name,
+// read in one query.
+type badgeRow struct {
+	ID             string    `bun:"id"`
+	Name           string    `bun:"name"`
+	Description    string    `bun:"description"`
+	Category       string    `bun:"category"`
+	Type           string    `bun:"type"`
+	Level          string    `bun:"level"`
+	PriceCents     int64     `bun:"price_cents"`
+	Icon           string    `bun:"icon"`
+	Color          string    `bun:"color"`
+	Criteria       string    `bun:"criteria"`
+	RequiresResume bool      `bun:"requires_resume"`
+	IsActive       bool      `bun:"is_active"`
+	ValidDays      *int      `bun:"valid_days"`
+	CreatedAt      time.Time `bun:"created_at"`
+
+	QuizID        *string `bun:"quiz_id"`
+	QuizTitle     *string `bun:"quiz_title"`
+	QuizPassing   *int    `bun:"quiz_passing_score"`
+	QuizTimeLimit *int    `bun:"quiz_time_limit"`
+	QuestionCount int     `bun:"question_count"`
+	CreatorName   *string `bun:"creator_name"`
+}
+
+func (r *badgeRow) view() Badge {
+	var q *Quiz
+	if r.QuizID != nil {
+		q = &Quiz{ID: *r.QuizID, QuestionCount: r.QuestionCount}
+		if r.QuizTitle != nil {
+			q.Title = *r.QuizTitle
+		}
+		if r.QuizPassing != nil {
+			q.PassingScore = *r.QuizPassing
+		}
+		if r.QuizTimeLimit != nil {
+			q.TimeLimit = *r.QuizTimeLimit
+		}
+	}
+	return View(&model.Badge{
+		ID: r.ID, Name: r.Name, Description: r.Description, Category: r.Category, Type: r.Type, Level: r.Level,
+		PriceCents: r.PriceCents, Icon: r.Icon, Color: r.Color, Criteria: r.Criteria, RequiresResume: r.RequiresResume,
+		IsActive: r.IsActive, ValidDays: r.ValidDays, CreatedAt: r.CreatedAt,
+	}, q, r.CreatorName)
+}
+
+const badgeSelect = `
+SELECT b.id, b.name, b.description, b.category, b.type, b.level, b.price_cents, b.icon, b.color,
+	b.criteria, b.requires_resume, b.is_active, b.valid_days, b.created_at,
+	q.id AS quiz_id, q.title AS quiz_title, q.passing_score AS quiz_passing_score, q.time_limit AS quiz_time_limit,
+	(SELECT COUNT(*) FROM quiz_questions qq WHERE qq.quiz_id = q.id) AS question_count,
+	u.name AS creator_name
+FROM badges b
+LEFT JOIN quizzes q ON q.badge_id = b.id AND q.is_active
+LEFT JOIN users u ON u.id = b.created_by`
+
+// activeBadges is every active badge, oldest first: one query.
+func activeBadges(ctx context.Context, d bun.IDB) ([]Badge, error) {
+	var rows []badgeRow
+	if err := d.NewRaw(badgeSelect+`
+WHERE b.is_active
+ORDER BY b.created_at, b.id`).Scan(ctx, &rows); err != nil {
+		return nil, err
+	}
+	out := make([]Badge, len(rows))
+	for i := range rows {
+		out[i] = rows[i].view()
+	}
+	return out, nil
+}
+
+// badgeByID is one badge, active or not (nil when there is none): one query.
+func badgeByID(ctx context.Context, d bun.IDB, id string) (*Badge, error) {
+	var rows []badgeRow
+	if err := d.NewRaw(badgeSelect+`
+WHERE b.id = ?`, id).Scan(ctx, &rows); err != nil {
+		return nil, err
+	}
+	if len(rows) == 0 {
+		return nil, nil
+	}
+	b := rows[0].view()
+	return &b, nil
+}
+
+// userRecords is the user's applications and unrevoked grants (for one badge, or all
+// when badgeID is ""): one query.
+func userRecords(ctx context.Context, d bun.IDB, userID, badgeID string) ([]record, error) {
+	appWhere, grantWhere := "a.user_id = ?", "g.user_id = ? AND g.revoked_at IS NULL"
+	args := []any{userID, userID}
+	if badgeID != "" {
+		appWhere += " AND a.badge_id = ?"
+		grantWhere += " AND g.badge_id = ?"
+		args = []any{userID, badgeID, userID, badgeID}
+	}
+	var recs []record
+	err := d.NewRaw(`
+SELECT 'a' AS kind, a.id, a.badge_id, a.status, a.created_at AS at, a.reviewed_at AS at2,
+	a.rejection_reason AS reason, '' AS vid, '' AS pvid
+FROM applications a WHERE `+appWhere+`
+UNION ALL
+SELECT 'g' AS kind, g.id, g.badge_id, '' AS status, g.granted_at AS at, g.expires_at AS at2,
+	'' AS reason, g.verification_id AS vid, g.public_verification_id AS pvid
+FROM badge_grants g WHERE `+grantWhere, args...).Scan(ctx, &recs)
+	return recs, err
+}

@@ -1,0 +1,4 @@
+package grant
+
+// IDGenerator lets the external tests force an id collision.
+var IDGenerator = &newIDs

@@ -1,0 +1,166 @@
+// Package grant creates, restores and revokes badge grants. Every grant in the product is
+// made by Issue, so that what a grant carries (ids now, a signed credential later) is
+// decided in one place.
+package grant
+
+import (
+	"context"
+	"crypto/rand"
+	"encoding/base32"
+	"errors"
+	"fmt"
+	"strings"
+	"time"
+
+	"github.com/uptrace/bun"
+
+	"meritmark/app/model"
+	"meritmark/db"
+)
+
+// verificationAlphabet is Crockford's base32: no I, L, O or U, so an id read aloud or
+// typed from a printout is not mistaken.
+const verificationAlphabet = "0123456789ABCDEFGHJKMNPQRSTVWXYZ"
+
+// NewVerificationID returns a human-friendly id "MM-XXXX-XXXX-XXXX" (60 random bits from
+// crypto/rand). It is unique in the database (a collision is retried by Issue); the
+// unguessable public id is PublicVerificationID.
+func NewVerificationID() string {
+	var b [12]byte
+	if _, err := rand.Read(b[:]); err != nil {
+		panic(err)
+	}
+	var s strings.Builder
+	s.WriteString("MM")
+	for i, x := range b {
+		if i%4 == 0 {
+			s.WriteByte('-')
+		}
+		s.WriteByte(verificationAlphabet[x&31])
+	}
+	return s.String()
+}
+
+var publicEncoding = base32.StdEncoding.WithPadding(base32.NoPadding)
+
+// NewPublicVerificationID returns 160 random bits as 32 lower-case base32 characters: the
+// id in shared verification links, which nobody can guess or enumerate.
+func NewPublicVerificationID() string {
+	var b [20]byte
+	if _, err := rand.Read(b[:]); err != nil {
+		panic(err)
+	}
+	return strings.ToLower(publicEncoding.EncodeToString(b[:]))
+}
+
+// newIDs makes a grant's two ids (a variable so a test can force a collision).
+var newIDs = func() (string, string) { return NewVerificationID(), NewPublicVerificationID() }
+
+// Input is what a grant is issued for.
+type Input struct {
+	Application *model.Application // the approved application (its user and badge)
+	Badge       *model.Badge       // for the expiry (valid_days)
+	GrantedBy   string             // the admin's id
+	Now         time.Time
+}
+
+// Result says what Issue did.
+type Result struct {
+	Grant    *model.BadgeGrant
+	Created  bool // a new grant was made
+	Restored bool // a revoked grant was made valid again
+}
+
+// Issue makes the application's one grant, inside the caller's transaction tx (the
+// approval). The application has at most one grant (badge_grants.application_id is
+// unique): when it exists Issue returns it, restoring it if it was revoked (a re-approve
+// after a reject keeps the same verification ids), and never creates a second one.
+//
+// The caller must hold the application row (approval locks it), so two approvals of the
+// same application run one after the other; the unique index is the backstop.
+func Issue(ctx context.Context, tx bun.Tx, in Input) (*Result, error) {
+	a := in.Application
+	var g model.BadgeGrant
+	err := tx.NewSelect().Model(&g).Where("application_id = ?", a.ID).Limit(1).Scan(ctx)
+	switch {
+	case err == nil:
+		if g.RevokedAt == nil {
+			return &Result{Grant: &g}, nil
+		}
+		g.RevokedAt = nil
+		g.RevocationReason = ""
+		g.GrantedBy = &in.GrantedBy
+		if _, err := tx.NewUpdate().Model(&g).Column("revoked_at", "revocation_reason", "granted_by").WherePK().Exec(ctx); err != nil {
+			return nil, fmt.Errorf("restore grant: %w", err)
+		}
+		return &Result{Grant: &g, Restored: true}, nil
+	case !db.IsNoRows(err):
+		return nil, fmt.Errorf("find grant: %w", err)
+	}
+
+	appID := a.ID
+	g = model.BadgeGrant{
+		ID: model.NewID(), UserID: a.UserID, BadgeID: a.BadgeID, ApplicationID: &appID,
+		GrantedAt: in.Now, GrantedBy: &in.GrantedBy,
+	}
+	if in.Badge != nil && in.Badge.ValidDays != nil && *in.Badge.ValidDays > 0 {
+		exp := in.Now.AddDate(0, 0, *in.Badge.ValidDays)
+		g.ExpiresAt = &exp
+	}
+	// A verification id collision (60 bits) is astronomically rare; a savepoint lets the
+	// insert be retried with fresh ids without losing the transaction.
+	for attempt := 0; ; attempt++ {
+		g.VerificationID, g.PublicVerificationID = newIDs()
+		err := insertWithSavepoint(ctx, tx, &g)
+		if err == nil {
+			break
+		}
+		if !db.IsUniqueViolation(err) || attempt >= 4 {
+			return nil, fmt.Errorf("insert grant: %w", err)
+		}
+		// the application's own grant appearing meanwhile is impossible while the caller
+		// holds the application row; anything else unique is an id collision: retry
+		var n int64
+		if n, err = tx.NewSelect().Model((*model.BadgeGrant)(nil)).Where("application_id = ?", a.ID).Count(ctx); err != nil {
+			return nil, err
+		}
+		if n > 0 {
+			return nil, errors.New("grant: the application was granted concurrently")
+		}
+	}
+	return &Result{Grant: &g, Created: true}, nil
+}
+
+func insertWithSavepoint(ctx context.Context, tx bun.Tx, g *model.BadgeGrant) error {
+	if _, err := tx.ExecContext(ctx, "SAVEPOINT grant_issue"); err != nil {
+		return err
+	}
+	if _, err := tx.NewInsert().Model(g).Exec(ctx); err != nil {
+		_, _ = tx.ExecContext(ctx, "ROLLBACK TO SAVEPOINT grant_issue")
+		return err
+	}
+	_, err := tx.ExecContext(ctx, "RELEASE SAVEPOINT grant_issue")
+	return err
+}
+
+// Revoke marks the application's grant revoked with reason (inside tx). It answers the
+// grant as it is now, or nil when the application has none; a grant already revoked is
+// left as it is.
+func Revoke(ctx context.Context, tx bun.Tx, applicationID, reason string, now time.Time) (*model.BadgeGrant, error) {
+	var g model.BadgeGrant
+	if err := tx.NewSelect().Model(&g).Where("application_id = ?", applicationID).Limit(1).Scan(ctx); err != nil {
+		if db.IsNoRows(err) {
+			return nil, nil
+		}
+		return nil, err
+	}
+	if g.RevokedAt != nil {
+		return &g, nil
+	}
+	g.RevokedAt = &now
+	g.RevocationReason = reason
+	if _, err := tx.NewUpdate().Model(&g).Column("revoked_at", "revocation_reason").WherePK().Exec(ctx); err != nil {
+		return nil, fmt.Errorf("revoke grant: %w", err)
+	}
+	return &g, nil
+}

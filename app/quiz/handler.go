@@ -1,0 +1,141 @@
+package quiz
+
+import (
+	"encoding/json"
+	"errors"
+
+	"github.com/gofiber/fiber/v3"
+	"github.com/uptrace/bun"
+
+	"meritmark/app/model"
+	"meritmark/app/ratelimit"
+	"meritmark/app/web"
+	"meritmark/db"
+)
+
+// Handler serves the quiz API and the quiz screen.
+type Handler struct {
+	svc  *Service
+	site *web.Site
+}
+
+// New makes the handler.
+func New(d *bun.DB, site *web.Site, limiter *ratelimit.Limiter) *Handler {
+	return &Handler{svc: &Service{DB: d, Limiter: limiter}, site: site}
+}
+
+// Routes lists the quiz routes.
+//
+//	GET  /quiz/badge/{badgeId}          start or resume the attempt; the quiz without answers
+//	PUT  /quiz/attempts/{id}/answers    save one answer {questionId, optionIndex (shown)}
+//	POST /quiz/attempts/{id}/submit     grade {answers: {questionId: shownIndex}} once
+//	GET  /quiz/attempts/{id}            the stored result
+//	page /quiz/{badgeId}                the quiz screen (?attempt={id} shows that result)
+func (h *Handler) Routes() []web.Route {
+	return []web.Route{
+		web.Get("/quiz/badge/:badgeId?", web.Member, h.start),
+		web.Put("/quiz/attempts/:id/answers", web.Member, h.saveAnswer),
+		web.Post("/quiz/attempts/:id/submit", web.Member, h.submit),
+		web.Get("/quiz/attempts/:id", web.Member, h.result),
+		web.PageRoute("/quiz/:badgeId?", web.Member, h.page),
+	}
+}
+
+func (h *Handler) start(c fiber.Ctx) error {
+	v, err := h.svc.Start(c.Context(), web.Viewer(c), c.Params("badgeId"))
+	if err != nil {
+		return err
+	}
+	c.Set("Cache-Control", "no-store")
+	return c.JSON(v)
+}
+
+type answerBody struct {
+	QuestionID  string          `json:"questionId"`
+	OptionIndex json.RawMessage `json:"optionIndex"`
+}
+
+func (h *Handler) saveAnswer(c fiber.Ctx) error {
+	var b answerBody
+	if err := web.BindJSON(c, &b); err != nil {
+		return err
+	}
+	if b.QuestionID == "" {
+		return web.BadRequest("Question ID is missing.")
+	}
+	var idx int
+	if len(b.OptionIndex) == 0 || json.Unmarshal(b.OptionIndex, &idx) != nil {
+		return web.BadRequest(MsgBadOption)
+	}
+	answers, err := h.svc.SaveAnswer(c.Context(), web.Viewer(c).ID, c.Params("id"), b.QuestionID, idx)
+	if err != nil {
+		return err
+	}
+	return c.JSON(fiber.Map{"msg": "Answer saved", "answers": answers})
+}
+
+type submitBody struct {
+	Answers map[string]json.RawMessage `json:"answers"`
+}
+
+func (h *Handler) submit(c fiber.Ctx) error {
+	var b submitBody
+	if len(c.Body()) > 0 {
+		if err := web.BindJSON(c, &b); err != nil {
+			return err
+		}
+	}
+	answers := make(map[string]*int, len(b.Answers))
+	for qid, raw := range b.Answers {
+		if string(raw) == "null" {
+			answers[qid] = nil
+			continue
+		}
+		var idx int
+		if err := json.Unmarshal(raw, &idx); err != nil {
+			return web.BadRequest(MsgBadOption)
+		}
+		answers[qid] = &idx
+	}
+	r, err := h.svc.Submit(c.Context(), web.Viewer(c).ID, c.Params("id"), answers)
+	if err != nil {
+		return err
+	}
+	c.Set("Cache-Control", "no-store")
+	return c.JSON(r)
+}
+
+func (h *Handler) result(c fiber.Ctx) error {
+	r, err := h.svc.Result(c.Context(), web.Viewer(c).ID, c.Params("id"))
+	if err != nil {
+		return err
+	}
+	c.Set("Cache-Control", "no-store")
+	return c.JSON(r)
+}
+
+// PageProps are the quiz screen's props; the island loads the quiz itself (so the
+// attempt starts when the screen runs, not when a crawler or prefetch fetches the page).
+type PageProps struct {
+	BadgeID   string `json:"badgeId"`
+	BadgeName string `json:"badgeName"`
+	AttemptID string `json:"attemptId"` // show this submitted attempt's result
+}
+
+func (h *Handler) page(c fiber.Ctx) error {
+	p := PageProps{BadgeID: c.Params("badgeId")}
+	if a := c.Query("attempt"); model.ValidID(a) {
+		p.AttemptID = a
+	}
+	title := "Quiz"
+	if model.ValidID(p.BadgeID) {
+		b, err := h.svc.st.badge(c.Context(), h.svc.DB, p.BadgeID)
+		if err == nil {
+			p.BadgeName = b.Name
+			title = b.Name + " Quiz"
+		} else if !errors.Is(err, db.ErrNotFound) {
+			return err
+		}
+	}
+	return h.site.Render(c, "QuizPage", p, web.Meta{Title: title, Description: "Take the timed skill assessment for this badge.", NoIndex: true})
+}

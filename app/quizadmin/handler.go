@@ -1,0 +1,157 @@
+package quizadmin
+
+import (
+	"github.com/gofiber/fiber/v3"
+	"github.com/uptrace/bun"
+
+	"meritmark/app/model"
+	"meritmark/app/web"
+)
+
+// Handler serves the quiz and question bank API (admin only).
+type Handler struct{ svc *Service }
+
+// New makes the handler.
+func New(d *bun.DB) *Handler { return &Handler{svc: &Service{DB: d}} }
+
+// Routes lists the quiz administration routes.
+func (h *Handler) Routes() []web.Route {
+	return []web.Route{
+		web.Get("/admin/quizzes", web.Admin, h.quizzes),
+		web.Get("/admin/questions", web.Admin, h.questions),
+		web.Post("/admin/badges/:badgeId/quiz", web.Admin, h.createQuiz),
+		web.Patch("/admin/quizzes/:quizId/toggle", web.Admin, h.toggleQuiz),
+		web.Post("/admin/questions", web.Admin, h.createQuestion),
+		web.Put("/admin/questions/:id", web.Admin, h.updateQuestion),
+		web.Delete("/admin/questions/:id", web.Admin, h.deleteQuestion),
+		web.Post("/admin/quizzes/:quizId/questions/:questionId", web.Admin, h.addToQuiz),
+		web.Delete("/admin/quizzes/:quizId/questions/:questionId", web.Admin, h.removeFromQuiz),
+	}
+}
+
+func (h *Handler) quizzes(c fiber.Ctx) error {
+	vs, err := h.svc.Quizzes(c.Context())
+	if err != nil {
+		return err
+	}
+	return c.JSON(vs)
+}
+
+func (h *Handler) questions(c fiber.Ctx) error {
+	search := c.Query("search")
+	if search == "" {
+		search = c.Query("q")
+	}
+	if len(search) > 200 {
+		return web.BadRequest("The search text is too long.")
+	}
+	vs, err := h.svc.Questions(c.Context(), search)
+	if err != nil {
+		return err
+	}
+	return c.JSON(vs)
+}
+
+func (h *Handler) createQuiz(c fiber.Ctx) error {
+	id := c.Params("badgeId")
+	if !model.ValidID(id) {
+		return web.NotFound(MsgBadgeNotFound)
+	}
+	var in QuizInput
+	if len(c.Body()) > 0 {
+		if err := web.BindJSON(c, &in); err != nil {
+			return err
+		}
+	}
+	v, err := h.svc.CreateQuiz(c.Context(), web.Viewer(c), id, in)
+	if err != nil {
+		return err
+	}
+	return c.Status(fiber.StatusCreated).JSON(fiber.Map{"msg": "Quiz created successfully", "quiz": v})
+}
+
+func (h *Handler) toggleQuiz(c fiber.Ctx) error {
+	id := c.Params("quizId")
+	if !model.ValidID(id) {
+		return web.NotFound(MsgQuizNotFound)
+	}
+	v, err := h.svc.ToggleQuiz(c.Context(), web.Viewer(c), id)
+	if err != nil {
+		return err
+	}
+	return c.JSON(fiber.Map{"msg": "Quiz status updated successfully", "quiz": v})
+}
+
+func (h *Handler) createQuestion(c fiber.Ctx) error {
+	var in QuestionInput
+	if err := web.BindJSON(c, &in); err != nil {
+		return err
+	}
+	q, quiz, err := h.svc.CreateQuestion(c.Context(), web.Viewer(c), in)
+	if err != nil {
+		return err
+	}
+	if quiz != nil {
+		return c.Status(fiber.StatusCreated).JSON(fiber.Map{"msg": "Question created and added to quiz successfully", "question": q, "quiz": quiz})
+	}
+	return c.Status(fiber.StatusCreated).JSON(fiber.Map{"msg": "Question created successfully", "question": q})
+}
+
+func (h *Handler) updateQuestion(c fiber.Ctx) error {
+	id := c.Params("id")
+	if !model.ValidID(id) {
+		return web.NotFound(MsgQuestionNotFound)
+	}
+	var in QuestionInput
+	if err := web.BindJSON(c, &in); err != nil {
+		return err
+	}
+	in.QuizID = nil
+	q, err := h.svc.UpdateQuestion(c.Context(), web.Viewer(c), id, in)
+	if err != nil {
+		return err
+	}
+	return c.JSON(fiber.Map{"msg": "Question updated successfully", "question": q})
+}
+
+func (h *Handler) deleteQuestion(c fiber.Ctx) error {
+	id := c.Params("id")
+	if !model.ValidID(id) {
+		return web.NotFound(MsgQuestionNotFound)
+	}
+	n, err := h.svc.DeleteQuestion(c.Context(), web.Viewer(c), id)
+	if err != nil {
+		return err
+	}
+	return c.JSON(fiber.Map{"msg": "Question deleted successfully", "removedFromQuizzes": n})
+}
+
+func (h *Handler) addToQuiz(c fiber.Ctx) error {
+	quizID, questionID := c.Params("quizId"), c.Params("questionId")
+	if !model.ValidID(quizID) {
+		return web.NotFound(MsgQuizNotFound)
+	}
+	if !model.ValidID(questionID) {
+		return web.NotFound(MsgQuestionNotFound)
+	}
+	v, err := h.svc.AddToQuiz(c.Context(), web.Viewer(c), quizID, questionID)
+	if err != nil {
+		return err
+	}
+	return c.Status(fiber.StatusCreated).JSON(fiber.Map{"msg": "Question added to quiz", "quiz": v})
+}
+
+func (h *Handler) removeFromQuiz(c fiber.Ctx) error {
+	quizID, questionID := c.Params("quizId"), c.Params("questionId")
+	if !model.ValidID(quizID) {
+		return web.NotFound(MsgQuizNotFound)
+	}
+	if !model.ValidID(questionID) {
+		return web.NotFound(MsgNotInQuiz)
+	}
+	v, err := h.svc.RemoveFromQuiz(c.Context(), web.Viewer(c), quizID, questionID)
+	if err != nil {
+		return err
+	}
+	return c.JSON(fiber.Map{"msg": "Question removed from quiz", "quiz": v})
+}

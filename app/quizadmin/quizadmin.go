@@ -1,0 +1,228 @@
+// Package quizadmin is the administrators' quiz and question bank management: one quiz per
+// skill badge, questions in a shared bank, and the links between them.
+package quizadmin
+
+import (
+	"encoding/json"
+	"strings"
+
+	"meritmark/app/badgeadmin"
+)
+
+// Quiz defaults and limits (spec sections 5 and 9).
+const (
+	DefaultPassingScore = 70
+	DefaultTimeLimit    = 15 // minutes
+	MaxTimeLimit        = 300
+	MaxTitle            = 200
+	MaxDescription      = 2000
+)
+
+// Question defaults and limits.
+const (
+	DefaultDifficulty = "medium"
+	DefaultCategory   = "General"
+	MinOptions        = 2
+	MaxOptions        = 4
+	MaxText           = 1000
+	MaxOption         = 300
+	MaxExplanation    = 2000
+	MaxTopic          = 100
+	MaxCategory       = 60
+)
+
+// Messages (the spec's where it has them).
+const (
+	MsgBadgeNotFound    = "Badge not found"
+	MsgQuizNotFound     = "Quiz not found"
+	MsgQuestionNotFound = "Question not found"
+	MsgNotSkillBadge    = "Quizzes can only be created for skill badges."
+	MsgQuizExists       = "This badge already has a quiz."
+	MsgPassingScore     = "Passing score must be a whole number from 1 to 100."
+	MsgTimeLimit        = "Time limit must be a whole number of minutes, at least 1."
+	MsgTimeLimitMax     = "Time limit can be at most 300 minutes."
+	MsgTitleLong        = "Quiz title must be at most 200 characters."
+	MsgQuizDescLong     = "Quiz description must be at most 2000 characters."
+
+	MsgTextRequired   = "Question text is required."
+	MsgTextLong       = "Question text must be at most 1000 characters."
+	MsgMinOptions     = "Please provide at least 2 answer options"
+	MsgMaxOptions     = "A question can have at most 4 answer options."
+	MsgOptionLong     = "Each answer option must be at most 300 characters."
+	MsgDuplicateOpts  = "Answer options must all be different."
+	MsgCorrectIndex   = "Please select a valid correct answer"
+	MsgDifficulty     = "Difficulty must be easy, medium or hard."
+	MsgExplanationLen = "Explanation must be at most 2000 characters."
+	MsgTopicLong      = "Topic must be at most 100 characters."
+	MsgCategoryLong   = "Category must be at most 60 characters."
+	MsgAlreadyInQuiz  = "This question is already in the quiz."
+	MsgNotInQuiz      = "This question is not in the quiz."
+)
+
+// QuizInput is the Create Quiz form.
+type QuizInput struct {
+	Title        *string         `json:"title"`
+	Description  *string         `json:"description"`
+	PassingScore json.RawMessage `json:"passingScore"`
+	TimeLimit    json.RawMessage `json:"timeLimit"`
+}
+
+// QuizFields is a validated quiz form.
+type QuizFields struct {
+	Title        string
+	Description  string
+	PassingScore int
+	TimeLimit    int
+}
+
+// DefaultQuizDescription is the assessment text a quiz gets when none is given.
+func DefaultQuizDescription(badgeName string) string {
+	return "Answer each question to show your " + badgeName + " skills."
+}
+
+// NormalizeQuiz validates the form for a quiz of badgeName and fills the defaults:
+// title '{badge} Assessment', an assessment description, passing score 70 and time
+// limit 15 minutes when empty.
+func NormalizeQuiz(in QuizInput, badgeName string) (QuizFields, string) {
+	f := QuizFields{Title: badgeadmin.TrimPtr(in.Title), Description: badgeadmin.TrimPtr(in.Description)}
+	if f.Title == "" {
+		f.Title = badgeName + " Assessment"
+	}
+	if f.Description == "" {
+		f.Description = DefaultQuizDescription(badgeName)
+	}
+	if badgeadmin.TooLong(f.Title, MaxTitle) {
+		return f, MsgTitleLong
+	}
+	if badgeadmin.TooLong(f.Description, MaxDescription) {
+		return f, MsgQuizDescLong
+	}
+	n, empty, ok := badgeadmin.ParseInt(in.PassingScore)
+	switch {
+	case empty:
+		f.PassingScore = DefaultPassingScore
+	case !ok || n < 1 || n > 100:
+		return f, MsgPassingScore
+	default:
+		f.PassingScore = int(n)
+	}
+	n, empty, ok = badgeadmin.ParseInt(in.TimeLimit)
+	switch {
+	case empty:
+		f.TimeLimit = DefaultTimeLimit
+	case !ok || n < 1:
+		return f, MsgTimeLimit
+	case n > MaxTimeLimit:
+		return f, MsgTimeLimitMax
+	default:
+		f.TimeLimit = int(n)
+	}
+	return f, ""
+}
+
+// QuestionInput is the question form (create, create for a quiz, edit).
+type QuestionInput struct {
+	Text         *string         `json:"text"`
+	Options      []string        `json:"options"`
+	CorrectIndex json.RawMessage `json:"correctIndex"`
+	Difficulty   *string         `json:"difficulty"`
+	Explanation  *string         `json:"explanation"`
+	Topic        *string         `json:"topic"`
+	Category     *string         `json:"category"`
+	QuizID       *string         `json:"quizId"` // create only: also add it to this quiz
+}
+
+// QuestionFields is a validated question.
+type QuestionFields struct {
+	Text         string
+	Options      []string
+	CorrectIndex int
+	Difficulty   string
+	Explanation  string
+	Topic        string
+	Category     string
+}
+
+// Options drops empty options (after trimming) and maps the correct index onto the kept
+// ones: with options ["", "A", "", "B"] and correct 3, the result is ["A", "B"] and 1. The
+// index is -1 when it pointed at nothing or at an empty option.
+func Options(options []string, correct int) ([]string, int) {
+	kept := make([]string, 0, len(options))
+	idx := -1
+	for i, o := range options {
+		o = strings.TrimSpace(o)
+		if o == "" {
+			continue
+		}
+		if i == correct {
+			idx = len(kept)
+		}
+		kept = append(kept, o)
+	}
+	return kept, idx
+}
+
+// NormalizeQuestion validates a question form. defTopic and defCategory are the defaults
+// (from a quiz: the badge's name and category; from the bank: no topic and 'General').
+func NormalizeQuestion(in QuestionInput, defTopic, defCategory string) (QuestionFields, string) {
+	f := QuestionFields{
+		Text:        strings.TrimSpace(badgeadmin.TrimPtr(in.Text)),
+		Difficulty:  strings.ToLower(badgeadmin.TrimPtr(in.Difficulty)),
+		Explanation: badgeadmin.TrimPtr(in.Explanation),
+		Topic:       badgeadmin.TrimPtr(in.Topic),
+		Category:    badgeadmin.TrimPtr(in.Category),
+	}
+	if f.Text == "" {
+		return f, MsgTextRequired
+	}
+	if badgeadmin.TooLong(f.Text, MaxText) {
+		return f, MsgTextLong
+	}
+	correct := -1
+	if n, empty, ok := badgeadmin.ParseInt(in.CorrectIndex); !empty && ok && n >= 0 && n < int64(len(in.Options)) {
+		correct = int(n)
+	}
+	f.Options, f.CorrectIndex = Options(in.Options, correct)
+	if len(f.Options) < MinOptions {
+		return f, MsgMinOptions
+	}
+	if len(f.Options) > MaxOptions {
+		return f, MsgMaxOptions
+	}
+	seen := map[string]bool{}
+	for _, o := range f.Options {
+		if badgeadmin.TooLong(o, MaxOption) {
+			return f, MsgOptionLong
+		}
+		k := strings.ToLower(o)
+		if seen[k] {
+			return f, MsgDuplicateOpts
+		}
+		seen[k] = true
+	}
+	if f.CorrectIndex < 0 {
+		return f, MsgCorrectIndex
+	}
+	switch f.Difficulty {
+	case "":
+		f.Difficulty = DefaultDifficulty
+	case "easy", "medium", "hard":
+	default:
+		return f, MsgDifficulty
+	}
+	if f.Topic == "" {
+		f.Topic = defTopic
+	}
+	if f.Category == "" {
+		f.Category = defCategory
+	}
+	switch {
+	case badgeadmin.TooLong(f.Explanation, MaxExplanation):
+		return f, MsgExplanationLen
+	case badgeadmin.TooLong(f.Topic, MaxTopic):
+		return f, MsgTopicLong
+	case badgeadmin.TooLong(f.Category, MaxCategory):
+		return f, MsgCategoryLong
+	}
+	return f, ""
+}

@@ -1,0 +1,294 @@
+package quizadmin
+
+import (
+	"context"
+	"database/sql"
+
+	"github.com/uptrace/bun"
+
+	"meritmark/app/badgeadmin"
+	"meritmark/app/model"
+	"meritmark/app/web"
+	"meritmark/db"
+)
+
+// Service runs the quiz and question bank use cases; each change is one transaction with
+// its audit entry.
+type Service struct {
+	DB *bun.DB
+}
+
+// Quizzes answers every quiz with its badge and questions.
+func (s *Service) Quizzes(ctx context.Context) ([]QuizView, error) { return quizViews(ctx, s.DB, nil) }
+
+// Questions answers the bank, filtered by search over text, category and topic.
+func (s *Service) Questions(ctx context.Context, search string) ([]QuestionView, error) {
+	return questionViews(ctx, s.DB, search, nil)
+}
+
+// CreateQuiz gives a skill badge its quiz (one per badge).
+func (s *Service) CreateQuiz(ctx context.Context, actor *model.User, badgeID string, in QuizInput) (*QuizView, error) {
+	var out *QuizView
+	err := s.DB.RunInTx(ctx, nil, func(ctx context.Context, tx bun.Tx) error {
+		badge := new(model.Badge)
+		if err := tx.NewSelect().Model(badge).Where("id = ?", badgeID).Scan(ctx); err != nil {
+			if isNoRows(err) {
+				return web.NotFound(MsgBadgeNotFound)
+			}
+			return err
+		}
+		if badge.Type != model.TypeSkill {
+			return web.Unprocessable(MsgNotSkillBadge)
+		}
+		exists, err := tx.NewSelect().Model((*model.Quiz)(nil)).Where("badge_id = ?", badgeID).Exists(ctx)
+		if err != nil {
+			return err
+		}
+		if exists {
+			return web.Conflict(MsgQuizExists)
+		}
+		f, msg := NormalizeQuiz(in, badge.Name)
+		if msg != "" {
+			return web.BadRequest(msg)
+		}
+		quiz := &model.Quiz{ID: model.NewID(), BadgeID: badgeID, Title: f.Title, Description: f.Description,
+			PassingScore: f.PassingScore, TimeLimit: f.TimeLimit, IsActive: true, CreatedAt: model.Now()}
+		if _, err := tx.NewInsert().Model(quiz).Exec(ctx); err != nil {
+			if db.IsUniqueViolation(err) {
+				return web.Conflict(MsgQuizExists)
+			}
+			return err
+		}
+		if out, err = quizView(ctx, tx, quiz.ID); err != nil {
+			return err
+		}
+		return badgeadmin.Audit(ctx, tx, actor, "quiz.create", "quiz", quiz.ID, nil, quizAudit(out))
+	})
+	return out, err
+}
+
+// ToggleQuiz activates or deactivates a quiz.
+func (s *Service) ToggleQuiz(ctx context.Context, actor *model.User, id string) (*QuizView, error) {
+	var out *QuizView
+	err := s.DB.RunInTx(ctx, nil, func(ctx context.Context, tx bun.Tx) error {
+		before, err := quizView(ctx, tx, id)
+		if isNoRows(err) {
+			return web.NotFound(MsgQuizNotFound)
+		}
+		if err != nil {
+			return err
+		}
+		if _, err := tx.NewUpdate().Model((*model.Quiz)(nil)).Set("is_active = ?", !before.IsActive).Where("id = ?", id).Exec(ctx); err != nil {
+			return err
+		}
+		if out, err = quizView(ctx, tx, id); err != nil {
+			return err
+		}
+		return badgeadmin.Audit(ctx, tx, actor, "quiz.toggle", "quiz", id, quizAudit(before), quizAudit(out))
+	})
+	return out, err
+}
+
+// CreateQuestion adds a question to the bank and, with a quiz id, to that quiz at the end
+// (topic and category then default to the quiz's badge name and category).
+func (s *Service) CreateQuestion(ctx context.Context, actor *model.User, in QuestionInput) (*QuestionView, *QuizView, error) {
+	var out *QuestionView
+	var quizOut *QuizView
+	err := s.DB.RunInTx(ctx, nil, func(ctx context.Context, tx bun.Tx) error {
+		defTopic, defCategory := "", DefaultCategory
+		var quiz *model.Quiz
+		if in.QuizID != nil && *in.QuizID != "" {
+			quiz = new(model.Quiz)
+			if !model.ValidID(*in.QuizID) {
+				return web.NotFound(MsgQuizNotFound)
+			}
+			if err := tx.NewSelect().Model(quiz).Where("id = ?", *in.QuizID).Scan(ctx); err != nil {
+				if isNoRows(err) {
+					return web.NotFound(MsgQuizNotFound)
+				}
+				return err
+			}
+			badge := new(model.Badge)
+			if err := tx.NewSelect().Model(badge).Column("name", "category").Where("id = ?", quiz.BadgeID).Scan(ctx); err != nil {
+				return err
+			}
+			defTopic, defCategory = badge.Name, badge.Category
+		}
+		f, msg := NormalizeQuestion(in, defTopic, defCategory)
+		if msg != "" {
+			return web.BadRequest(msg)
+		}
+		q := &model.Question{ID: model.NewID(), Text: f.Text, Options: f.Options, CorrectIndex: f.CorrectIndex, Difficulty: f.Difficulty,
+			Explanation: f.Explanation, Topic: f.Topic, Category: f.Category, CreatedAt: model.Now()}
+		if _, err := tx.NewInsert().Model(q).Exec(ctx); err != nil {
+			return err
+		}
+		var err error
+		if quiz != nil {
+			if err := link(ctx, tx, quiz.ID, q.ID); err != nil {
+				return err
+			}
+			if quizOut, err = quizView(ctx, tx, quiz.ID); err != nil {
+				return err
+			}
+		}
+		if out, err = questionViewByID(ctx, tx, q.ID); err != nil {
+			return err
+		}
+		if err := badgeadmin.Audit(ctx, tx, actor, "question.create", "question", q.ID, nil, out); err != nil {
+			return err
+		}
+		if quiz != nil {
+			return badgeadmin.Audit(ctx, tx, actor, "quiz.add_question", "quiz", quiz.ID, nil, map[string]string{"questionId": q.ID})
+		}
+		return nil
+	})
+	return out, quizOut, err
+}
+
+// UpdateQuestion edits a question (the same rules as creating one). Quizzes using it see
+// the change.
+func (s *Service) UpdateQuestion(ctx context.Context, actor *model.User, id string, in QuestionInput) (*QuestionView, error) {
+	var out *QuestionView
+	err := s.DB.RunInTx(ctx, nil, func(ctx context.Context, tx bun.Tx) error {
+		before, err := questionViewByID(ctx, tx, id)
+		if isNoRows(err) {
+			return web.NotFound(MsgQuestionNotFound)
+		}
+		if err != nil {
+			return err
+		}
+		f, msg := NormalizeQuestion(in, "", DefaultCategory)
+		if msg != "" {
+			return web.BadRequest(msg)
+		}
+		q := &model.Question{ID: id, Text: f.Text, Options: f.Options, CorrectIndex: f.CorrectIndex, Difficulty: f.Difficulty,
+			Explanation: f.Explanation, Topic: f.Topic, Category: f.Category}
+		if _, err := tx.NewUpdate().Model(q).WherePK().
+			Column("text", "options", "correct_index", "difficulty", "explanation", "topic", "category").Exec(ctx); err != nil {
+			return err
+		}
+		if out, err = questionViewByID(ctx, tx, id); err != nil {
+			return err
+		}
+		return badgeadmin.Audit(ctx, tx, actor, "question.update", "question", id, before, out)
+	})
+	return out, err
+}
+
+// DeleteQuestion removes a question from the bank and from every quiz using it; it answers
+// how many quizzes it was removed from.
+func (s *Service) DeleteQuestion(ctx context.Context, actor *model.User, id string) (int, error) {
+	n := 0
+	err := s.DB.RunInTx(ctx, nil, func(ctx context.Context, tx bun.Tx) error {
+		before, err := questionViewByID(ctx, tx, id)
+		if isNoRows(err) {
+			return web.NotFound(MsgQuestionNotFound)
+		}
+		if err != nil {
+			return err
+		}
+		res, err := tx.NewDelete().Model((*model.QuizQuestion)(nil)).Where("question_id = ?", id).Exec(ctx)
+		if err != nil {
+			return err
+		}
+		links, _ := res.RowsAffected()
+		n = int(links)
+		if _, err := tx.NewDelete().Model((*model.Question)(nil)).Where("id = ?", id).Exec(ctx); err != nil {
+			return err
+		}
+		return badgeadmin.Audit(ctx, tx, actor, "question.delete", "question", id, before, nil)
+	})
+	return n, err
+}
+
+// AddToQuiz puts a bank question at the end of a quiz.
+func (s *Service) AddToQuiz(ctx context.Context, actor *model.User, quizID, questionID string) (*QuizView, error) {
+	var out *QuizView
+	err := s.DB.RunInTx(ctx, nil, func(ctx context.Context, tx bun.Tx) error {
+		if err := mustExist(ctx, tx, (*model.Quiz)(nil), quizID, MsgQuizNotFound); err != nil {
+			return err
+		}
+		if err := mustExist(ctx, tx, (*model.Question)(nil), questionID, MsgQuestionNotFound); err != nil {
+			return err
+		}
+		in, err := tx.NewSelect().Model((*model.QuizQuestion)(nil)).Where("quiz_id = ? AND question_id = ?", quizID, questionID).Exists(ctx)
+		if err != nil {
+			return err
+		}
+		if in {
+			return web.Conflict(MsgAlreadyInQuiz)
+		}
+		if err := link(ctx, tx, quizID, questionID); err != nil {
+			if db.IsUniqueViolation(err) {
+				return web.Conflict(MsgAlreadyInQuiz)
+			}
+			return err
+		}
+		if out, err = quizView(ctx, tx, quizID); err != nil {
+			return err
+		}
+		return badgeadmin.Audit(ctx, tx, actor, "quiz.add_question", "quiz", quizID, nil, map[string]string{"questionId": questionID})
+	})
+	return out, err
+}
+
+// RemoveFromQuiz takes a question out of a quiz (it stays in the bank).
+func (s *Service) RemoveFromQuiz(ctx context.Context, actor *model.User, quizID, questionID string) (*QuizView, error) {
+	var out *QuizView
+	err := s.DB.RunInTx(ctx, nil, func(ctx context.Context, tx bun.Tx) error {
+		if err := mustExist(ctx, tx, (*model.Quiz)(nil), quizID, MsgQuizNotFound); err != nil {
+			return err
+		}
+		res, err := tx.NewDelete().Model((*model.QuizQuestion)(nil)).Where("quiz_id = ? AND question_id = ?", quizID, questionID).Exec(ctx)
+		if err != nil {
+			return err
+		}
+		if n, _ := res.RowsAffected(); n == 0 {
+			return web.NotFound(MsgNotInQuiz)
+		}
+		if out, err = quizView(ctx, tx, quizID); err != nil {
+			return err
+		}
+		return badgeadmin.Audit(ctx, tx, actor, "quiz.remove_question", "quiz", quizID, map[string]string{"questionId": questionID}, nil)
+	})
+	return out, err
+}
+
+// link appends a question to a quiz.
+func link(ctx context.Context, tx bun.Tx, quizID, questionID string) error {
+	var pos sql.NullInt64
+	if err := tx.NewSelect().Model((*model.QuizQuestion)(nil)).ColumnExpr("MAX(position)").Where("quiz_id = ?", quizID).Scan(ctx, &pos); err != nil {
+		return err
+	}
+	next := 0
+	if pos.Valid {
+		next = int(pos.Int64) + 1
+	}
+	_, err := tx.NewInsert().Model(&model.QuizQuestion{QuizID: quizID, QuestionID: questionID, Position: next}).Exec(ctx)
+	return err
+}
+
+func mustExist(ctx context.Context, tx bun.Tx, m any, id, msg string) error {
+	ok, err := tx.NewSelect().Model(m).Where("id = ?", id).Exists(ctx)
+	if err != nil {
+		return err
+	}
+	if !ok {
+		return web.NotFound(msg)
+	}
+	return nil
+}
+
+// quizAudit is a quiz as the audit log keeps it (question ids rather than whole questions).
+func quizAudit(q *QuizView) map[string]any {
+	if q == nil {
+		return nil
+	}
+	ids := make([]string, len(q.Questions))
+	for i, qq := range q.Questions {
+		ids[i] = qq.ID
+	}
+	return map[string]any{"_id": q.ID, "title": q.Title, "description": q.Description, "passingScore": q.PassingScore,
+		"timeLimit": q.TimeLimit, "isActive": q.IsActive, "badgeId": q.Badge.ID, "questionIds": ids}
+}

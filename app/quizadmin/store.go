@@ -1,0 +1,221 @@
+package quizadmin
+
+import (
+	"context"
+	"database/sql"
+	"errors"
+	"strings"
+	"time"
+
+	"github.com/uptrace/bun"
+
+	"meritmark/app/model"
+)
+
+// QuestionView is a question as the admin API answers it (with the correct answer: this
+// API is for administrators only).
+type QuestionView struct {
+	ID           string    `json:"_id"`
+	Text         string    `json:"text"`
+	Options      []string  `json:"options"`
+	CorrectIndex int       `json:"correctIndex"`
+	Difficulty   string    `json:"difficulty"`
+	Explanation  string    `json:"explanation"`
+	Topic        string    `json:"topic"`
+	Category     string    `json:"category"`
+	CreatedAt    time.Time `json:"createdAt"`
+	// Quizzes using the question (bank listing only).
+	Quizzes []QuizRef `json:"quizzes"`
+}
+
+// QuizRef names a quiz a question is in.
+type QuizRef struct {
+	ID        string `json:"_id"`
+	Title     string `json:"title"`
+	BadgeName string `json:"badgeName"`
+}
+
+// BadgeRef is a quiz's badge.
+type BadgeRef struct {
+	ID       string `json:"_id"`
+	Name     string `json:"name"`
+	Category string `json:"category"`
+	Type     string `json:"type"`
+	IsActive bool   `json:"isActive"`
+}
+
+// QuizView is a quiz with its badge and questions in order (spec section 3).
+type QuizView struct {
+	ID            string         `json:"_id"`
+	Title         string         `json:"title"`
+	Description   string         `json:"description"`
+	PassingScore  int            `json:"passingScore"`
+	TimeLimit     int            `json:"timeLimit"`
+	IsActive      bool           `json:"isActive"`
+	CreatedAt     time.Time      `json:"createdAt"`
+	Badge         BadgeRef       `json:"badge"`
+	Questions     []QuestionView `json:"questions"`
+	QuestionCount int            `json:"questionCount"`
+}
+
+func questionView(q model.Question) QuestionView {
+	opts := q.Options
+	if opts == nil {
+		opts = []string{}
+	}
+	return QuestionView{ID: q.ID, Text: q.Text, Options: opts, CorrectIndex: q.CorrectIndex, Difficulty: q.Difficulty,
+		Explanation: q.Explanation, Topic: q.Topic, Category: q.Category, CreatedAt: q.CreatedAt}
+}
+
+// quizViews loads quizzes (all when ids is nil, newest first) with badges and questions.
+func quizViews(ctx context.Context, db bun.IDB, ids []string) ([]QuizView, error) {
+	var quizzes []model.Quiz
+	q := db.NewSelect().Model(&quizzes).Order("created_at DESC", "id DESC")
+	if ids != nil {
+		if len(ids) == 0 {
+			return []QuizView{}, nil
+		}
+		q = q.Where("id IN (?)", bun.In(ids))
+	}
+	if err := q.Scan(ctx); err != nil {
+		return nil, err
+	}
+	out := make([]QuizView, 0, len(quizzes))
+	if len(quizzes) == 0 {
+		return out, nil
+	}
+	quizIDs := make([]string, len(quizzes))
+	badgeIDs := make([]string, len(quizzes))
+	for i, qz := range quizzes {
+		quizIDs[i], badgeIDs[i] = qz.ID, qz.BadgeID
+	}
+	var badges []model.Badge
+	if err := db.NewSelect().Model(&badges).Column("id", "name", "category", "type", "is_active").Where("id IN (?)", bun.In(badgeIDs)).Scan(ctx); err != nil {
+		return nil, err
+	}
+	badgeByID := map[string]BadgeRef{}
+	for _, b := range badges {
+		badgeByID[b.ID] = BadgeRef{ID: b.ID, Name: b.Name, Category: b.Category, Type: b.Type, IsActive: b.IsActive}
+	}
+	var links []model.QuizQuestion
+	if err := db.NewSelect().Model(&links).Where("quiz_id IN (?)", bun.In(quizIDs)).Order("quiz_id", "position", "question_id").Scan(ctx); err != nil {
+		return nil, err
+	}
+	questionByID := map[string]QuestionView{}
+	if len(links) > 0 {
+		qids := make([]string, 0, len(links))
+		for _, l := range links {
+			qids = append(qids, l.QuestionID)
+		}
+		var questions []model.Question
+		if err := db.NewSelect().Model(&questions).Where("id IN (?)", bun.In(qids)).Scan(ctx); err != nil {
+			return nil, err
+		}
+		for _, qq := range questions {
+			questionByID[qq.ID] = questionView(qq)
+		}
+	}
+	byQuiz := map[string][]QuestionView{}
+	for _, l := range links {
+		if qv, ok := questionByID[l.QuestionID]; ok {
+			byQuiz[l.QuizID] = append(byQuiz[l.QuizID], qv)
+		}
+	}
+	for _, qz := range quizzes {
+		qs := byQuiz[qz.ID]
+		if qs == nil {
+			qs = []QuestionView{}
+		}
+		out = append(out, QuizView{ID: qz.ID, Title: qz.Title, Description: qz.Description, PassingScore: qz.PassingScore,
+			TimeLimit: qz.TimeLimit, IsActive: qz.IsActive, CreatedAt: qz.CreatedAt, Badge: badgeByID[qz.BadgeID],
+			Questions: qs, QuestionCount: len(qs)})
+	}
+	return out, nil
+}
+
+func quizView(ctx context.Context, db bun.IDB, id string) (*QuizView, error) {
+	vs, err := quizViews(ctx, db, []string{id})
+	if err != nil {
+		return nil, err
+	}
+	if len(vs) == 0 {
+		return nil, sql.ErrNoRows
+	}
+	return &vs[0], nil
+}
+
+// likePattern makes a case-insensitive LIKE pattern matching s anywhere (with \ as the
+// escape character).
+func likePattern(s string) string {
+	r := strings.NewReplacer(`\`, `\\`, `%`, `\%`, `_`, `\_`)
+	return "%" + r.Replace(strings.ToLower(s)) + "%"
+}
+
+// questionViews loads the bank (newest first), optionally only questions whose text,
+// category or topic contains search (any case), each with the quizzes using it.
+func questionViews(ctx context.Context, db bun.IDB, search string, ids []string) ([]QuestionView, error) {
+	var questions []model.Question
+	q := db.NewSelect().Model(&questions).Order("created_at DESC", "id DESC")
+	if s := strings.TrimSpace(search); s != "" {
+		p := likePattern(s)
+		q = q.WhereGroup(" AND ", func(q *bun.SelectQuery) *bun.SelectQuery {
+			return q.Where(`LOWER(text) LIKE ? ESCAPE '\'`, p).
+				WhereOr(`LOWER(category) LIKE ? ESCAPE '\'`, p).
+				WhereOr(`LOWER(topic) LIKE ? ESCAPE '\'`, p)
+		})
+	}
+	if ids != nil {
+		if len(ids) == 0 {
+			return []QuestionView{}, nil
+		}
+		q = q.Where("id IN (?)", bun.In(ids))
+	}
+	if err := q.Scan(ctx); err != nil {
+		return nil, err
+	}
+	out := make([]QuestionView, 0, len(questions))
+	if len(questions) == 0 {
+		return out, nil
+	}
+	qids := make([]string, len(questions))
+	for i, qq := range questions {
+		qids[i] = qq.ID
+	}
+	var refs []struct {
+		QuestionID string `bun:"question_id"`
+		QuizID     string `bun:"quiz_id"`
+		Title      string `bun:"title"`
+		BadgeName  string `bun:"badge_name"`
+	}
+	if err := db.NewRaw(`SELECT qq.question_id, q.id AS quiz_id, q.title, b.name AS badge_name
+		FROM quiz_questions qq JOIN quizzes q ON q.id = qq.quiz_id JOIN badges b ON b.id = q.badge_id
+		WHERE qq.question_id IN (?) ORDER BY b.name`, bun.In(qids)).Scan(ctx, &refs); err != nil {
+		return nil, err
+	}
+	used := map[string][]QuizRef{}
+	for _, r := range refs {
+		used[r.QuestionID] = append(used[r.QuestionID], QuizRef{ID: r.QuizID, Title: r.Title, BadgeName: r.BadgeName})
+	}
+	for _, qq := range questions {
+		v := questionView(qq)
+		v.Quizzes = used[qq.ID]
+		if v.Quizzes == nil {
+			v.Quizzes = []QuizRef{}
+		}
+		out = append(out, v)
+	}
+	return out, nil
+}
+
+func questionViewByID(ctx context.Context, db bun.IDB, id string) (*QuestionView, error) {
+	vs, err := questionViews(ctx, db, "", []string{id})
+	if err != nil {
+		return nil, err
+	}
+	if len(vs) == 0 {
+		return nil, sql.ErrNoRows
+	}
+	return &vs[0], nil
+}
+
+func isNoRows(err error) bool { return errors.Is(err, sql.ErrNoRows) }

@@ -1,0 +1,156 @@
+package user
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"fmt"
+	"log/slog"
+
+	"github.com/uptrace/bun"
+
+	"meritmark/app/model"
+	"meritmark/app/storage"
+)
+
+// Service is the use cases of the user feature.
+type Service struct {
+	DB    *bun.DB
+	Store storage.Store
+	// decode limits how many pictures are decoded at once (each may take ~160 MB).
+	decode chan struct{}
+}
+
+// NewService makes the service.
+func NewService(d *bun.DB, store storage.Store) *Service {
+	return &Service{DB: d, Store: store, decode: make(chan struct{}, 2)}
+}
+
+// View is u as the API answers it, with its badge grants (the auth feature answers
+// /auth/me and login with it).
+func View(ctx context.Context, d bun.IDB, u *model.User) (*JSON, error) {
+	rows, err := grants(ctx, d, u.ID)
+	if err != nil {
+		return nil, err
+	}
+	gs := make([]GrantJSON, len(rows))
+	for i, r := range rows {
+		gs[i] = r.grant()
+	}
+	return ToJSON(u, gs), nil
+}
+
+// Earned lists the badges the user holds (not revoked), newest first.
+func Earned(ctx context.Context, d bun.IDB, userID string) ([]EarnedBadge, error) {
+	rows, err := grants(ctx, d, userID)
+	if err != nil {
+		return nil, err
+	}
+	out := make([]EarnedBadge, len(rows))
+	for i, r := range rows {
+		out[i] = r.earned()
+	}
+	return out, nil
+}
+
+// UpdateProfile validates and saves u's details and returns the stored user.
+func (s *Service) UpdateProfile(ctx context.Context, u *model.User, in ProfileInput) (*model.User, error) {
+	p, err := CleanProfile(in, u.Email)
+	if err != nil {
+		return nil, err
+	}
+	if err := updateProfile(ctx, s.DB, u.ID, p); err != nil {
+		return nil, err
+	}
+	return findUser(ctx, s.DB, u.ID)
+}
+
+// SetPicture turns data into the user's new picture: processed, stored under a new
+// generated key, recorded, and the old picture deleted. It returns the new URL.
+func (s *Service) SetPicture(ctx context.Context, userID string, data []byte) (string, error) {
+	select {
+	case s.decode <- struct{}{}:
+	case <-ctx.Done():
+		return "", ctx.Err()
+	}
+	pic, err := ProcessPicture(data)
+	<-s.decode
+	if err != nil {
+		return "", err
+	}
+	key := NewPictureKey()
+	if err := s.Store.Put(ctx, key, bytes.NewReader(pic), "image/png"); err != nil {
+		return "", fmt.Errorf("store picture: %w", err)
+	}
+	old, err := s.swap(ctx, userID, key)
+	if err != nil {
+		// the row was not changed: the new file is nobody's
+		if derr := s.Store.Delete(context.WithoutCancel(ctx), key); derr != nil {
+			slog.Warn("delete unused picture", "key", key, "err", derr)
+		}
+		return "", err
+	}
+	if old != "" && ValidPictureKey(old) {
+		if err := s.Store.Delete(context.WithoutCancel(ctx), old); err != nil {
+			slog.Warn("delete old picture", "key", old, "err", err)
+		}
+	}
+	return "/media/" + key, nil
+}
+
+var errBusy = errors.New("profile picture changed concurrently too often")
+
+// swap records key as the user's picture and returns the key it replaced.
+func (s *Service) swap(ctx context.Context, userID, key string) (string, error) {
+	for range 5 {
+		u, err := findUser(ctx, s.DB, userID)
+		if err != nil {
+			return "", err
+		}
+		ok, err := swapPicture(ctx, s.DB, userID, u.ProfilePicKey, key)
+		if err != nil {
+			return "", err
+		}
+		if ok {
+			return u.ProfilePicKey, nil
+		}
+	}
+	return "", errBusy
+}
+
+// PublicProfile is what /profile/{id} shows to anyone: no email, no internal ids.
+type PublicProfile struct {
+	ID            string        `json:"id"`
+	Name          string        `json:"name"`
+	Position      string        `json:"position"`
+	LinkedIn      string        `json:"linkedin"`
+	Portfolio     string        `json:"portfolio"`
+	ProfilePicURL string        `json:"profilePicUrl"`
+	MemberSince   string        `json:"memberSince"`
+	Badges        []EarnedBadge `json:"badges"`
+	Categories    int           `json:"categories"`
+}
+
+// Public loads the public profile of id (db.ErrNotFound when there is no such user).
+func Public(ctx context.Context, d bun.IDB, id string) (*PublicProfile, error) {
+	u, err := findUser(ctx, d, id)
+	if err != nil {
+		return nil, err
+	}
+	badges, err := Earned(ctx, d, id)
+	if err != nil {
+		return nil, err
+	}
+	return &PublicProfile{ID: u.ID, Name: u.Name, Position: u.Position, LinkedIn: u.LinkedIn, Portfolio: u.Portfolio,
+		ProfilePicURL: u.ProfilePicURL(), MemberSince: u.CreatedAt.UTC().Format("2006-01-02T15:04:05Z"),
+		Badges: badges, Categories: Categories(badges)}, nil
+}
+
+// Categories counts the distinct categories among badges.
+func Categories(badges []EarnedBadge) int {
+	seen := map[string]bool{}
+	for _, b := range badges {
+		seen[b.Category] = true
+	}
+	return len(seen)
+}

@@ -1,0 +1,60 @@
+package user
+
+import (
+	"context"
+
+	"github.com/uptrace/bun"
+
+	"meritmark/app/model"
+	"meritmark/db"
+)
+
+// grants lists the user's badge grants with their badges, newest first. Revoked grants
+// are left out: they are no longer the holder's badges.
+func grants(ctx context.Context, d bun.IDB, userID string) ([]grantRow, error) {
+	var rows []grantRow
+	err := d.NewSelect().
+		TableExpr("badge_grants AS g").
+		Join("JOIN badges AS b ON b.id = g.badge_id").
+		ColumnExpr("g.id, g.badge_id, b.name, b.category, b.icon, b.color, g.granted_at, g.expires_at, g.verification_id, g.public_verification_id").
+		Where("g.user_id = ?", userID).
+		Where("g.revoked_at IS NULL").
+		OrderExpr("g.granted_at DESC, g.id").
+		Scan(ctx, &rows)
+	return rows, err
+}
+
+// findUser loads a user by id (db.ErrNotFound when there is none).
+func findUser(ctx context.Context, d bun.IDB, id string) (*model.User, error) {
+	var u model.User
+	if err := d.NewSelect().Model(&u).Where("id = ?", id).Scan(ctx); err != nil {
+		if db.IsNoRows(err) {
+			return nil, db.ErrNotFound
+		}
+		return nil, err
+	}
+	return &u, nil
+}
+
+// updateProfile writes the editable details. The email and role are not among them.
+func updateProfile(ctx context.Context, d bun.IDB, id string, p ProfileInput) error {
+	_, err := d.NewUpdate().Model((*model.User)(nil)).
+		Set("name = ?", p.Name).Set("position = ?", p.Position).Set("linkedin = ?", p.LinkedIn).
+		Set("portfolio = ?", p.Portfolio).Set("updated_at = ?", model.Now()).
+		Where("id = ?", id).Exec(ctx)
+	return err
+}
+
+// swapPicture sets the user's picture key from old to key, only if it still is old
+// (compare-and-swap, so two uploads at once cannot both delete the same old file and
+// leave the other's file orphaned).
+func swapPicture(ctx context.Context, d bun.IDB, id, old, key string) (bool, error) {
+	res, err := d.NewUpdate().Model((*model.User)(nil)).
+		Set("profile_pic_key = ?", key).Set("updated_at = ?", model.Now()).
+		Where("id = ? AND profile_pic_key = ?", id, old).Exec(ctx)
+	if err != nil {
+		return false, err
+	}
+	n, err := res.RowsAffected()
+	return n == 1, err
+}

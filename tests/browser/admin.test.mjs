@@ -1,0 +1,238 @@
+// The admin dashboard end to end: a member applies for a proof badge and pays with the
+// seeded 100% coupon; the demo admin opens /admin, sees the summary and the pending
+// application, opens View Details, approves it; the applicant then sees the badge on their
+// profile. Also: User Management (search by verification id, copy), the audit log, the
+// Access Denied screen for members, 390 px and dark mode.
+import { test, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import path from 'node:path';
+import { startServer, launch, hydrated, shot as fullShot, watchErrors, screenshotDir, ADMIN_EMAIL, ADMIN_PASSWORD } from './harness.mjs';
+
+/** A full-page screenshot from the top (the sticky header stays at the top). */
+async function shot(page, name) {
+  await page.evaluate(() => window.scrollTo(0, 0));
+  await fullShot(page, name);
+}
+/** What is on screen (dialogs are fixed to the viewport). */
+async function view(page, name) {
+  await page.screenshot({ path: path.join(screenshotDir, name + '.png') });
+}
+
+const API = '/backend/api/v1';
+// a 1x1 PNG
+const PNG = Buffer.from('iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNk+M9QDwADhgGAWjR9awAAAABJRU5ErkJggg==', 'base64');
+const PDF = Buffer.from('%PDF-1.7\n1 0 obj\n<<>>\nendobj\ntrailer\n<<>>\n%%EOF\n');
+const BADGE = 'Open Source Contributor';
+const APPLICANT = { name: 'Ada Lovelace', email: `ada-${Date.now()}@example.com`, password: 'ada-password-1' };
+
+let server, browser, badgeId, applicationId;
+
+async function post(ctx, path, data) {
+  const r = await ctx.request.post(server.url + API + path, { data, headers: { Origin: server.url } });
+  return { status: r.status(), body: await r.json().catch(() => null) };
+}
+
+async function signIn(ctx, email, password) {
+  await ctx.clearCookies();
+  const r = await post(ctx, '/auth/login', { email, password });
+  assert.equal(r.status, 200, JSON.stringify(r.body));
+}
+
+before(async () => {
+  server = await startServer();
+  browser = await launch();
+  const ctx = browser.context;
+  const list = await (await fetch(server.url + API + '/badges/with-ownership')).json();
+  badgeId = list.badges.find((b) => b.name === BADGE)?._id;
+  assert.ok(badgeId, 'seeded badge ' + BADGE);
+
+  // the applicant: sign up, complete the profile, apply with a proof file, pay with FREEGRANT
+  let r = await post(ctx, '/auth/register', { name: APPLICANT.name, email: APPLICANT.email, password: APPLICANT.password });
+  assert.equal(r.status, 201, JSON.stringify(r.body));
+  r = await post(ctx, '/users/profile', { name: APPLICANT.name, position: 'Mathematician', linkedin: 'https://linkedin.com/in/ada', portfolio: 'https://ada.example' });
+  assert.equal(r.status, 200, JSON.stringify(r.body));
+  const sub = await ctx.request.post(server.url + API + '/applications', {
+    headers: { Origin: server.url },
+    multipart: {
+      badgeId, type: 'proof', fullName: APPLICANT.name, position: 'Mathematician', linkedin: 'https://linkedin.com/in/ada',
+      portfolio: 'https://ada.example', description: 'Maintainer of the Analytical Engine notes.',
+      proofFiles: { name: 'contributions.pdf', mimeType: 'application/pdf', buffer: PDF },
+    },
+  });
+  assert.equal(sub.status(), 201, await sub.text());
+  applicationId = (await sub.json()).application._id;
+  r = await post(ctx, '/payments', { badgeId, amount: 0, status: 'success', provider: 'free-grant', couponCode: 'FREEGRANT' });
+  assert.equal(r.status, 201, JSON.stringify(r.body));
+  assert.equal(r.body.applicationApproved, false, 'a free-grant coupon leaves the application for review');
+});
+
+after(async () => {
+  await browser?.close();
+  await server?.stop();
+});
+
+test('a member sees Access Denied at /admin with 403, and the admin API refuses them', async () => {
+  const page = await browser.context.newPage();
+  await signIn(browser.context, APPLICANT.email, APPLICANT.password);
+  const res = await page.goto(server.url + '/admin');
+  assert.equal(res.status(), 403);
+  await page.getByRole('heading', { name: 'Access Denied: You need admin privileges to access this page.' }).waitFor();
+  await shot(page, 'admin-denied-1280');
+  const api = await browser.context.request.get(server.url + API + '/admin/applications');
+  assert.equal(api.status(), 403);
+  await page.close();
+});
+
+test('the admin reviews the pending application and approves it; the applicant sees the badge', async () => {
+  const ctx = browser.context;
+  await signIn(ctx, ADMIN_EMAIL, ADMIN_PASSWORD);
+  const page = await ctx.newPage();
+  const errors = watchErrors(page);
+  await page.goto(server.url + '/admin');
+  await hydrated(page, 'AdminDashboard');
+  await page.getByRole('heading', { name: /Welcome back, Demo Admin/ }).waitFor();
+  // no debug line with the current user
+  assert.equal(await page.getByText(ADMIN_EMAIL).count(), 0, 'the admin e-mail is not printed on the dashboard');
+
+  const apps = page.getByTestId('card-applications');
+  assert.match(await apps.innerText(), /Total Applications\s+1\s+1 pending review/);
+  assert.match(await page.getByTestId('card-revenue').innerText(), /\$0\.00/);
+  await page.getByText('Pending Review (1)').waitFor();
+  await page.getByTestId('payment-note').waitFor();
+  const card = page.locator(`[data-application-id="${applicationId}"]`);
+  await card.waitFor();
+  const text = await card.innerText();
+  assert.ok(text.includes(APPLICANT.name) && text.includes(BADGE) && text.includes('Completed'), text);
+  assert.match(await card.getByTestId('transaction-id').innerText(), /^….{8}$/);
+  await shot(page, 'admin-dashboard-1280');
+
+  await page.getByRole('button', { name: 'Refresh Data' }).click();
+  await page.locator('[data-toaster] li', { hasText: 'Data refreshed successfully' }).waitFor();
+
+  // View Details: applicant, the downloadable file, the payment
+  await card.getByRole('button', { name: 'View Details' }).click();
+  const dialog = page.getByRole('dialog');
+  await dialog.getByText('Application details').waitFor();
+  await dialog.getByText('contributions.pdf').waitFor();
+  const href = await dialog.getByRole('link', { name: 'Download contributions.pdf' }).getAttribute('href');
+  assert.match(href, new RegExp(`^${API}/applications/${applicationId}/files/[0-9a-f]{24}$`));
+  const dl = await ctx.request.get(server.url + href);
+  assert.equal(dl.status(), 200);
+  assert.ok((await dl.body()).subarray(0, 5).toString() === '%PDF-', 'the admin can download the proof');
+  await dialog.getByText('Free grant coupon').waitFor();
+  await view(page, 'admin-details-1280');
+  await page.keyboard.press('Escape');
+  await dialog.waitFor({ state: 'detached' });
+
+  // approve from the card
+  await card.getByRole('button', { name: 'Approve', exact: true }).click();
+  await page.locator('[data-toaster] li', { hasText: 'Application approved successfully' }).waitFor();
+  await page.getByText('No pending applications').waitFor();
+  await page.getByText('All applications have been reviewed.').waitFor();
+  await page.getByText('Approved (1)').waitFor();
+  await page.waitForFunction(() => /0 pending/.test(document.querySelector('[data-testid="card-applications"]')?.textContent || ''));
+  await shot(page, 'admin-approved-empty-pending-1280');
+  await page.getByTestId('tab-approved').click();
+  const approved = page.locator(`[data-application-id="${applicationId}"]`);
+  await approved.getByText('Verification ID').waitFor();
+  assert.ok(await approved.getByRole('button', { name: 'Re-approve' }).isVisible());
+  assert.ok(await approved.getByRole('button', { name: 'Re-reject' }).isVisible());
+  await shot(page, 'admin-approved-tab-1280');
+
+  // re-reject with a reason (the grant is revoked), then re-approve (the same grant returns)
+  await approved.getByRole('button', { name: 'Re-reject' }).click();
+  const rej = page.getByRole('dialog');
+  await rej.getByText('Re-reject application').waitFor();
+  await rej.getByText('The badge already granted will be revoked.', { exact: false }).waitFor();
+  await rej.getByLabel('Reason (optional)').fill('The linked repository is private.');
+  await view(page, 'admin-reject-dialog-1280');
+  await rej.getByRole('button', { name: 'Re-reject' }).click();
+  await page.locator('[data-toaster] li', { hasText: 'Application rejected successfully' }).waitFor();
+  await page.getByText('Rejected (1)').waitFor();
+  await page.getByTestId('tab-rejected').click();
+  const rejected = page.locator(`[data-application-id="${applicationId}"]`);
+  await rejected.getByText('The linked repository is private.').waitFor();
+  await rejected.getByRole('button', { name: 'Re-approve' }).click();
+  await page.locator('[data-toaster] li', { hasText: 'Application approved successfully' }).waitFor();
+  await page.getByText('Approved (1)').waitFor();
+  await page.getByTestId('tab-approved').click();
+  await page.locator(`[data-application-id="${applicationId}"]`).getByText('Verification ID').waitFor();
+
+  // User Management: find the applicant by their badge's verification id, copy it
+  const apiApps = await (await ctx.request.get(`${server.url}${API}/admin/applications?status=approved`)).json();
+  const grant = apiApps.applications[0].grant;
+  assert.equal(grant.revokedAt, null, 'the re-approved grant is in force again');
+  assert.match(grant.verificationId, /^MM-[0-9A-Z]{4}-[0-9A-Z]{4}-[0-9A-Z]{4}$/);
+  await page.getByRole('tab', { name: /User Management/ }).click();
+  await page.getByTestId('user-stats').getByText('Total badges earned').waitFor();
+  await page.getByLabel('Search users').fill(grant.verificationId.toLowerCase());
+  const userCard = page.getByTestId('user-card');
+  await page.waitForFunction(() => document.querySelectorAll('[data-testid="user-card"]').length === 1);
+  assert.ok((await userCard.innerText()).includes(APPLICANT.email));
+  await userCard.getByText(grant.publicVerificationId).waitFor();
+  await userCard.getByRole('button', { name: 'Copy verification id' }).click();
+  await page.locator('[data-toaster] li', { hasText: 'Copied!' }).waitFor();
+  // a photo for the user, through the card's upload button
+  await userCard.locator('input[type="file"]').setInputFiles({ name: 'ada.png', mimeType: 'image/png', buffer: PNG });
+  await page.locator('[data-toaster] li', { hasText: 'Profile picture updated successfully' }).waitFor();
+  const img = userCard.locator('img').first();
+  await img.waitFor();
+  assert.match(await img.getAttribute('src'), /^\/media\/avatars\/[0-9a-f]{24}\.png$/);
+  await shot(page, 'admin-users-1280');
+
+  // edit dialog: change the position; the card shows it
+  await userCard.getByRole('button', { name: `Edit ${APPLICANT.name}` }).click();
+  const edit = page.getByRole('dialog');
+  await edit.getByLabel('Position').fill('Analyst');
+  await edit.getByLabel('Role').selectOption('user');
+  await view(page, 'admin-edit-user-1280');
+  await edit.getByRole('button', { name: 'Save changes' }).click();
+  await page.locator('[data-toaster] li', { hasText: 'User updated successfully' }).waitFor();
+  await edit.waitFor({ state: 'detached' });
+  await userCard.getByText('Analyst').waitFor();
+
+  // the audit log shows the approval and the edit
+  await page.getByRole('tab', { name: /Audit Log/ }).click();
+  const log = page.getByTestId('audit-entries');
+  await log.getByText('Approved application').first().waitFor();
+  assert.equal(await log.getByText('Approved application').count(), 2);
+  await log.getByText('Rejected application').waitFor();
+  await log.getByText('Updated user').waitFor();
+  assert.ok((await log.innerText()).includes(`${BADGE} for ${APPLICANT.email}`));
+  await shot(page, 'admin-audit-1280');
+
+  // 390 px and dark mode
+  await page.getByRole('tab', { name: /Applications/ }).click();
+  await page.setViewportSize({ width: 390, height: 844 });
+  await shot(page, 'admin-dashboard-390');
+  assert.equal(await page.evaluate(() => document.documentElement.scrollWidth), 390, 'no sideways scrolling at 390 px');
+  await page.getByTestId('tab-approved').click();
+  await page.locator(`[data-application-id="${applicationId}"]`).getByRole('button', { name: 'View Details' }).click();
+  await page.getByRole('dialog').getByText('Badge grant').waitFor();
+  await view(page, 'admin-details-390');
+  await page.keyboard.press('Escape');
+  await page.setViewportSize({ width: 1280, height: 800 });
+  await page.evaluate(() => {
+    localStorage.setItem('vite-ui-theme', 'dark');
+  });
+  await page.reload();
+  await hydrated(page, 'AdminDashboard');
+  await page.getByTestId('tab-approved').click();
+  await page.locator(`[data-application-id="${applicationId}"]`).waitFor();
+  await shot(page, 'admin-dashboard-dark-1280');
+  await page.evaluate(() => localStorage.setItem('vite-ui-theme', 'light'));
+  assert.deepEqual(errors, []);
+  await page.close();
+
+  // the applicant sees the badge on their profile
+  await signIn(ctx, APPLICANT.email, APPLICANT.password);
+  const mine = await (await ctx.request.get(server.url + API + '/users/badges')).json();
+  const earned = (mine.badges || mine).find?.((b) => b.name === BADGE);
+  assert.ok(earned, 'GET /users/badges lists the granted badge: ' + JSON.stringify(mine));
+  const prof = await ctx.newPage();
+  const res = await prof.goto(server.url + '/profile');
+  assert.equal(res.status(), 200);
+  await prof.getByText(BADGE).first().waitFor();
+  await shot(prof, 'admin-applicant-profile-1280');
+  await prof.close();
+});

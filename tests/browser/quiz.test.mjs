@@ -1,0 +1,320 @@
+// The quiz screen end to end: a member takes the seeded React Developer quiz to a pass
+// (with a reload in the middle and the keyboard) and to a fail, the timer warns and
+// auto-submits, and the unavailable / empty / missing-id states render.
+import { test, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import { request } from 'playwright-core';
+import { startServer, launch, hydrated, shot, watchErrors, ADMIN_EMAIL, ADMIN_PASSWORD } from './harness.mjs';
+
+// The seeded React Developer quiz (app/seed/content.go): question -> correct option.
+const REACT = {
+  'Which hook keeps a value between renders without causing a re-render when it changes?': 'useRef',
+  'What does React use the key prop on list items for?': 'Matching items between renders',
+  'When does an effect with an empty dependency array run?': 'Only after the first render (mount)',
+  'Which API renders React on the server to an HTML string?': 'renderToString',
+  'What is the main benefit of lifting state up?': 'Sharing one source of truth between components',
+  'Which value is NOT a valid return from a component?': 'A plain object',
+};
+
+let server, browser, badges;
+before(async () => {
+  server = await startServer();
+  browser = await launch();
+  const r = await fetch(server.url + '/backend/api/v1/badges/with-ownership');
+  badges = (await r.json()).badges;
+});
+after(async () => {
+  await browser?.close();
+  await server?.stop();
+});
+
+const badgeId = (name) => {
+  const b = badges.find((x) => x.name === name);
+  assert.ok(b, `seeded badge ${name}`);
+  return b._id;
+};
+
+let userSeq = 0;
+/** Registers a new member in the browser context (the session cookie lands in it). */
+async function signUp(page, name) {
+  const email = `quiz-${Date.now()}-${++userSeq}@example.com`;
+  const r = await page.request.post(server.url + '/backend/api/v1/auth/register', {
+    data: { name, email, password: 'quiz-password-1' },
+    headers: { Origin: server.url },
+  });
+  assert.equal(r.status(), 201, await r.text());
+  return email;
+}
+
+async function openQuiz(page, id) {
+  await page.goto(`${server.url}/quiz/${id}`);
+  await hydrated(page, 'QuizRunner');
+  await page.getByTestId('quiz-position').waitFor();
+}
+
+const position = (page) => page.getByTestId('quiz-position').innerText();
+const answered = (page) => page.getByTestId('quiz-answered').innerText();
+const question = async (page) => (await page.getByTestId('quiz-question').innerText()).trim();
+const timerSeconds = async (page) => {
+  const [m, s] = (await page.getByTestId('quiz-timer').innerText()).trim().split(':').map(Number);
+  return m * 60 + s;
+};
+
+/** Chooses the right (or a wrong) option of the question on screen. */
+async function choose(page, right) {
+  const q = await question(page);
+  const correct = REACT[q];
+  assert.ok(correct, `unknown question ${q}`);
+  const labels = page.locator('fieldset label');
+  const texts = (await labels.allInnerTexts()).map((t) => t.trim());
+  const i = right ? texts.indexOf(correct) : texts.findIndex((t) => t !== correct);
+  assert.ok(i >= 0, `option for ${q} in ${texts}`);
+  await labels.nth(i).click();
+  await page.waitForFunction((idx) => document.querySelectorAll('fieldset input[type=radio]')[idx]?.checked, i);
+}
+
+async function next(page) {
+  const isLast = (await page.getByTestId('quiz-submit').count()) > 0;
+  await page.getByRole('button', { name: isLast ? /Submit Quiz/ : /Next/ }).click();
+}
+
+test('a member takes the quiz to a pass: keyboard, reload resumes, result, review and Continue Application', async () => {
+  const page = await browser.context.newPage();
+  const errors = watchErrors(page);
+  await signUp(page, 'Quinn Passer');
+  const id = badgeId('React Developer');
+
+  // the loading skeleton, held long enough to see it
+  await page.route(
+    '**/backend/api/v1/quiz/badge/**',
+    async (route) => {
+      await new Promise((r) => setTimeout(r, 800));
+      await route.continue();
+    },
+    { times: 1 },
+  );
+  await page.goto(`${server.url}/quiz/${id}`);
+  await page.getByTestId('quiz-loading').waitFor();
+  await shot(page, 'quiz-loading-1280');
+  await hydrated(page, 'QuizRunner');
+  await page.getByTestId('quiz-position').waitFor();
+
+  assert.equal(await position(page), 'Question 1 of 6');
+  assert.match(await page.locator('main').innerText(), /Passing score: 70%/);
+  assert.equal(await answered(page), '0 of 6 answered');
+  const t0 = await timerSeconds(page);
+  assert.ok(t0 > 14 * 60 && t0 <= 15 * 60, `timer starts near 15:00, got ${t0}`);
+  assert.equal(await page.getByTestId('quiz-timer').getAttribute('data-warning'), 'false');
+  assert.ok(await page.getByRole('button', { name: /Previous/ }).isDisabled(), 'Previous disabled on the first question');
+  assert.ok(await page.getByRole('button', { name: /Next/ }).isDisabled(), 'Next disabled until answered');
+  await shot(page, 'quiz-question-1280');
+
+  // keyboard: arrows move between options, Enter goes next
+  const q1 = await question(page);
+  const labels = page.locator('fieldset label');
+  const texts = (await labels.allInnerTexts()).map((t) => t.trim());
+  await labels.nth(0).click();
+  await page.focus('fieldset input[type=radio]:checked');
+  for (let i = 0; i < texts.indexOf(REACT[q1]); i++) await page.keyboard.press('ArrowDown');
+  const checked = await page.evaluate(() => document.querySelector('fieldset input[type=radio]:checked')?.closest('label')?.innerText.trim());
+  assert.equal(checked, REACT[q1], 'arrow keys chose the option');
+  await page.keyboard.press('Enter');
+  await page.waitForFunction(() => document.querySelector('[data-testid=quiz-position]')?.textContent === 'Question 2 of 6');
+  assert.ok(await page.getByRole('button', { name: /Next/ }).isDisabled());
+  assert.ok(await page.getByRole('button', { name: /Previous/ }).isEnabled());
+
+  await choose(page, true);
+  await next(page);
+  assert.equal(await position(page), 'Question 3 of 6');
+  assert.equal(await answered(page), '2 of 6 answered');
+  await page.getByText('Answer saved').waitFor();
+
+  // a reload resumes the same attempt: same place, answers kept, the clock not reset
+  const before = await timerSeconds(page);
+  const q3 = await question(page);
+  await page.reload();
+  await hydrated(page, 'QuizRunner');
+  await page.getByTestId('quiz-position').waitFor();
+  assert.equal(await position(page), 'Question 3 of 6');
+  assert.equal(await question(page), q3);
+  assert.equal(await answered(page), '2 of 6 answered');
+  assert.ok((await timerSeconds(page)) <= before, 'the countdown continued from the server deadline');
+  await page.getByRole('button', { name: /Previous/ }).click();
+  const kept = await page.evaluate(() => document.querySelector('fieldset input[type=radio]:checked')?.closest('label')?.innerText.trim());
+  assert.equal(kept, REACT[await question(page)], 'the saved answer is checked after the reload');
+  await page.getByRole('button', { name: /Next/ }).click();
+
+  for (let i = 3; i <= 6; i++) {
+    assert.equal(await position(page), `Question ${i} of 6`);
+    await choose(page, true);
+    if (i === 6) assert.ok((await page.getByTestId('quiz-submit').innerText()).includes('Submit Quiz'));
+    await next(page);
+  }
+  const result = page.getByTestId('quiz-result');
+  await result.waitFor();
+  assert.equal(await result.getAttribute('data-passed'), 'true');
+  assert.equal(await page.getByTestId('quiz-percent').innerText(), '100%');
+  const text = await result.innerText();
+  for (const s of ['Congratulations, you passed!', '6 / 6', 'Passing score', '70%', 'Time taken', 'Your score', 'Continue Application', 'Retake Quiz']) {
+    assert.ok(text.includes(s), `result shows ${s}`);
+  }
+  assert.equal(await page.getByText('Back to Badges').count(), 0, 'a pass offers Continue Application instead');
+  const review = page.getByTestId('quiz-review');
+  assert.equal(await review.locator('> li').count(), 6);
+  assert.match(await review.innerText(), /Explanation: useRef returns a mutable object/);
+  assert.match(page.url(), /\/quiz\/[0-9a-f]{24}\?attempt=[0-9a-f]{24}$/);
+  await shot(page, 'quiz-result-pass-1280');
+
+  // the result screen survives a reload
+  await page.reload();
+  await hydrated(page, 'QuizRunner');
+  await page.getByTestId('quiz-result').waitFor();
+  assert.equal(await page.getByTestId('quiz-percent').innerText(), '100%');
+  await page.setViewportSize({ width: 390, height: 844 });
+  await shot(page, 'quiz-result-pass-390');
+  await page.evaluate(() => {
+    document.documentElement.classList.add('dark');
+    document.documentElement.style.colorScheme = 'dark';
+  });
+  await page.waitForTimeout(400);
+  await shot(page, 'quiz-result-pass-390-dark');
+  await page.evaluate(() => document.documentElement.classList.remove('dark'));
+  await page.setViewportSize({ width: 1280, height: 800 });
+
+  // Continue Application: to the upload page with the result as navigation state
+  await page.getByTestId('quiz-continue').click();
+  await page.waitForURL(`**/resume-upload/${id}`);
+  const state = await page.evaluate((k) => JSON.parse(sessionStorage.getItem(k) || 'null'), `quizResult:${id}`);
+  assert.equal(state.passed, true);
+  assert.equal(state.score, 100);
+  assert.equal(state.correctAnswers, 6);
+  assert.equal(state.total, 6);
+  assert.equal(state.fromQuiz, true);
+  assert.match(state.attemptId, /^[0-9a-f]{24}$/);
+  assert.ok(Number.isInteger(state.timeSpent) && state.timeSpent >= 0);
+  assert.deepEqual(errors, []);
+  await page.close();
+});
+
+test('a member fails the quiz, sees the review, and Retake Quiz starts a new attempt', async () => {
+  const page = await browser.context.newPage();
+  const errors = watchErrors(page);
+  await signUp(page, 'Fay Failer');
+  const id = badgeId('React Developer');
+  await openQuiz(page, id);
+  await page.setViewportSize({ width: 390, height: 844 });
+  await shot(page, 'quiz-question-390');
+  for (let i = 1; i <= 6; i++) {
+    await choose(page, false);
+    await next(page);
+  }
+  const result = page.getByTestId('quiz-result');
+  await result.waitFor();
+  assert.equal(await result.getAttribute('data-passed'), 'false');
+  assert.equal(await page.getByTestId('quiz-percent').innerText(), '0%');
+  const text = await result.innerText();
+  for (const s of ['Not quite there yet', '0 / 6', 'Back to Badges', 'Retake Quiz', 'Incorrect', 'Your answer']) {
+    assert.ok(text.includes(s), `result shows ${s}`);
+  }
+  assert.equal(await page.getByTestId('quiz-continue').count(), 0);
+  await page.setViewportSize({ width: 1280, height: 800 });
+  await shot(page, 'quiz-result-fail-1280');
+  const firstAttempt = new URL(page.url()).searchParams.get('attempt');
+
+  await page.getByRole('button', { name: /Retake Quiz/ }).click();
+  await page.waitForURL(`**/quiz/${id}`);
+  await hydrated(page, 'QuizRunner');
+  await page.getByTestId('quiz-position').waitFor();
+  assert.equal(await position(page), 'Question 1 of 6');
+  assert.equal(await answered(page), '0 of 6 answered');
+  const r = await page.request.get(`${server.url}/backend/api/v1/quiz/badge/${id}`);
+  const quiz = await r.json();
+  assert.notEqual(quiz.attempt._id, firstAttempt, 'a retake is a new attempt');
+  assert.deepEqual(errors, []);
+  await page.close();
+});
+
+test('the timer turns red under 5 minutes and auto-submits at 0 with "Time\'s Up!"', async () => {
+  const page = await browser.context.newPage();
+  const errors = watchErrors(page);
+  await page.clock.install();
+  await signUp(page, 'Tim Timer');
+  await openQuiz(page, badgeId('React Developer'));
+  await choose(page, true);
+  await page.getByText('Answer saved').waitFor();
+  await page.clock.fastForward('10:05');
+  await page.waitForFunction(() => document.querySelector('[data-testid=quiz-timer]')?.getAttribute('data-warning') === 'true');
+  const left = await timerSeconds(page);
+  assert.ok(left < 300 && left > 240, `under 300 s, got ${left}`);
+  await shot(page, 'quiz-timer-warning-1280');
+  await page.evaluate(() => document.documentElement.classList.add('dark'));
+  await page.waitForTimeout(400); // let colour transitions finish
+  await shot(page, 'quiz-timer-warning-1280-dark');
+  await page.evaluate(() => document.documentElement.classList.remove('dark'));
+  await page.clock.fastForward('05:00');
+  await page.getByText("Time's Up!").waitFor();
+  const result = page.getByTestId('quiz-result');
+  await result.waitFor();
+  assert.equal(await result.getAttribute('data-passed'), 'false');
+  assert.match(await result.innerText(), /1 \/ 6/);
+  await shot(page, 'quiz-times-up-1280');
+  assert.deepEqual(errors, []);
+  await page.close();
+});
+
+test('unavailable, missing-id and empty quizzes, and visitors are sent to log in', async () => {
+  const res = await fetch(`${server.url}/quiz/${badgeId('React Developer')}`, { redirect: 'manual' });
+  assert.ok([302, 303].includes(res.status), `visitor status ${res.status}`);
+  assert.match(res.headers.get('location'), /^\/login\?next=%2Fquiz%2F/);
+
+  const page = await browser.context.newPage();
+  await signUp(page, 'Una Available');
+  await page.goto(`${server.url}/quiz/${badgeId('Open Source Contributor')}`);
+  await hydrated(page, 'QuizRunner');
+  const box = page.getByTestId('quiz-unavailable');
+  await box.waitFor();
+  const t = await box.innerText();
+  assert.ok(t.includes('Quiz Unavailable') && t.includes('This badge is earned by uploading proof, not by a quiz.'), t);
+  assert.ok(await page.getByRole('button', { name: /Try Again/ }).isVisible());
+  assert.equal(await page.getByRole('link', { name: /Back to Badges/ }).getAttribute('href'), '/badges');
+  await shot(page, 'quiz-unavailable-1280');
+  await page.setViewportSize({ width: 390, height: 844 });
+  await shot(page, 'quiz-unavailable-390');
+  await page.setViewportSize({ width: 1280, height: 800 });
+
+  await page.goto(`${server.url}/quiz`);
+  await hydrated(page, 'QuizRunner');
+  await page.getByText('Badge ID is missing').waitFor();
+
+  // an admin publishes a skill badge, then takes the last question out of its quiz
+  const admin = await request.newContext({ baseURL: server.url, extraHTTPHeaders: { Origin: server.url } });
+  const ok = async (r, status = 200) => {
+    assert.equal(r.status(), status, await r.text());
+    return r.json();
+  };
+  await ok(await admin.post('/backend/api/v1/auth/login', { data: { email: ADMIN_EMAIL, password: ADMIN_PASSWORD } }));
+  const { badge: empty } = await ok(
+    await admin.post('/backend/api/v1/badge-management/badges', {
+      data: { name: 'Empty Quiz Badge', description: 'A badge whose quiz is being rewritten.', category: 'Development', type: 'skill', level: 'beginner', price: 10, icon: 'Award', color: 'blue', criteria: 'Pass the quiz.', requiresResume: false },
+    }),
+    201,
+  );
+  const { quiz: emptyQuiz } = await ok(
+    await admin.post(`/backend/api/v1/admin/badges/${empty._id}/quiz`, { data: { title: 'Empty Quiz Badge Assessment', description: 'Soon.', passingScore: 70, timeLimit: 15 } }),
+    201,
+  );
+  const { question } = await ok(
+    await admin.post('/backend/api/v1/admin/questions', { data: { text: 'Placeholder?', options: ['Yes', 'No'], correctIndex: 0, quizId: emptyQuiz._id } }),
+    201,
+  );
+  await ok(await admin.patch(`/backend/api/v1/badge-management/badges/${empty._id}/toggle`));
+  await ok(await admin.delete(`/backend/api/v1/admin/quizzes/${emptyQuiz._id}/questions/${question._id}`));
+  await admin.dispose();
+
+  await page.goto(`${server.url}/quiz/${empty._id}`);
+  await hydrated(page, 'QuizRunner');
+  await page.getByTestId('quiz-empty').waitFor();
+  assert.match(await page.getByTestId('quiz-empty').innerText(), /No Questions Available/);
+  await shot(page, 'quiz-empty-1280');
+  await page.close();
+});

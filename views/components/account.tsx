@@ -1,0 +1,155 @@
+// Shared pieces of the account screens (login, signup, reset password, profiles): the
+// user's JSON shape, the avatar, the password field, the auth page frame, copy-to-clipboard.
+import { useState, type InputHTMLAttributes, type ReactNode } from 'react';
+import { Award, BadgeCheck, Eye, EyeOff, Share2, ShieldCheck } from 'lucide-react';
+import { cn } from '../lib/cn';
+import { Input } from './ui';
+
+/** A badge grant as the API answers it inside the user. */
+export type BadgeGrant = {
+  id: string;
+  badgeId: string;
+  badgeName: string;
+  badgeCategory: string;
+  grantedAt: string;
+  expiresAt: string | null;
+  verificationId: string;
+  publicVerificationId: string;
+};
+
+/** The user as the API answers it (`_id` on the wire). */
+export type ApiUser = {
+  _id: string;
+  name: string;
+  email: string;
+  role: 'user' | 'admin' | string;
+  position: string;
+  linkedin: string;
+  portfolio: string;
+  profilePicUrl: string;
+  createdAt: string;
+  badgeGrants: BadgeGrant[];
+};
+
+/** The client's user: `_id` mapped to `id` (spec section 3). */
+export type User = Omit<ApiUser, '_id'> & { id: string };
+
+export function fromApi(u: ApiUser): User {
+  const { _id, ...rest } = u;
+  return { ...rest, id: _id };
+}
+
+/** One earned badge (GET /users/badges). verificationId is the public id used in links. */
+export type EarnedBadge = {
+  id: string;
+  badgeId: string;
+  name: string;
+  category: string;
+  icon: string;
+  color: string;
+  earnedDate: string;
+  expiresAt: string | null;
+  verificationId: string;
+};
+
+/** The same-site path to go to after signing in: a local path, else '/'. */
+export function safeNext(next: string | null | undefined): string {
+  if (!next || next[0] !== '/' || next.startsWith('//') || next.startsWith('/\\') || /[\\\r\n\t]/.test(next)) return '/';
+  const path = next.split(/[?#]/)[0];
+  if (path === '/login' || path === '/signup') return '/';
+  return next;
+}
+
+export function initials(name: string): string {
+  const parts = name.trim().split(/\s+/).filter(Boolean);
+  if (parts.length === 0) return '?';
+  const first = parts[0].charAt(0);
+  const last = parts.length > 1 ? parts[parts.length - 1].charAt(0) : '';
+  return (first + last).toUpperCase();
+}
+
+/** The round picture, or the initials on the primary tint. */
+export function Avatar({ name, url, className, textClassName }: { name: string; url: string; className?: string; textClassName?: string }) {
+  if (url) return <img src={url} alt={name ? `${name}'s profile picture` : 'Profile picture'} className={cn('rounded-full object-cover ring-1 ring-border', className)} />;
+  return (
+    <span
+      role="img"
+      aria-label={name ? `${name}'s initials` : 'No profile picture'}
+      className={cn('flex select-none items-center justify-center rounded-full bg-primary/12 font-semibold text-primary ring-1 ring-primary/20', className, textClassName)}
+    >
+      {initials(name)}
+    </span>
+  );
+}
+
+/** A password input with a show/hide toggle. */
+export function PasswordInput({ className, ...rest }: InputHTMLAttributes<HTMLInputElement>) {
+  const [shown, setShown] = useState(false);
+  return (
+    <div className="relative">
+      <Input {...rest} type={shown ? 'text' : 'password'} className={cn('pr-10', className)} />
+      <button
+        type="button"
+        onClick={() => setShown(!shown)}
+        className="absolute inset-y-0 right-0 flex w-10 items-center justify-center rounded-r-md text-muted-foreground hover:text-foreground focus-visible:outline-none focus-visible:ring-2 focus-visible:ring-ring"
+        aria-label={shown ? 'Hide password' : 'Show password'}
+        aria-pressed={shown}
+      >
+        {shown ? <EyeOff className="h-4 w-4" /> : <Eye className="h-4 w-4" />}
+      </button>
+    </div>
+  );
+}
+
+/** The frame of the login, signup and reset screens: a brand panel beside the form. */
+export function AuthFrame({ title, subtitle, children }: { title: string; subtitle: string; children: ReactNode }) {
+  return (
+    <div className="mx-auto grid w-full max-w-5xl gap-8 px-4 py-10 sm:px-6 sm:py-16 lg:grid-cols-2 lg:items-center lg:gap-12 lg:px-8">
+      <section aria-label="Why Meritmark" className="hidden rounded-2xl bg-gradient-to-br from-indigo-600 to-indigo-800 p-10 text-white shadow-lg lg:block dark:from-indigo-700 dark:to-indigo-950 dark:ring-1 dark:ring-white/10">
+        <div className="flex h-11 w-11 items-center justify-center rounded-xl bg-white/15">
+          <Award className="h-6 w-6" aria-hidden="true" />
+        </div>
+        <h2 className="mt-6 text-2xl font-bold leading-tight">Credentials that prove themselves</h2>
+        <p className="mt-3 text-white/85">Earn a badge by passing a quiz or showing your work, and share a link anyone can verify in one click.</p>
+        <ul className="mt-8 space-y-4 text-sm">
+          <li className="flex gap-3"><ShieldCheck className="h-5 w-5 shrink-0" aria-hidden="true" /> Every badge is reviewed and signed, so employers can trust it.</li>
+          <li className="flex gap-3"><BadgeCheck className="h-5 w-5 shrink-0" aria-hidden="true" /> A public verification page for each credential you hold.</li>
+          <li className="flex gap-3"><Share2 className="h-5 w-5 shrink-0" aria-hidden="true" /> Share to LinkedIn, your portfolio or your profile page.</li>
+        </ul>
+      </section>
+      <div className="mx-auto w-full max-w-md">
+        <div className="mb-6 text-center lg:text-left">
+          <h1 className="text-2xl font-bold tracking-tight sm:text-3xl">{title}</h1>
+          <p className="mt-2 text-muted-foreground">{subtitle}</p>
+        </div>
+        {children}
+      </div>
+    </div>
+  );
+}
+
+/** Copies text to the clipboard (with a fallback for non-secure contexts). */
+export async function copyText(text: string): Promise<boolean> {
+  try {
+    if (navigator.clipboard && window.isSecureContext) {
+      await navigator.clipboard.writeText(text);
+      return true;
+    }
+  } catch {
+    // fall through to the selection fallback
+  }
+  try {
+    const ta = document.createElement('textarea');
+    ta.value = text;
+    ta.setAttribute('readonly', '');
+    ta.style.position = 'fixed';
+    ta.style.opacity = '0';
+    document.body.appendChild(ta);
+    ta.select();
+    const ok = document.execCommand('copy');
+    ta.remove();
+    return ok;
+  } catch {
+    return false;
+  }
+}

@@ -1,0 +1,201 @@
+// The audit log view: every admin action (who, what, when, before and after), newest
+// first, paginated and searched on the server.
+import { useCallback, useEffect, useRef, useState } from 'react';
+import { History } from 'lucide-react';
+import { Card, CardContent, CardDescription, CardHeader, CardTitle, Chip, Skeleton } from '../ui';
+import { api, errorMessage } from '../../lib/api';
+import { toastError } from '../../lib/toast';
+import { dateTime } from '../../lib/format';
+import { cn } from '../../lib/cn';
+import { Pager, SearchBox, type PageInfo } from './ApplicationsTab';
+
+export type AuditEntry = {
+  _id: string;
+  actor: { _id: string; name: string; email: string } | null;
+  action: string;
+  targetType: string;
+  targetId: string;
+  targetLabel: string;
+  before: unknown;
+  after: unknown;
+  createdAt: string;
+};
+type AuditList = PageInfo & { entries: AuditEntry[] };
+
+const LABELS: Record<string, string> = {
+  'application.approve': 'Approved application',
+  'application.grant_free': 'Granted free',
+  'application.reject': 'Rejected application',
+  'user.update': 'Updated user',
+  'user.role_change': 'Changed role',
+  'user.profile_pic': 'Changed profile picture',
+  'badge.create': 'Created badge',
+  'badge.update': 'Updated badge',
+  'badge.toggle': 'Toggled badge',
+  'badge.delete': 'Deleted badge',
+  'quiz.create': 'Created quiz',
+  'quiz.toggle': 'Toggled quiz',
+  'quiz.add_question': 'Added question to quiz',
+  'quiz.remove_question': 'Removed question from quiz',
+  'question.create': 'Created question',
+  'question.update': 'Updated question',
+  'question.delete': 'Deleted question',
+  'coupon.create': 'Created coupon',
+  'coupon.update': 'Updated coupon',
+  'coupon.toggle': 'Toggled coupon',
+  'coupon.delete': 'Deleted coupon',
+  'coupon.free_grant': 'Created free grant coupon',
+};
+
+export function actionLabel(a: string) {
+  if (LABELS[a]) return LABELS[a];
+  const s = a.replace(/[._]/g, ' ');
+  return s.charAt(0).toUpperCase() + s.slice(1);
+}
+
+function tone(a: string): 'success' | 'destructive' | 'secondary' | 'warning' {
+  if (/approve|grant_free|create/.test(a)) return 'success';
+  if (/reject|delete|remove/.test(a)) return 'destructive';
+  if (/role/.test(a)) return 'warning';
+  return 'secondary';
+}
+
+function show(v: unknown): string {
+  if (v === null || v === undefined || v === '') return '—';
+  if (typeof v === 'string') return v.length > 60 ? v.slice(0, 60) + '…' : v;
+  if (typeof v === 'object') {
+    const o = v as Record<string, unknown>;
+    if ('verificationId' in o) return `${o.verificationId}${o.revokedAt ? ' (revoked)' : ''}`;
+    const s = JSON.stringify(v);
+    return s.length > 60 ? s.slice(0, 60) + '…' : s;
+  }
+  return String(v);
+}
+
+/** What changed between two audit snapshots, one line per changed field. */
+export function AuditChanges({ before, after, className }: { before: unknown; after: unknown; className?: string }) {
+  const b = (before && typeof before === 'object' ? before : {}) as Record<string, unknown>;
+  const a = (after && typeof after === 'object' ? after : {}) as Record<string, unknown>;
+  const keys = Array.from(new Set([...Object.keys(b), ...Object.keys(a)])).filter(
+    (k) => JSON.stringify(b[k]) !== JSON.stringify(a[k]) && !/^(reviewedAt|reviewedBy|updatedAt|createdAt|id|_id)$/.test(k),
+  );
+  if (before === null && after !== null) return <p className={cn('mt-1 text-xs text-muted-foreground', className)}>Created</p>;
+  if (after === null && before !== null) return <p className={cn('mt-1 text-xs text-muted-foreground', className)}>Deleted</p>;
+  if (keys.length === 0) return <p className={cn('mt-1 text-xs text-muted-foreground', className)}>No field changed</p>;
+  return (
+    <ul className={cn('mt-1 space-y-0.5 text-xs', className)}>
+      {keys.slice(0, 8).map((k) => (
+        <li key={k} className="break-words">
+          <span className="font-medium">{k}</span>: <span className="text-muted-foreground line-through decoration-muted-foreground/50">{show(b[k])}</span> → <span>{show(a[k])}</span>
+        </li>
+      ))}
+    </ul>
+  );
+}
+
+const ACTION_FILTERS = [
+  ['', 'All actions'],
+  ['application.approve', 'Approvals'],
+  ['application.grant_free', 'Free grants'],
+  ['application.reject', 'Rejections'],
+  ['user.update', 'User edits'],
+  ['user.role_change', 'Role changes'],
+  ['user.profile_pic', 'Picture changes'],
+];
+
+export function AuditLog({ refreshKey = 0 }: { refreshKey?: number }) {
+  const [action, setAction] = useState('');
+  const [query, setQuery] = useState('');
+  const [page, setPage] = useState(1);
+  const [list, setList] = useState<AuditList | null>(null);
+  const [loading, setLoading] = useState(true);
+  const seq = useRef(0);
+
+  const load = useCallback(async () => {
+    const mine = ++seq.current;
+    setLoading(true);
+    try {
+      const qs = new URLSearchParams({ page: String(page), limit: '25' });
+      if (action) qs.set('action', action);
+      if (query) qs.set('search', query);
+      const res = await api<AuditList>('/admin/audit?' + qs.toString());
+      if (mine === seq.current) setList(res);
+    } catch (e) {
+      if (mine === seq.current) toastError(errorMessage(e, 'Failed to fetch the audit log'));
+    } finally {
+      if (mine === seq.current) setLoading(false);
+    }
+  }, [action, page, query]);
+
+  useEffect(() => {
+    load();
+  }, [load, refreshKey]);
+
+  return (
+    <Card>
+      <CardHeader className="gap-4">
+        <div className="flex flex-col gap-4 sm:flex-row sm:items-end sm:justify-between">
+          <div>
+            <CardTitle>Audit Log</CardTitle>
+            <CardDescription className="mt-1.5">Every administrator action, who made it and what it changed.</CardDescription>
+          </div>
+          <div className="flex w-full flex-col gap-2 sm:w-auto sm:min-w-[28rem] sm:flex-row">
+            <select
+              aria-label="Filter by action"
+              value={action}
+              onChange={(e) => {
+                setAction(e.target.value);
+                setPage(1);
+              }}
+              className="h-10 rounded-md border border-input bg-background px-3 text-sm focus-visible:outline-none focus-visible:ring-2 focus-visible:ring-ring"
+            >
+              {ACTION_FILTERS.map(([v, l]) => (
+                <option key={v} value={v}>
+                  {l}
+                </option>
+              ))}
+            </select>
+            <SearchBox
+              label="Search the audit log"
+              placeholder="Search admin, user or ID"
+              onSearch={(q) => {
+                setQuery(q);
+                setPage(1);
+              }}
+            />
+          </div>
+        </div>
+      </CardHeader>
+      <CardContent className="space-y-3">
+        {loading && !list ? (
+          [0, 1, 2, 3].map((i) => <Skeleton key={i} className="h-14 w-full" />)
+        ) : !list || list.entries.length === 0 ? (
+          <div className="rounded-lg border border-dashed py-12 text-center">
+            <History className="mx-auto h-10 w-10 text-muted-foreground/60" aria-hidden="true" />
+            <p className="mt-3 font-medium">No entries</p>
+            <p className="mt-1 text-sm text-muted-foreground">{query || action ? 'Nothing matches these filters.' : 'Admin actions will be recorded here.'}</p>
+          </div>
+        ) : (
+          <ol className="divide-y rounded-lg border" aria-busy={loading} data-testid="audit-entries">
+            {list.entries.map((e) => (
+              <li key={e._id} className="grid gap-1 px-4 py-3 sm:grid-cols-[11rem_1fr] sm:gap-4">
+                <time dateTime={e.createdAt} className="text-xs text-muted-foreground tabular-nums sm:pt-0.5">
+                  {dateTime(e.createdAt)}
+                </time>
+                <div className="min-w-0">
+                  <p className="flex flex-wrap items-center gap-x-2 gap-y-1 text-sm">
+                    <Chip tone={tone(e.action)}>{actionLabel(e.action)}</Chip>
+                    <span className="min-w-0 break-words font-medium">{e.targetLabel || `${e.targetType} ${e.targetId}`}</span>
+                  </p>
+                  <p className="mt-1 text-xs text-muted-foreground">by {e.actor ? e.actor.name || e.actor.email : 'system'}{e.actor?.email && e.actor.name ? ` <${e.actor.email}>` : ''}</p>
+                  <AuditChanges before={e.before} after={e.after} />
+                </div>
+              </li>
+            ))}
+          </ol>
+        )}
+        <Pager info={list} busy={loading} onPage={setPage} />
+      </CardContent>
+    </Card>
+  );
+}

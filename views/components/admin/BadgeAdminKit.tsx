@@ -1,0 +1,293 @@
+// Shared pieces of the catalogue admin tabs (Badge Management, Quiz Management, Coupons):
+// the API shapes, stat cards, form fields, a switch, a confirmation dialog and toasts.
+import type { ComponentType, ReactNode, SelectHTMLAttributes } from 'react';
+import { Switch as RSwitch } from 'radix-ui';
+import { Search } from 'lucide-react';
+import { Dialog, DialogContent, DialogDescription, DialogFooter, DialogHeader, DialogTitle } from '../dialog';
+import { Button, Card, Input, Label } from '../ui';
+import { errorMessage } from '../../lib/api';
+import { toast, toastError } from '../../lib/toast';
+import { cn } from '../../lib/cn';
+
+export const CATEGORIES = ['Development', 'Design', 'Management', 'Data Science', 'Marketing', 'DevOps'];
+export const LEVELS = ['beginner', 'intermediate', 'advanced'] as const;
+export const DIFFICULTIES = ['easy', 'medium', 'hard'] as const;
+
+// The same lists as app/badgeadmin (the server refuses anything else).
+export const BADGE_ICONS = [
+  'Award', 'BadgeCheck', 'Trophy', 'Star', 'Shield', 'ShieldCheck', 'Lock', 'GraduationCap',
+  'Code', 'Terminal', 'Server', 'Cpu', 'Database', 'GitBranch', 'Container', 'Cloud',
+  'Palette', 'PenTool', 'Layers', 'Smartphone', 'Kanban', 'Briefcase', 'Users', 'Target',
+  'Brain', 'ChartColumn', 'Megaphone', 'HeartHandshake', 'Globe', 'Lightbulb', 'Rocket',
+];
+export const BADGE_COLORS = [
+  'blue', 'sky', 'cyan', 'teal', 'emerald', 'green', 'lime', 'yellow', 'amber', 'orange',
+  'red', 'rose', 'pink', 'purple', 'violet', 'indigo', 'slate', 'gray',
+];
+// Literal classes so Tailwind keeps them.
+export const SWATCH: Record<string, string> = {
+  blue: 'bg-blue-500', sky: 'bg-sky-500', cyan: 'bg-cyan-500', teal: 'bg-teal-500', emerald: 'bg-emerald-500',
+  green: 'bg-green-500', lime: 'bg-lime-500', yellow: 'bg-yellow-400', amber: 'bg-amber-500', orange: 'bg-orange-500',
+  red: 'bg-red-500', rose: 'bg-rose-500', pink: 'bg-pink-500', purple: 'bg-purple-500', violet: 'bg-violet-500',
+  indigo: 'bg-indigo-500', slate: 'bg-slate-500', gray: 'bg-gray-500',
+};
+
+// ---- API shapes (app/badgeadmin, app/quizadmin, app/coupon) ----
+
+export type AdminBadge = {
+  _id: string;
+  name: string;
+  description: string;
+  category: string;
+  type: 'skill' | 'proof';
+  level: string;
+  price: number;
+  icon: string;
+  color: string;
+  criteria: string;
+  requiresResume: boolean;
+  isActive: boolean;
+  validDays: number | null;
+  createdBy: { _id: string; name: string } | null;
+  createdAt: string;
+  updatedAt: string;
+  quiz: { _id: string; title: string; passingScore: number; timeLimit: number; isActive: boolean; questionCount: number } | null;
+  grantCount: number;
+  applicationCount: number;
+  openApplicationCount: number;
+};
+
+export type BadgeStats = { totalBadges: number; activeBadges: number; skillBadges: number; proofBadges: number };
+
+export type Question = {
+  _id: string;
+  text: string;
+  options: string[];
+  correctIndex: number;
+  difficulty: string;
+  explanation: string;
+  topic: string;
+  category: string;
+  createdAt: string;
+  quizzes: { _id: string; title: string; badgeName: string }[] | null;
+};
+
+export type AdminQuiz = {
+  _id: string;
+  title: string;
+  description: string;
+  passingScore: number;
+  timeLimit: number;
+  isActive: boolean;
+  createdAt: string;
+  badge: { _id: string; name: string; category: string; type: string; isActive: boolean };
+  questions: Question[];
+  questionCount: number;
+};
+
+export type AdminCoupon = {
+  _id: string;
+  code: string;
+  name: string;
+  description: string;
+  discountType: 'percentage' | 'fixed';
+  discountValue: number;
+  minimumAmount: number;
+  maximumDiscount: number | null;
+  usageLimit: number | null;
+  usedCount: number;
+  validFrom: string;
+  validUntil: string;
+  isActive: boolean;
+  applicableBadges: { _id: string; name: string }[];
+  applicableCategories: string[];
+  status: 'active' | 'inactive' | 'expired';
+  createdAt: string;
+  updatedAt: string;
+};
+
+export type CouponStats = {
+  totalCoupons: number;
+  activeCoupons: number;
+  expiredCoupons: number;
+  topUsedCoupons: { code: string; usedCount: number }[];
+};
+
+// ---- toasts ----
+
+/** The spec's admin success toast. */
+export function toastSuccess(message: string) {
+  toast({ title: 'Success', description: message, variant: 'success' });
+}
+/** The spec's admin error toast: title 'Error', the server's msg, else the fallback. */
+export function toastFail(e: unknown, fallback: string) {
+  toastError(errorMessage(e, fallback));
+}
+
+// ---- layout pieces ----
+
+export function SectionHeader({ title, description, actions }: { title: string; description?: string; actions?: ReactNode }) {
+  return (
+    <div className="flex flex-col gap-3 sm:flex-row sm:items-end sm:justify-between">
+      <div>
+        <h2 className="text-xl font-semibold tracking-tight">{title}</h2>
+        {description && <p className="mt-1 text-sm text-muted-foreground">{description}</p>}
+      </div>
+      {actions && <div className="flex flex-wrap gap-2">{actions}</div>}
+    </div>
+  );
+}
+
+type Tone = 'primary' | 'success' | 'warning' | 'destructive' | 'muted';
+const toneClass: Record<Tone, string> = {
+  primary: 'bg-primary/10 text-primary',
+  success: 'bg-success/15 text-success',
+  warning: 'bg-warning/20 text-foreground',
+  destructive: 'bg-destructive/10 text-destructive',
+  muted: 'bg-muted text-muted-foreground',
+};
+
+export function StatCard({ label, value, icon: Icon, hint, tone = 'primary', testId }: {
+  label: string;
+  value: ReactNode;
+  icon: ComponentType<{ className?: string }>;
+  hint?: ReactNode;
+  tone?: Tone;
+  testId?: string;
+}) {
+  return (
+    <Card className="p-4 sm:p-5" data-testid={testId}>
+      <div className="flex items-start justify-between gap-3">
+        <div className="min-w-0">
+          <p className="text-sm font-medium text-muted-foreground">{label}</p>
+          <p className="mt-1 text-2xl font-bold tabular-nums">{value}</p>
+          {hint && <div className="mt-1 text-xs text-muted-foreground">{hint}</div>}
+        </div>
+        <span className={cn('flex h-8 w-8 shrink-0 items-center justify-center rounded-lg sm:h-10 sm:w-10', toneClass[tone])}>
+          <Icon className="h-4 w-4 sm:h-5 sm:w-5" />
+        </span>
+      </div>
+    </Card>
+  );
+}
+
+export function Field({ label, htmlFor, hint, children, className }: { label: string; htmlFor?: string; hint?: ReactNode; children: ReactNode; className?: string }) {
+  return (
+    <div className={cn('grid min-w-0 gap-1.5', className)}>
+      <Label htmlFor={htmlFor}>{label}</Label>
+      {children}
+      {hint && <p className="text-xs text-muted-foreground">{hint}</p>}
+    </div>
+  );
+}
+
+export function NativeSelect({ className, children, ...rest }: SelectHTMLAttributes<HTMLSelectElement>) {
+  return (
+    <select
+      className={cn(
+        'flex h-10 w-full rounded-md border border-input bg-background px-3 py-2 text-sm ring-offset-background focus-visible:outline-none focus-visible:ring-2 focus-visible:ring-ring disabled:cursor-not-allowed disabled:opacity-60',
+        className,
+      )}
+      {...rest}
+    >
+      {children}
+    </select>
+  );
+}
+
+export function SearchInput({ value, onChange, placeholder, label, className }: { value: string; onChange: (v: string) => void; placeholder: string; label: string; className?: string }) {
+  return (
+    <div className={cn('relative', className)}>
+      <Search className="pointer-events-none absolute left-3 top-1/2 h-4 w-4 -translate-y-1/2 text-muted-foreground" aria-hidden="true" />
+      <Input type="search" aria-label={label} value={value} onChange={(e) => onChange(e.target.value)} placeholder={placeholder} className="pl-9" />
+    </div>
+  );
+}
+
+export function Switch({ checked, onCheckedChange, label, disabled, testId }: { checked: boolean; onCheckedChange: (v: boolean) => void; label: string; disabled?: boolean; testId?: string }) {
+  return (
+    <RSwitch.Root
+      checked={checked}
+      onCheckedChange={onCheckedChange}
+      disabled={disabled}
+      aria-label={label}
+      data-testid={testId}
+      className="peer inline-flex h-6 w-11 shrink-0 cursor-pointer items-center rounded-full border-2 border-transparent transition-colors focus-visible:outline-none focus-visible:ring-2 focus-visible:ring-ring focus-visible:ring-offset-2 ring-offset-background disabled:cursor-not-allowed disabled:opacity-50 data-[state=checked]:bg-success data-[state=unchecked]:bg-input"
+    >
+      <RSwitch.Thumb className="pointer-events-none block h-5 w-5 rounded-full bg-background shadow-lg ring-0 transition-transform data-[state=checked]:translate-x-5 data-[state=unchecked]:translate-x-0" />
+    </RSwitch.Root>
+  );
+}
+
+export function EmptyState({ icon: Icon, title, description, action }: { icon: ComponentType<{ className?: string }>; title: string; description?: string; action?: ReactNode }) {
+  return (
+    <div className="flex flex-col items-center justify-center rounded-xl border border-dashed px-6 py-12 text-center">
+      <span className="flex h-12 w-12 items-center justify-center rounded-full bg-muted text-muted-foreground">
+        <Icon className="h-6 w-6" />
+      </span>
+      <p className="mt-4 font-medium">{title}</p>
+      {description && <p className="mt-1 max-w-md text-sm text-muted-foreground">{description}</p>}
+      {action && <div className="mt-4">{action}</div>}
+    </div>
+  );
+}
+
+export function CardsSkeleton({ n = 3 }: { n?: number }) {
+  return (
+    <div className="grid gap-4 md:grid-cols-2 lg:grid-cols-3" aria-busy="true" aria-label="Loading">
+      {Array.from({ length: n }, (_, i) => (
+        <div key={i} className="h-40 animate-pulse rounded-xl bg-muted" />
+      ))}
+    </div>
+  );
+}
+
+/** A confirmation dialog; onConfirm runs while the confirm button shows busy. */
+export function ConfirmDialog({ open, onOpenChange, title, description, confirmLabel, onConfirm, busy, children, destructive = true }: {
+  open: boolean;
+  onOpenChange: (v: boolean) => void;
+  title: string;
+  description: ReactNode;
+  confirmLabel: string;
+  onConfirm: () => void;
+  busy?: boolean;
+  children?: ReactNode;
+  destructive?: boolean;
+}) {
+  return (
+    <Dialog open={open} onOpenChange={(v) => !busy && onOpenChange(v)}>
+      <DialogContent role="alertdialog">
+        <DialogHeader>
+          <DialogTitle>{title}</DialogTitle>
+          <DialogDescription>{description}</DialogDescription>
+        </DialogHeader>
+        {children}
+        <DialogFooter>
+          <Button variant="outline" onClick={() => onOpenChange(false)} disabled={busy}>
+            Cancel
+          </Button>
+          <Button variant={destructive ? 'destructive' : 'default'} onClick={onConfirm} disabled={busy} data-testid="confirm-action">
+            {busy ? 'Working…' : confirmLabel}
+          </Button>
+        </DialogFooter>
+      </DialogContent>
+    </Dialog>
+  );
+}
+
+/** A number typed in a form, as JSON: empty is null, a number is a number, anything else is
+ * sent as typed so the server answers with the exact problem. */
+export function numberOrNull(v: string): number | string | null {
+  const t = v.trim();
+  if (t === '') return null;
+  const n = Number(t);
+  return Number.isFinite(n) ? n : t;
+}
+
+export function plural(n: number, one: string, many = one + 's') {
+  return `${n} ${n === 1 ? one : many}`;
+}
+
+export function capitalize(s: string) {
+  return s ? s[0].toUpperCase() + s.slice(1) : s;
+}

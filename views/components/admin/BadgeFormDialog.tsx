@@ -1,0 +1,247 @@
+// Create / edit badge dialog (also the 'Quick Free Badge' prefilled form).
+import { useEffect, useState, type FormEvent } from 'react';
+import {
+  Award, BadgeCheck, Brain, Briefcase, ChartColumn, Cloud, Code, Container, Cpu, Database, GitBranch, Globe, GraduationCap,
+  HeartHandshake, Kanban, Layers, Lightbulb, Lock, Megaphone, Palette, PenTool, Rocket, Server, Shield, ShieldCheck,
+  Smartphone, Star, Target, Terminal, Trophy, Users, type LucideIcon,
+} from 'lucide-react';
+import { Dialog, DialogContent, DialogDescription, DialogFooter, DialogHeader, DialogTitle } from '../dialog';
+import { Button, Input, Textarea } from '../ui';
+import { BadgeIcon, priceLabel } from '../badges';
+import { api } from '../../lib/api';
+import { cn } from '../../lib/cn';
+import {
+  BADGE_COLORS, BADGE_ICONS, CATEGORIES, Field, LEVELS, NativeSelect, SWATCH, Switch, capitalize, numberOrNull, toastFail, toastSuccess,
+  type AdminBadge,
+} from './BadgeAdminKit';
+
+const GLYPHS: Record<string, LucideIcon> = {
+  Award, BadgeCheck, Brain, Briefcase, ChartColumn, Cloud, Code, Container, Cpu, Database, GitBranch, Globe, GraduationCap,
+  HeartHandshake, Kanban, Layers, Lightbulb, Lock, Megaphone, Palette, PenTool, Rocket, Server, Shield, ShieldCheck,
+  Smartphone, Star, Target, Terminal, Trophy, Users,
+};
+
+export type BadgeFormValues = {
+  name: string;
+  description: string;
+  category: string;
+  type: 'skill' | 'proof';
+  level: string;
+  price: string;
+  icon: string;
+  color: string;
+  criteria: string;
+  requiresResume: boolean;
+  validDays: string;
+  isActive: boolean;
+};
+
+/** The spec's form defaults: skill, beginner, price 0, icon Award, color blue, no resume. */
+export const BADGE_DEFAULTS: BadgeFormValues = {
+  name: '', description: '', category: '', type: 'skill', level: 'beginner', price: '0', icon: 'Award', color: 'blue',
+  criteria: '', requiresResume: false, validDays: '', isActive: false,
+};
+
+/** 'Quick Free Badge': a free proof badge, ready to publish. */
+export const QUICK_FREE_BADGE: BadgeFormValues = {
+  ...BADGE_DEFAULTS,
+  type: 'proof', price: '0', icon: 'BadgeCheck', color: 'green', isActive: true,
+  description: 'A free badge recognising verified participation.',
+  criteria: 'Upload a certificate, a screenshot or a link that shows your participation.',
+};
+
+export function badgeToForm(b: AdminBadge): BadgeFormValues {
+  return {
+    name: b.name, description: b.description, category: b.category, type: b.type, level: b.level, price: String(b.price),
+    icon: b.icon, color: b.color, criteria: b.criteria, requiresResume: b.requiresResume,
+    validDays: b.validDays ? String(b.validDays) : '', isActive: b.isActive,
+  };
+}
+
+export type BadgeFormMode = 'create' | 'quick' | 'edit';
+
+export function BadgeFormDialog({ open, onOpenChange, mode, initial, badgeId, onSaved }: {
+  open: boolean;
+  onOpenChange: (v: boolean) => void;
+  mode: BadgeFormMode;
+  initial: BadgeFormValues;
+  badgeId?: string;
+  onSaved: (b: AdminBadge) => void;
+}) {
+  const [v, setV] = useState<BadgeFormValues>(initial);
+  const [busy, setBusy] = useState(false);
+  useEffect(() => {
+    if (open) setV(initial);
+  }, [open, initial]);
+  const set = <K extends keyof BadgeFormValues>(k: K, val: BadgeFormValues[K]) => setV((p) => ({ ...p, [k]: val }));
+  const editing = mode === 'edit';
+
+  const submit = async (e: FormEvent) => {
+    e.preventDefault();
+    setBusy(true);
+    const body: Record<string, unknown> = {
+      name: v.name, description: v.description, category: v.category, type: v.type, level: v.level,
+      price: numberOrNull(v.price) ?? 0, icon: v.icon, color: v.color, criteria: v.criteria,
+      requiresResume: v.requiresResume, validDays: numberOrNull(v.validDays),
+    };
+    if (!editing) body.isActive = v.type === 'proof' && v.isActive;
+    try {
+      const res = await api<{ msg: string; badge: AdminBadge }>(editing ? `/badge-management/badges/${badgeId}` : '/badge-management/badges', {
+        method: editing ? 'PUT' : 'POST',
+        body,
+      });
+      toastSuccess(editing ? 'Badge updated successfully' : 'Badge created successfully');
+      onSaved(res.badge);
+      onOpenChange(false);
+    } catch (err) {
+      toastFail(err, editing ? 'Failed to update badge' : 'Failed to create badge');
+    } finally {
+      setBusy(false);
+    }
+  };
+
+  const title = editing ? 'Edit Badge' : mode === 'quick' ? 'Quick Free Badge' : 'Create Badge';
+  const price = Number(v.price);
+  return (
+    <Dialog open={open} onOpenChange={(o) => !busy && onOpenChange(o)}>
+      <DialogContent className="sm:max-w-2xl" aria-describedby="badge-form-desc">
+        <DialogHeader>
+          <DialogTitle>{title}</DialogTitle>
+          <DialogDescription id="badge-form-desc">
+            {editing
+              ? 'Changes apply to the catalogue at once. Holders keep the badges they earned.'
+              : mode === 'quick'
+                ? 'A free proof badge: people upload proof, an admin reviews, no payment is asked.'
+                : 'Skill badges are earned with a quiz; proof badges with uploaded documents.'}
+          </DialogDescription>
+        </DialogHeader>
+        <div className="flex items-center gap-3 rounded-lg border bg-muted/40 p-3">
+          <BadgeIcon icon={v.icon} color={v.color} />
+          <div className="min-w-0">
+            <p className="truncate font-semibold">{v.name.trim() || 'Badge name'}</p>
+            <p className="text-xs text-muted-foreground">
+              {v.category || 'Category'} · {v.type === 'skill' ? 'Quiz Based' : 'Proof Based'} · {capitalize(v.level)} ·{' '}
+              {Number.isFinite(price) && price >= 0 ? priceLabel(price) : '—'}
+            </p>
+          </div>
+        </div>
+        <form onSubmit={submit} className="grid gap-4" data-testid="badge-form">
+          <div className="grid gap-4 sm:grid-cols-2">
+            <Field label="Name" htmlFor="badge-name" className="sm:col-span-2">
+              <Input id="badge-name" value={v.name} onChange={(e) => set('name', e.target.value)} required maxLength={100} placeholder="e.g. React Developer" />
+            </Field>
+            <Field label="Description" htmlFor="badge-description" className="sm:col-span-2">
+              <Textarea id="badge-description" value={v.description} onChange={(e) => set('description', e.target.value)} maxLength={2000} rows={3} />
+            </Field>
+            <Field label="Category" htmlFor="badge-category">
+              <NativeSelect id="badge-category" value={v.category} onChange={(e) => set('category', e.target.value)} required>
+                <option value="" disabled>
+                  Select a category
+                </option>
+                {CATEGORIES.map((c) => (
+                  <option key={c} value={c}>
+                    {c}
+                  </option>
+                ))}
+              </NativeSelect>
+            </Field>
+            <Field label="Type" htmlFor="badge-type" hint={editing && v.type !== initial.type ? 'The type can change only before anyone applies.' : undefined}>
+              <NativeSelect id="badge-type" value={v.type} onChange={(e) => set('type', e.target.value as 'skill' | 'proof')}>
+                <option value="skill">Skill (quiz based)</option>
+                <option value="proof">Proof (document based)</option>
+              </NativeSelect>
+            </Field>
+            <Field label="Level" htmlFor="badge-level">
+              <NativeSelect id="badge-level" value={v.level} onChange={(e) => set('level', e.target.value)}>
+                {LEVELS.map((l) => (
+                  <option key={l} value={l}>
+                    {capitalize(l)}
+                  </option>
+                ))}
+              </NativeSelect>
+            </Field>
+            <Field label="Price (USD)" htmlFor="badge-price" hint="0 makes the badge free.">
+              <Input id="badge-price" type="number" inputMode="decimal" min={0} max={10000} step="0.01" value={v.price} onChange={(e) => set('price', e.target.value)} />
+            </Field>
+            <Field label="Criteria" htmlFor="badge-criteria" className="sm:col-span-2">
+              <Textarea id="badge-criteria" value={v.criteria} onChange={(e) => set('criteria', e.target.value)} maxLength={5000} rows={3} placeholder="What someone must show to earn this badge" />
+            </Field>
+            <Field label="Credential valid for (days)" htmlFor="badge-valid-days" hint="Leave empty for badges that never expire.">
+              <Input id="badge-valid-days" type="number" min={1} max={3650} step={1} value={v.validDays} onChange={(e) => set('validDays', e.target.value)} placeholder="Never expires" />
+            </Field>
+            <div className="grid content-start gap-3 pt-1">
+              <label className="flex items-center justify-between gap-3 text-sm font-medium">
+                Requires a resume
+                <Switch checked={v.requiresResume} onCheckedChange={(c) => set('requiresResume', c)} label="Requires a resume" />
+              </label>
+              {!editing && (
+                <label className="flex items-center justify-between gap-3 text-sm font-medium">
+                  Publish now
+                  <Switch checked={v.type === 'proof' && v.isActive} onCheckedChange={(c) => set('isActive', c)} label="Publish now" disabled={v.type === 'skill'} />
+                </label>
+              )}
+              {!editing && v.type === 'skill' && (
+                <p className="text-xs text-muted-foreground">A skill badge is published from Badge Management once its quiz has questions.</p>
+              )}
+            </div>
+          </div>
+          <fieldset className="grid gap-2">
+            <legend className="mb-1.5 text-sm font-medium">Icon</legend>
+            <div className="grid grid-cols-8 gap-1.5 sm:grid-cols-11" role="radiogroup" aria-label="Icon">
+              {BADGE_ICONS.map((name) => {
+                const G = GLYPHS[name] || Award;
+                const on = v.icon === name;
+                return (
+                  <button
+                    key={name}
+                    type="button"
+                    role="radio"
+                    aria-checked={on}
+                    aria-label={name}
+                    title={name}
+                    onClick={() => set('icon', name)}
+                    className={cn(
+                      'flex h-9 items-center justify-center rounded-md border transition-colors hover:bg-accent',
+                      on ? 'border-primary bg-primary/10 text-primary ring-2 ring-primary/30' : 'text-muted-foreground',
+                    )}
+                  >
+                    <G className="h-4 w-4" />
+                  </button>
+                );
+              })}
+            </div>
+          </fieldset>
+          <fieldset className="grid gap-2">
+            <legend className="mb-1.5 text-sm font-medium">Color</legend>
+            <div className="flex flex-wrap gap-2" role="radiogroup" aria-label="Color">
+              {BADGE_COLORS.map((c) => (
+                <button
+                  key={c}
+                  type="button"
+                  role="radio"
+                  aria-checked={v.color === c}
+                  aria-label={c}
+                  title={c}
+                  onClick={() => set('color', c)}
+                  className={cn(
+                    'h-7 w-7 rounded-full ring-offset-2 ring-offset-background',
+                    SWATCH[c],
+                    v.color === c ? 'ring-2 ring-foreground' : 'hover:ring-2 hover:ring-muted-foreground/40',
+                  )}
+                />
+              ))}
+            </div>
+          </fieldset>
+          <DialogFooter>
+            <Button variant="outline" onClick={() => onOpenChange(false)} disabled={busy}>
+              Cancel
+            </Button>
+            <Button type="submit" disabled={busy} data-testid="badge-form-submit">
+              {busy ? 'Saving…' : editing ? 'Save Changes' : 'Create Badge'}
+            </Button>
+          </DialogFooter>
+        </form>
+      </DialogContent>
+    </Dialog>
+  );
+}

@@ -1,0 +1,221 @@
+// The badge detail's state and buttons: ownership (grant date, verification ID, share
+// dialog), the latest application's status, and the start / continue-payment buttons under
+// the spec's rules (computed by the server: app/badge ActionsFor). Every button that
+// navigates is a plain link, so it works before (or without) hydration.
+import { useEffect, useRef, useState, type MouseEvent } from 'react';
+import { BadgeCheck, Check, CircleX, Copy, CreditCard, Hourglass, Linkedin, ListChecks, Plus, Share2, ShieldCheck, Twitter, Upload } from 'lucide-react';
+import { Button, Chip, Input, LinkButton, buttonClass } from '../components/ui';
+import { Dialog, DialogContent, DialogDescription, DialogHeader, DialogTitle } from '../components/dialog';
+import { STATUS_LABELS, type BadgeApplication, type BadgeGrant } from '../lib/badges';
+import { date } from '../lib/format';
+import { toast, toastError } from '../lib/toast';
+import { cn } from '../lib/cn';
+
+export type BadgeActionsProps = {
+  badgeId: string;
+  badgeName: string;
+  type: string;
+  actions: {
+    signedIn: boolean;
+    owned: boolean;
+    canStart: boolean;
+    startLabel: string;
+    startHref: string;
+    continuePaymentHref: string;
+  };
+  application: BadgeApplication | null;
+  grant: BadgeGrant | null;
+  share: { verifyUrl: string; linkedinShareUrl: string; twitterShareUrl: string; linkedinAddUrl: string } | null;
+};
+
+export const COPY_FEEDBACK_MS = 2000;
+
+const statusTone = {
+  pending: 'warning',
+  awaiting_payment: 'warning',
+  approved: 'success',
+  rejected: 'destructive',
+} as const;
+
+export default function BadgeActions({ badgeId, badgeName, type, actions, application, grant, share }: BadgeActionsProps) {
+  const [shareOpen, setShareOpen] = useState(false);
+  const StartIcon = type === 'skill' ? ListChecks : Upload;
+  const status = application?.status || '';
+
+  const alreadyOwned = () => toast({ title: 'Badge Already Owned', description: 'You already own this badge!' });
+
+  return (
+    <div className="space-y-4" data-testid="badge-actions" data-badge-id={badgeId}>
+      {actions.owned && grant && (
+        <div className="rounded-lg border border-success/30 bg-success/10 p-4" data-testid="ownership">
+          <p className="flex items-center gap-2 font-semibold text-success">
+            <BadgeCheck className="h-5 w-5" aria-hidden="true" />
+            You own this badge
+          </p>
+          <dl className="mt-3 grid gap-2 text-sm">
+            <div className="flex flex-wrap justify-between gap-x-3">
+              <dt className="text-muted-foreground">Granted</dt>
+              <dd className="font-medium" data-testid="granted-at">{date(grant.grantedAt)}</dd>
+            </div>
+            {grant.expiresAt && (
+              <div className="flex flex-wrap justify-between gap-x-3">
+                <dt className="text-muted-foreground">Expires</dt>
+                <dd className="font-medium">{date(grant.expiresAt)}</dd>
+              </div>
+            )}
+            <div>
+              <dt className="text-muted-foreground">Verification ID</dt>
+              <dd className="mt-0.5 break-all font-mono text-xs font-medium" data-testid="verification-id">{grant.verificationId}</dd>
+            </div>
+          </dl>
+          <div className="mt-4 grid gap-2">
+            {share && (
+              <Button onClick={() => setShareOpen(true)} data-testid="share-open">
+                <Share2 /> Share Badge
+              </Button>
+            )}
+            <LinkButton href={`/verify/${encodeURIComponent(grant.publicVerificationId)}`} variant="outline">
+              <ShieldCheck /> View Credential
+            </LinkButton>
+          </div>
+        </div>
+      )}
+
+      {application && (
+        <div className="rounded-lg border p-4" data-testid="application-status" data-status={status}>
+          <div className="flex items-center justify-between gap-3">
+            <p className="text-sm font-medium">Your application</p>
+            <Chip tone={statusTone[status as keyof typeof statusTone] || 'secondary'}>{STATUS_LABELS[status] || status}</Chip>
+          </div>
+          <p className="mt-2 text-sm text-muted-foreground">
+            Submitted {date(application.createdAt)}
+            {application.reviewedAt && <> · Reviewed {date(application.reviewedAt)}</>}
+          </p>
+          {status === 'pending' && (
+            <p className="mt-3 flex gap-2 text-sm">
+              <Hourglass className="mt-0.5 h-4 w-4 shrink-0 text-amber-600 dark:text-amber-400" aria-hidden="true" />
+              <span>Your application is in process. Our team reviews applications within 2-3 business days and e-mails you the result.</span>
+            </p>
+          )}
+          {status === 'awaiting_payment' && (
+            <p className="mt-3 text-sm">Your application is saved. Complete the payment to send it for review.</p>
+          )}
+          {status === 'rejected' && (
+            <div className="mt-3 rounded-md border border-destructive/30 bg-destructive/10 p-3 text-sm" data-testid="rejection">
+              <p className="flex items-center gap-1.5 font-medium text-destructive">
+                <CircleX className="h-4 w-4" aria-hidden="true" /> Reason
+              </p>
+              <p className="mt-1" data-testid="rejection-reason">{application.rejectionReason || 'Application did not meet requirements'}</p>
+              <p className="mt-2 text-muted-foreground">You can apply again.</p>
+            </div>
+          )}
+        </div>
+      )}
+
+      {actions.continuePaymentHref && (
+        <LinkButton href={actions.continuePaymentHref} size="lg" className="w-full" data-testid="continue-payment">
+          <CreditCard /> Continue Payment
+        </LinkButton>
+      )}
+
+      {actions.canStart &&
+        (actions.owned ? (
+          <Button size="lg" className="w-full" onClick={alreadyOwned} data-testid="start">
+            <StartIcon /> {actions.startLabel}
+          </Button>
+        ) : (
+          <LinkButton href={actions.startHref} size="lg" className="w-full" data-testid="start">
+            <StartIcon /> {actions.startLabel}
+          </LinkButton>
+        ))}
+      {actions.canStart && !actions.signedIn && <p className="text-center text-xs text-muted-foreground">You will be asked to log in first.</p>}
+
+      {share && <ShareDialog open={shareOpen} onOpenChange={setShareOpen} badgeName={badgeName} share={share} />}
+    </div>
+  );
+}
+
+function popup(e: MouseEvent<HTMLAnchorElement>) {
+  e.preventDefault();
+  const url = e.currentTarget.href;
+  const w = 600;
+  const h = 400;
+  const left = Math.max(0, Math.round((window.screenX || 0) + ((window.outerWidth || w) - w) / 2));
+  const top = Math.max(0, Math.round((window.screenY || 0) + ((window.outerHeight || h) - h) / 2));
+  const win = window.open(url, 'share', `width=${w},height=${h},left=${left},top=${top},resizable=yes,scrollbars=yes`);
+  if (win) {
+    try {
+      win.opener = null;
+    } catch {
+      /* cross-origin */
+    }
+  } else {
+    window.location.assign(url); // popups blocked: go there instead
+  }
+}
+
+function ShareDialog({ open, onOpenChange, badgeName, share }: { open: boolean; onOpenChange: (o: boolean) => void; badgeName: string; share: NonNullable<BadgeActionsProps['share']> }) {
+  const [copied, setCopied] = useState(false);
+  const timer = useRef<ReturnType<typeof setTimeout> | undefined>(undefined);
+  useEffect(() => () => clearTimeout(timer.current), []);
+
+  const copy = async () => {
+    try {
+      if (navigator.clipboard && window.isSecureContext) {
+        await navigator.clipboard.writeText(share.verifyUrl);
+      } else {
+        document.querySelector<HTMLInputElement>('[data-testid="share-url"]')?.select();
+        if (!document.execCommand('copy')) throw new Error('copy refused');
+      }
+    } catch {
+      toastError('Failed to copy to clipboard');
+      return;
+    }
+    setCopied(true);
+    toast({ title: 'Badge verification link copied!' });
+    clearTimeout(timer.current);
+    timer.current = setTimeout(() => setCopied(false), COPY_FEEDBACK_MS);
+  };
+
+  return (
+    <Dialog open={open} onOpenChange={onOpenChange}>
+      <DialogContent data-testid="share-dialog">
+        <DialogHeader>
+          <DialogTitle>Share your badge</DialogTitle>
+          <DialogDescription>Anyone with this link can verify your {badgeName} badge. No account needed.</DialogDescription>
+        </DialogHeader>
+        <div className="flex gap-2">
+          <Input readOnly value={share.verifyUrl} aria-label="Verification link" onFocus={(e) => e.currentTarget.select()} data-testid="share-url" className="font-mono text-xs" />
+          <Button variant="outline" onClick={copy} className="w-28 shrink-0" data-testid="share-copy" aria-live="polite">
+            {copied ? (
+              <>
+                <Check className="text-success" /> Copied
+              </>
+            ) : (
+              <>
+                <Copy /> Copy
+              </>
+            )}
+          </Button>
+        </div>
+        <div className="grid gap-2 sm:grid-cols-2">
+          <a href={share.linkedinShareUrl} onClick={popup} target="_blank" rel="noopener noreferrer" className={buttonClass('outline')} data-testid="share-linkedin">
+            <Linkedin className="text-[#0a66c2]" /> Share on LinkedIn
+          </a>
+          <a href={share.twitterShareUrl} onClick={popup} target="_blank" rel="noopener noreferrer" className={buttonClass('outline')} data-testid="share-twitter">
+            <Twitter className="text-sky-500" /> Share on Twitter
+          </a>
+        </div>
+        <a
+          href={share.linkedinAddUrl}
+          target="_blank"
+          rel="noopener noreferrer"
+          className={cn(buttonClass('default'), 'bg-[#0a66c2] text-white hover:bg-[#0a66c2]/90')}
+          data-testid="share-linkedin-add"
+        >
+          <Plus /> Add to LinkedIn profile
+        </a>
+      </DialogContent>
+    </Dialog>
+  );
+}

@@ -1,0 +1,119 @@
+import { useState, type FormEvent } from 'react';
+import { CircleCheck, LoaderCircle, LogIn, Mail } from 'lucide-react';
+import { api, ApiError, errorMessage } from '../lib/api';
+import { toast, toastError } from '../lib/toast';
+import { Button, Card, CardContent, Input, Label } from '../components/ui';
+import { Dialog, DialogContent, DialogDescription, DialogFooter, DialogHeader, DialogTitle } from '../components/dialog';
+import { PasswordInput, safeNext } from '../components/account';
+
+export type LoginFormProps = { next: string; reset: boolean };
+
+/** Email and password, Sign in, the Forgot Password dialog and a link to sign up. */
+export default function LoginForm({ next, reset }: LoginFormProps) {
+  const [busy, setBusy] = useState(false);
+  const [forgotOpen, setForgotOpen] = useState(false);
+  const [email, setEmail] = useState('');
+
+  const submit = async (e: FormEvent<HTMLFormElement>) => {
+    e.preventDefault();
+    if (busy) return;
+    const d = new FormData(e.currentTarget);
+    setBusy(true);
+    try {
+      await api('/auth/login', { method: 'POST', body: { email: String(d.get('email') || ''), password: String(d.get('password') || '') } });
+      await api('/auth/me');
+      window.location.assign(safeNext(next));
+    } catch (err) {
+      // the spec's toast whatever the cause; a rate limit says how long to wait instead
+      const wait = err instanceof ApiError && err.status === 429;
+      toastError(wait ? err.message : 'Please check your credentials', 'Login Failed');
+      setBusy(false);
+    }
+  };
+
+  const signupHref = next && next !== '/' ? `/signup?next=${encodeURIComponent(next)}` : '/signup';
+  return (
+    <>
+      {reset && (
+        <div role="status" className="mb-4 flex items-start gap-2 rounded-lg border border-success/40 bg-success/10 px-4 py-3 text-sm">
+          <CircleCheck className="mt-0.5 h-4 w-4 shrink-0 text-success" aria-hidden="true" />
+          Your password has been reset. Sign in with your new password.
+        </div>
+      )}
+      <Card>
+        <CardContent className="pt-6">
+          <form method="post" onSubmit={submit} className="space-y-4" aria-busy={busy}>
+            <div className="space-y-2">
+              <Label htmlFor="login-email">Email</Label>
+              <Input id="login-email" name="email" type="email" autoComplete="email" required placeholder="you@example.com" value={email} onChange={(e) => setEmail(e.target.value)} />
+            </div>
+            <div className="space-y-2">
+              <div className="flex items-center justify-between">
+                <Label htmlFor="login-password">Password</Label>
+                <button type="button" className="text-sm font-medium text-primary hover:underline" onClick={() => setForgotOpen(true)}>
+                  Forgot Password?
+                </button>
+              </div>
+              <PasswordInput id="login-password" name="password" autoComplete="current-password" required placeholder="Your password" />
+            </div>
+            <Button type="submit" className="w-full" disabled={busy} data-testid="login-submit">
+              {busy ? <LoaderCircle className="animate-spin" aria-hidden="true" /> : <LogIn aria-hidden="true" />}
+              {busy ? 'Signing in...' : 'Sign in'}
+            </Button>
+          </form>
+          <p className="mt-6 text-center text-sm text-muted-foreground">
+            Don't have an account?{' '}
+            <a href={signupHref} className="font-medium text-primary hover:underline">
+              Sign up
+            </a>
+          </p>
+        </CardContent>
+      </Card>
+      <ForgotPasswordDialog open={forgotOpen} onOpenChange={setForgotOpen} initialEmail={email} />
+    </>
+  );
+}
+
+function ForgotPasswordDialog({ open, onOpenChange, initialEmail }: { open: boolean; onOpenChange: (o: boolean) => void; initialEmail: string }) {
+  const [busy, setBusy] = useState(false);
+  const submit = async (e: FormEvent<HTMLFormElement>) => {
+    e.preventDefault();
+    if (busy) return;
+    const email = String(new FormData(e.currentTarget).get('email') || '').trim();
+    setBusy(true);
+    try {
+      await api('/auth/forgot-password', { method: 'POST', body: { email } });
+      toast({ title: 'Reset Email Sent', description: 'Check your inbox for a password reset link.', variant: 'success' });
+      onOpenChange(false);
+    } catch (err) {
+      toastError(errorMessage(err, 'Failed to send reset email.'));
+    } finally {
+      setBusy(false);
+    }
+  };
+  return (
+    <Dialog open={open} onOpenChange={onOpenChange}>
+      <DialogContent aria-describedby="forgot-desc">
+        <DialogHeader>
+          <DialogTitle>Forgot Password</DialogTitle>
+          <DialogDescription id="forgot-desc">Enter the email of your account and we'll send you a link to choose a new password.</DialogDescription>
+        </DialogHeader>
+        <form method="post" onSubmit={submit} className="space-y-4">
+          <div className="space-y-2">
+            <Label htmlFor="forgot-email">Email</Label>
+            <Input id="forgot-email" name="email" type="email" autoComplete="email" required defaultValue={initialEmail} placeholder="you@example.com" autoFocus />
+          </div>
+          <DialogFooter>
+            <Button type="button" variant="outline" onClick={() => onOpenChange(false)}>
+              Cancel
+            </Button>
+            <Button type="submit" disabled={busy} data-testid="forgot-submit">
+              {busy ? <LoaderCircle className="animate-spin" aria-hidden="true" /> : <Mail aria-hidden="true" />}
+              {busy ? 'Sending...' : 'Send Reset Link'}
+            </Button>
+          </DialogFooter>
+        </form>
+      </DialogContent>
+    </Dialog>
+  );
+}

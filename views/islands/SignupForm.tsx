@@ -1,0 +1,75 @@
+import { useState, type FormEvent } from 'react';
+import { LoaderCircle, UserPlus } from 'lucide-react';
+import { api, ApiError } from '../lib/api';
+import { toastError } from '../lib/toast';
+import { Button, Card, CardContent, Input, Label } from '../components/ui';
+import { PasswordInput, safeNext } from '../components/account';
+
+export type SignupFormProps = { next: string };
+
+/** Full name, email, password and confirmation; signs the new member in. */
+export default function SignupForm({ next }: SignupFormProps) {
+  const [busy, setBusy] = useState(false);
+
+  const submit = async (e: FormEvent<HTMLFormElement>) => {
+    e.preventDefault();
+    if (busy) return;
+    const d = new FormData(e.currentTarget);
+    const v = (k: string) => String(d.get(k) || '');
+    if (v('password') !== v('confirmPassword')) {
+      toastError('Please make sure your passwords match.', "Passwords don't match");
+      return;
+    }
+    setBusy(true);
+    try {
+      // the server signs the new account in (the session cookie comes with the answer)
+      await api('/auth/register', { method: 'POST', body: { name: v('name'), email: v('email'), password: v('password') } });
+      window.location.assign(safeNext(next));
+    } catch (err) {
+      // a reason the member can act on (email taken, invalid field, rate limit) is shown;
+      // anything else gets the spec's 'Please try again'
+      const known = err instanceof ApiError && [400, 409, 429].includes(err.status);
+      toastError(known ? (err as ApiError).message : 'Please try again', 'Signup Failed');
+      setBusy(false);
+    }
+  };
+
+  const loginHref = next && next !== '/' ? `/login?next=${encodeURIComponent(next)}` : '/login';
+  return (
+    <Card>
+      <CardContent className="pt-6">
+        <form method="post" onSubmit={submit} className="space-y-4" aria-busy={busy}>
+          <div className="space-y-2">
+            <Label htmlFor="signup-name">Full name</Label>
+            <Input id="signup-name" name="name" autoComplete="name" required maxLength={100} placeholder="Jane Doe" />
+          </div>
+          <div className="space-y-2">
+            <Label htmlFor="signup-email">Email</Label>
+            <Input id="signup-email" name="email" type="email" autoComplete="email" required placeholder="you@example.com" />
+          </div>
+          <div className="space-y-2">
+            <Label htmlFor="signup-password">Password</Label>
+            <PasswordInput id="signup-password" name="password" autoComplete="new-password" required minLength={8} maxLength={128} aria-describedby="signup-password-hint" placeholder="At least 8 characters" />
+            <p id="signup-password-hint" className="text-xs text-muted-foreground">
+              8 to 128 characters. A long passphrase is easiest to remember.
+            </p>
+          </div>
+          <div className="space-y-2">
+            <Label htmlFor="signup-confirm">Confirm password</Label>
+            <PasswordInput id="signup-confirm" name="confirmPassword" autoComplete="new-password" required maxLength={128} placeholder="Repeat your password" />
+          </div>
+          <Button type="submit" className="w-full" disabled={busy} data-testid="signup-submit">
+            {busy ? <LoaderCircle className="animate-spin" aria-hidden="true" /> : <UserPlus aria-hidden="true" />}
+            {busy ? 'Creating account...' : 'Create account'}
+          </Button>
+        </form>
+        <p className="mt-6 text-center text-sm text-muted-foreground">
+          Already have an account?{' '}
+          <a href={loginHref} className="font-medium text-primary hover:underline">
+            Log in
+          </a>
+        </p>
+      </CardContent>
+    </Card>
+  );
+}

@@ -1,0 +1,84 @@
+// Badge shapes as the API and the badge pages give them (spec section 3), and the
+// catalogue filter. The filter is the same rule as app/badge Matches: the server renders
+// a filtered view for ?q=…&category=… and the catalogue island filters instantly with this.
+
+export type BadgeType = 'skill' | 'proof';
+
+export type BadgeQuiz = { _id: string; title: string; passingScore: number; timeLimit: number; questionCount: number };
+
+export type Badge = {
+  _id: string;
+  name: string;
+  description: string;
+  category: string;
+  type: BadgeType | string;
+  level: string;
+  price: number; // dollars
+  icon: string;
+  color: string;
+  criteria: string;
+  requiresResume: boolean;
+  isActive: boolean;
+  quiz?: BadgeQuiz;
+  createdBy: { name: string } | null;
+};
+
+export type ApplicationStatus = 'pending' | 'approved' | 'rejected' | 'awaiting_payment';
+
+/** A catalogue entry: for a signed-in user, ownership and the latest application's status. */
+export type CatalogueBadge = Badge & { isOwned?: boolean; applicationStatus?: ApplicationStatus | string | null };
+
+export type BadgeApplication = { _id: string; status: ApplicationStatus | string; createdAt: string; reviewedAt: string | null; rejectionReason: string };
+
+export type BadgeGrant = { grantedAt: string; verificationId: string; publicVerificationId: string; expiresAt: string | null };
+
+export const CATEGORIES = ['All', 'Development', 'Design', 'Management', 'Data Science', 'Marketing', 'DevOps'] as const;
+
+/** The canonical category for c (case-insensitive), or '' for All / unknown. */
+export function normalizeCategory(c: string | null | undefined): string {
+  const v = (c || '').trim().toLowerCase();
+  for (const k of CATEGORIES) if (k !== 'All' && k.toLowerCase() === v) return k;
+  return '';
+}
+
+/** Trims and collapses whitespace; at most 100 characters. */
+export function normalizeQuery(q: string): string {
+  const s = q.trim().split(/\s+/).filter(Boolean).join(' ');
+  return Array.from(s).slice(0, 100).join('').trim();
+}
+
+/** Every word of q occurs in the name, description or category (ignoring case), and the
+ * category matches ('' = All). */
+export function matches(b: Badge, q: string, category: string): boolean {
+  if (category && b.category !== category) return false;
+  const words = q.toLowerCase().split(/\s+/).filter(Boolean);
+  if (!words.length) return true;
+  const hay = (b.name + '\n' + b.description + '\n' + b.category).toLowerCase();
+  return words.every((w) => hay.includes(w));
+}
+
+/** The shareable address of a filtered catalogue view (no URLSearchParams: the server
+ * bundle runs in bare V8). */
+export function catalogueHref(q: string, category: string, showAll = false): string {
+  const enc = (v: string) => encodeURIComponent(v).replace(/%20/g, '+');
+  const parts: string[] = [];
+  if (category) parts.push('category=' + enc(category));
+  if (q) parts.push('q=' + enc(q));
+  if (showAll) parts.push('show=all');
+  return parts.length ? '/badges?' + parts.join('&') : '/badges';
+}
+
+export function typeLabel(t: string): string {
+  return t === 'skill' ? 'Quiz Based' : 'Proof Based';
+}
+
+export function levelLabel(l: string): string {
+  return l ? l.charAt(0).toUpperCase() + l.slice(1) : '';
+}
+
+export const STATUS_LABELS: Record<string, string> = {
+  pending: 'Pending review',
+  awaiting_payment: 'Awaiting payment',
+  approved: 'Approved',
+  rejected: 'Rejected',
+};

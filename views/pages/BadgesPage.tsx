@@ -1,0 +1,37 @@
+import { ShieldCheck } from 'lucide-react';
+import { Container } from '../components/ui';
+import { Island } from '../components/Island';
+import BadgeCatalogue from '../islands/BadgeCatalogue';
+import { useShell } from '../lib/shell';
+import type { CatalogueBadge } from '../lib/badges';
+
+type Props = { badges: CatalogueBadge[]; q: string; category: string; matchIds: string[]; pageSize: number; showAll: boolean };
+
+/** /badges: the catalogue. Filters come from ?q=…&category=… (the server already applied
+ * them: matchIds) and then live in the island. */
+export default function BadgesPage({ badges, q, category, matchIds, pageSize, showAll }: Props) {
+  const { user } = useShell();
+  return (
+    <>
+      <section className="border-b bg-gradient-to-b from-primary/[0.06] to-background">
+        <Container className="py-12 text-center sm:py-16">
+          <p className="inline-flex items-center gap-2 rounded-full border bg-background px-3 py-1 text-xs font-medium text-muted-foreground">
+            <ShieldCheck className="h-3.5 w-3.5 text-primary" aria-hidden="true" />
+            Reviewed by people, verifiable by anyone
+          </p>
+          <h1 className="mt-5 text-3xl font-bold tracking-tight sm:text-5xl">Discover Professional Badges</h1>
+          <p className="mx-auto mt-4 max-w-2xl text-base text-muted-foreground sm:text-lg">
+            Prove your skills with a timed quiz or show your work with proof documents. Every badge is reviewed and comes with a public link anyone can verify.
+          </p>
+        </Container>
+      </section>
+      <Container className="py-8 sm:py-10">
+        <Island
+          name="BadgeCatalogue"
+          component={BadgeCatalogue}
+          props={{ badges: badges || [], q: q || '', category: category || '', matchIds: matchIds || [], pageSize: pageSize || 24, showAll: !!showAll, signedIn: !!user }}
+        />
+      </Container>
+    </>
+  );
+}

@@ -1,0 +1,38 @@
+import { CircleX } from 'lucide-react';
+import { Container } from '../components/ui';
+import { Island } from '../components/Island';
+import PaymentRetry from '../islands/PaymentRetry';
+
+type Props = { badge: { _id: string; name: string } | null; badgeId: string };
+
+/** /payment-failed/:badgeId — the payment did not go through. */
+export default function PaymentFailedPage({ badge, badgeId }: Props) {
+  return (
+    <Container className="max-w-2xl py-16 text-center">
+      <span className="mx-auto flex h-16 w-16 items-center justify-center rounded-full bg-destructive/15 text-destructive" aria-hidden="true">
+        <CircleX className="h-8 w-8" />
+      </span>
+      <h1 className="mt-5 text-3xl font-bold tracking-tight sm:text-4xl" data-testid="failed-title">
+        Payment Failed
+      </h1>
+      <p className="mx-auto mt-3 max-w-lg text-muted-foreground">
+        {badge ? (
+          <>
+            Your payment for <span className="font-medium text-foreground">{badge.name}</span> did not go through.
+          </>
+        ) : (
+          'Your payment did not go through.'
+        )}{' '}
+        Your application is saved and still waiting for payment: you can try again, or pay with another PayPal funding source.
+      </p>
+      <Island name="PaymentRetry" component={PaymentRetry} props={{ badgeId: badge?._id || badgeId }} />
+      <p className="mt-8 text-sm text-muted-foreground">
+        Charged but not confirmed? Refunds for duplicate payments or technical errors can be requested within 7 days: see our{' '}
+        <a href="/cancellationsandrefunds" className="font-medium text-primary underline-offset-4 hover:underline">
+          refund policy
+        </a>
+        .
+      </p>
+    </Container>
+  );
+}

@@ -1,0 +1,25 @@
+import { LogIn } from 'lucide-react';
+import { Island } from '../components/Island';
+import { Container, LinkButton } from '../components/ui';
+import { useShell } from '../lib/shell';
+import Profile, { type ProfileProps } from '../islands/Profile';
+
+/** /profile — the member's own profile (member only: visitors are sent to /login first). */
+export default function ProfilePage(p: ProfileProps) {
+  const { user } = useShell();
+  if (!user || !p.user) {
+    return (
+      <Container className="flex flex-col items-center py-24 text-center">
+        <h1 className="text-2xl font-bold">Please log in to view your profile</h1>
+        <LinkButton href="/login?next=%2Fprofile" className="mt-6">
+          <LogIn /> Login
+        </LinkButton>
+      </Container>
+    );
+  }
+  return (
+    <Container className="py-8 sm:py-10">
+      <Island name="Profile" component={Profile} props={{ user: p.user, badges: p.badges || [], origin: p.origin }} />
+    </Container>
+  );
+}
