@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"meritmark/app/apptest"
+	"meritmark/app/model"
 	"meritmark/app/web"
 )
 
@@ -104,5 +105,25 @@ func TestRouteTableHasAccessForEveryRoute(t *testing.T) {
 		if r.Kind == web.API && !strings.HasPrefix(r.Path, web.APIBase+"/") {
 			t.Errorf("API route %s outside %s", key, web.APIBase)
 		}
+	}
+}
+
+func TestRobotsAndSitemapListActiveBadges(t *testing.T) {
+	e := apptest.New(t)
+	now := model.Now()
+	active := &model.Badge{ID: model.NewID(), Name: "Shown", Category: "Design", Type: "proof", Level: "beginner", IsActive: true, CreatedAt: now, UpdatedAt: now}
+	hidden := &model.Badge{ID: model.NewID(), Name: "Hidden", Category: "Design", Type: "proof", Level: "beginner", IsActive: false, CreatedAt: now, UpdatedAt: now}
+	for _, b := range []*model.Badge{active, hidden} {
+		if _, err := e.DB.NewInsert().Model(b).Exec(e.Ctx()); err != nil {
+			t.Fatal(err)
+		}
+	}
+	c := e.Client()
+	sm := c.Abs("GET", "/sitemap.xml", nil).Expect(200).Text()
+	if !strings.Contains(sm, e.URL+"/badges/"+active.ID) || strings.Contains(sm, hidden.ID) || !strings.Contains(sm, e.URL+"/hall-of-fame") {
+		t.Fatalf("sitemap: %s", sm)
+	}
+	if r := c.Abs("GET", "/robots.txt", nil).Expect(200).Text(); !strings.Contains(r, "Sitemap: "+e.URL+"/sitemap.xml") || !strings.Contains(r, "Disallow: /admin") {
+		t.Fatalf("robots: %s", r)
 	}
 }

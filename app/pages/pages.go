@@ -6,15 +6,20 @@ import (
 	"strings"
 
 	"github.com/gofiber/fiber/v3"
+	"github.com/uptrace/bun"
 
+	"meritmark/app/model"
 	"meritmark/app/web"
 )
 
 // Handler serves the marketing and policy pages.
-type Handler struct{ site *web.Site }
+type Handler struct {
+	site *web.Site
+	db   *bun.DB
+}
 
-// New makes the handler.
-func New(site *web.Site) *Handler { return &Handler{site: site} }
+// New makes the handler; db lists the active badges in the sitemap.
+func New(site *web.Site, db *bun.DB) *Handler { return &Handler{site: site, db: db} }
 
 type static struct {
 	path, page, title, desc string
@@ -63,6 +68,13 @@ func (h *Handler) sitemap(c fiber.Ctx) error {
 	b.WriteString(`<?xml version="1.0" encoding="UTF-8"?>` + "\n" + `<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">`)
 	for _, p := range append([]string{"/badges", "/hall-of-fame", "/verify-badge"}, paths()...) {
 		b.WriteString("<url><loc>" + origin + p + "</loc></url>")
+	}
+	var ids []string
+	if err := h.db.NewSelect().Model((*model.Badge)(nil)).Column("id").Where("is_active = ?", true).Order("created_at").Scan(c.Context(), &ids); err != nil {
+		return err
+	}
+	for _, id := range ids {
+		b.WriteString("<url><loc>" + origin + "/badges/" + id + "</loc></url>")
 	}
 	b.WriteString("</urlset>\n")
 	c.Set("Content-Type", "application/xml; charset=utf-8")
