@@ -11,7 +11,7 @@ export npm_config_audit := false
 GO_SOURCES := $(shell find app db ssr static -name '*.go' -not -name '*_test.go' 2>/dev/null) main.go go.mod go.sum
 VIEW_SOURCES := $(shell find views -type f 2>/dev/null) esbuild.config.mjs package.json
 
-.PHONY: run build assets deps test test-go test-sqlite test-postgres test-ts test-browser browser-deps bench-ssr bench clean fmt vet
+.PHONY: run build assets deps test test-go test-sqlite test-postgres test-ts test-browser browser-deps bench-ssr bench bench-load soak soak-faults clean fmt vet
 
 ## deps: install npm packages (only when package.json changed)
 node_modules/.installed: package.json $(wildcard package-lock.json)
@@ -40,7 +40,7 @@ run: build
 ## test: everything — Go tests with -race on SQLite and PostgreSQL, the type check, and
 ## the browser tests in headless Chromium
 test: assets
-	$(MAKE) --no-print-directory test-ts test-go test-browser
+	$(MAKE) --no-print-directory test-ts test-go test-fuzz test-browser
 
 test-ts: deps
 	npx tsc --noEmit -p .
@@ -67,6 +67,17 @@ browser-deps: deps
 		{ echo "could not install chromium" >&2; exit 1; }; \
 	fi
 
+## test-fuzz: every go test -fuzz target (parsers and validators of untrusted input) for a
+## bounded 2 s each (the ordinary go test run already replays their seeds and testdata/fuzz)
+.PHONY: test-fuzz fuzz
+test-fuzz:
+	FUZZTIME=2s bench/fuzz.sh
+
+## fuzz: the same targets for longer (FUZZTIME=5m make fuzz; a filter: make fuzz FUZZ=coupon)
+FUZZTIME ?= 30s
+fuzz:
+	FUZZTIME=$(FUZZTIME) bench/fuzz.sh $(FUZZ)
+
 test-browser: browser-deps build
 	node --test --test-concurrency=1 --test-timeout=300000 tests/browser/
 
@@ -74,9 +85,29 @@ test-browser: browser-deps build
 bench-ssr: assets
 	$(GO) run ./bench/ssrbench
 
-## bench: every benchmark (SSR, HTTP end to end)
+## bench: every benchmark (SSR, HTTP end to end, the mixed load on both databases)
 bench: bench-ssr build
 	bench/http.sh / /badges
+	$(MAKE) --no-print-directory bench-load
+
+## bench-load: the realistic mix (70 % public pages, 20 % signed-in reads, 10 % writes)
+## for 15 s on SQLite and on PostgreSQL; fails on any 5xx or a missed budget
+## (SQLite >= 2,000 req/s, p99 < 100 ms). LOAD_FLAGS adds flags (bench/load -h).
+LOAD_DURATION ?= 15s
+bench-load: build
+	$(GO) run ./bench/load -duration $(LOAD_DURATION) -strict $(LOAD_FLAGS)
+
+## soak: the same mix for 10 minutes per database (fails on any 5xx), then soak-faults
+soak: build
+	$(GO) run ./bench/load -duration 10m -warmup 10s -members 3000 $(LOAD_FLAGS)
+	$(MAKE) --no-print-directory soak-faults
+
+## soak-faults: the fault tests of tests/system at length on SQLite and PostgreSQL: twelve
+## kill -9 cycles over 1,200 applicants, a 30 s database outage, the two-instance journey
+## (`make test` runs the short versions)
+soak-faults: build
+	MERITMARK_SOAK=1 MERITMARK_BIN=$(CURDIR)/$(BIN) MERITMARK_TEST_DB=sqlite $(GO) test -count=1 -timeout 30m -v ./tests/system/
+	MERITMARK_SOAK=1 MERITMARK_BIN=$(CURDIR)/$(BIN) MERITMARK_TEST_DB=postgres $(GO) test -count=1 -timeout 30m -v ./tests/system/
 
 fmt:
 	gofmt -w app db ssr static main.go

@@ -4,6 +4,8 @@
 //	meritmark migrate        bring the database schema up to date
 //	meritmark seed           add the demo content when the database is empty
 //	meritmark create-admin --email E --password P --name N
+//	meritmark rotate-key     add a new active credential signing key (old ones keep verifying)
+//	meritmark verify <file.jwt|file.png|url> [--jwks F] [--offline] [--email E] [--json]
 //
 // main only wires: config -> db -> ssr pool -> app.New -> Listen.
 package main
@@ -27,8 +29,10 @@ import (
 	"github.com/uptrace/bun"
 
 	"meritmark/app"
+	"meritmark/app/application"
 	"meritmark/app/assets"
 	"meritmark/app/config"
+	"meritmark/app/credential"
 	"meritmark/app/mail"
 	"meritmark/app/ratelimit"
 	"meritmark/app/seed"
@@ -110,11 +114,17 @@ func run(args []string) error {
 			fmt.Printf("admin %s is ready\n", e)
 			return nil
 		})
+	case "rotate-key":
+		return withDB(args, func(ctx context.Context, cfg *config.Config, d *bun.DB) error {
+			return credential.RotateKey(ctx, d, cfg.DataDir, cfg.CredentialKeys, os.Stdout)
+		})
+	case "verify":
+		return credential.VerifyCommand(context.Background(), args, os.Stdout)
 	case "help", "-h", "--help":
-		fmt.Println("usage: meritmark [serve|migrate|seed|create-admin --email E --password P --name N] [flags]")
+		fmt.Println("usage: meritmark [serve|migrate|seed|create-admin --email E --password P --name N|rotate-key|verify <file.jwt|file.png|url>] [flags]")
 		return nil
 	}
-	return fmt.Errorf("unknown command %q (serve, migrate, seed, create-admin)", cmd)
+	return fmt.Errorf("unknown command %q (serve, migrate, seed, create-admin, rotate-key, verify)", cmd)
 }
 
 func setupLogging(cfg *config.Config) {
@@ -159,6 +169,9 @@ func serve(args []string) error {
 		return err
 	}
 	setupLogging(cfg)
+	if cfg.PprofAddr != "" {
+		startPprof(cfg.PprofAddr)
+	}
 	ctx, stop := signal.NotifyContext(context.Background(), syscall.SIGINT, syscall.SIGTERM)
 	defer stop()
 
@@ -190,6 +203,11 @@ func serve(args []string) error {
 		if store, err = storage.NewLocal(filepath.Join(cfg.DataDir, "uploads")); err != nil {
 			return err
 		}
+	} else if dir, ok := strings.CutPrefix(cfg.StorageURL, "file://"); ok {
+		// a folder several instances share (a network mount, or one machine's disk)
+		if store, err = storage.NewLocal(dir); err != nil {
+			return fmt.Errorf("MERITMARK_STORAGE_URL: %w", err)
+		}
 	} else if store, err = storage.NewS3(ctx, cfg.StorageURL); err != nil {
 		return fmt.Errorf("MERITMARK_STORAGE_URL: %w", err)
 	}
@@ -203,16 +221,22 @@ func serve(args []string) error {
 	mailer := mail.NewWorker(d, sender, cfg.MailFrom)
 	go mailer.Run(ctx, 5*time.Second)
 
+	// the credential issuing keys: a bad MERITMARK_CREDENTIAL_KEYS stops the start here
+	if _, err := credential.Open(ctx, d, credential.Options{DataDir: cfg.DataDir, Configured: cfg.CredentialKeys, BaseURL: cfg.BaseURL}); err != nil {
+		return err
+	}
 	a := app.New(&app.Deps{
 		Config:   cfg,
 		DB:       d,
-		Site:     &web.Site{Renderer: pool, Assets: manifest, BaseURL: cfg.BaseURL, SupportEmail: cfg.SupportEmail},
+		Site:     &web.Site{Renderer: pool, Assets: manifest, BaseURL: cfg.BaseURL, SupportEmail: cfg.SupportEmail, Cache: renderCacheFor(cfg)},
 		Storage:  store,
 		Mailer:   mailer,
 		Sessions: &session.Store{DB: d, Idle: cfg.SessionIdle, MaxAge: cfg.SessionMaxAge, Secure: cfg.Secure()},
 		Limiter:  &ratelimit.Limiter{DB: d},
 		Static:   assets.Handler(),
 	})
+
+	go sweepOrphans(ctx, d, store)
 
 	ln, err := net.Listen("tcp", cfg.Addr)
 	if err != nil {
@@ -226,4 +250,24 @@ func serve(args []string) error {
 	slog.Info("meritmark is serving", "url", url, "db", string(db.EngineOf(d)), "ssr_workers", workers, "startup_ms", time.Since(start).Milliseconds())
 	fmt.Fprintf(os.Stderr, "\n  Meritmark is running at %s\n\n", url)
 	return a.Listener(ln, fiber.ListenConfig{DisableStartupMessage: true, GracefulContext: ctx, ShutdownTimeout: 10 * time.Second})
+}
+
+// orphanAge is how old an uploaded file no application records must be before the sweep
+// deletes it: younger ones may belong to a submission still between storage and the
+// database on this or another instance.
+const orphanAge = time.Hour
+
+// sweepOrphans deletes uploaded files that no application records (left by a submission
+// cut off between storage and the database, e.g. by a crash), at startup and then hourly.
+func sweepOrphans(ctx context.Context, d *bun.DB, store storage.Store) {
+	for {
+		if _, err := application.SweepOrphans(ctx, d, store, orphanAge); err != nil && ctx.Err() == nil {
+			slog.Warn("sweeping orphaned uploads failed", "err", err)
+		}
+		select {
+		case <-ctx.Done():
+			return
+		case <-time.After(time.Hour):
+		}
+	}
 }

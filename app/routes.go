@@ -9,11 +9,13 @@ import (
 	"meritmark/app/badge"
 	"meritmark/app/badgeadmin"
 	"meritmark/app/coupon"
+	"meritmark/app/halloffame"
 	"meritmark/app/pages"
 	"meritmark/app/payment"
 	"meritmark/app/quiz"
 	"meritmark/app/quizadmin"
 	"meritmark/app/user"
+	"meritmark/app/verify"
 	"meritmark/app/web"
 )
 
@@ -34,6 +36,8 @@ func (a *App) routeTable() []web.Route {
 	rs = append(rs, quizadmin.New(d.DB).Routes()...)
 	rs = append(rs, coupon.New(d.DB).Routes()...)
 	rs = append(rs, payment.New(payment.Deps{DB: d.DB, Site: d.Site, Config: d.Config, Mailer: d.Mailer, Limiter: d.Limiter}).Routes()...)
+	rs = append(rs, verify.New(d.DB, d.Site, d.Config, d.Mailer).Routes()...)
+	rs = append(rs, halloffame.New(d.DB, d.Site, d.Config).Routes()...)
 	return rs
 }
 

@@ -11,6 +11,7 @@ import (
 
 	"github.com/gofiber/fiber/v3"
 	"github.com/uptrace/bun"
+	"github.com/valyala/fasthttp"
 
 	"meritmark/app/config"
 	"meritmark/app/mail"
@@ -35,6 +36,10 @@ type Deps struct {
 	Static fiber.Handler
 	// Extra routes appended to the route table (tests use it to mount probes).
 	Extra []web.Route
+	// ReadTimeout is how long a client may take to send a request's header and an
+	// ordinary body (0 = DefaultReadTimeout); routes with a body limit above
+	// DefaultBodyLimit (uploads) get UploadReadTimeout from the end of their header.
+	ReadTimeout time.Duration
 }
 
 // App is the built application.
@@ -42,6 +47,8 @@ type App struct {
 	*fiber.App
 	Deps   *Deps
 	Routes []web.Route
+	// bigRoutes are the routes accepting more than DefaultBodyLimit (see requestConfig).
+	bigRoutes []web.Route
 }
 
 // DefaultBodyLimit is the request body limit for routes that set none.
@@ -50,23 +57,42 @@ const DefaultBodyLimit = 1 << 20
 // MaxBodyLimit is the largest body any route accepts (uploads).
 const MaxBodyLimit = 128 << 20
 
+// DefaultReadTimeout cuts off a client that has not sent its whole request (header and an
+// ordinary body) within it: slow-header and slow-body clients cannot hold a connection.
+const DefaultReadTimeout = 15 * time.Second
+
+// UploadReadTimeout is the time a route with a large body limit (an upload) gets to
+// receive its body, counted from the end of its header.
+const UploadReadTimeout = 10 * time.Minute
+
 // New builds the application.
 func New(d *Deps) *App {
 	a := &App{Deps: d}
+	readTimeout := d.ReadTimeout
+	if readTimeout <= 0 {
+		readTimeout = DefaultReadTimeout
+	}
 	f := fiber.New(fiber.Config{
 		AppName:      "meritmark",
 		ErrorHandler: a.errorHandler,
 		BodyLimit:    MaxBodyLimit,
-		ReadTimeout:  60 * time.Second,
+		ReadTimeout:  readTimeout,
 		WriteTimeout: 60 * time.Second,
 		IdleTimeout:  120 * time.Second,
 		Immutable:    true,
 	})
 	a.App = f
+	// The body limit and read timeout of each request are chosen from its route as soon as
+	// its header is in, before any body byte is read: a body over its route's limit is
+	// refused (413) without being buffered, and only upload routes may send for long.
+	f.Server().HeaderReceived = func(h *fasthttp.RequestHeader) fasthttp.RequestConfig {
+		return a.requestConfig(h)
+	}
 	f.Use(middleware.RequestID())
 	f.Use(middleware.AccessLog(a.errorHandler))
 	f.Use(middleware.Recover())
 	f.Use(middleware.SecurityHeaders(" https://www.paypal.com https://www.paypalobjects.com", " https://www.paypal.com https://www.sandbox.paypal.com"))
+	f.Use(refuseEncodedBodies)
 
 	f.Get("/healthz", func(c fiber.Ctx) error { return c.JSON(fiber.Map{"status": "ok"}) })
 	f.Get("/readyz", a.ready)
@@ -78,12 +104,16 @@ func New(d *Deps) *App {
 	}
 
 	f.Use(middleware.SameOrigin(d.Config.BaseURL))
+	f.Use(a.requestDeadline)
 	if d.Sessions != nil {
 		f.Use(d.Sessions.Middleware())
 	}
 	a.Routes = append(a.routeTable(), d.Extra...)
 	for _, r := range a.Routes {
 		f.Add([]string{r.Method}, r.Path, accessGuard(r), bodyLimit(r), r.Handler)
+		if r.BodyLimit > DefaultBodyLimit {
+			a.bigRoutes = append(a.bigRoutes, r)
+		}
 	}
 	f.Use(a.notFound)
 	return a
@@ -129,11 +159,121 @@ func bodyLimit(r web.Route) fiber.Handler {
 		limit = DefaultBodyLimit
 	}
 	return func(c fiber.Ctx) error {
-		if n := c.Request().Header.ContentLength(); n > limit || len(c.Body()) > limit {
+		// the raw body: c.Body() would decompress it
+		if n := c.Request().Header.ContentLength(); n > limit || len(c.Request().Body()) > limit {
 			return web.TooLarge("The request is too large.")
 		}
 		return c.Next()
 	}
+}
+
+// MsgUnreadable answers a request the server could not read.
+const MsgUnreadable = "The request could not be read."
+
+// requestDeadline gives the request's context (the one handlers pass to the database,
+// PayPal and storage) a deadline: Config.RequestTimeout, or UploadReadTimeout for a
+// multipart upload. A database that stops answering (a partition, a hung server) then
+// costs a request a 503 after it, instead of the request and its pool connection waiting
+// forever. The error handler runs after it with the context restored (an error page is
+// still rendered).
+func (a *App) requestDeadline(c fiber.Ctx) error {
+	budget := a.Deps.Config.RequestTimeout
+	if budget <= 0 {
+		budget = 60 * time.Second
+	}
+	if strings.HasPrefix(strings.ToLower(c.Get("Content-Type")), "multipart/") {
+		budget = max(budget, UploadReadTimeout)
+	}
+	parent := c.Context()
+	ctx, cancel := context.WithTimeout(parent, budget)
+	c.SetContext(ctx)
+	err := c.Next()
+	cancel()
+	c.SetContext(parent)
+	return err
+}
+
+// MsgEncodedBody answers a request body sent with a Content-Encoding.
+const MsgEncodedBody = "Compressed request bodies are not accepted."
+
+// refuseEncodedBodies answers 415 to a request whose body has a Content-Encoding. Fiber's
+// c.Body() (and fasthttp's multipart reader) would otherwise inflate a gzip, deflate,
+// brotli or zstd body without any limit: a 200 KB request became 200 MB in memory (a
+// "zip bomb"). Browsers never compress request bodies, so nothing legitimate is lost.
+func refuseEncodedBodies(c fiber.Ctx) error {
+	if ce := strings.TrimSpace(string(c.Request().Header.ContentEncoding())); ce != "" && !strings.EqualFold(ce, "identity") {
+		return web.E(http.StatusUnsupportedMediaType, MsgEncodedBody)
+	}
+	return c.Next()
+}
+
+// requestConfig is the body limit and read timeout of the request whose header is h:
+// those of the route it is for when that route accepts more than DefaultBodyLimit (and,
+// for a signed-in route, a session cookie came with it), else DefaultBodyLimit and the
+// server's read timeout. Only the few upload routes can make the server read a large
+// body; fiber's BodyLimit (MaxBodyLimit) is the outer bound.
+func (a *App) requestConfig(h *fasthttp.RequestHeader) fasthttp.RequestConfig {
+	path := requestPath(h.RequestURI())
+	for _, r := range a.bigRoutes {
+		if r.Method == string(h.Method()) && matchRoute(r.Path, path) {
+			if r.Access != web.Public && len(h.Cookie(session.CookieName)) == 0 {
+				// without a session the guard answers 401 anyway: a visitor cannot make
+				// the server take in a large body first
+				break
+			}
+			return fasthttp.RequestConfig{MaxRequestBodySize: r.BodyLimit, ReadTimeout: UploadReadTimeout}
+		}
+	}
+	return fasthttp.RequestConfig{MaxRequestBodySize: DefaultBodyLimit}
+}
+
+// requestPath is the path of a request URI (origin form "/p?q" or absolute form
+// "http://host/p?q").
+func requestPath(uri []byte) string {
+	s := string(uri)
+	if i := strings.IndexAny(s, "?#"); i >= 0 {
+		s = s[:i]
+	}
+	if !strings.HasPrefix(s, "/") {
+		if i := strings.Index(s, "://"); i >= 0 {
+			s = s[i+3:]
+			if j := strings.IndexByte(s, '/'); j >= 0 {
+				s = s[j:]
+			} else {
+				s = "/"
+			}
+		}
+	}
+	return s
+}
+
+// matchRoute reports whether path is one fiber routes to pattern: literal segments equal
+// (ignoring case, as fiber does by default), ":param" segments non-empty, a trailing
+// slash ignored. Patterns with wildcards never match (they are not upload routes), so
+// such a request keeps the default limit.
+func matchRoute(pattern, path string) bool {
+	if strings.ContainsAny(pattern, "*+?") {
+		return false
+	}
+	if len(path) > 1 {
+		path = strings.TrimSuffix(path, "/")
+	}
+	ps, xs := strings.Split(pattern, "/"), strings.Split(path, "/")
+	if len(ps) != len(xs) {
+		return false
+	}
+	for i, p := range ps {
+		if strings.HasPrefix(p, ":") {
+			if xs[i] == "" {
+				return false
+			}
+			continue
+		}
+		if !strings.EqualFold(p, xs[i]) {
+			return false
+		}
+	}
+	return true
 }
 
 func (a *App) notFound(c fiber.Ctx) error {
@@ -155,8 +295,15 @@ func (a *App) errorHandler(c fiber.Ctx, err error) error {
 		status, msg = we.Status, we.Msg
 	case errors.As(err, &fe):
 		status, msg = fe.Code, fe.Message
-		if status == http.StatusRequestEntityTooLarge {
+		switch status {
+		case http.StatusRequestEntityTooLarge:
 			msg = "The request is too large."
+		case http.StatusBadRequest:
+			// a request the server could not read (a malformed header or multipart body):
+			// fasthttp's own text describes, and may quote, the bytes; it is not shown
+			msg = MsgUnreadable
+		case http.StatusRequestTimeout:
+			msg = "The request took too long to arrive."
 		}
 	case db.IsUnavailable(err) || errors.Is(err, context.DeadlineExceeded):
 		status, msg = http.StatusServiceUnavailable, web.MsgUnavailable
@@ -167,7 +314,9 @@ func (a *App) errorHandler(c fiber.Ctx, err error) error {
 	if status == http.StatusServiceUnavailable {
 		c.Set("Retry-After", "5")
 	}
-	if strings.HasPrefix(c.Path(), web.APIBase) || !acceptsHTML(c) {
+	// a request fasthttp could not read has been reset (no Host is left): it was not a
+	// page navigation, so it gets JSON like the API
+	if strings.HasPrefix(c.Path(), web.APIBase) || !acceptsHTML(c) || len(c.Request().Header.Host()) == 0 {
 		return c.Status(status).JSON(fiber.Map{"msg": msg})
 	}
 	if status == http.StatusNotFound {

@@ -5,12 +5,16 @@ package db
 import (
 	"context"
 	"database/sql"
+	"database/sql/driver"
 	"errors"
 	"fmt"
+	"io"
+	"net"
 	"net/url"
 	"os"
 	"path/filepath"
 	"strings"
+	"syscall"
 	"time"
 
 	"github.com/jackc/pgx/v5/pgconn"
@@ -129,18 +133,37 @@ func IsUniqueViolation(err error) bool {
 // IsNoRows reports sql.ErrNoRows.
 func IsNoRows(err error) bool { return errors.Is(err, sql.ErrNoRows) }
 
-// IsUnavailable reports an error that means the database cannot be reached right now.
+// IsUnavailable reports an error that means the database cannot be reached right now
+// (the request may succeed if tried again later): on PostgreSQL a connection that cannot
+// be made or broke mid-query, a server shutting down or out of connections; on SQLite a
+// lock held past the busy timeout, or a file that cannot be opened, read or grown.
 func IsUnavailable(err error) bool {
 	if err == nil {
 		return false
 	}
 	var pgErr *pgconn.PgError
 	if errors.As(err, &pgErr) {
-		// class 08: connection exception; 57P0x: admin shutdown / cannot connect now
-		return strings.HasPrefix(pgErr.Code, "08") || strings.HasPrefix(pgErr.Code, "57P")
+		// class 08: connection exception; 57P0x: admin shutdown / cannot connect now;
+		// 53300: too many connections
+		return strings.HasPrefix(pgErr.Code, "08") || strings.HasPrefix(pgErr.Code, "57P") || pgErr.Code == "53300"
 	}
 	var cErr *pgconn.ConnectError
 	if errors.As(err, &cErr) {
+		return true
+	}
+	var sqErr *sqlite.Error
+	if errors.As(err, &sqErr) {
+		switch sqErr.Code() & 0xff { // the primary result code
+		case sqlite3.SQLITE_BUSY, sqlite3.SQLITE_LOCKED, sqlite3.SQLITE_CANTOPEN, sqlite3.SQLITE_IOERR, sqlite3.SQLITE_FULL:
+			return true
+		}
+		return false
+	}
+	// the connection broke under a query (reset, refused, timed out, closed mid-answer)
+	var netErr net.Error
+	if errors.As(err, &netErr) || errors.Is(err, driver.ErrBadConn) || errors.Is(err, sql.ErrConnDone) ||
+		errors.Is(err, io.ErrUnexpectedEOF) || errors.Is(err, syscall.ECONNRESET) || errors.Is(err, syscall.ECONNREFUSED) ||
+		errors.Is(err, syscall.EPIPE) || pgconn.Timeout(err) {
 		return true
 	}
 	msg := err.Error()

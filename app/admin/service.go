@@ -306,7 +306,7 @@ func (s *Service) Approve(ctx context.Context, actor *model.User, id string, gra
 		if _, err := tx.NewUpdate().Model(a).Column("status", "rejection_reason", "reviewed_at", "reviewed_by", "updated_at").WherePK().Exec(ctx); err != nil {
 			return err
 		}
-		r, err := grant.Issue(ctx, tx, grant.Input{Application: a, Badge: &b, GrantedBy: actor.ID, Now: now})
+		r, err := grant.Issue(ctx, tx, grant.Input{Application: a, Badge: &b, GrantedBy: actor.ID, Now: now, Origin: origin})
 		if err != nil {
 			return err
 		}

@@ -193,8 +193,9 @@ func SanitizeName(raw string) string {
 			b.WriteRune(r)
 		}
 	}
-	name := strings.TrimSpace(b.String())
-	name = strings.TrimLeft(name, ".")
+	// no leading dots or spaces (". . .x" is not hidden either), no trailing spaces
+	name := strings.TrimLeftFunc(b.String(), func(r rune) bool { return r == '.' || unicode.IsSpace(r) })
+	name = strings.TrimRightFunc(name, unicode.IsSpace)
 	if name == "" || strings.Trim(name, ".") == "" {
 		name = "file"
 	}
@@ -204,7 +205,7 @@ func SanitizeName(raw string) string {
 			ext = ""
 		}
 		runes := []rune(strings.TrimSuffix(name, ext))
-		name = string(runes[:120-utf8.RuneCountInString(ext)]) + ext
+		name = strings.TrimRightFunc(string(runes[:120-utf8.RuneCountInString(ext)]), unicode.IsSpace) + ext
 	}
 	return name
 }

@@ -25,6 +25,10 @@ type Config struct {
 	BaseURL      string // MERITMARK_BASE_URL: public origin used in links; empty = from the request
 	SupportEmail string // MERITMARK_SUPPORT_EMAIL
 
+	// CredentialKeys (MERITMARK_CREDENTIAL_KEYS): comma-separated base64url Ed25519 seeds
+	// that sign credentials, the first active; empty = generated in <data dir>/keys.
+	CredentialKeys string
+
 	SMTPURL  string // MERITMARK_SMTP_URL: smtp://user:pass@host:port; empty = log outbox
 	MailFrom string // MERITMARK_MAIL_FROM
 
@@ -37,10 +41,17 @@ type Config struct {
 
 	SSRWorkers    int           // MERITMARK_SSR_WORKERS: isolates in the pool, default = cores
 	RenderTimeout time.Duration // MERITMARK_RENDER_TIMEOUT, default 2s
+	RenderCache   int           // MERITMARK_RENDER_CACHE: visitors' page renders kept (10 s, same props), default 512; 0 = off
 	SessionIdle   time.Duration // MERITMARK_SESSION_IDLE, default 7 days
 	SessionMaxAge time.Duration // MERITMARK_SESSION_MAX_AGE, default 30 days
 	LogLevel      string        // MERITMARK_LOG_LEVEL: debug, info, warn, error
 	DevMode       bool          // MERITMARK_DEV: serve assets from disk, no caching
+	PprofAddr     string        // MERITMARK_PPROF: host:port serving net/http/pprof (profiling); empty = off
+
+	// RequestTimeout (MERITMARK_REQUEST_TIMEOUT, default 60s) bounds the work of one
+	// request (database, PayPal, storage): a database that stops answering costs a 503
+	// after it instead of a request, and a pool connection, held forever.
+	RequestTimeout time.Duration
 }
 
 // Env is how configuration reads the environment (a map in tests).
@@ -63,6 +74,7 @@ func Load(env Env, args []string) (*Config, error) {
 	fs.StringVar(&c.DataDir, "data-dir", def("MERITMARK_DATA_DIR", "./data"), "data directory (MERITMARK_DATA_DIR)")
 	fs.StringVar(&c.DatabaseURL, "database-url", def("DATABASE_URL", ""), "database URL; empty = SQLite in the data dir (DATABASE_URL)")
 	fs.StringVar(&c.BaseURL, "base-url", def("MERITMARK_BASE_URL", ""), "public origin used in links (MERITMARK_BASE_URL)")
+	fs.StringVar(&c.CredentialKeys, "credential-keys", def("MERITMARK_CREDENTIAL_KEYS", ""), "credential signing seeds, first active; empty = data dir (MERITMARK_CREDENTIAL_KEYS)")
 	fs.StringVar(&c.SupportEmail, "support-email", def("MERITMARK_SUPPORT_EMAIL", "support@meritmark.example"), "support contact address")
 	fs.StringVar(&c.SMTPURL, "smtp-url", def("MERITMARK_SMTP_URL", ""), "SMTP server smtp://user:pass@host:port; empty = log outbox")
 	fs.StringVar(&c.MailFrom, "mail-from", def("MERITMARK_MAIL_FROM", "Meritmark <no-reply@meritmark.example>"), "sender address")
@@ -73,11 +85,16 @@ func Load(env Env, args []string) (*Config, error) {
 	fs.StringVar(&c.PayPalWebhookID, "paypal-webhook-id", def("MERITMARK_PAYPAL_WEBHOOK_ID", ""), "PayPal webhook id")
 	fs.StringVar(&c.LogLevel, "log-level", def("MERITMARK_LOG_LEVEL", "info"), "log level")
 	var workers, renderTimeout, idle, maxAge, dev string
+	var requestTimeout string
+	fs.StringVar(&requestTimeout, "request-timeout", def("MERITMARK_REQUEST_TIMEOUT", "60s"), "longest a request may wait for the database, PayPal or storage (MERITMARK_REQUEST_TIMEOUT)")
+	var renderCache string
+	fs.StringVar(&renderCache, "render-cache", def("MERITMARK_RENDER_CACHE", "512"), "visitors' page renders kept for 10 s and reused for the same props; 0 = off (MERITMARK_RENDER_CACHE)")
 	fs.StringVar(&workers, "ssr-workers", def("MERITMARK_SSR_WORKERS", "0"), "SSR isolates; 0 = one per core")
 	fs.StringVar(&renderTimeout, "render-timeout", def("MERITMARK_RENDER_TIMEOUT", "2s"), "longest a page render may run")
 	fs.StringVar(&idle, "session-idle", def("MERITMARK_SESSION_IDLE", "168h"), "session idle expiry")
 	fs.StringVar(&maxAge, "session-max-age", def("MERITMARK_SESSION_MAX_AGE", "720h"), "session absolute expiry")
 	fs.StringVar(&dev, "dev", def("MERITMARK_DEV", "false"), "development mode")
+	fs.StringVar(&c.PprofAddr, "pprof", def("MERITMARK_PPROF", ""), "host:port serving net/http/pprof for profiling; empty = off (MERITMARK_PPROF)")
 	fs.SetOutput(new(strings.Builder))
 	if err := fs.Parse(args); err != nil {
 		return nil, fmt.Errorf("config: %w", err)
@@ -100,7 +117,9 @@ func Load(env Env, args []string) (*Config, error) {
 	}
 	if c.BaseURL != "" {
 		u, err := url.Parse(c.BaseURL)
-		if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" || (u.Path != "" && u.Path != "/") {
+		// a bare origin: it is pasted in front of paths in links, canonical URLs and mail
+		if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" || (u.Path != "" && u.Path != "/") ||
+			u.User != nil || u.RawQuery != "" || u.ForceQuery || u.Fragment != "" || strings.HasSuffix(c.BaseURL, "#") {
 			bad("MERITMARK_BASE_URL", fmt.Sprintf("%q must be an origin such as https://meritmark.example", c.BaseURL))
 		}
 		c.BaseURL = strings.TrimRight(c.BaseURL, "/")
@@ -125,6 +144,11 @@ func Load(env Env, args []string) (*Config, error) {
 	} else {
 		c.SSRWorkers = n
 	}
+	if n, err := strconv.Atoi(renderCache); err != nil || n < 0 || n > 100000 {
+		bad("MERITMARK_RENDER_CACHE", "must be a whole number from 0 (off) to 100000")
+	} else {
+		c.RenderCache = n
+	}
 	parseDur := func(name, v string, min time.Duration) time.Duration {
 		d, err := time.ParseDuration(v)
 		if err != nil || d < min {
@@ -133,12 +157,18 @@ func Load(env Env, args []string) (*Config, error) {
 		return d
 	}
 	c.RenderTimeout = parseDur("MERITMARK_RENDER_TIMEOUT", renderTimeout, 10*time.Millisecond)
+	c.RequestTimeout = parseDur("MERITMARK_REQUEST_TIMEOUT", requestTimeout, time.Second)
 	c.SessionIdle = parseDur("MERITMARK_SESSION_IDLE", idle, time.Minute)
 	c.SessionMaxAge = parseDur("MERITMARK_SESSION_MAX_AGE", maxAge, time.Minute)
 	switch strings.ToLower(c.LogLevel) {
 	case "debug", "info", "warn", "error":
 	default:
 		bad("MERITMARK_LOG_LEVEL", "must be debug, info, warn or error")
+	}
+	if c.PprofAddr != "" {
+		if _, _, err := net.SplitHostPort(c.PprofAddr); err != nil {
+			bad("MERITMARK_PPROF", fmt.Sprintf("%q is not host:port (for example 127.0.0.1:6060)", c.PprofAddr))
+		}
 	}
 	switch strings.ToLower(dev) {
 	case "1", "true", "yes":
@@ -178,15 +208,27 @@ func (c *Config) Secret(env Env, name string) (string, error) {
 		return "", err
 	}
 	v := hex.EncodeToString(raw[:])
-	f, err := os.OpenFile(path, os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o600)
+	// written whole to a temporary file, then linked into place (fails if the name exists):
+	// instances started together never read a secret file another one is still writing
+	f, err := os.CreateTemp(dir, "."+name+".*")
 	if err != nil {
+		return "", err
+	}
+	tmp := f.Name()
+	defer os.Remove(tmp)
+	_, err = f.WriteString(v + "\n")
+	if cerr := f.Close(); err == nil {
+		err = cerr
+	}
+	if err != nil {
+		return "", err
+	}
+	if err := os.Link(tmp, path); err != nil {
 		if os.IsExist(err) { // another process won the race: use theirs
 			b, rerr := os.ReadFile(path)
 			return strings.TrimSpace(string(b)), rerr
 		}
 		return "", err
 	}
-	defer f.Close()
-	_, err = f.WriteString(v + "\n")
-	return v, err
+	return v, nil
 }

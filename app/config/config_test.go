@@ -64,3 +64,33 @@ func TestSecretIsGeneratedOnceAndKept(t *testing.T) {
 		t.Fatal("configured secret ignored")
 	}
 }
+
+// Instances started at the same moment on one data directory all get the one secret
+// written, never an empty or half-written file (several rounds: the race is short).
+func TestSecretRaceGivesEveryoneTheSameValue(t *testing.T) {
+	for round := 0; round < 20; round++ {
+		c := &Config{DataDir: t.TempDir()}
+		const n = 8
+		got := make([]string, n)
+		errs := make([]error, n)
+		done := make(chan struct{})
+		for i := 0; i < n; i++ {
+			go func(i int) {
+				got[i], errs[i] = c.Secret(env(nil), "shared")
+				done <- struct{}{}
+			}(i)
+		}
+		for i := 0; i < n; i++ {
+			<-done
+		}
+		for i := range got {
+			if errs[i] != nil || len(got[i]) != 64 || got[i] != got[0] {
+				t.Fatalf("round %d: caller %d got %q (%v), caller 0 %q", round, i, got[i], errs[i], got[0])
+			}
+		}
+		entries, _ := os.ReadDir(filepath.Join(c.DataDir, "secrets"))
+		if len(entries) != 1 {
+			t.Fatalf("round %d: %d files left in secrets/ (temporary files must go)", round, len(entries))
+		}
+	}
+}

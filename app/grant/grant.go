@@ -14,6 +14,8 @@ import (
 
 	"github.com/uptrace/bun"
 
+	"meritmark/app/credential"
+	"meritmark/app/halloffame"
 	"meritmark/app/model"
 	"meritmark/db"
 )
@@ -62,6 +64,9 @@ type Input struct {
 	Badge       *model.Badge       // for the expiry (valid_days)
 	GrantedBy   string             // the admin's id
 	Now         time.Time
+	// Origin is the request's public origin: the signed credential's ids are built with it
+	// (app/credential; MERITMARK_BASE_URL wins when set).
+	Origin string
 }
 
 // Result says what Issue did.
@@ -85,6 +90,11 @@ func Issue(ctx context.Context, tx bun.Tx, in Input) (*Result, error) {
 	switch {
 	case err == nil:
 		if g.RevokedAt == nil {
+			if g.CredentialJWT == "" { // made before credentials were signed
+				if err := credential.SignInTx(ctx, tx, &g, in.Origin); err != nil {
+					return nil, err
+				}
+			}
 			return &Result{Grant: &g}, nil
 		}
 		g.RevokedAt = nil
@@ -92,6 +102,13 @@ func Issue(ctx context.Context, tx bun.Tx, in Input) (*Result, error) {
 		g.GrantedBy = &in.GrantedBy
 		if _, err := tx.NewUpdate().Model(&g).Column("revoked_at", "revocation_reason", "granted_by").WherePK().Exec(ctx); err != nil {
 			return nil, fmt.Errorf("restore grant: %w", err)
+		}
+		// re-sign (the badge or the holder may have changed) and count it again
+		if err := credential.SignInTx(ctx, tx, &g, in.Origin); err != nil {
+			return nil, err
+		}
+		if err := halloffame.Refresh(ctx, tx, g.UserID); err != nil {
+			return nil, err
 		}
 		return &Result{Grant: &g, Restored: true}, nil
 	case !db.IsNoRows(err):
@@ -128,6 +145,13 @@ func Issue(ctx context.Context, tx bun.Tx, in Input) (*Result, error) {
 			return nil, errors.New("grant: the application was granted concurrently")
 		}
 	}
+	// the signed credential and the Hall of Fame summary, in the same transaction
+	if err := credential.SignInTx(ctx, tx, &g, in.Origin); err != nil {
+		return nil, err
+	}
+	if err := halloffame.Refresh(ctx, tx, g.UserID); err != nil {
+		return nil, err
+	}
 	return &Result{Grant: &g, Created: true}, nil
 }
 
@@ -162,5 +186,9 @@ func Revoke(ctx context.Context, tx bun.Tx, applicationID, reason string, now ti
 	if _, err := tx.NewUpdate().Model(&g).Column("revoked_at", "revocation_reason").WherePK().Exec(ctx); err != nil {
 		return nil, fmt.Errorf("revoke grant: %w", err)
 	}
+	if err := halloffame.Refresh(ctx, tx, g.UserID); err != nil {
+		return nil, err
+	}
+	credential.Changed(tx.NewSelect().DB(), g.ID)
 	return &g, nil
 }

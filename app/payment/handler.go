@@ -70,7 +70,8 @@ func New(d Deps) *Handler {
 			_, _ = rand.Read(b[:])
 			secret = hex.EncodeToString(b[:])
 		}
-		sim := paypalsim.New(SimClientID, secret, SimWebhookID)
+		// its state is in the database: every instance sharing it is one PayPal account
+		sim := paypalsim.NewShared(SimClientID, secret, SimWebhookID, d.DB)
 		sim.PublicBase = SimPath
 		sim.Deliver = func(body []byte, hdr http.Header) error {
 			ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
@@ -106,13 +107,24 @@ func (h *Handler) Routes() []web.Route {
 		web.PageRoute("/payment-failed/:badgeId", web.Member, h.failedPage),
 	}
 	if h.Sim != nil {
-		sim := adaptor.HTTPHandler(http.StripPrefix(SimPath, h.Sim))
+		sim := adaptor.HTTPHandler(http.StripPrefix(SimPath, detached(h.Sim)))
 		rs = append(rs,
 			web.Route{Method: "GET", Path: SimPath + "/*", Access: web.Public, Kind: web.Asset, Handler: sim},
 			web.Route{Method: "POST", Path: SimPath + "/*", Access: web.Public, Kind: web.Asset, Handler: sim},
 		)
 	}
 	return rs
+}
+
+// detached serves the browser's calls to the simulator with a context of their own: the
+// adaptor's request context is fasthttp's RequestCtx, which the simulator's database
+// queries must not watch (its Done races with the server's shutdown).
+func detached(h http.Handler) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+		defer cancel()
+		h.ServeHTTP(w, r.WithContext(ctx))
+	})
 }
 
 // Provider is how the payment page takes payments.

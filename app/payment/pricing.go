@@ -180,7 +180,9 @@ func ParseAmount(v string) (int64, bool) {
 		return 0, false
 	}
 	whole, frac, hasFrac := strings.Cut(v, ".")
-	if whole == "" || (hasFrac && (frac == "" || len(frac) > 2)) {
+	// at most 13 whole digits: more would wrap int64 cents around (to any value, even
+	// the expected one); PayPal's own limit is far below
+	if whole == "" || len(whole) > 13 || (hasFrac && (frac == "" || len(frac) > 2)) {
 		return 0, false
 	}
 	var cents int64

@@ -1,8 +1,8 @@
 // Package paypalsim is a PayPal-compatible sandbox simulator: the subset of the PayPal
 // REST API Meritmark uses (OAuth2 client credentials, Orders v2 create / get / capture
-// with PayPal-Request-Id idempotency, webhook signature verification), kept in memory.
-// It lets the whole payment flow run on a machine without internet or PayPal
-// credentials.
+// with PayPal-Request-Id idempotency, webhook signature verification), kept in memory
+// (New) or in the database shared by every server instance (NewShared). It lets the
+// whole payment flow run on a machine without internet or PayPal credentials.
 //
 // PayPal's buyer approval happens on paypal.com; here the buyer's decision is one call,
 // POST /sim/orders/{id}/approve {"outcome": "approve" | "decline" | "pending"}:
@@ -19,12 +19,14 @@ package paypalsim
 
 import (
 	"bytes"
+	"context"
 	"crypto/hmac"
 	"crypto/rand"
 	"crypto/sha256"
 	"encoding/base64"
 	"encoding/hex"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"hash/crc32"
 	"io"
@@ -57,15 +59,14 @@ type Sim struct {
 	// TokenLifetime is how long an access token lives (default 9 hours, as PayPal).
 	TokenLifetime time.Duration
 
-	mu       sync.Mutex
-	tokens   map[string]time.Time
-	orders   map[string]*order
-	idem     map[string]stored // request id + path -> first answer
-	captures map[string]string // capture id -> order id
-	stats    Stats
+	state state
+
+	mu    sync.Mutex // guards stats
+	stats Stats
 }
 
-// Stats counts what the simulator did (tests read it).
+// Stats counts what the simulator did through this Sim value (tests read it; with
+// NewShared, other instances' work is not counted here).
 type Stats struct {
 	OrdersCreated int
 	Captures      int // captures performed (not replays)
@@ -77,10 +78,6 @@ type stored struct {
 	body   []byte
 	at     time.Time
 }
-
-// idemKeep is how long answers are kept for PayPal-Request-Id replays (PayPal: 6 hours
-// by default); older ones are dropped once many are kept.
-const idemKeep = 6 * time.Hour
 
 type order struct {
 	ID          string
@@ -102,19 +99,26 @@ type capture struct {
 	Time   time.Time
 }
 
-// New makes a simulator.
+// New makes a simulator that keeps its state in this process.
 func New(clientID, secret, webhookID string) *Sim {
-	return &Sim{
-		ClientID: clientID, Secret: secret, WebhookID: webhookID, TokenLifetime: 9 * time.Hour,
-		tokens: map[string]time.Time{}, orders: map[string]*order{}, idem: map[string]stored{}, captures: map[string]string{},
-	}
+	return &Sim{ClientID: clientID, Secret: secret, WebhookID: webhookID, TokenLifetime: 9 * time.Hour, state: newMemState()}
 }
 
 // RevokeTokens forgets every access token issued (as when PayPal revokes them early).
 func (s *Sim) RevokeTokens() {
+	_ = s.state.revokeTokens(context.Background())
+}
+
+func (s *Sim) count(f func(*Stats)) {
 	s.mu.Lock()
-	defer s.mu.Unlock()
-	s.tokens = map[string]time.Time{}
+	f(&s.stats)
+	s.mu.Unlock()
+}
+
+// internalError answers a failure of the simulator's own storage the way PayPal answers
+// its own failures: a 500 (the client treats the outcome as unknown and retries).
+func internalError(w http.ResponseWriter) {
+	writeErr(w, http.StatusInternalServerError, "INTERNAL_SERVER_ERROR", "", "An internal server error has occurred.")
 }
 
 // Stats returns the counters.
@@ -140,7 +144,7 @@ func (s *Sim) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	case r.Method == http.MethodPost && p == "/v2/checkout/orders":
 		s.authed(w, r, s.createOrder)
 	case r.Method == http.MethodGet && len(parts) == 4 && parts[0] == "v2" && parts[1] == "checkout" && parts[2] == "orders":
-		s.authed(w, r, func(w http.ResponseWriter, r *http.Request) { s.getOrder(w, parts[3]) })
+		s.authed(w, r, func(w http.ResponseWriter, r *http.Request) { s.getOrder(w, r, parts[3]) })
 	case r.Method == http.MethodPost && len(parts) == 5 && parts[0] == "v2" && parts[2] == "orders" && parts[4] == "capture":
 		s.authed(w, r, func(w http.ResponseWriter, r *http.Request) { s.captureOrder(w, r, parts[3]) })
 	case r.Method == http.MethodPost && p == "/v1/notifications/verify-webhook-signature":
@@ -148,7 +152,7 @@ func (s *Sim) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	case r.Method == http.MethodPost && len(parts) == 4 && parts[0] == "sim" && parts[1] == "orders" && parts[3] == "approve":
 		s.approve(w, r, parts[2])
 	case r.Method == http.MethodPost && len(parts) == 4 && parts[0] == "sim" && parts[1] == "captures" && (parts[3] == "complete" || parts[3] == "deny"):
-		s.authed(w, r, func(w http.ResponseWriter, r *http.Request) { s.settle(w, parts[2], parts[3] == "complete") })
+		s.authed(w, r, func(w http.ResponseWriter, r *http.Request) { s.settle(w, r, parts[2], parts[3] == "complete") })
 	default:
 		writeErr(w, http.StatusNotFound, "RESOURCE_NOT_FOUND", "", "The specified resource does not exist.")
 	}
@@ -186,15 +190,10 @@ func (s *Sim) token(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	tok := "A21AA" + randID(24)
-	s.mu.Lock()
-	now := time.Now()
-	for t, exp := range s.tokens { // forget expired tokens
-		if now.After(exp) {
-			delete(s.tokens, t)
-		}
+	if err := s.state.putToken(r.Context(), tok, time.Now().Add(s.TokenLifetime)); err != nil {
+		internalError(w)
+		return
 	}
-	s.tokens[tok] = now.Add(s.TokenLifetime)
-	s.mu.Unlock()
 	writeJSON(w, http.StatusOK, map[string]any{
 		"scope": "https://uri.paypal.com/services/payments/payment", "access_token": tok, "token_type": "Bearer",
 		"app_id": "APP-SIMULATOR", "expires_in": int(s.TokenLifetime.Seconds()), "nonce": randID(8),
@@ -203,9 +202,15 @@ func (s *Sim) token(w http.ResponseWriter, r *http.Request) {
 
 func (s *Sim) authed(w http.ResponseWriter, r *http.Request, next http.HandlerFunc) {
 	tok, ok := strings.CutPrefix(r.Header.Get("Authorization"), "Bearer ")
-	s.mu.Lock()
-	exp, known := s.tokens[tok]
-	s.mu.Unlock()
+	var exp time.Time
+	known := false
+	if ok && tok != "" {
+		var err error
+		if exp, known, err = s.state.tokenExpiry(r.Context(), tok); err != nil {
+			internalError(w)
+			return
+		}
+	}
 	if !ok || !known || time.Now().After(exp) {
 		writeJSON(w, http.StatusUnauthorized, map[string]string{"error": "invalid_token", "error_description": "Token signature verification failed"})
 		return
@@ -213,38 +218,80 @@ func (s *Sim) authed(w http.ResponseWriter, r *http.Request, next http.HandlerFu
 	next(w, r)
 }
 
-// idempotent answers a POST carrying PayPal-Request-Id with the stored first answer, or
-// runs fn and stores what it answered.
-func (s *Sim) idempotent(w http.ResponseWriter, r *http.Request, fn func() (int, any)) {
+// effect is what an operation did, counted in Stats once it is committed.
+type effect int
+
+const (
+	noEffect effect = iota
+	orderCreated
+	orderCaptured
+)
+
+// idempotent runs op in one state transaction. A POST carrying PayPal-Request-Id is
+// answered with the first answer kept for that id (a replay), or runs op and keeps what
+// it answered: concurrent requests with one id, even through other instances sharing
+// the state, get the same answer.
+func (s *Sim) idempotent(w http.ResponseWriter, r *http.Request, op func(tx stateTx) (int, any, effect, error)) {
 	key := r.Header.Get("PayPal-Request-Id")
 	if key != "" {
 		key += " " + r.URL.Path
-		s.mu.Lock()
-		if st, ok := s.idem[key]; ok {
-			s.stats.Replays++
-			s.mu.Unlock()
-			w.Header().Set("Content-Type", "application/json")
-			w.WriteHeader(st.status)
-			_, _ = w.Write(st.body)
-			return
-		}
-		s.mu.Unlock()
 	}
-	status, v := fn()
-	b := writeJSON(w, status, v)
-	if key != "" && status < 500 {
-		s.mu.Lock()
-		now := time.Now()
-		if len(s.idem) >= 10000 {
-			for k, st := range s.idem {
-				if now.Sub(st.at) > idemKeep {
-					delete(s.idem, k)
-				}
+	var status int
+	var body []byte
+	replay, done := false, noEffect
+	run := func(tx stateTx) error {
+		replay, done = false, noEffect
+		if key != "" {
+			st, err := tx.answer(key)
+			if err != nil {
+				return err
+			}
+			if st != nil {
+				status, body, replay = st.status, st.body, true
+				return nil
 			}
 		}
-		s.idem[key] = stored{status, b, now}
-		s.mu.Unlock()
+		code, v, eff, err := op(tx)
+		if err != nil {
+			return err
+		}
+		b, err := json.Marshal(v)
+		if err != nil {
+			return err
+		}
+		status, body, done = code, b, eff
+		if key != "" && code < 500 {
+			ok, err := tx.putAnswer(key, stored{code, b, time.Now()})
+			if err != nil {
+				return err
+			}
+			if !ok {
+				return errAnswered
+			}
+		}
+		return nil
 	}
+	err := s.state.atomic(r.Context(), run)
+	if errors.Is(err, errAnswered) { // answered meanwhile: this run was undone, replay that answer
+		err = s.state.atomic(r.Context(), run)
+	}
+	if err != nil {
+		internalError(w)
+		return
+	}
+	s.count(func(st *Stats) {
+		switch {
+		case replay:
+			st.Replays++
+		case done == orderCreated:
+			st.OrdersCreated++
+		case done == orderCaptured:
+			st.Captures++
+		}
+	})
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(status)
+	_, _ = w.Write(body)
 }
 
 func (s *Sim) createOrder(w http.ResponseWriter, r *http.Request) {
@@ -264,28 +311,26 @@ func (s *Sim) createOrder(w http.ResponseWriter, r *http.Request) {
 		writeErr(w, http.StatusBadRequest, "INVALID_REQUEST", "MALFORMED_REQUEST_JSON", "Request is not well-formed, syntactically incorrect, or violates schema.")
 		return
 	}
-	s.idempotent(w, r, func() (int, any) {
+	s.idempotent(w, r, func(tx stateTx) (int, any, effect, error) {
 		if in.Intent != "CAPTURE" && in.Intent != "AUTHORIZE" {
-			return http.StatusBadRequest, errBody("INVALID_REQUEST", "INVALID_PARAMETER_VALUE", "intent must be CAPTURE or AUTHORIZE")
+			return http.StatusBadRequest, errBody("INVALID_REQUEST", "INVALID_PARAMETER_VALUE", "intent must be CAPTURE or AUTHORIZE"), noEffect, nil
 		}
 		if len(in.PurchaseUnits) != 1 {
-			return http.StatusBadRequest, errBody("INVALID_REQUEST", "MISSING_REQUIRED_PARAMETER", "exactly one purchase unit is supported")
+			return http.StatusBadRequest, errBody("INVALID_REQUEST", "MISSING_REQUIRED_PARAMETER", "exactly one purchase unit is supported"), noEffect, nil
 		}
 		pu := in.PurchaseUnits[0]
 		if len(pu.Amount.CurrencyCode) != 3 {
-			return http.StatusUnprocessableEntity, errBody("UNPROCESSABLE_ENTITY", "CURRENCY_NOT_SUPPORTED", "currency_code is not supported")
+			return http.StatusUnprocessableEntity, errBody("UNPROCESSABLE_ENTITY", "CURRENCY_NOT_SUPPORTED", "currency_code is not supported"), noEffect, nil
 		}
 		if !validValue(pu.Amount.Value) {
-			return http.StatusBadRequest, errBody("INVALID_REQUEST", "INVALID_PARAMETER_VALUE", "amount value must be a positive decimal with at most 2 fraction digits")
+			return http.StatusBadRequest, errBody("INVALID_REQUEST", "INVALID_PARAMETER_VALUE", "amount value must be a positive decimal with at most 2 fraction digits"), noEffect, nil
 		}
 		o := &order{ID: randID(9)[:17], Status: "CREATED", ReferenceID: pu.ReferenceID, CustomID: pu.CustomID,
 			Description: pu.Description, Currency: pu.Amount.CurrencyCode, Value: pu.Amount.Value, CreatedAt: time.Now().UTC()}
-		s.mu.Lock()
-		s.orders[o.ID] = o
-		s.stats.OrdersCreated++
-		v := s.orderJSON(o)
-		s.mu.Unlock()
-		return http.StatusCreated, v
+		if err := tx.putOrder(o); err != nil {
+			return 0, nil, noEffect, err
+		}
+		return http.StatusCreated, s.orderJSON(o), orderCreated, nil
 	})
 }
 
@@ -306,7 +351,7 @@ func validValue(v string) bool {
 	return nonzero
 }
 
-// orderJSON renders an order; the caller holds s.mu.
+// orderJSON renders an order.
 func (s *Sim) orderJSON(o *order) map[string]any {
 	pu := map[string]any{
 		"reference_id": o.ReferenceID, "custom_id": o.CustomID, "description": o.Description,
@@ -339,44 +384,49 @@ func (s *Sim) captureJSON(o *order, c *capture) map[string]any {
 	return m
 }
 
-func (s *Sim) getOrder(w http.ResponseWriter, id string) {
-	s.mu.Lock()
-	o, ok := s.orders[id]
+func (s *Sim) getOrder(w http.ResponseWriter, r *http.Request, id string) {
 	var v map[string]any
-	if ok {
-		v = s.orderJSON(o)
-	}
-	s.mu.Unlock()
-	if !ok {
+	err := s.state.atomic(r.Context(), func(tx stateTx) error {
+		o, err := tx.order(id)
+		if o != nil {
+			v = s.orderJSON(o)
+		}
+		return err
+	})
+	switch {
+	case err != nil:
+		internalError(w)
+	case v == nil:
 		writeErr(w, http.StatusNotFound, "RESOURCE_NOT_FOUND", "INVALID_RESOURCE_ID", "Specified resource ID does not exist.")
-		return
+	default:
+		writeJSON(w, http.StatusOK, v)
 	}
-	writeJSON(w, http.StatusOK, v)
 }
 
 func (s *Sim) captureOrder(w http.ResponseWriter, r *http.Request, id string) {
-	s.idempotent(w, r, func() (int, any) {
-		s.mu.Lock()
-		defer s.mu.Unlock()
-		o, ok := s.orders[id]
+	s.idempotent(w, r, func(tx stateTx) (int, any, effect, error) {
+		o, err := tx.order(id)
 		switch {
-		case !ok:
-			return http.StatusNotFound, errBody("RESOURCE_NOT_FOUND", "INVALID_RESOURCE_ID", "Specified resource ID does not exist.")
+		case err != nil:
+			return 0, nil, noEffect, err
+		case o == nil:
+			return http.StatusNotFound, errBody("RESOURCE_NOT_FOUND", "INVALID_RESOURCE_ID", "Specified resource ID does not exist."), noEffect, nil
 		case o.Capture != nil && o.Capture.Status != "DECLINED":
-			return http.StatusUnprocessableEntity, errBody("UNPROCESSABLE_ENTITY", "ORDER_ALREADY_CAPTURED", "Order already captured.")
+			return http.StatusUnprocessableEntity, errBody("UNPROCESSABLE_ENTITY", "ORDER_ALREADY_CAPTURED", "Order already captured."), noEffect, nil
 		case o.Status != "APPROVED":
-			return http.StatusUnprocessableEntity, errBody("UNPROCESSABLE_ENTITY", "ORDER_NOT_APPROVED", "Payer has not yet approved the Order for payment.")
+			return http.StatusUnprocessableEntity, errBody("UNPROCESSABLE_ENTITY", "ORDER_NOT_APPROVED", "Payer has not yet approved the Order for payment."), noEffect, nil
 		case o.Outcome == OutcomeDecline:
-			return http.StatusUnprocessableEntity, errBody("UNPROCESSABLE_ENTITY", "INSTRUMENT_DECLINED", "The instrument presented was either declined by the processor or bank, or it can't be used for this payment.")
+			return http.StatusUnprocessableEntity, errBody("UNPROCESSABLE_ENTITY", "INSTRUMENT_DECLINED", "The instrument presented was either declined by the processor or bank, or it can't be used for this payment."), noEffect, nil
 		}
 		c := &capture{ID: randID(9)[:17], Status: "COMPLETED", Time: time.Now().UTC()}
 		if o.Outcome == OutcomePending {
 			c.Status, c.Reason = "PENDING", "PENDING_REVIEW"
 		}
 		o.Capture, o.Status = c, "COMPLETED"
-		s.captures[c.ID] = o.ID
-		s.stats.Captures++
-		return http.StatusCreated, s.orderJSON(o)
+		if err := tx.putOrder(o); err != nil {
+			return 0, nil, noEffect, err
+		}
+		return http.StatusCreated, s.orderJSON(o), orderCaptured, nil
 	})
 }
 
@@ -393,18 +443,25 @@ func (s *Sim) approve(w http.ResponseWriter, r *http.Request, id string) {
 		writeErr(w, http.StatusBadRequest, "INVALID_REQUEST", "INVALID_PARAMETER_VALUE", "outcome must be approve, decline or pending")
 		return
 	}
-	s.mu.Lock()
-	o, ok := s.orders[id]
-	if ok && (o.Status == "CREATED" || o.Status == "APPROVED") {
-		o.Status, o.Outcome = "APPROVED", in.Outcome
-	}
 	var v map[string]any
-	if ok {
+	err := s.state.atomic(r.Context(), func(tx stateTx) error {
+		o, err := tx.order(id)
+		if err != nil || o == nil {
+			return err
+		}
+		if o.Status == "CREATED" || o.Status == "APPROVED" {
+			o.Status, o.Outcome = "APPROVED", in.Outcome
+			if err := tx.putOrder(o); err != nil {
+				return err
+			}
+		}
 		v = s.orderJSON(o)
-	}
-	s.mu.Unlock()
+		return nil
+	})
 	switch {
-	case !ok:
+	case err != nil:
+		internalError(w)
+	case v == nil:
 		writeErr(w, http.StatusNotFound, "RESOURCE_NOT_FOUND", "INVALID_RESOURCE_ID", "Specified resource ID does not exist.")
 	case v["status"] != "APPROVED":
 		writeErr(w, http.StatusUnprocessableEntity, "UNPROCESSABLE_ENTITY", "ORDER_ALREADY_COMPLETED", "The order cannot be approved again.")
@@ -413,29 +470,44 @@ func (s *Sim) approve(w http.ResponseWriter, r *http.Request, id string) {
 	}
 }
 
+// errNotPending refuses to settle a capture that is not PENDING.
+var errNotPending = errors.New("paypalsim: capture not pending")
+
 // settle completes or denies a PENDING capture and sends the webhook.
-func (s *Sim) settle(w http.ResponseWriter, captureID string, complete bool) {
-	s.mu.Lock()
-	oid, ok := s.captures[captureID]
-	var o *order
-	if ok {
-		o = s.orders[oid]
+func (s *Sim) settle(w http.ResponseWriter, r *http.Request, captureID string, complete bool) {
+	event := "PAYMENT.CAPTURE.COMPLETED"
+	if !complete {
+		event = "PAYMENT.CAPTURE.DENIED"
 	}
-	if !ok || o.Capture == nil || o.Capture.Status != "PENDING" {
-		s.mu.Unlock()
+	var resource map[string]any
+	err := s.state.atomic(r.Context(), func(tx stateTx) error {
+		o, err := tx.orderByCapture(captureID)
+		if err != nil {
+			return err
+		}
+		if o == nil || o.Capture == nil || o.Capture.Status != "PENDING" {
+			return errNotPending
+		}
+		if complete {
+			o.Capture.Status, o.Capture.Reason = "COMPLETED", ""
+		} else {
+			o.Capture.Status, o.Capture.Reason = "DECLINED", ""
+		}
+		if err := tx.putOrder(o); err != nil {
+			return err
+		}
+		resource = s.captureJSON(o, o.Capture)
+		return nil
+	})
+	if errors.Is(err, errNotPending) {
 		writeErr(w, http.StatusUnprocessableEntity, "UNPROCESSABLE_ENTITY", "CAPTURE_NOT_PENDING", "Only a PENDING capture can be settled.")
 		return
 	}
-	event := "PAYMENT.CAPTURE.COMPLETED"
-	if complete {
-		o.Capture.Status, o.Capture.Reason = "COMPLETED", ""
-	} else {
-		o.Capture.Status, o.Capture.Reason = "DECLINED", ""
-		event = "PAYMENT.CAPTURE.DENIED"
+	if err != nil {
+		internalError(w)
+		return
 	}
-	resource := s.captureJSON(o, o.Capture)
-	s.mu.Unlock()
-	err := s.SendWebhook(event, resource)
+	err = s.SendWebhook(event, resource)
 	res := map[string]any{"capture": resource, "event_type": event, "delivered": err == nil}
 	if err != nil {
 		res["delivery_error"] = err.Error()

@@ -10,6 +10,9 @@ import (
 	"encoding/base64"
 	"encoding/hex"
 	"errors"
+	"reflect"
+	"strings"
+	"sync"
 	"time"
 
 	"github.com/gofiber/fiber/v3"
@@ -76,29 +79,52 @@ func (s *Store) Lookup(ctx context.Context, token string) (*model.Session, *mode
 	if token == "" || len(token) > 100 {
 		return nil, nil, db.ErrNotFound
 	}
-	var sess model.Session
-	if err := s.DB.NewSelect().Model(&sess).Where("id = ?", Hash(token)).Scan(ctx); err != nil {
-		if db.IsNoRows(err) {
-			return nil, nil, db.ErrNotFound
-		}
+	// the session and its user in one query: this runs on every signed-in request
+	var rows []sessionWithUser
+	if err := s.DB.NewRaw(lookupSQL(s.DB), Hash(token)).Scan(ctx, &rows); err != nil {
 		return nil, nil, err
 	}
+	if len(rows) == 0 {
+		return nil, nil, db.ErrNotFound // no such session (its user's deletion cascades to it)
+	}
+	sess, u := rows[0].S, rows[0].U
 	now := s.now()
 	if now.After(sess.ExpiresAt) || now.Sub(sess.LastSeenAt) > s.Idle {
 		_, _ = s.DB.NewDelete().Model((*model.Session)(nil)).Where("id = ?", sess.ID).Exec(ctx)
 		return nil, nil, db.ErrNotFound
 	}
-	var u model.User
-	if err := s.DB.NewSelect().Model(&u).Where("id = ?", sess.UserID).Scan(ctx); err != nil {
-		if db.IsNoRows(err) {
-			return nil, nil, db.ErrNotFound
-		}
-		return nil, nil, err
-	}
 	if now.Sub(sess.LastSeenAt) > touchEvery {
 		_, _ = s.DB.NewUpdate().Model((*model.Session)(nil)).Set("last_seen_at = ?", now).Where("id = ?", sess.ID).Exec(ctx)
 	}
 	return &sess, &u, nil
+}
+
+// sessionWithUser is a session row joined with its user's row.
+type sessionWithUser struct {
+	S model.Session `bun:"embed:s_"`
+	U model.User    `bun:"embed:u_"`
+}
+
+var (
+	lookupOnce  sync.Once
+	lookupQuery string
+)
+
+// lookupSQL selects a session by id with its user, every column of both models (aliased
+// s_… and u_…), built once from the models so that it follows their fields.
+func lookupSQL(d *bun.DB) string {
+	lookupOnce.Do(func() {
+		var cols []string
+		add := func(alias, prefix string, typ reflect.Type) {
+			for _, f := range d.Table(typ).Fields {
+				cols = append(cols, alias+"."+string(f.SQLName)+" AS "+prefix+f.Name)
+			}
+		}
+		add("s", "s_", reflect.TypeFor[model.Session]())
+		add("u", "u_", reflect.TypeFor[model.User]())
+		lookupQuery = "SELECT " + strings.Join(cols, ", ") + " FROM sessions AS s JOIN users AS u ON u.id = s.user_id WHERE s.id = ?"
+	})
+	return lookupQuery
 }
 
 // Delete ends the session of token.

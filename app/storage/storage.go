@@ -35,6 +35,13 @@ func ValidKey(key string) bool {
 			return false
 		}
 	}
+	// every segment names something: no "a//b", "a/./b", "." or trailing "/" (which would
+	// name the folder itself, or a folder rather than a file)
+	for _, seg := range strings.Split(key, "/") {
+		if seg == "" || seg == "." {
+			return false
+		}
+	}
 	return true
 }
 
@@ -45,6 +52,11 @@ type Local struct{ Dir string }
 func NewLocal(dir string) (*Local, error) {
 	if err := os.MkdirAll(dir, 0o750); err != nil {
 		return nil, err
+	}
+	// a symlinked folder (e.g. uploads on a shared mount) is used through its target, or
+	// List would walk the link alone and see no files
+	if real, err := filepath.EvalSymlinks(dir); err == nil {
+		dir = real
 	}
 	return &Local{Dir: dir}, nil
 }

@@ -162,7 +162,7 @@ func (h *Handler) publicPage(c fiber.Ctx) error {
 	}
 	var same []string
 	for _, l := range []string{p.LinkedIn, p.Portfolio} {
-		if l != "" {
+		if l != "" && ValidWebURL(l) { // only http(s) links, whatever got stored
 			same = append(same, l)
 		}
 	}

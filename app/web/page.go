@@ -65,6 +65,8 @@ type Site struct {
 	BaseURL      string // public origin; empty = from the request
 	SupportEmail string
 	Name         string // site name for titles; default Meritmark
+	// Cache, when set, keeps recent renders for visitors (see RenderCache).
+	Cache *RenderCache
 }
 
 // SiteName is the product's name.
@@ -135,7 +137,13 @@ func (s *Site) Document(c fiber.Ctx, page string, props any, meta Meta) ([]byte,
 	if err != nil {
 		return nil, fmt.Errorf("marshal props of %s: %w", page, err)
 	}
-	body, islandsJSON, err := s.Renderer.Render(c.Context(), page, pj)
+	var body string
+	var islandsJSON []byte
+	if s.Cache != nil && Viewer(c) == nil {
+		body, islandsJSON, err = s.Cache.Render(c.Context(), s.Renderer, page, pj)
+	} else {
+		body, islandsJSON, err = s.Renderer.Render(c.Context(), page, pj)
+	}
 	if err != nil {
 		return nil, &RenderError{Page: page, Err: err}
 	}

@@ -6,6 +6,7 @@ import { BadgeIcon, priceLabel } from '../components/badges';
 import { cn } from '../lib/cn';
 import { date, dateTime } from '../lib/format';
 import { levelLabel, typeLabel } from '../lib/badges';
+import { externalHref } from '../lib/url';
 import ApplicationForm, { fileSize, type ApplicationFormProps, type Profile } from '../islands/ApplicationForm';
 
 type FileView = { _id: string; kind: string; originalName: string; contentType: string; size: number; url: string };
@@ -224,9 +225,9 @@ function OpenApplication({ app, badgeId }: { app: Application; badgeId: string }
           <dl className="mt-4 grid gap-2.5 text-sm">
             <Row label="Submitted">{dateTime(app.createdAt)}</Row>
             {app.quizScore !== null && <Row label="Quiz score">{`${Math.round(app.quizScore * 10) / 10}%`}</Row>}
-            {app.portfolioUrl && (
+            {externalHref(app.portfolioUrl) && (
               <Row label="Portfolio">
-                <a href={app.portfolioUrl} className="break-all text-primary hover:underline" rel="noopener noreferrer nofollow" target="_blank">
+                <a href={externalHref(app.portfolioUrl)} className="break-all text-primary hover:underline" rel="noopener noreferrer nofollow" target="_blank">
                   {app.portfolioUrl}
                 </a>
               </Row>

@@ -3,6 +3,7 @@ import { Card, CardContent, Chip, Container, LinkButton } from '../components/ui
 import { BadgeIcon } from '../components/badges';
 import { Avatar, type EarnedBadge } from '../components/account';
 import { date } from '../lib/format';
+import { externalHref } from '../lib/url';
 
 type PublicProfile = {
   id: string;
@@ -24,6 +25,8 @@ function host(u: string): string {
 /** /profile/{id} — the shareable public profile: no email, only what the holder shows. */
 export default function PublicProfilePage({ profile: p, isOwner }: { profile: PublicProfile; isOwner: boolean }) {
   const n = p.badges.length;
+  const linkedin = externalHref(p.linkedin);
+  const portfolio = externalHref(p.portfolio);
   return (
     <Container className="max-w-4xl py-8 sm:py-12">
       {isOwner && (
@@ -54,16 +57,16 @@ export default function PublicProfilePage({ profile: p, isOwner }: { profile: Pu
               </p>
             </div>
           </div>
-          {(p.linkedin || p.portfolio) && (
+          {(linkedin || portfolio) && (
             <div className="mt-6 flex flex-wrap justify-center gap-2 sm:justify-start">
-              {p.linkedin && (
-                <LinkButton variant="outline" size="sm" href={p.linkedin} target="_blank" rel="noopener noreferrer nofollow me">
+              {linkedin && (
+                <LinkButton variant="outline" size="sm" href={linkedin} target="_blank" rel="noopener noreferrer nofollow me">
                   <Linkedin aria-hidden="true" /> LinkedIn
                 </LinkButton>
               )}
-              {p.portfolio && (
-                <LinkButton variant="outline" size="sm" href={p.portfolio} target="_blank" rel="noopener noreferrer nofollow me">
-                  <Globe aria-hidden="true" /> {host(p.portfolio)}
+              {portfolio && (
+                <LinkButton variant="outline" size="sm" href={portfolio} target="_blank" rel="noopener noreferrer nofollow me">
+                  <Globe aria-hidden="true" /> {host(portfolio)}
                 </LinkButton>
               )}
             </div>

@@ -14,6 +14,7 @@ import { api, errorMessage } from '../../lib/api';
 import { toast, toastError } from '../../lib/toast';
 import { date, dateTime, money } from '../../lib/format';
 import { cn } from '../../lib/cn';
+import { externalHref } from '../../lib/url';
 import { AuditChanges, actionLabel, type AuditEntry } from './AuditLog';
 
 export type AppUser = {
@@ -176,9 +177,9 @@ function Field({ label, children, className }: { label: string; children: ReactN
 
 function ExternalLink({ href }: { href: string }) {
   if (!href) return <span className="text-muted-foreground">—</span>;
-  const safe = /^https?:\/\//i.test(href);
+  const safe = externalHref(href);
   return safe ? (
-    <a href={href} target="_blank" rel="noopener noreferrer nofollow" className="inline-flex max-w-full items-center gap-1 break-all text-primary hover:underline">
+    <a href={safe} target="_blank" rel="noopener noreferrer nofollow" className="inline-flex max-w-full items-center gap-1 break-all text-primary hover:underline">
       <Link2 className="h-3.5 w-3.5 shrink-0" aria-hidden="true" />
       {href.replace(/^https?:\/\/(www\.)?/i, '')}
     </a>

@@ -9,6 +9,7 @@ import { Avatar, copyText } from '../account';
 import { api, errorMessage } from '../../lib/api';
 import { toast, toastError } from '../../lib/toast';
 import { date } from '../../lib/format';
+import { externalHref } from '../../lib/url';
 import { Pager, SearchBox, type PageInfo } from './ApplicationsTab';
 
 export type UserGrant = {
@@ -230,13 +231,13 @@ function UserCard({ u, self, onEdit, onPicture }: { u: AdminUser; self: boolean;
           {u.position && <p className="mt-0.5 truncate text-sm">{u.position}</p>}
           <div className="mt-1 flex flex-wrap gap-x-3 gap-y-1 text-xs text-muted-foreground">
             <span>Joined {date(u.createdAt)}</span>
-            {u.linkedin && /^https?:\/\//i.test(u.linkedin) && (
-              <a href={u.linkedin} target="_blank" rel="noopener noreferrer nofollow" className="inline-flex items-center gap-1 text-primary hover:underline">
+            {externalHref(u.linkedin) && (
+              <a href={externalHref(u.linkedin)} target="_blank" rel="noopener noreferrer nofollow" className="inline-flex items-center gap-1 text-primary hover:underline">
                 <Link2 className="h-3 w-3" aria-hidden="true" /> LinkedIn
               </a>
             )}
-            {u.portfolio && /^https?:\/\//i.test(u.portfolio) && (
-              <a href={u.portfolio} target="_blank" rel="noopener noreferrer nofollow" className="inline-flex items-center gap-1 text-primary hover:underline">
+            {externalHref(u.portfolio) && (
+              <a href={externalHref(u.portfolio)} target="_blank" rel="noopener noreferrer nofollow" className="inline-flex items-center gap-1 text-primary hover:underline">
                 <Link2 className="h-3 w-3" aria-hidden="true" /> Portfolio
               </a>
             )}

@@ -1,0 +1,330 @@
+package credential
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"net/http"
+	"net/url"
+	"os"
+	"regexp"
+	"strings"
+	"time"
+
+	"github.com/uptrace/bun"
+)
+
+// The two subcommands of the binary that belong to credentials: rotate-key and verify.
+
+// RotateKey adds a new active issuing key. With keys from the data directory it is put at
+// the top of the key file; with MERITMARK_CREDENTIAL_KEYS the new seed is printed for the
+// operator to put first in the variable. Either way its public half is recorded in
+// signing_keys at once, so every instance's JWKS lists it before it signs anything.
+func RotateKey(ctx context.Context, d *bun.DB, dataDir, configured string, out io.Writer) error {
+	var k *Key
+	var err error
+	if strings.TrimSpace(configured) != "" {
+		if _, err := ParseSeeds(EnvKeys, configured); err != nil {
+			return err
+		}
+		seed := NewSeed()
+		if k, err = KeyFromSeed(seed); err != nil {
+			return err
+		}
+		fmt.Fprintf(out, "New issuing key %s.\nKeys come from %s: put the new seed first and keep the old ones, then restart:\n\n  %s=%s,%s\n\n",
+			k.KID, EnvKeys, EnvKeys, seed, strings.TrimSpace(configured))
+	} else {
+		if _, err := LoadKeyring(dataDir, ""); err != nil { // make sure the file exists first
+			return err
+		}
+		if k, err = RotateKeyFile(dataDir); err != nil {
+			return err
+		}
+		fmt.Fprintf(out, "New active issuing key %s written to %s.\nOlder keys stay in the JWKS, so what they signed keeps verifying. Restart the server to sign with it.\n", k.KID, KeyFile(dataDir))
+	}
+	iss := &Issuer{DB: d, Keys: &Keyring{Keys: []*Key{k}}, published: map[string]*Key{}}
+	return iss.Publish(ctx, k)
+}
+
+// Check is one line of a verification report.
+type Check struct {
+	Name   string `json:"name"`
+	OK     bool   `json:"ok"`
+	Skip   bool   `json:"skipped,omitempty"`
+	Detail string `json:"detail"`
+}
+
+// Report is what `meritmark verify` found.
+type Report struct {
+	Valid      bool     `json:"valid"`
+	Credential string   `json:"credential"`
+	Badge      string   `json:"badge"`
+	Issuer     string   `json:"issuer"`
+	IssuerID   string   `json:"issuerId"`
+	Holder     string   `json:"holder"`
+	ValidFrom  string   `json:"validFrom"`
+	ValidUntil string   `json:"validUntil,omitempty"`
+	KeyID      string   `json:"kid"`
+	JWKS       string   `json:"jwks"`
+	Checks     []Check  `json:"checks"`
+	Problems   []string `json:"problems,omitempty"`
+}
+
+var verifyPathRe = regexp.MustCompile(`/verify/([^/?#]+)/?$`)
+
+// fetch reads a file or an http(s) URL.
+func fetch(ctx context.Context, client *http.Client, src string) ([]byte, error) {
+	if strings.HasPrefix(src, "http://") || strings.HasPrefix(src, "https://") {
+		req, err := http.NewRequestWithContext(ctx, "GET", src, nil)
+		if err != nil {
+			return nil, err
+		}
+		req.Header.Set("Accept", "application/vc+jwt, application/jwk-set+json, application/json, image/png;q=0.9, */*;q=0.5")
+		res, err := client.Do(req)
+		if err != nil {
+			return nil, err
+		}
+		defer res.Body.Close()
+		b, err := io.ReadAll(io.LimitReader(res.Body, 8<<20))
+		if err != nil {
+			return nil, err
+		}
+		if res.StatusCode != http.StatusOK {
+			return nil, fmt.Errorf("GET %s: %s", src, res.Status)
+		}
+		return b, nil
+	}
+	return os.ReadFile(src)
+}
+
+// credentialSource turns a verify-page or credential link into the link of its JWT.
+func credentialSource(src string) string {
+	u, err := url.Parse(src)
+	if err != nil || (u.Scheme != "http" && u.Scheme != "https") {
+		return src
+	}
+	if m := verifyPathRe.FindStringSubmatch(u.Path); m != nil {
+		u.Path, u.RawQuery, u.Fragment = "/credentials/"+m[1]+".jwt", "", ""
+		return u.String()
+	}
+	if strings.Contains(u.Path, "/credentials/") && !strings.Contains(u.Path[strings.LastIndexByte(u.Path, '/'):], ".") {
+		u.Path += ".jwt"
+		return u.String()
+	}
+	if strings.HasSuffix(u.Path, ".json") && strings.Contains(u.Path, "/credentials/") {
+		u.Path = strings.TrimSuffix(u.Path, ".json") + ".jwt"
+		return u.String()
+	}
+	return src
+}
+
+// VerifyCommand runs `meritmark verify <file.jwt|file.png|url> [--jwks file|url]
+// [--offline] [--email address] [--json]`. It returns ErrNotValid when the credential does
+// not verify (the process then exits 1).
+func VerifyCommand(ctx context.Context, args []string, out io.Writer) error {
+	fs := flag.NewFlagSet("verify", flag.ContinueOnError)
+	fs.SetOutput(out)
+	jwksSrc := fs.String("jwks", "", "JWKS file or URL (default: the issuer's /.well-known/jwks.json)")
+	offline := fs.Bool("offline", false, "do not fetch the revocation list")
+	email := fs.String("email", "", "check that the credential was issued to this e-mail address")
+	asJSON := fs.Bool("json", false, "print the report as JSON")
+	var pos []string
+	for len(args) > 0 { // flags may come after the input
+		if err := fs.Parse(args); err != nil {
+			return err
+		}
+		if fs.NArg() == 0 {
+			break
+		}
+		pos = append(pos, fs.Arg(0))
+		args = fs.Args()[1:]
+	}
+	if len(pos) != 1 {
+		return errors.New("usage: meritmark verify <file.jwt|file.png|url> [--jwks file|url] [--offline] [--email address] [--json]")
+	}
+	client := &http.Client{Timeout: 20 * time.Second}
+	rep, err := Inspect(ctx, client, pos[0], *jwksSrc, *email, *offline)
+	if err != nil {
+		return err
+	}
+	if *asJSON {
+		enc := json.NewEncoder(out)
+		enc.SetIndent("", "  ")
+		_ = enc.Encode(rep)
+	} else {
+		printReport(out, rep)
+	}
+	if !rep.Valid {
+		return ErrNotValid
+	}
+	return nil
+}
+
+// ErrNotValid is what VerifyCommand returns for a credential that does not verify.
+var ErrNotValid = errors.New("the credential did not verify")
+
+// Inspect verifies the credential at src (a JWT, a baked PNG, or a link to either or to
+// its verify page) against a JWKS and reports every check.
+func Inspect(ctx context.Context, client *http.Client, src, jwksSrc, email string, offline bool) (*Report, error) {
+	raw, err := fetch(ctx, client, credentialSource(src))
+	if err != nil {
+		return nil, fmt.Errorf("read the credential: %w", err)
+	}
+	token := strings.TrimSpace(string(raw))
+	if bytes.HasPrefix(raw, pngSignature) {
+		if token, err = Unbake(raw); err != nil {
+			return nil, err
+		}
+	} else if strings.HasPrefix(token, "{") {
+		return nil, errors.New("this is the credential's JSON, which carries no signature: verify its .jwt or its baked .png")
+	}
+	p, err := ParseJWT(token)
+	if err != nil {
+		return nil, err
+	}
+	pl, err := Decode(p.Payload)
+	if err != nil {
+		return nil, err
+	}
+	rep := &Report{Credential: pl.ID, Badge: pl.CredentialSubject.Achievement.Name, Issuer: pl.Issuer.Name, IssuerID: pl.Issuer.ID,
+		ValidFrom: pl.ValidFrom, ValidUntil: pl.ValidUntil, KeyID: p.Header.Kid}
+	if len(pl.CredentialSubject.Identifier) > 0 {
+		rep.Holder = pl.CredentialSubject.Identifier[0].IdentityType + " " + pl.CredentialSubject.Identifier[0].IdentityHash
+	}
+	add := func(c Check) { rep.Checks = append(rep.Checks, c) }
+
+	// the keys
+	if jwksSrc == "" {
+		iss := pl.Iss
+		if iss == "" {
+			iss = pl.Issuer.ID
+		}
+		u, err := url.Parse(iss)
+		if err != nil || (u.Scheme != "https" && u.Scheme != "http") || u.Host == "" {
+			return nil, fmt.Errorf("the issuer %q is not a web address: give the keys with --jwks", iss)
+		}
+		jwksSrc = u.Scheme + "://" + u.Host + "/.well-known/jwks.json"
+	}
+	rep.JWKS = jwksSrc
+	jb, err := fetch(ctx, client, jwksSrc)
+	if err != nil {
+		return nil, fmt.Errorf("read the issuer's keys: %w", err)
+	}
+	var set JWKS
+	if err := json.Unmarshal(jb, &set); err != nil {
+		return nil, fmt.Errorf("the JWKS at %s is not valid JSON: %w", jwksSrc, err)
+	}
+	if k, err := p.VerifySignature(set.Find); err != nil {
+		add(Check{Name: "signature", Detail: err.Error()})
+	} else {
+		add(Check{Name: "signature", OK: true, Detail: "EdDSA (Ed25519) signature valid, key " + k.KID})
+	}
+	if probs := Validate(p.Payload); len(probs) > 0 {
+		rep.Problems = probs
+		add(Check{Name: "format", Detail: fmt.Sprintf("%d problem(s) with the OpenBadgeCredential", len(probs))})
+	} else {
+		add(Check{Name: "format", OK: true, Detail: "an Open Badges 3.0 OpenBadgeCredential (VC-JWT)"})
+	}
+	now := time.Now()
+	if err := pl.Claims.CheckTimes(now, time.Minute); err != nil {
+		add(Check{Name: "dates", Detail: err.Error() + dates(pl)})
+	} else {
+		add(Check{Name: "dates", OK: true, Detail: "valid now" + dates(pl)})
+	}
+	if email != "" {
+		ok := false
+		for _, id := range pl.CredentialSubject.Identifier {
+			if id.IdentityType == "emailAddress" && id.Hashed && IdentityHash(email, id.Salt) == id.IdentityHash {
+				ok = true
+			}
+		}
+		add(Check{Name: "recipient", OK: ok, Detail: map[bool]string{true: "issued to " + email, false: "not issued to " + email}[ok]})
+	}
+	switch {
+	case offline:
+		add(Check{Name: "revocation", OK: true, Skip: true, Detail: "not checked (--offline)"})
+	case pl.CredentialStatus == nil:
+		add(Check{Name: "revocation", OK: true, Skip: true, Detail: "the credential names no status list"})
+	default:
+		add(revocation(ctx, client, pl))
+	}
+	rep.Valid = true
+	for _, c := range rep.Checks {
+		if !c.OK {
+			rep.Valid = false
+		}
+	}
+	return rep, nil
+}
+
+func dates(pl *Payload) string {
+	s := " (from " + pl.ValidFrom
+	if pl.ValidUntil != "" {
+		s += " until " + pl.ValidUntil
+	}
+	return s + ")"
+}
+
+func revocation(ctx context.Context, client *http.Client, pl *Payload) Check {
+	listURL := pl.CredentialStatus.ID
+	if i := strings.IndexByte(listURL, '#'); i >= 0 {
+		listURL = listURL[:i]
+	}
+	b, err := fetch(ctx, client, listURL)
+	if err != nil {
+		return Check{Name: "revocation", Detail: "could not read the revocation list: " + err.Error()}
+	}
+	var list struct {
+		RevokedCredentials []struct {
+			ID               string `json:"id"`
+			StatusIndex      int    `json:"statusIndex"`
+			RevocationReason string `json:"revocationReason"`
+		} `json:"revokedCredentials"`
+	}
+	if err := json.Unmarshal(b, &list); err != nil {
+		return Check{Name: "revocation", Detail: "the revocation list is not valid JSON"}
+	}
+	idx := pl.StatusIndexOf()
+	for _, r := range list.RevokedCredentials {
+		if r.ID == pl.ID || (idx > 0 && r.StatusIndex == idx) {
+			d := "revoked"
+			if r.RevocationReason != "" {
+				d += ": " + r.RevocationReason
+			}
+			return Check{Name: "revocation", Detail: d}
+		}
+	}
+	return Check{Name: "revocation", OK: true, Detail: "not revoked (" + listURL + ")"}
+}
+
+func printReport(out io.Writer, r *Report) {
+	fmt.Fprintf(out, "Credential  %s\n", r.Credential)
+	fmt.Fprintf(out, "Badge       %s\n", r.Badge)
+	fmt.Fprintf(out, "Issuer      %s (%s)\n", r.Issuer, r.IssuerID)
+	if r.Holder != "" {
+		fmt.Fprintf(out, "Holder      %s\n", r.Holder)
+	}
+	fmt.Fprintf(out, "Keys        %s\n\n", r.JWKS)
+	for _, c := range r.Checks {
+		mark := "FAIL"
+		switch {
+		case c.Skip:
+			mark = "skip"
+		case c.OK:
+			mark = " ok "
+		}
+		fmt.Fprintf(out, "  [%s] %-10s %s\n", mark, c.Name, c.Detail)
+	}
+	for _, p := range r.Problems {
+		fmt.Fprintf(out, "         - %s\n", p)
+	}
+	if r.Valid {
+		fmt.Fprintln(out, "\nVALID: this credential is genuine.")
+	} else {
+		fmt.Fprintln(out, "\nNOT VALID.")
+	}
+}

@@ -1,0 +1,413 @@
+// Package credential issues each badge grant as a signed Open Badges 3.0
+// OpenBadgeCredential (a VC-JWT with EdDSA), keeps the issuing keys (with rotation), bakes
+// credentials into PNG images and verifies them: on the server and offline
+// (`meritmark verify`).
+//
+// This file holds the credential's shape (pure: no I/O).
+package credential
+
+import (
+	"crypto/rand"
+	"crypto/sha256"
+	"encoding/hex"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"net/url"
+	"strings"
+	"time"
+)
+
+// The JSON-LD contexts of an OB 3.0 credential, in the required order.
+const (
+	ContextVC  = "https://www.w3.org/ns/credentials/v2"
+	ContextOB3 = "https://purl.imsglobal.org/spec/ob/v3p0/context-3.0.3.json"
+)
+
+// Contexts is the @context of every document we publish.
+var Contexts = []string{ContextVC, ContextOB3}
+
+// IssuerName is the issuer profile's name.
+const IssuerName = "Meritmark"
+
+// StatusType is the credentialStatus type: 1EdTech's revocation list.
+const StatusType = "1EdTechRevocationList"
+
+// Credential is an OpenBadgeCredential.
+type Credential struct {
+	Context           []string           `json:"@context"`
+	ID                string             `json:"id"`
+	Type              []string           `json:"type"`
+	Issuer            Profile            `json:"issuer"`
+	ValidFrom         string             `json:"validFrom"`
+	ValidUntil        string             `json:"validUntil,omitempty"`
+	Name              string             `json:"name"`
+	Description       string             `json:"description,omitempty"`
+	Image             *Image             `json:"image,omitempty"`
+	CredentialSubject AchievementSubject `json:"credentialSubject"`
+	CredentialStatus  *Status            `json:"credentialStatus,omitempty"`
+}
+
+// Profile is the issuer.
+type Profile struct {
+	Context     []string `json:"@context,omitempty"`
+	ID          string   `json:"id"`
+	Type        []string `json:"type"`
+	Name        string   `json:"name"`
+	URL         string   `json:"url"`
+	Email       string   `json:"email,omitempty"`
+	Description string   `json:"description,omitempty"`
+	Image       *Image   `json:"image,omitempty"`
+}
+
+// AchievementSubject is the holder and what they achieved.
+type AchievementSubject struct {
+	ID          string           `json:"id,omitempty"`
+	Type        []string         `json:"type"`
+	Identifier  []IdentityObject `json:"identifier,omitempty"`
+	Achievement Achievement      `json:"achievement"`
+}
+
+// IdentityObject identifies the holder by a salted hash of their e-mail address.
+type IdentityObject struct {
+	Type         string `json:"type"`
+	IdentityHash string `json:"identityHash"`
+	IdentityType string `json:"identityType"`
+	Hashed       bool   `json:"hashed"`
+	Salt         string `json:"salt,omitempty"`
+}
+
+// Achievement is the badge.
+type Achievement struct {
+	Context         []string `json:"@context,omitempty"`
+	ID              string   `json:"id"`
+	Type            []string `json:"type"`
+	AchievementType string   `json:"achievementType,omitempty"`
+	Name            string   `json:"name"`
+	Description     string   `json:"description"`
+	Criteria        Criteria `json:"criteria"`
+	Image           *Image   `json:"image,omitempty"`
+	Tag             []string `json:"tag,omitempty"`
+	Creator         *Profile `json:"creator,omitempty"`
+}
+
+// Criteria says how the achievement is earned.
+type Criteria struct {
+	ID        string `json:"id,omitempty"`
+	Narrative string `json:"narrative,omitempty"`
+}
+
+// Image is an image reference.
+type Image struct {
+	ID      string `json:"id"`
+	Type    string `json:"type"`
+	Caption string `json:"caption,omitempty"`
+}
+
+// Status points at the revocation list entry.
+type Status struct {
+	ID   string `json:"id"`
+	Type string `json:"type"`
+}
+
+// Payload is the VC-JWT payload: the credential's members at the top level plus the
+// registered claims OB 3.0 §8.2 asks for (iss = issuer.id, jti = id, nbf = validFrom,
+// sub = credentialSubject.id, exp = validUntil).
+type Payload struct {
+	Credential
+	Claims
+}
+
+// Input is what a credential is built from.
+type Input struct {
+	Origin               string // public origin, no trailing slash
+	PublicVerificationID string
+	StatusIndex          int
+	UserID               string
+	Email                string
+	Salt                 string // hex; empty = a new random salt
+	BadgeID              string
+	BadgeName            string
+	BadgeDescription     string
+	BadgeCriteria        string
+	BadgeCategory        string
+	BadgeLevel           string
+	GrantedAt            time.Time
+	ExpiresAt            *time.Time
+}
+
+// URLs of the published documents.
+func IssuerURL(origin string) string { return origin + "/issuer" }
+func AchievementURL(origin, badgeID string) string {
+	return origin + "/achievements/" + url.PathEscape(badgeID)
+}
+func AchievementImageURL(origin, badgeID string) string {
+	return AchievementURL(origin, badgeID) + "/image.png"
+}
+func CredentialURL(origin, pvid string) string {
+	return origin + "/credentials/" + url.PathEscape(pvid)
+}
+func StatusListURL(origin string) string      { return origin + "/credentials/status" }
+func JWKSURL(origin string) string            { return origin + "/.well-known/jwks.json" }
+func ProfileURL(origin, userID string) string { return origin + "/profile/" + url.PathEscape(userID) }
+
+// IssuerProfile is the issuer's Profile (without @context: add it when published alone).
+func IssuerProfile(origin string) Profile {
+	return Profile{ID: IssuerURL(origin), Type: []string{"Profile"}, Name: IssuerName, URL: origin,
+		Description: "Meritmark issues professional badges after a quiz or a review of submitted proof."}
+}
+
+// AchievementOf builds the achievement (without @context).
+func AchievementOf(origin, badgeID, name, description, criteria, category, level string) Achievement {
+	iss := IssuerProfile(origin)
+	a := Achievement{
+		ID: AchievementURL(origin, badgeID), Type: []string{"Achievement"}, AchievementType: "Badge",
+		Name: name, Description: description,
+		Criteria: Criteria{Narrative: strings.TrimSpace(criteria)},
+		Image:    &Image{ID: AchievementImageURL(origin, badgeID), Type: "Image", Caption: name},
+		Creator:  &Profile{ID: iss.ID, Type: iss.Type, Name: iss.Name, URL: iss.URL},
+	}
+	if a.Description == "" {
+		a.Description = name
+	}
+	if a.Criteria.Narrative == "" {
+		a.Criteria.Narrative = "Awarded by " + IssuerName + " after review."
+	}
+	for _, t := range []string{category, level} {
+		if t != "" {
+			a.Tag = append(a.Tag, t)
+		}
+	}
+	return a
+}
+
+// IdentityHash is OB 3.0's hashed identity: "sha256$" and the hex SHA-256 of the
+// lower-cased, trimmed e-mail address followed by the salt.
+func IdentityHash(email, salt string) string {
+	h := sha256.Sum256([]byte(strings.ToLower(strings.TrimSpace(email)) + salt))
+	return "sha256$" + hex.EncodeToString(h[:])
+}
+
+// NewSalt returns 16 random bytes as hex.
+func NewSalt() string {
+	var b [16]byte
+	if _, err := rand.Read(b[:]); err != nil {
+		panic(err)
+	}
+	return hex.EncodeToString(b[:])
+}
+
+// Timestamp formats t as the credential's dates do (UTC, seconds, Z).
+func Timestamp(t time.Time) string { return t.UTC().Truncate(time.Second).Format(time.RFC3339) }
+
+// Build makes the credential and its JWT payload.
+func Build(in Input) *Payload {
+	salt := in.Salt
+	if salt == "" {
+		salt = NewSalt()
+	}
+	origin := strings.TrimRight(in.Origin, "/")
+	c := Credential{
+		Context:     Contexts,
+		ID:          CredentialURL(origin, in.PublicVerificationID),
+		Type:        []string{"VerifiableCredential", "OpenBadgeCredential"},
+		Issuer:      IssuerProfile(origin),
+		ValidFrom:   Timestamp(in.GrantedAt),
+		Name:        in.BadgeName,
+		Description: fmt.Sprintf("%s, awarded by %s.", in.BadgeName, IssuerName),
+		CredentialSubject: AchievementSubject{
+			ID:   ProfileURL(origin, in.UserID),
+			Type: []string{"AchievementSubject"},
+			Identifier: []IdentityObject{{Type: "IdentityObject", IdentityHash: IdentityHash(in.Email, salt),
+				IdentityType: "emailAddress", Hashed: true, Salt: salt}},
+			Achievement: AchievementOf(origin, in.BadgeID, in.BadgeName, in.BadgeDescription, in.BadgeCriteria, in.BadgeCategory, in.BadgeLevel),
+		},
+		CredentialStatus: &Status{ID: fmt.Sprintf("%s#%d", StatusListURL(origin), in.StatusIndex), Type: StatusType},
+	}
+	c.Image = c.CredentialSubject.Achievement.Image
+	p := &Payload{Credential: c, Claims: Claims{
+		Iss: c.Issuer.ID, Jti: c.ID, Sub: c.CredentialSubject.ID, Nbf: in.GrantedAt.UTC().Truncate(time.Second).Unix(),
+	}}
+	if in.ExpiresAt != nil {
+		p.ValidUntil = Timestamp(*in.ExpiresAt)
+		p.Exp = in.ExpiresAt.UTC().Truncate(time.Second).Unix()
+	}
+	return p
+}
+
+// Sign builds and signs the credential with k.
+func Sign(k *Key, in Input) (string, *Payload, error) {
+	p := Build(in)
+	b, err := json.Marshal(p)
+	if err != nil {
+		return "", nil, err
+	}
+	tok, err := SignJWT(k, b)
+	return tok, p, err
+}
+
+// Decode reads a verified (or not) payload.
+func Decode(payload []byte) (*Payload, error) {
+	var p Payload
+	if err := json.Unmarshal(payload, &p); err != nil {
+		return nil, fmt.Errorf("%w: %v", ErrMalformed, err)
+	}
+	return &p, nil
+}
+
+// StatusIndexOf is the revocation list index a credential names (0 when none).
+func (p *Payload) StatusIndexOf() int {
+	if p.CredentialStatus == nil {
+		return 0
+	}
+	i := strings.LastIndexByte(p.CredentialStatus.ID, '#')
+	if i < 0 {
+		return 0
+	}
+	var n int
+	if _, err := fmt.Sscanf(p.CredentialStatus.ID[i+1:], "%d", &n); err != nil {
+		return 0
+	}
+	return n
+}
+
+// Validate checks a decoded credential against what OB 3.0 requires of an
+// OpenBadgeCredential and of its VC-JWT claims; it returns every problem found.
+func Validate(raw []byte) []string {
+	var probs []string
+	bad := func(f string, a ...any) { probs = append(probs, fmt.Sprintf(f, a...)) }
+	var m map[string]any
+	if err := json.Unmarshal(raw, &m); err != nil {
+		return []string{"not a JSON object"}
+	}
+	ctx, _ := m["@context"].([]any)
+	if len(ctx) < 2 || ctx[0] != ContextVC || !strings.HasPrefix(fmt.Sprint(ctx[1]), "https://purl.imsglobal.org/spec/ob/v3p0/context") {
+		bad("@context must start with the VC 2.0 context then the OB 3.0 context")
+	}
+	str := func(v any) string { s, _ := v.(string); return s }
+	hasType := func(v any, want string) bool {
+		switch t := v.(type) {
+		case string:
+			return t == want
+		case []any:
+			for _, x := range t {
+				if x == want {
+					return true
+				}
+			}
+		}
+		return false
+	}
+	isURI := func(s string) bool {
+		u, err := url.Parse(s)
+		return err == nil && u.Scheme != "" && (u.Host != "" || u.Opaque != "")
+	}
+	if !isURI(str(m["id"])) {
+		bad("id must be a URI")
+	}
+	if !hasType(m["type"], "VerifiableCredential") || !hasType(m["type"], "OpenBadgeCredential") {
+		bad("type must include VerifiableCredential and OpenBadgeCredential")
+	}
+	iss, _ := m["issuer"].(map[string]any)
+	if iss == nil {
+		bad("issuer must be a Profile")
+	} else {
+		if !isURI(str(iss["id"])) {
+			bad("issuer.id must be a URI")
+		}
+		if !hasType(iss["type"], "Profile") {
+			bad("issuer.type must include Profile")
+		}
+		if str(iss["name"]) == "" {
+			bad("issuer.name is required")
+		}
+	}
+	vf, err := time.Parse(time.RFC3339, str(m["validFrom"]))
+	if err != nil {
+		bad("validFrom must be a date-time")
+	}
+	if s := str(m["validUntil"]); s != "" {
+		if vu, err := time.Parse(time.RFC3339, s); err != nil {
+			bad("validUntil must be a date-time")
+		} else if !vu.After(vf) {
+			bad("validUntil must be after validFrom")
+		}
+	}
+	if str(m["name"]) == "" {
+		bad("name is required")
+	}
+	sub, _ := m["credentialSubject"].(map[string]any)
+	if sub == nil {
+		bad("credentialSubject is required")
+	} else {
+		if !hasType(sub["type"], "AchievementSubject") {
+			bad("credentialSubject.type must include AchievementSubject")
+		}
+		ids, _ := sub["identifier"].([]any)
+		if str(sub["id"]) == "" && len(ids) == 0 {
+			bad("credentialSubject needs an id or an identifier")
+		}
+		for i, x := range ids {
+			o, _ := x.(map[string]any)
+			if o == nil || str(o["type"]) != "IdentityObject" || str(o["identityType"]) == "" || str(o["identityHash"]) == "" {
+				bad("credentialSubject.identifier[%d] must be an IdentityObject with identityType and identityHash", i)
+				continue
+			}
+			if h, _ := o["hashed"].(bool); h && !strings.HasPrefix(str(o["identityHash"]), "sha256$") {
+				bad("credentialSubject.identifier[%d].identityHash must be sha256$…", i)
+			}
+		}
+		a, _ := sub["achievement"].(map[string]any)
+		if a == nil {
+			bad("credentialSubject.achievement is required")
+		} else {
+			if !isURI(str(a["id"])) {
+				bad("achievement.id must be a URI")
+			}
+			if !hasType(a["type"], "Achievement") {
+				bad("achievement.type must include Achievement")
+			}
+			if str(a["name"]) == "" {
+				bad("achievement.name is required")
+			}
+			if str(a["description"]) == "" {
+				bad("achievement.description is required")
+			}
+			cr, _ := a["criteria"].(map[string]any)
+			if cr == nil || (str(cr["id"]) == "" && str(cr["narrative"]) == "") {
+				bad("achievement.criteria needs an id or a narrative")
+			}
+			if img, ok := a["image"].(map[string]any); ok && (!isURI(str(img["id"])) || str(img["type"]) != "Image") {
+				bad("achievement.image must be an Image with a URI id")
+			}
+		}
+	}
+	if st, ok := m["credentialStatus"].(map[string]any); ok && (!isURI(str(st["id"])) || str(st["type"]) == "") {
+		bad("credentialStatus needs an id and a type")
+	}
+	// VC-JWT claims, when present (a JWT payload): they must agree with the credential
+	if _, ok := m["iss"]; ok || m["jti"] != nil || m["nbf"] != nil {
+		if iss != nil && str(m["iss"]) != str(iss["id"]) {
+			bad("iss must equal issuer.id")
+		}
+		if str(m["jti"]) != str(m["id"]) {
+			bad("jti must equal id")
+		}
+		if nbf, ok := m["nbf"].(float64); !ok || err != nil || int64(nbf) != vf.Unix() {
+			bad("nbf must equal validFrom")
+		}
+		if sub != nil && str(sub["id"]) != "" && str(m["sub"]) != str(sub["id"]) {
+			bad("sub must equal credentialSubject.id")
+		}
+		if s := str(m["validUntil"]); s != "" {
+			vu, _ := time.Parse(time.RFC3339, s)
+			if exp, ok := m["exp"].(float64); !ok || int64(exp) != vu.Unix() {
+				bad("exp must equal validUntil")
+			}
+		}
+	}
+	return probs
+}
+
+// ErrInvalid wraps Validate's findings.
+var ErrInvalid = errors.New("the credential does not have the shape of an OpenBadgeCredential")

@@ -1,0 +1,244 @@
+package credential
+
+import (
+	"crypto/ed25519"
+	"crypto/rand"
+	"crypto/sha256"
+	"encoding/base64"
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+)
+
+// Key is one Ed25519 issuing key. KID is its RFC 7638 JWK thumbprint, so every instance
+// holding the same seed names it the same way.
+type Key struct {
+	KID     string
+	Public  ed25519.PublicKey
+	private ed25519.PrivateKey // nil for a key known only by its public half
+}
+
+// CanSign reports whether the private half is known.
+func (k *Key) CanSign() bool { return k.private != nil }
+
+// Keyring is this instance's issuing keys; the first is the active one (new credentials are
+// signed with it), the others still verify what they signed.
+type Keyring struct {
+	Keys   []*Key
+	Source string // "MERITMARK_CREDENTIAL_KEYS" or the key file's path
+}
+
+// Active is the signing key.
+func (r *Keyring) Active() *Key { return r.Keys[0] }
+
+// Find returns the key named kid, or nil.
+func (r *Keyring) Find(kid string) *Key {
+	for _, k := range r.Keys {
+		if k.KID == kid {
+			return k
+		}
+	}
+	return nil
+}
+
+// EnvKeys is the variable that gives the seeds by configuration.
+const EnvKeys = "MERITMARK_CREDENTIAL_KEYS"
+
+// KeyFile is where the seeds are kept in the data directory (one per line, newest first).
+func KeyFile(dataDir string) string { return filepath.Join(dataDir, "keys", "signing-keys") }
+
+// NewSeed returns a fresh random Ed25519 seed, base64url without padding.
+func NewSeed() string {
+	var b [ed25519.SeedSize]byte
+	if _, err := rand.Read(b[:]); err != nil {
+		panic(err)
+	}
+	return base64.RawURLEncoding.EncodeToString(b[:])
+}
+
+// KeyFromSeed builds the key of a base64url seed.
+func KeyFromSeed(seed string) (*Key, error) {
+	seed = strings.TrimSpace(seed)
+	raw, err := base64.RawURLEncoding.DecodeString(strings.TrimRight(seed, "="))
+	if err != nil || len(raw) != ed25519.SeedSize {
+		return nil, errors.New("is not a base64url Ed25519 seed (32 bytes)")
+	}
+	priv := ed25519.NewKeyFromSeed(raw)
+	pub := priv.Public().(ed25519.PublicKey)
+	return &Key{KID: Thumbprint(pub), Public: pub, private: priv}, nil
+}
+
+// PublicKey builds a verify-only key from a base64url public key.
+func PublicKey(kid, x string) (*Key, error) {
+	raw, err := base64.RawURLEncoding.DecodeString(x)
+	if err != nil || len(raw) != ed25519.PublicKeySize {
+		return nil, fmt.Errorf("key %s: not a base64url Ed25519 public key", kid)
+	}
+	return &Key{KID: kid, Public: ed25519.PublicKey(raw)}, nil
+}
+
+// Thumbprint is the RFC 7638 JWK thumbprint (SHA-256, base64url) of an Ed25519 public key:
+// the hash of {"crv":"Ed25519","kty":"OKP","x":"…"} with the members in that order.
+func Thumbprint(pub ed25519.PublicKey) string {
+	h := sha256.Sum256([]byte(`{"crv":"Ed25519","kty":"OKP","x":"` + base64.RawURLEncoding.EncodeToString(pub) + `"}`))
+	return base64.RawURLEncoding.EncodeToString(h[:])
+}
+
+// ParseSeeds reads a list of seeds separated by commas or new lines ('#' starts a comment).
+// name is used in error messages.
+func ParseSeeds(name, list string) ([]*Key, error) {
+	var keys []*Key
+	seen := map[string]bool{}
+	n := 0
+	var items []string
+	for _, line := range strings.Split(list, "\n") {
+		if i := strings.IndexByte(line, '#'); i >= 0 {
+			line = line[:i]
+		}
+		items = append(items, strings.Split(line, ",")...)
+	}
+	for _, line := range items {
+		line = strings.TrimSpace(line)
+		if line == "" {
+			continue
+		}
+		n++
+		k, err := KeyFromSeed(line)
+		if err != nil {
+			return nil, fmt.Errorf("%s: key %d %v", name, n, err)
+		}
+		if !seen[k.KID] {
+			seen[k.KID] = true
+			keys = append(keys, k)
+		}
+	}
+	if len(keys) == 0 {
+		return nil, fmt.Errorf("%s: no key given", name)
+	}
+	return keys, nil
+}
+
+// LoadKeyring returns the issuing keys: from configured (the value of
+// MERITMARK_CREDENTIAL_KEYS) when it is not empty, else from the data directory's key
+// file, which is created with a new key (0600, in a 0700 folder) on first start.
+func LoadKeyring(dataDir, configured string) (*Keyring, error) {
+	if strings.TrimSpace(configured) != "" {
+		keys, err := ParseSeeds(EnvKeys, configured)
+		if err != nil {
+			return nil, err
+		}
+		return &Keyring{Keys: keys, Source: EnvKeys}, nil
+	}
+	path := KeyFile(dataDir)
+	b, err := os.ReadFile(path)
+	if errors.Is(err, os.ErrNotExist) {
+		if err := writeSeeds(path, []string{NewSeed()}, true); err != nil && !errors.Is(err, os.ErrExist) {
+			return nil, fmt.Errorf("create issuing key: %w", err)
+		}
+		// another process may have won the race: read what is there
+		b, err = os.ReadFile(path)
+	}
+	if err != nil {
+		return nil, fmt.Errorf("read issuing keys: %w", err)
+	}
+	keys, err := ParseSeeds(path, string(b))
+	if err != nil {
+		return nil, err
+	}
+	return &Keyring{Keys: keys, Source: path}, nil
+}
+
+// RotateKeyFile puts a new active key at the top of the data directory's key file (the
+// older keys stay below it, so what they signed keeps verifying) and returns it.
+func RotateKeyFile(dataDir string) (*Key, error) {
+	path := KeyFile(dataDir)
+	var seeds []string
+	b, err := os.ReadFile(path)
+	if err != nil && !errors.Is(err, os.ErrNotExist) {
+		return nil, err
+	}
+	for _, line := range strings.Split(string(b), "\n") {
+		if s := strings.TrimSpace(line); s != "" && !strings.HasPrefix(s, "#") {
+			seeds = append(seeds, s)
+		}
+	}
+	seed := NewSeed()
+	if err := writeSeeds(path, append([]string{seed}, seeds...), false); err != nil {
+		return nil, err
+	}
+	return KeyFromSeed(seed)
+}
+
+// writeSeeds writes the key file atomically with mode 0600 (exclusive: fail if it exists).
+func writeSeeds(path string, seeds []string, exclusive bool) error {
+	dir := filepath.Dir(path)
+	if err := os.MkdirAll(dir, 0o700); err != nil {
+		return err
+	}
+	body := "# Meritmark credential issuing keys: Ed25519 seeds (base64url), the first signs.\n# Keep this file secret. Older keys stay so that what they signed keeps verifying.\n" +
+		strings.Join(seeds, "\n") + "\n"
+	if exclusive {
+		f, err := os.OpenFile(path, os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o600)
+		if err != nil {
+			return err
+		}
+		if _, err := f.WriteString(body); err != nil {
+			f.Close()
+			return err
+		}
+		return f.Close()
+	}
+	tmp, err := os.CreateTemp(dir, ".signing-keys-*")
+	if err != nil {
+		return err
+	}
+	defer os.Remove(tmp.Name())
+	if err := tmp.Chmod(0o600); err != nil {
+		tmp.Close()
+		return err
+	}
+	if _, err := tmp.WriteString(body); err != nil {
+		tmp.Close()
+		return err
+	}
+	if err := tmp.Close(); err != nil {
+		return err
+	}
+	return os.Rename(tmp.Name(), path)
+}
+
+// JWK is an OKP (Ed25519) JSON Web Key.
+type JWK struct {
+	Kty string `json:"kty"`
+	Crv string `json:"crv"`
+	X   string `json:"x"`
+	Kid string `json:"kid"`
+	Alg string `json:"alg"`
+	Use string `json:"use"`
+}
+
+// JWKOf is the public JWK of k.
+func JWKOf(k *Key) JWK {
+	return JWK{Kty: "OKP", Crv: "Ed25519", X: base64.RawURLEncoding.EncodeToString(k.Public), Kid: k.KID, Alg: "EdDSA", Use: "sig"}
+}
+
+// JWKS is a JSON Web Key Set.
+type JWKS struct {
+	Keys []JWK `json:"keys"`
+}
+
+// Find returns the verify key named kid from the set.
+func (s *JWKS) Find(kid string) *Key {
+	for _, j := range s.Keys {
+		if j.Kid == kid && j.Kty == "OKP" && j.Crv == "Ed25519" {
+			k, err := PublicKey(j.Kid, j.X)
+			if err != nil {
+				return nil
+			}
+			return k
+		}
+	}
+	return nil
+}

@@ -1,0 +1,508 @@
+package verify_test
+
+import (
+	"bytes"
+	"crypto"
+	"encoding/base64"
+	"encoding/json"
+	"image/png"
+	"net/http"
+	"strconv"
+	"strings"
+	"testing"
+	"time"
+
+	jose "github.com/go-jose/go-jose/v4"
+
+	"meritmark/app/credential"
+	"meritmark/app/halloffame"
+	"meritmark/app/model"
+	"meritmark/app/verify"
+)
+
+type result struct {
+	IsValid          bool       `json:"isValid"`
+	Status           string     `json:"status"`
+	Reason           string     `json:"reason"`
+	RevocationReason string     `json:"revocationReason"`
+	VerificationID   string     `json:"verificationId"`
+	IssuedAt         time.Time  `json:"issuedAt"`
+	ExpiresAt        *time.Time `json:"expiresAt"`
+	Badge            struct {
+		Name, Type, Description, Category string
+	} `json:"badge"`
+	User struct {
+		Name, Email, Avatar string
+	} `json:"user"`
+	Checks struct {
+		Signature  bool   `json:"signature"`
+		IssuerKey  string `json:"issuerKey"`
+		NotRevoked bool   `json:"notRevoked"`
+		NotExpired bool   `json:"notExpired"`
+	} `json:"checks"`
+	Credential struct {
+		ID, JSON, JWT, PNG, VerifyURL, LinkedInAddURL string
+	} `json:"credential"`
+}
+
+func TestVerifyByEitherIDAsEntered(t *testing.T) {
+	w := newWorld(t)
+	_, g := w.grant(t, "Ada Lovelace", "Ada@Example.com", w.badge)
+	if g.CredentialJWT == "" || g.CredentialOrigin != w.e.URL || g.StatusIndex < 1 {
+		t.Fatalf("approval did not sign the credential: jwt %d bytes, origin %q, status index %d", len(g.CredentialJWT), g.CredentialOrigin, g.StatusIndex)
+	}
+	visitor := w.e.Client()
+
+	var r result
+	visitor.Get("/verify/badge/" + g.VerificationID).Expect(http.StatusOK).JSON(&r)
+	if !r.IsValid || r.Status != "valid" || r.Reason != "" {
+		t.Fatalf("a fresh grant does not verify: %+v", r)
+	}
+	if r.Badge.Name != "Go Developer" || r.Badge.Type != "skill" || r.Badge.Category != "Development" || r.Badge.Description != "Writes idiomatic, tested Go." {
+		t.Fatalf("badge %+v", r.Badge)
+	}
+	if r.User.Name != "Ada Lovelace" || r.User.Email != "A***@Example.com" {
+		t.Fatalf("holder %+v (the e-mail must be masked)", r.User)
+	}
+	if !r.Checks.Signature || !r.Checks.NotRevoked || !r.Checks.NotExpired || r.Checks.IssuerKey == "" {
+		t.Fatalf("checks %+v", r.Checks)
+	}
+	if r.VerificationID != g.VerificationID || !r.IssuedAt.Equal(g.GrantedAt.Truncate(time.Microsecond)) || r.ExpiresAt != nil {
+		t.Fatalf("ids and dates: %+v", r)
+	}
+	want := w.e.URL + "/credentials/" + g.PublicVerificationID
+	if r.Credential.ID != want || r.Credential.JWT != want+".jwt" || r.Credential.PNG != want+".png" ||
+		r.Credential.VerifyURL != w.e.URL+"/verify/"+g.PublicVerificationID || !strings.HasPrefix(r.Credential.LinkedInAddURL, "https://www.linkedin.com/profile/add?") {
+		t.Fatalf("links %+v", r.Credential)
+	}
+	// the key named is the one in the JWKS
+	var set credential.JWKS
+	visitor.Abs("GET", "/.well-known/jwks.json", nil).Expect(http.StatusOK).JSON(&set)
+	if set.Find(r.Checks.IssuerKey) == nil {
+		t.Fatalf("issuer key %s is not in the JWKS %+v", r.Checks.IssuerKey, set)
+	}
+
+	// verification ids: case-insensitive, spaces and dashes optional, O/I/L read as 0/1/1
+	loose := "  " + strings.ToLower(strings.ReplaceAll(g.VerificationID, "-", " ")) + " "
+	visitor.Get("/verify/badge/" + urlPath(loose)).Expect(http.StatusOK).JSON(&r)
+	if !r.IsValid || r.VerificationID != g.VerificationID {
+		t.Fatalf("loosely typed verification id: %+v", r)
+	}
+	// public ids: exact; a pasted link works too
+	visitor.Get("/verify/badge/" + g.PublicVerificationID).Expect(http.StatusOK).JSON(&r)
+	if !r.IsValid || r.VerificationID != g.PublicVerificationID {
+		t.Fatalf("public id: %+v", r)
+	}
+	visitor.Get("/verify/badge/" + urlPath(w.e.URL+"/verify/"+g.PublicVerificationID)).Expect(http.StatusOK)
+
+	// unknown and malformed ids: the same 404, byte for byte
+	unknown := visitor.Get("/verify/badge/MM-0000-0000-0000").Expect(http.StatusNotFound)
+	upper := visitor.Get("/verify/badge/" + strings.ToUpper(g.PublicVerificationID)).Expect(http.StatusNotFound)
+	malformed := visitor.Get("/verify/badge/not-an-id%3Cscript%3E").Expect(http.StatusNotFound)
+	unknownPublic := visitor.Get("/verify/badge/" + strings.Repeat("a", 32)).Expect(http.StatusNotFound)
+	for _, res := range []string{upper.Text(), malformed.Text(), unknownPublic.Text()} {
+		if res != unknown.Text() {
+			t.Fatalf("different answers for unknown and malformed ids: %q vs %q", res, unknown.Text())
+		}
+	}
+	if unknown.Msg() != verify.MsgNotVerified || unknown.Map()["isValid"] != false {
+		t.Fatalf("404 body %s", unknown.Text())
+	}
+}
+
+func urlPath(s string) string {
+	return strings.NewReplacer(" ", "%20", "/", "%2F", ":", "%3A").Replace(s)
+}
+
+// TestCredentialWithIndependentJOSE checks our credentials with go-jose (not the code that
+// signed them): the signature against the published JWKS, the VC-JWT claims, the OB 3.0
+// shape, and that one changed byte breaks it.
+func TestCredentialWithIndependentJOSE(t *testing.T) {
+	w := newWorld(t)
+	u, g := w.grant(t, "Grace Hopper", "grace@example.com", w.badge)
+	visitor := w.e.Client()
+	tok := visitor.Abs("GET", "/credentials/"+g.PublicVerificationID+".jwt", nil).Expect(http.StatusOK).Text()
+	if tok != g.CredentialJWT {
+		t.Fatal("the .jwt download is not the stored credential")
+	}
+	var set jose.JSONWebKeySet
+	visitor.Abs("GET", "/.well-known/jwks.json", nil).Expect(http.StatusOK).JSON(&set)
+
+	jws, err := jose.ParseSigned(tok, []jose.SignatureAlgorithm{jose.EdDSA})
+	if err != nil {
+		t.Fatal(err)
+	}
+	h := jws.Signatures[0].Header
+	if h.Algorithm != "EdDSA" || h.KeyID == "" || h.ExtraHeaders["typ"] != "JWT" {
+		t.Fatalf("JOSE header %+v", h)
+	}
+	keys := set.Key(h.KeyID)
+	if len(keys) != 1 {
+		t.Fatalf("kid %s not in the JWKS", h.KeyID)
+	}
+	if !keys[0].Valid() || keys[0].Algorithm != "EdDSA" || keys[0].Use != "sig" {
+		t.Fatalf("JWK %+v", keys[0])
+	}
+	if tp, err := keys[0].Thumbprint(cryptoSHA256); err != nil || b64(tp) != h.KeyID {
+		t.Fatalf("kid is not the key's RFC 7638 thumbprint: %v", err)
+	}
+	payload, err := jws.Verify(keys[0])
+	if err != nil {
+		t.Fatalf("go-jose rejects our signature: %v", err)
+	}
+
+	// the payload: the credential's members at the top level and the registered claims
+	var m map[string]any
+	if err := json.Unmarshal(payload, &m); err != nil {
+		t.Fatal(err)
+	}
+	origin := w.e.URL
+	id := origin + "/credentials/" + g.PublicVerificationID
+	checks := map[string]any{
+		"id": id, "jti": id, "iss": origin + "/issuer", "sub": origin + "/profile/" + u.ID,
+		"nbf": float64(g.GrantedAt.Unix()), "name": "Go Developer",
+	}
+	for k, v := range checks {
+		if m[k] != v {
+			t.Errorf("payload %s = %v, want %v", k, m[k], v)
+		}
+	}
+	if _, ok := m["exp"]; ok {
+		t.Error("exp without an expiry")
+	}
+	if _, ok := m["vc"]; ok {
+		t.Error("OB 3.0 puts the credential at the top level, not under vc")
+	}
+	ctx := m["@context"].([]any)
+	if len(ctx) != 2 || ctx[0] != "https://www.w3.org/ns/credentials/v2" || ctx[1] != "https://purl.imsglobal.org/spec/ob/v3p0/context-3.0.3.json" {
+		t.Errorf("@context %v", ctx)
+	}
+	if probs := credential.Validate(payload); len(probs) > 0 {
+		t.Fatalf("not an OB 3.0 credential: %v", probs)
+	}
+	issuer := m["issuer"].(map[string]any)
+	if issuer["id"] != origin+"/issuer" || issuer["name"] != "Meritmark" || issuer["url"] != origin || issuer["type"].([]any)[0] != "Profile" {
+		t.Errorf("issuer %v", issuer)
+	}
+	sub := m["credentialSubject"].(map[string]any)
+	ident := sub["identifier"].([]any)[0].(map[string]any)
+	if ident["type"] != "IdentityObject" || ident["identityType"] != "emailAddress" || ident["hashed"] != true ||
+		ident["identityHash"] != credential.IdentityHash("GRACE@example.com ", ident["salt"].(string)) {
+		t.Errorf("identifier %v", ident)
+	}
+	ach := sub["achievement"].(map[string]any)
+	if ach["id"] != origin+"/achievements/"+w.badge.ID || ach["name"] != "Go Developer" ||
+		ach["criteria"].(map[string]any)["narrative"] != "Pass the Go quiz with 70% or more." ||
+		ach["image"].(map[string]any)["type"] != "Image" {
+		t.Errorf("achievement %v", ach)
+	}
+	st := m["credentialStatus"].(map[string]any)
+	if st["type"] != "1EdTechRevocationList" || st["id"] != origin+"/credentials/status#"+itoa(g.StatusIndex) {
+		t.Errorf("credentialStatus %v", st)
+	}
+
+	// one byte changed anywhere fails, with go-jose and with ours
+	parts := strings.Split(tok, ".")
+	for i, part := range parts {
+		b := []byte(part)
+		j := len(b) / 2
+		if b[j] == 'A' {
+			b[j] = 'B'
+		} else {
+			b[j] = 'A'
+		}
+		bad := strings.Join(append(append(append([]string{}, parts[:i]...), string(b)), parts[i+1:]...), ".")
+		if js, err := jose.ParseSigned(bad, []jose.SignatureAlgorithm{jose.EdDSA}); err == nil {
+			if _, err := js.Verify(keys[0]); err == nil {
+				t.Fatalf("go-jose accepts the credential with part %d changed", i)
+			}
+		}
+		p, err := credential.ParseJWT(bad)
+		if err == nil {
+			if _, err = p.VerifySignature(set2source(set)); err == nil {
+				t.Fatalf("our verifier accepts the credential with part %d changed", i)
+			}
+		}
+	}
+
+	// a tampered credential in the database fails verification (signature check false)
+	tampered := parts[0] + "." + parts[1] + "." + flip(parts[2])
+	if _, err := w.e.DB.NewUpdate().Model((*model.BadgeGrant)(nil)).Set("credential_jwt = ?", tampered).Where("id = ?", g.ID).Exec(w.e.Ctx()); err != nil {
+		t.Fatal(err)
+	}
+	time.Sleep(1100 * time.Millisecond) // past the cache's freshness
+	var r result
+	visitor.Get("/verify/badge/" + g.VerificationID).Expect(http.StatusOK).JSON(&r)
+	if r.IsValid || r.Checks.Signature || r.Status != "invalid" || r.Reason != verify.MsgSignatureFailed {
+		t.Fatalf("a tampered stored credential still verifies: %+v", r)
+	}
+}
+
+func flip(s string) string {
+	b := []byte(s)
+	if b[3] == 'A' {
+		b[3] = 'B'
+	} else {
+		b[3] = 'A'
+	}
+	return string(b)
+}
+
+func set2source(set jose.JSONWebKeySet) credential.KeySource {
+	return func(kid string) *credential.Key {
+		for _, k := range set.Key(kid) {
+			raw, _ := json.Marshal(k)
+			var j credential.JWK
+			_ = json.Unmarshal(raw, &j)
+			key, err := credential.PublicKey(j.Kid, j.X)
+			if err == nil {
+				return key
+			}
+		}
+		return nil
+	}
+}
+
+func TestDocumentsAndBakedPNG(t *testing.T) {
+	w := newWorld(t)
+	_, g := w.grant(t, "Alan Turing", "alan@example.com", w.badge)
+	c := w.e.Client()
+	base := "/credentials/" + g.PublicVerificationID
+
+	// the credential as JSON: the VC (no JWT claims), cacheable with an ETag
+	res := c.Abs("GET", base+".json", nil).Expect(http.StatusOK)
+	if probs := credential.Validate(res.Body); len(probs) > 0 {
+		t.Fatalf("credential JSON: %v", probs)
+	}
+	m := res.Map()
+	if m["jti"] != nil || m["id"] != w.e.URL+base {
+		t.Fatalf("credential JSON %v", m)
+	}
+	tag := res.Header.Get("ETag")
+	if tag == "" || res.Header.Get("Cache-Control") == "" || !strings.HasPrefix(res.Header.Get("Content-Type"), "application/ld+json") {
+		t.Fatalf("headers %v", res.Header)
+	}
+	if got := c.Raw("GET", base+".json", nil, map[string]string{"If-None-Match": tag}); got.Status != http.StatusNotModified {
+		t.Fatalf("If-None-Match: %d", got.Status)
+	}
+	// without an extension: JSON for programs, the verify page for browsers
+	c.Raw("GET", base, nil, map[string]string{"Accept": "application/json"}).Expect(http.StatusOK)
+	if r := c.Raw("GET", base, nil, map[string]string{"Accept": "text/html"}); r.Status != http.StatusSeeOther || r.Header.Get("Location") != "/verify/"+g.PublicVerificationID {
+		t.Fatalf("browser at the credential id: %d %s", r.Status, r.Header.Get("Location"))
+	}
+
+	// the baked PNG: a real PNG whose openbadgecredential iTXt chunk is the credential
+	res = c.Abs("GET", base+".png?download=1", nil).Expect(http.StatusOK)
+	if res.Header.Get("Content-Type") != "image/png" || !strings.Contains(res.Header.Get("Content-Disposition"), "attachment") {
+		t.Fatalf("png headers %v", res.Header)
+	}
+	if _, err := png.Decode(bytes.NewReader(res.Body)); err != nil {
+		t.Fatalf("baked image is not a PNG: %v", err)
+	}
+	tok, err := credential.Unbake(res.Body)
+	if err != nil || tok != g.CredentialJWT {
+		t.Fatalf("unbaked %q, %v", tok, err)
+	}
+	if !bytes.Contains(res.Body, []byte("iTXtopenbadgecredential\x00\x00\x00\x00\x00")) {
+		t.Fatal("the credential is not in an uncompressed iTXt chunk keyed openbadgecredential")
+	}
+
+	// issuer, achievement, its image
+	iss := c.Abs("GET", "/issuer", nil).Expect(http.StatusOK).Map()
+	if iss["id"] != w.e.URL+"/issuer" || iss["name"] != "Meritmark" || iss["type"].([]any)[0] != "Profile" || iss["@context"] == nil {
+		t.Fatalf("issuer %v", iss)
+	}
+	ach := c.Abs("GET", "/achievements/"+w.badge.ID, nil).Expect(http.StatusOK).Map()
+	if ach["id"] != w.e.URL+"/achievements/"+w.badge.ID || ach["name"] != "Go Developer" || ach["type"].([]any)[0] != "Achievement" {
+		t.Fatalf("achievement %v", ach)
+	}
+	img := c.Abs("GET", "/achievements/"+w.badge.ID+"/image.png", nil).Expect(http.StatusOK)
+	if cfg, err := png.DecodeConfig(bytes.NewReader(img.Body)); err != nil || cfg.Width != 600 {
+		t.Fatalf("achievement image: %v %v", cfg, err)
+	}
+	// unknown and malformed: 404
+	for _, p := range []string{"/achievements/" + model.NewID(), "/achievements/nope", "/credentials/" + strings.Repeat("b", 32) + ".jwt",
+		"/credentials/nope.png", base + ".exe", "/credentials/" + strings.Repeat("c", 32) + "/card.png"} {
+		c.Abs("GET", p, nil).Expect(http.StatusNotFound)
+	}
+}
+
+func TestRevokeAndExpiryShowTheReasons(t *testing.T) {
+	w := newWorld(t)
+	holder, g := w.grant(t, "Katherine Johnson", "kj@example.com", w.badge)
+	c := w.e.Client()
+	path := "/admin/grants/" + g.ID
+
+	// validation
+	w.admin.Put(path+"/revoke", map[string]any{}).ExpectMsg(http.StatusBadRequest, verify.MsgReasonRequired)
+	w.admin.Put(path+"/revoke", map[string]any{"reason": "   "}).ExpectMsg(http.StatusBadRequest, verify.MsgReasonRequired)
+	w.admin.Put(path+"/revoke", map[string]any{"reason": strings.Repeat("x", 501)}).ExpectMsg(http.StatusBadRequest, verify.MsgReasonTooLong)
+	w.admin.Put("/admin/grants/"+model.NewID()+"/revoke", map[string]any{"reason": "x"}).ExpectMsg(http.StatusNotFound, verify.MsgGrantNotFound)
+	w.admin.Put("/admin/grants/nope/revoke", map[string]any{"reason": "x"}).ExpectMsg(http.StatusNotFound, verify.MsgGrantNotFound)
+	_, member := w.e.Member("someone@example.com")
+	member.Put(path+"/revoke", map[string]any{"reason": "x"}).Expect(http.StatusForbidden)
+	if r := w.reload(t, g.ID); r.RevokedAt != nil {
+		t.Fatal("a refused revoke changed the grant")
+	}
+
+	// warm the caches, then revoke: the next answer shows it at once
+	c.Get("/verify/badge/" + g.VerificationID).Expect(http.StatusOK)
+	c.Page("/verify/" + g.PublicVerificationID)
+	res := w.admin.Put(path+"/revoke", map[string]any{"reason": "  Submitted  documents were not genuine. "}).ExpectMsg(http.StatusOK, verify.MsgRevoked).Map()
+	if gr := res["grant"].(map[string]any); gr["revocationReason"] != "Submitted documents were not genuine." || gr["revokedAt"] == nil {
+		t.Fatalf("grant %v", gr)
+	}
+	w.admin.Put(path+"/revoke", map[string]any{"reason": "again"}).ExpectMsg(http.StatusConflict, verify.MsgAlreadyRevoked)
+
+	var r result
+	c.Get("/verify/badge/" + g.VerificationID).Expect(http.StatusOK).JSON(&r)
+	if r.IsValid || r.Status != "revoked" || r.Checks.NotRevoked || !r.Checks.Signature ||
+		r.RevocationReason != "Submitted documents were not genuine." ||
+		r.Reason != "This badge was revoked on "+time.Now().UTC().Format("Jan 2, 2006")+". Reason: Submitted documents were not genuine." {
+		t.Fatalf("revoked: %+v", r)
+	}
+	_, props := c.Page("/verify/" + g.PublicVerificationID)
+	if pr := props["page"].(map[string]any)["result"].(map[string]any); pr["isValid"] != false || pr["status"] != "revoked" {
+		t.Fatalf("page after revoke %v", pr)
+	}
+	// the revocation list, the audit log, the holder told, the Hall of Fame
+	list := c.Abs("GET", "/credentials/status", nil).Expect(http.StatusOK).Map()
+	entries := list["revokedCredentials"].([]any)
+	if len(entries) != 1 || entries[0].(map[string]any)["id"] != w.e.URL+"/credentials/"+g.PublicVerificationID ||
+		entries[0].(map[string]any)["statusIndex"] != float64(g.StatusIndex) || list["type"] != "1EdTechRevocationList" {
+		t.Fatalf("status list %v", list)
+	}
+	var audits []model.AuditEntry
+	if err := w.e.DB.NewSelect().Model(&audits).Where("target_id = ? AND action = 'grant.revoke'", g.ID).Scan(w.e.Ctx()); err != nil || len(audits) != 1 ||
+		!strings.Contains(audits[0].After, "not genuine") || audits[0].ActorEmail != "admin@meritmark.test" {
+		t.Fatalf("audit %v %v", audits, err)
+	}
+	if n, _ := w.e.DB.NewSelect().Model((*model.OutboxMessage)(nil)).Where("to_addr = ? AND subject LIKE ?", holder.Email, "%revoked%").Count(w.e.Ctx()); n != 1 {
+		t.Fatalf("%d revocation e-mails", n)
+	}
+	if n, _ := w.e.DB.NewSelect().Table("hall_of_fame").Where("user_id = ?", holder.ID).Count(w.e.Ctx()); n != 0 {
+		t.Fatal("a revoked grant still counts in the Hall of Fame")
+	}
+
+	// expiry: a second holder; issued ten days ago, expired yesterday
+	_, g2 := w.grant(t, "Dorothy Vaughan", "dv@example.com", w.badge)
+	w.backdate(t, g2.ID, 10*24*time.Hour)
+	p2 := "/admin/grants/" + g2.ID + "/expiry"
+	w.admin.Put(p2, map[string]any{}).ExpectMsg(http.StatusBadRequest, verify.MsgExpiryRequired)
+	w.admin.Put(p2, map[string]any{"expiresAt": "next tuesday"}).ExpectMsg(http.StatusBadRequest, verify.MsgExpiryInvalid)
+	w.admin.Put(p2, map[string]any{"expiresAt": 12}).ExpectMsg(http.StatusBadRequest, verify.MsgExpiryInvalid)
+	w.admin.Put(p2, map[string]any{"expiresAt": time.Now().Add(-20 * 24 * time.Hour).Format(time.RFC3339)}).ExpectMsg(http.StatusBadRequest, verify.MsgExpiryBefore)
+	before := w.reload(t, g2.ID).CredentialJWT
+	yesterday := time.Now().UTC().Add(-24 * time.Hour).Truncate(time.Second)
+	w.admin.Put(p2, map[string]any{"expiresAt": yesterday.Format(time.RFC3339)}).ExpectMsg(http.StatusOK, verify.MsgExpirySet)
+	after := w.reload(t, g2.ID)
+	if after.CredentialJWT == before || after.ExpiresAt == nil || !after.ExpiresAt.Equal(yesterday) {
+		t.Fatalf("expiry not stored or credential not re-signed: %v", after.ExpiresAt)
+	}
+	p, _ := credential.ParseJWT(after.CredentialJWT)
+	pl, _ := credential.Decode(p.Payload)
+	if pl.ValidUntil != yesterday.Format(time.RFC3339) || pl.Exp != yesterday.Unix() || pl.Nbf != after.GrantedAt.Unix() {
+		t.Fatalf("re-signed credential: validUntil %s exp %d nbf %d", pl.ValidUntil, pl.Exp, pl.Nbf)
+	}
+	c.Get("/verify/badge/" + g2.PublicVerificationID).Expect(http.StatusOK).JSON(&r)
+	if r.IsValid || r.Status != "expired" || r.Checks.NotExpired || !r.Checks.Signature || !r.Checks.NotRevoked ||
+		r.Reason != "This badge expired on "+yesterday.Format("Jan 2, 2006")+"." || r.ExpiresAt == nil {
+		t.Fatalf("expired: %+v", r)
+	}
+	// cleared: valid again, no exp in the new signature
+	w.admin.Put(p2, map[string]any{"expiresAt": nil}).ExpectMsg(http.StatusOK, verify.MsgExpiryCleared)
+	c.Get("/verify/badge/" + g2.PublicVerificationID).Expect(http.StatusOK).JSON(&r)
+	if !r.IsValid || r.ExpiresAt != nil {
+		t.Fatalf("after clearing the expiry: %+v", r)
+	}
+	if n, _ := w.e.DB.NewSelect().Model((*model.AuditEntry)(nil)).Where("target_id = ? AND action = 'grant.expiry'", g2.ID).Count(w.e.Ctx()); n != 2 {
+		t.Fatalf("%d expiry audit entries", n)
+	}
+	// a badge with valid_days: validUntil from the start
+	days := 30
+	b3 := w.newBadge(t, "Cloud Security", "DevOps", &days)
+	_, g3 := w.grant(t, "Mary Jackson", "mj@example.com", b3)
+	p, _ = credential.ParseJWT(g3.CredentialJWT)
+	pl, _ = credential.Decode(p.Payload)
+	if g3.ExpiresAt == nil || pl.Exp != g3.ExpiresAt.Truncate(time.Second).Unix() || pl.ValidUntil == "" {
+		t.Fatalf("valid_days: expires %v, exp %d", g3.ExpiresAt, pl.Exp)
+	}
+	var hof halloffame.Result
+	c.Get("/hall-of-fame").Expect(http.StatusOK).JSON(&hof)
+	if hof.Stats.Earners != 2 || hof.Stats.TotalBadges != 2 {
+		t.Fatalf("hall of fame after a revoke: %+v", hof.Stats)
+	}
+}
+
+func TestRejectAfterApprovalRevokesAndReapproveRestores(t *testing.T) {
+	w := newWorld(t)
+	_, g := w.grant(t, "Hedy Lamarr", "hedy@example.com", w.badge)
+	c := w.e.Client()
+	c.Get("/verify/badge/" + g.VerificationID).Expect(http.StatusOK)
+	w.admin.Put("/admin/applications/"+*g.ApplicationID+"/reject", map[string]any{"reason": "Plagiarised proof"}).Expect(http.StatusOK)
+	time.Sleep(1100 * time.Millisecond) // another path changed it: within the cache's freshness
+	var r result
+	c.Get("/verify/badge/" + g.VerificationID).Expect(http.StatusOK).JSON(&r)
+	if r.IsValid || r.Status != "revoked" || r.RevocationReason != "Plagiarised proof" {
+		t.Fatalf("after reject: %+v", r)
+	}
+	w.admin.Put("/admin/applications/"+*g.ApplicationID+"/approve", map[string]any{}).Expect(http.StatusOK)
+	time.Sleep(1100 * time.Millisecond)
+	c.Get("/verify/badge/" + g.VerificationID).Expect(http.StatusOK).JSON(&r)
+	if !r.IsValid {
+		t.Fatalf("after re-approve: %+v", r)
+	}
+	if g2 := w.reload(t, g.ID); g2.StatusIndex != g.StatusIndex || g2.CredentialJWT == "" {
+		t.Fatalf("re-approve changed the status index %d -> %d", g.StatusIndex, g2.StatusIndex)
+	}
+}
+
+func TestUnsignedGrantIsSignedOnFirstVerification(t *testing.T) {
+	w := newWorld(t)
+	u := w.e.CreateUser("old@example.com", "password123", model.RoleUser)
+	g := &model.BadgeGrant{ID: model.NewID(), UserID: u.ID, BadgeID: w.badge.ID, VerificationID: "MM-ABCD-EFGH-JKMN",
+		PublicVerificationID: strings.Repeat("q", 32), GrantedAt: model.Now().Add(-time.Hour)}
+	if _, err := w.e.DB.NewInsert().Model(g).Exec(w.e.Ctx()); err != nil {
+		t.Fatal(err)
+	}
+	var r result
+	w.e.Client().Get("/verify/badge/mm-abcd-efgh-jkmn").Expect(http.StatusOK).JSON(&r)
+	if !r.IsValid || !r.Checks.Signature {
+		t.Fatalf("lazily signed: %+v", r)
+	}
+	g2 := w.reload(t, g.ID)
+	if g2.CredentialJWT == "" || g2.StatusIndex < 1 || g2.CredentialOrigin != w.e.URL {
+		t.Fatalf("not stored: %+v", g2)
+	}
+}
+
+func TestRateLimitPerIP(t *testing.T) {
+	defer func(b, r float64) { verify.LimitBurst, verify.LimitRate = b, r }(verify.LimitBurst, verify.LimitRate)
+	verify.LimitBurst, verify.LimitRate = 5, 0.001
+	w := newWorld(t)
+	_, g := w.grant(t, "Radia Perlman", "radia@example.com", w.badge)
+	_, g2 := w.grant(t, "Frances Allen", "fran@example.com", w.badge)
+	c := w.e.Client()
+	c.Get("/verify/badge/" + g.VerificationID).Expect(http.StatusOK) // costs one (not cached yet)
+	for i := 0; i < 4; i++ {                                         // unknown and malformed cost one each
+		id := []string{"MM-0000-0000-0001", "%20garbage", strings.Repeat("z", 32), "MM-1111-1111-1111"}[i]
+		c.Get("/verify/badge/" + id).Expect(http.StatusNotFound)
+	}
+	c.Get("/verify/badge/MM-2222-2222-2222").ExpectMsg(http.StatusTooManyRequests, verify.MsgRateLimited)
+	res := c.Get("/verify/badge/" + g2.VerificationID)
+	res.ExpectMsg(http.StatusTooManyRequests, verify.MsgRateLimited)
+	if res.Header.Get("Retry-After") == "" {
+		t.Fatal("no Retry-After")
+	}
+	if r, _ := c.Page("/verify/MM-3333-3333-3333"); r.Status != http.StatusTooManyRequests {
+		t.Fatalf("page: %d", r.Status)
+	}
+	// an id someone already verified is answered from the cache, which costs nothing
+	c.Get("/verify/badge/" + g.VerificationID).Expect(http.StatusOK)
+}
+
+func itoa(n int) string { return strconv.Itoa(n) }
+
+func b64(b []byte) string { return base64.RawURLEncoding.EncodeToString(b) }
+
+const cryptoSHA256 = crypto.SHA256

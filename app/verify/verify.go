@@ -1,0 +1,220 @@
+// Package verify answers "is this badge real?": GET /verify/badge/{id} (the API), the
+// /verify-badge and /verify/:verificationId pages with their social cards, the public
+// credential documents (issuer profile, achievements, revocation list, each credential as
+// JWT, JSON and baked PNG, the JWKS) and the admin's revoke and expiry actions.
+//
+// This file holds the pure rules: reading an id as entered, the answer's shape, masking.
+package verify
+
+import (
+	"net/url"
+	"regexp"
+	"strings"
+	"time"
+)
+
+// Identifier rules (documented for support and for the verify page):
+//
+//   - A verification id looks like MM-7K2D-9QXA-4PZM (Crockford base32). It is read
+//     case-insensitively, with spaces and dashes optional, and the letters O, I and L are
+//     read as 0, 1 and 1 (they are never issued), so an id typed from a printout works.
+//   - A public verification id (the one in shared links, /verify/{id}) is 32 lower-case
+//     base32 characters and is case-sensitive: it is matched exactly as issued.
+//   - Either may be pasted as a whole link (…/verify/{id}, …/credentials/{id}.json): the
+//     last path segment is used. Leading and trailing spaces are ignored.
+//
+// Anything else is malformed; a malformed id is answered exactly like an unknown one.
+
+// Kinds of identifier.
+const (
+	KindVerification = "verification"
+	KindPublic       = "public"
+)
+
+var publicRe = regexp.MustCompile(`^[a-z2-7]{32}$`)
+
+const crockford = "0123456789ABCDEFGHJKMNPQRSTVWXYZ"
+
+// MaxInput is the longest input looked at.
+const MaxInput = 300
+
+// NormalizeID reads an id as entered. ok is false for a malformed id.
+func NormalizeID(raw string) (kind, id string, ok bool) {
+	s := strings.TrimSpace(raw)
+	if s == "" || len(s) > MaxInput {
+		return "", "", false
+	}
+	if strings.Contains(s, "/") { // a pasted link
+		if u, err := url.Parse(s); err == nil && u.Path != "" {
+			s = u.Path
+		}
+		s = strings.TrimRight(s, "/")
+		s = s[strings.LastIndexByte(s, '/')+1:]
+		for _, ext := range []string{".json", ".jwt", ".png"} {
+			s = strings.TrimSuffix(s, ext)
+		}
+		if p, err := url.PathUnescape(s); err == nil {
+			s = p
+		}
+		s = strings.TrimSpace(s)
+	}
+	if publicRe.MatchString(s) {
+		return KindPublic, s, true
+	}
+	var b strings.Builder
+	for _, r := range strings.ToUpper(s) {
+		switch {
+		case r == '-' || r == ' ' || r == '\u2010' || r == '\u2013' || r == '\u2014':
+			continue
+		case r == 'O':
+			r = '0'
+		case r == 'I' || r == 'L':
+			r = '1'
+		}
+		b.WriteRune(r)
+	}
+	c := b.String()
+	if len(c) != 14 || !strings.HasPrefix(c, "MM") {
+		return "", "", false
+	}
+	body := c[2:]
+	for i := 0; i < len(body); i++ {
+		if strings.IndexByte(crockford, body[i]) < 0 {
+			return "", "", false
+		}
+	}
+	return KindVerification, "MM-" + body[0:4] + "-" + body[4:8] + "-" + body[8:12], true
+}
+
+// MaskEmail shows an address as j***@example.com.
+//
+// The spec lists the holder's email in the verification response, but this is a public,
+// unauthenticated endpoint that anyone holding a shared link can call: answering the full
+// address would hand every holder's e-mail to scrapers. The first letter and the domain
+// are enough for a verifier to recognise the person they expect; the credential itself
+// carries only a salted hash of the address, which a verifier who knows the address can
+// check.
+func MaskEmail(email string) string {
+	at := strings.LastIndexByte(email, '@')
+	if at < 1 {
+		return ""
+	}
+	first := []rune(email[:at])[0]
+	return string(first) + "***" + email[at:]
+}
+
+// Statuses of a credential.
+const (
+	StatusValid   = "valid"
+	StatusRevoked = "revoked"
+	StatusExpired = "expired"
+	StatusInvalid = "invalid" // the signature or the record does not check out
+)
+
+// BadgeInfo is the badge part of the answer (spec: name, type, description, category).
+type BadgeInfo struct {
+	ID          string `json:"id"`
+	Name        string `json:"name"`
+	Type        string `json:"type"`
+	Description string `json:"description"`
+	Category    string `json:"category"`
+	Level       string `json:"level"`
+	Icon        string `json:"icon"`
+	Color       string `json:"color"`
+}
+
+// UserInfo is the holder (spec: name, email, avatar); email is masked (see MaskEmail).
+type UserInfo struct {
+	Name   string `json:"name"`
+	Email  string `json:"email"`
+	Avatar string `json:"avatar"`
+}
+
+// Checks is what was verified.
+type Checks struct {
+	Signature  bool   `json:"signature"`  // the Ed25519 signature matches the credential and our record
+	IssuerKey  string `json:"issuerKey"`  // the kid of the key that signed it (in our JWKS)
+	NotRevoked bool   `json:"notRevoked"` // not in the revocation list
+	NotExpired bool   `json:"notExpired"` // validUntil not passed (or none)
+}
+
+// Links are the credential's documents and the share links.
+type Links struct {
+	ID               string `json:"id"`        // the credential's id (its JSON)
+	JSON             string `json:"json"`      // download: the credential as JSON
+	JWT              string `json:"jwt"`       // download: the signed VC-JWT
+	PNG              string `json:"png"`       // download: the badge image with the credential baked in
+	VerifyURL        string `json:"verifyUrl"` // the public verification link
+	Issuer           string `json:"issuer"`
+	JWKS             string `json:"jwks"`
+	StatusList       string `json:"statusList"`
+	LinkedInAddURL   string `json:"linkedinAddUrl"`
+	LinkedInShareURL string `json:"linkedinShareUrl"`
+	TwitterShareURL  string `json:"twitterShareUrl"`
+}
+
+// Result is the answer of GET /verify/badge/{id}: the spec's verification response plus
+// what was checked, the status and its reason.
+type Result struct {
+	IsValid          bool       `json:"isValid"`
+	Status           string     `json:"status"`
+	Reason           string     `json:"reason,omitempty"`
+	RevocationReason string     `json:"revocationReason,omitempty"`
+	Badge            BadgeInfo  `json:"badge"`
+	User             UserInfo   `json:"user"`
+	IssuedAt         time.Time  `json:"issuedAt"`
+	ExpiresAt        *time.Time `json:"expiresAt"`
+	RevokedAt        *time.Time `json:"revokedAt,omitempty"`
+	VerificationID   string     `json:"verificationId"`
+	Checks           Checks     `json:"checks"`
+	Credential       Links      `json:"credential"`
+	CheckedAt        time.Time  `json:"checkedAt"`
+}
+
+// Messages.
+const (
+	// MsgNotVerified answers an unknown or malformed id (the spec's verification failure).
+	MsgNotVerified     = "This badge could not be verified."
+	MsgRateLimited     = "Too many verification attempts from your network. Please wait a minute and try again."
+	MsgGrantNotFound   = "Badge grant not found."
+	MsgReasonRequired  = "Please give a reason for revoking this badge."
+	MsgReasonTooLong   = "The reason must be at most 500 characters."
+	MsgAlreadyRevoked  = "This badge is already revoked."
+	MsgExpiryRequired  = "expiresAt is required: an ISO 8601 date-time, or null to clear the expiry."
+	MsgExpiryInvalid   = "expiresAt must be an ISO 8601 date-time such as 2027-01-31T00:00:00Z, or null."
+	MsgExpiryBefore    = "The expiry must be after the date the badge was issued."
+	MsgRevoked         = "Badge revoked."
+	MsgExpirySet       = "Expiry updated."
+	MsgExpiryCleared   = "Expiry cleared."
+	MsgSignatureFailed = "The credential's signature could not be verified against the issuer's keys."
+)
+
+// MaxReason is the longest revocation reason.
+const MaxReason = 500
+
+// day formats a date as the pages do ("Nov 22, 2026").
+func day(t time.Time) string { return t.UTC().Format("Jan 2, 2006") }
+
+// RevokedReason is the sentence shown for a revoked credential.
+func RevokedReason(at time.Time, reason string) string {
+	s := "This badge was revoked on " + day(at) + "."
+	if reason = strings.TrimSpace(reason); reason != "" {
+		s += " Reason: " + reason
+	}
+	return s
+}
+
+// ExpiredReason is the sentence shown for an expired credential.
+func ExpiredReason(at time.Time) string { return "This badge expired on " + day(at) + "." }
+
+// ParseExpiry reads an expiry: RFC 3339, or a plain date (YYYY-MM-DD, midnight UTC).
+func ParseExpiry(s string) (time.Time, bool) {
+	s = strings.TrimSpace(s)
+	if t, err := time.Parse(time.RFC3339Nano, s); err == nil {
+		return t.UTC().Truncate(time.Second), true
+	}
+	if t, err := time.Parse("2006-01-02", s); err == nil {
+		return t.UTC(), true
+	}
+	return time.Time{}, false
+}

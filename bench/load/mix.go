@@ -1,0 +1,508 @@
+package main
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"math/rand/v2"
+	"net/url"
+	"strconv"
+	"strings"
+	"sync"
+	"sync/atomic"
+	"time"
+)
+
+// op is one kind of request in the mix. Every op sends exactly one request, so the
+// weights are shares of requests.
+type op struct {
+	name   string
+	class  string
+	weight float64
+	run    func(wk *worker) error // errSkip: cannot run now (nothing to resume, no slot left)
+}
+
+// quizFlow is one member's running quiz: start, an answer per question, submit.
+type quizFlow struct {
+	m         *member
+	badge     badgeInfo
+	attempt   string
+	questions []quizQuestion
+	answers   map[string]int
+	next      int
+}
+
+type quizQuestion struct {
+	ID      string   `json:"_id"`
+	Options []string `json:"options"`
+}
+
+// slot is an application a member can still make (no open application, not owned).
+type slot struct {
+	m     *member
+	badge badgeInfo
+}
+
+// runner holds the shared state of one database's run.
+type runner struct {
+	w        *world
+	b        *browser   // members and the admin, from 127.0.0.1
+	visitors []*browser // visitors, each from its own address
+	signups  *ipPool
+
+	flows  chan *quizFlow // quiz attempts between two steps
+	idle   chan *member   // members not in a quiz
+	slots  chan slot      // applications still possible
+	starts sync.Map       // member id -> *atomic.Int32 quiz starts (the server allows 30 per hour)
+
+	mu      sync.RWMutex
+	members []*member
+	quotes  []slot // applications awaiting payment (for payment quotes)
+
+	ops        []*op
+	byClass    map[string][]*op
+	classShare map[string]float64
+
+	from, to time.Time // the measured window
+	signupN  atomic.Int64
+	skipped  map[string]string
+}
+
+// maxStartsPerMember keeps each member under the server's 30 quiz starts per hour.
+const maxStartsPerMember = 25
+
+// signupsPerAddress keeps each client address under the server's 10 sign-ups per hour.
+const signupsPerAddress = 5
+
+func newRunner(w *world, b *browser, pageSignedIn float64, visitorAddrs int) *runner {
+	r := &runner{
+		w: w, b: b, signups: newIPPool(b.base, 10, signupsPerAddress), visitors: visitorBrowsers(b.base, visitorAddrs),
+		flows: make(chan *quizFlow, 1<<14), idle: make(chan *member, 1<<17), slots: make(chan slot, 1<<18),
+		members: append([]*member(nil), w.members...), skipped: map[string]string{},
+	}
+	// the first members hold the grants (kept for the verify pages); everyone may start
+	// quizzes and apply for the proof badges they have not got
+	order := rand.Perm(len(w.members))
+	for _, i := range order {
+		r.idle <- w.members[i]
+	}
+	var all []slot
+	for _, m := range w.members {
+		for _, bd := range w.proof {
+			if !w.taken.has(m.id, bd.ID) {
+				all = append(all, slot{m, bd})
+			}
+		}
+	}
+	rand.Shuffle(len(all), func(i, j int) { all[i], all[j] = all[j], all[i] })
+	for _, s := range all {
+		r.slots <- s
+	}
+	r.buildOps(pageSignedIn)
+	return r
+}
+
+// buildOps is the mix: 70 % public, 20 % signed-in reads, 10 % writes. Public ops whose
+// routes do not exist yet are left out and their weight goes to the other public ops.
+func (r *runner) buildOps(pageSignedIn float64) {
+	w := r.w
+	page := func(name string, weight float64, path func(wk *worker) string) *op {
+		return &op{name: name, class: ClassPublic, weight: weight, run: func(wk *worker) error {
+			c := call{method: "GET", path: path(wk), kind: kindPage}
+			if wk.rng.Float64() < pageSignedIn {
+				c.token = r.randomMember(wk).token
+			} else {
+				c.from = r.visitor(wk)
+			}
+			resp, ok := wk.send(c)
+			if ok && (len(resp.body) < 2000 || !strings.HasPrefix(string(resp.body[:15]), "<!doctype html>")) {
+				wk.bad(name, "not a complete page")
+			}
+			return nil
+		}}
+	}
+	publicAPI := func(name string, weight float64, path func(wk *worker) string) *op {
+		return &op{name: name, class: ClassPublic, weight: weight, run: func(wk *worker) error {
+			wk.send(call{method: "GET", path: path(wk), kind: kindAPI, from: r.visitor(wk)})
+			return nil
+		}}
+	}
+	memberRead := func(name string, weight float64, path func(wk *worker, m *member) (string, error)) *op {
+		return &op{name: name, class: ClassRead, weight: weight, run: func(wk *worker) error {
+			m := r.randomMember(wk)
+			p, err := path(wk, m)
+			if err != nil {
+				return err
+			}
+			wk.send(call{method: "GET", path: p, kind: kindAPI, token: m.token})
+			return nil
+		}}
+	}
+	anyBadge := func(wk *worker) string { return w.badges[wk.rng.IntN(len(w.badges))].ID }
+	anyVerify := func(wk *worker) string { return w.verify[wk.rng.IntN(len(w.verify))] }
+	categories := []string{"Development", "Design", "Management", "Data Science", "Marketing", "DevOps"}
+	queries := []string{"design", "engineer", "data", "cloud", "lead"}
+
+	public := []*op{
+		page("page /", 14, func(*worker) string { return "/" }),
+		page("page /badges", 12, func(wk *worker) string {
+			switch x := wk.rng.IntN(10); {
+			case x < 1:
+				return "/badges?category=" + url.QueryEscape(categories[wk.rng.IntN(len(categories))])
+			case x < 2:
+				return "/badges?q=" + queries[wk.rng.IntN(len(queries))]
+			}
+			return "/badges"
+		}),
+		page("page /badges/:id", 16, func(wk *worker) string { return "/badges/" + anyBadge(wk) }),
+		publicAPI("api GET /badges/with-ownership (visitor)", 4, func(*worker) string { return apiBase + "/badges/with-ownership" }),
+		publicAPI("api GET /badges/:id (visitor)", 3, func(wk *worker) string { return apiBase + "/badges/" + anyBadge(wk) }),
+	}
+	optional := []struct {
+		have bool
+		op   *op
+		why  string
+	}{
+		{w.hasVerifyPage, page("page /verify/:id", 8, func(wk *worker) string { return "/verify/" + anyVerify(wk) }), "GET /verify/:id does not answer 200 yet"},
+		{w.hasHoFPage, page("page /hall-of-fame", 6, func(*worker) string { return "/hall-of-fame" }), "GET /hall-of-fame does not answer 200 yet"},
+		{w.hasVerifyAPI, publicAPI("api GET /verify/badge/:id", 4, func(wk *worker) string { return apiBase + "/verify/badge/" + anyVerify(wk) }), "GET /backend/api/v1/verify/badge/:id does not answer 200 yet"},
+		{w.hasHoFAPI, publicAPI("api GET /hall-of-fame", 3, func(*worker) string { return apiBase + "/hall-of-fame" }), "GET /backend/api/v1/hall-of-fame does not answer 200 yet"},
+	}
+	for _, o := range optional {
+		if o.have {
+			public = append(public, o.op)
+		} else {
+			r.skipped[o.op.name] = o.why
+		}
+	}
+
+	reads := []*op{
+		memberRead("api GET /auth/me", 6, func(*worker, *member) (string, error) { return apiBase + "/auth/me", nil }),
+		memberRead("api GET /badges/with-ownership", 4, func(*worker, *member) (string, error) { return apiBase + "/badges/with-ownership", nil }),
+		memberRead("api GET /users/badges", 3, func(*worker, *member) (string, error) { return apiBase + "/users/badges", nil }),
+		memberRead("api GET /badges/:id (member)", 1, func(wk *worker, _ *member) (string, error) { return apiBase + "/badges/" + anyBadge(wk), nil }),
+		memberRead("api GET /applications/mine", 1.5, func(wk *worker, _ *member) (string, error) {
+			return apiBase + "/applications/mine?badgeId=" + w.proof[wk.rng.IntN(len(w.proof))].ID, nil
+		}),
+		{name: "api GET /quiz/badge/:id (resume)", class: ClassRead, weight: 2.5, run: r.quizResume},
+		{name: "api GET /payments/quote/:badgeId", class: ClassRead, weight: 2, run: r.quote},
+	}
+	writes := []*op{
+		{name: "quiz", class: ClassWrite, weight: 8, run: r.quizStep},
+		{name: "api POST /applications", class: ClassWrite, weight: 1.25, run: r.apply},
+		{name: "api POST /users/profile", class: ClassWrite, weight: 0.65, run: r.profile},
+		{name: "api POST /auth/register", class: ClassWrite, weight: 0.1, run: r.signup},
+	}
+	r.classShare = map[string]float64{ClassPublic: 70, ClassRead: 20, ClassWrite: 10}
+	r.byClass = map[string][]*op{ClassPublic: public, ClassRead: reads, ClassWrite: writes}
+	for _, c := range classes {
+		r.ops = append(r.ops, r.byClass[c]...)
+	}
+}
+
+// visitor is a random visitor's browser (the shared one when there are none).
+func (r *runner) visitor(wk *worker) *browser {
+	if len(r.visitors) == 0 {
+		return r.b
+	}
+	return r.visitors[wk.rng.IntN(len(r.visitors))]
+}
+
+func (r *runner) randomMember(wk *worker) *member {
+	r.mu.RLock()
+	defer r.mu.RUnlock()
+	return r.members[wk.rng.IntN(len(r.members))]
+}
+
+// pick chooses the next op: a class by its share, then an op of the class by weight.
+func (r *runner) pick(rng *rand.Rand, class string) *op {
+	if class == "" {
+		x := rng.Float64() * 100
+		for _, c := range classes {
+			if x < r.classShare[c] {
+				class = c
+				break
+			}
+			x -= r.classShare[c]
+		}
+		if class == "" {
+			class = ClassWrite
+		}
+	}
+	ops := r.byClass[class]
+	var sum float64
+	for _, o := range ops {
+		sum += o.weight
+	}
+	x := rng.Float64() * sum
+	for _, o := range ops {
+		if x < o.weight {
+			return o
+		}
+		x -= o.weight
+	}
+	return ops[len(ops)-1]
+}
+
+// worker runs ops one after the other.
+type worker struct {
+	r     *runner
+	rng   *rand.Rand
+	rec   *recorder
+	ctx   context.Context
+	op    *op
+	sched time.Time // open loop: when this op was due (latency counts from then)
+}
+
+// step runs one op of the mix (another of the same class when it cannot run now).
+func (wk *worker) step() {
+	o := wk.r.pick(wk.rng, "")
+	for try := 0; ; try++ {
+		wk.op = o
+		err := o.run(wk)
+		if !errors.Is(err, errSkip) {
+			return
+		}
+		if try > 20 {
+			return
+		}
+		o = wk.r.pick(wk.rng, o.class)
+	}
+}
+
+// send makes the request, records it and reports whether the status was expected.
+func (wk *worker) send(c call) (*response, bool) {
+	return wk.sendAs(wk.op.name, c)
+}
+
+func (wk *worker) sendAs(name string, c call) (*response, bool) {
+	b := c.from
+	if b == nil {
+		b = wk.r.b
+	}
+	start := time.Now()
+	if !wk.sched.IsZero() {
+		start = wk.sched
+		wk.sched = time.Time{} // one op, one request
+	}
+	resp, err := b.do(wk.ctx, c)
+	end := time.Now()
+	measured := !start.Before(wk.r.from) && start.Before(wk.r.to)
+	status := 0
+	if err == nil {
+		status = resp.status
+	}
+	if measured {
+		wk.rec.samples = append(wk.rec.samples, sample{op: name, class: wk.op.class, status: status, dur: end.Sub(start)})
+	}
+	if err != nil {
+		if measured && wk.ctx.Err() == nil {
+			wk.rec.errs[name+": "+shortErr(err)]++
+		}
+		return nil, false
+	}
+	ok := status >= 200 && status <= 299
+	if c.expect != nil {
+		ok = c.expect(status)
+	}
+	if !ok && measured {
+		key := fmt.Sprintf("%s: %d %s", name, status, truncate(strings.TrimSpace(string(resp.body)), 120))
+		if status >= 500 || len(wk.rec.errs) < 200 {
+			wk.rec.errs[key]++
+		}
+	}
+	return resp, ok
+}
+
+func (wk *worker) bad(name, why string) {
+	if time.Now().Before(wk.r.to) {
+		wk.rec.errs[name+": "+why]++
+	}
+}
+
+func shortErr(err error) string {
+	s := err.Error()
+	if i := strings.LastIndex(s, ": "); i >= 0 {
+		s = s[i+2:]
+	}
+	return truncate(s, 80)
+}
+
+// quizStep advances a running attempt (an answer, or the submit after the last one), or
+// starts a new attempt when none is waiting.
+func (r *runner) quizStep(wk *worker) error {
+	select {
+	case f := <-r.flows:
+		if f.next < len(f.questions) {
+			q := f.questions[f.next]
+			choice := wk.rng.IntN(len(q.Options))
+			_, ok := wk.sendAs("api PUT /quiz/attempts/:id/answers", call{method: "PUT", path: apiBase + "/quiz/attempts/" + f.attempt + "/answers",
+				kind: kindAPI, token: f.m.token, body: jsonBody(map[string]any{"questionId": q.ID, "optionIndex": choice}), ctype: "application/json"})
+			if ok {
+				f.answers[q.ID] = choice
+			}
+			f.next++
+			r.flows <- f
+			return nil
+		}
+		_, _ = wk.sendAs("api POST /quiz/attempts/:id/submit", call{method: "POST", path: apiBase + "/quiz/attempts/" + f.attempt + "/submit",
+			kind: kindAPI, token: f.m.token, body: jsonBody(map[string]any{"answers": f.answers}), ctype: "application/json"})
+		r.release(f.m)
+		return nil
+	default:
+	}
+	var m *member
+	select {
+	case m = <-r.idle:
+	default:
+		return errSkip
+	}
+	bd := r.w.skill[wk.rng.IntN(len(r.w.skill))]
+	r.startCount(m).Add(1)
+	resp, ok := wk.sendAs("api GET /quiz/badge/:id (start)", call{method: "GET", path: apiBase + "/quiz/badge/" + bd.ID, kind: kindAPI, token: m.token})
+	if !ok {
+		r.release(m)
+		return nil
+	}
+	var v struct {
+		Questions []quizQuestion `json:"questions"`
+		Attempt   *struct {
+			ID      string         `json:"_id"`
+			Answers map[string]int `json:"answers"`
+		} `json:"attempt"`
+	}
+	if err := json.Unmarshal(resp.body, &v); err != nil || v.Attempt == nil || len(v.Questions) == 0 {
+		wk.bad("api GET /quiz/badge/:id (start)", "no attempt or no questions")
+		r.release(m)
+		return nil
+	}
+	f := &quizFlow{m: m, badge: bd, attempt: v.Attempt.ID, questions: v.Questions, answers: map[string]int{}}
+	for k, x := range v.Attempt.Answers {
+		f.answers[k] = x
+	}
+	r.flows <- f
+	return nil
+}
+
+func (r *runner) startCount(m *member) *atomic.Int32 {
+	v, _ := r.starts.LoadOrStore(m.id, new(atomic.Int32))
+	return v.(*atomic.Int32)
+}
+
+// release returns a member to the idle queue unless it used up its quiz starts.
+func (r *runner) release(m *member) {
+	if r.startCount(m).Load() < maxStartsPerMember {
+		select {
+		case r.idle <- m:
+		default:
+		}
+	}
+}
+
+// quizResume reloads a running quiz (what the quiz screen does on a reload).
+func (r *runner) quizResume(wk *worker) error {
+	select {
+	case f := <-r.flows:
+		wk.send(call{method: "GET", path: apiBase + "/quiz/badge/" + f.badge.ID, kind: kindAPI, token: f.m.token})
+		r.flows <- f
+		return nil
+	default:
+		return errSkip
+	}
+}
+
+// quote prices an application awaiting payment (what the payment page asks).
+func (r *runner) quote(wk *worker) error {
+	r.mu.RLock()
+	n := len(r.quotes)
+	var s slot
+	if n > 0 {
+		s = r.quotes[wk.rng.IntN(n)]
+	}
+	r.mu.RUnlock()
+	if n == 0 {
+		return errSkip
+	}
+	p := apiBase + "/payments/quote/" + s.badge.ID
+	if wk.rng.IntN(3) == 0 {
+		p += "?coupon=WELCOME10"
+	}
+	wk.send(call{method: "GET", path: p, kind: kindAPI, token: s.m.token})
+	return nil
+}
+
+// apply submits a proof application with a small PDF.
+func (r *runner) apply(wk *worker) error {
+	var s slot
+	select {
+	case s = <-r.slots:
+	default:
+		return errSkip
+	}
+	body, ctype := applicationForm(s.badge.ID, s.m.name, s.m.n)
+	if _, ok := wk.send(call{method: "POST", path: apiBase + "/applications", kind: kindAPI, token: s.m.token, body: body, ctype: ctype}); ok && s.badge.Price > 0 {
+		r.mu.Lock()
+		r.quotes = append(r.quotes, s)
+		r.mu.Unlock()
+	}
+	return nil
+}
+
+// profile saves a member's profile details.
+func (r *runner) profile(wk *worker) error {
+	m := r.randomMember(wk)
+	wk.send(call{method: "POST", path: apiBase + "/users/profile", kind: kindAPI, token: m.token, ctype: "application/json",
+		body: jsonBody(map[string]any{"name": m.name, "email": m.email, "position": "Engineer " + strconv.Itoa(wk.rng.IntN(100)),
+			"linkedin": "https://linkedin.com/in/load-" + m.n, "portfolio": "https://portfolio.example/" + m.n})})
+	return nil
+}
+
+// signup registers a new visitor from its own client address; the new member joins the
+// pool (quizzes, applications, reads).
+func (r *runner) signup(wk *worker) error {
+	n := r.signupN.Add(1)
+	suffix := fmt.Sprintf("s%d-%s", n, randHex(3))
+	email := "load-signup-" + suffix + "@load.test"
+	resp, ok := wk.send(call{method: "POST", path: apiBase + "/auth/register", kind: kindAPI, ctype: "application/json", from: r.signups.get(),
+		body: jsonBody(map[string]string{"name": "Signup " + suffix, "email": email, "password": "load-signup-pw-" + suffix})})
+	if !ok {
+		return nil
+	}
+	tok := sessionCookie(resp)
+	if tok == "" {
+		wk.bad(wk.op.name, "no session cookie")
+		return nil
+	}
+	var u struct {
+		User struct {
+			ID string `json:"id"`
+		} `json:"user"`
+	}
+	_ = json.Unmarshal(resp.body, &u)
+	m := &member{id: u.User.ID, n: suffix, name: "Signup " + suffix, email: email, token: tok}
+	if m.id == "" {
+		m.id = "signup-" + suffix
+	}
+	r.mu.Lock()
+	r.members = append(r.members, m)
+	r.mu.Unlock()
+	select {
+	case r.idle <- m:
+	default:
+	}
+	for _, i := range rand.Perm(len(r.w.proof)) {
+		select {
+		case r.slots <- slot{m, r.w.proof[i]}:
+		default:
+		}
+	}
+	return nil
+}
+
+func (r *runner) close() {
+	r.signups.close()
+	for _, v := range r.visitors {
+		v.close()
+	}
+}

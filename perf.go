@@ -1,0 +1,42 @@
+package main
+
+import (
+	"log/slog"
+	"net/http"
+	"net/http/pprof"
+	"time"
+
+	"meritmark/app/config"
+	"meritmark/app/web"
+)
+
+// renderCacheTTL bounds how long a visitor's page render is reused for the same props.
+const renderCacheTTL = 10 * time.Second
+
+// renderCacheFor is the cache of visitors' page renders (MERITMARK_RENDER_CACHE entries,
+// at most 64 MiB), or nil when it is off.
+func renderCacheFor(cfg *config.Config) *web.RenderCache {
+	if cfg.RenderCache <= 0 {
+		return nil
+	}
+	return web.NewRenderCache(cfg.RenderCache, 64<<20, renderCacheTTL)
+}
+
+// startPprof serves net/http/pprof on addr (MERITMARK_PPROF, off by default) for
+// profiling under load: `go tool pprof http://ADDR/debug/pprof/profile?seconds=30`.
+// Keep addr on a loopback or private interface: profiles reveal internals.
+func startPprof(addr string) {
+	mux := http.NewServeMux()
+	mux.HandleFunc("/debug/pprof/", pprof.Index)
+	mux.HandleFunc("/debug/pprof/cmdline", pprof.Cmdline)
+	mux.HandleFunc("/debug/pprof/profile", pprof.Profile)
+	mux.HandleFunc("/debug/pprof/symbol", pprof.Symbol)
+	mux.HandleFunc("/debug/pprof/trace", pprof.Trace)
+	srv := &http.Server{Addr: addr, Handler: mux, ReadHeaderTimeout: 10 * time.Second}
+	slog.Warn("profiling endpoint enabled (MERITMARK_PPROF)", "addr", addr)
+	go func() {
+		if err := srv.ListenAndServe(); err != nil {
+			slog.Error("pprof server stopped", "err", err)
+		}
+	}()
+}

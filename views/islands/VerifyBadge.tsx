@@ -1,0 +1,350 @@
+// The verify page's form and result. The server renders it with the result already in
+// place (auto-verify when the address carries an id); after hydration a visitor can type
+// another id: the island asks GET /verify/badge/{id}, shows the answer and moves the
+// address to /verify/{id} so it can be shared. Without JavaScript the form is a plain GET
+// to /verify-badge?id=…, answered by the server.
+import { useEffect, useRef, useState, type FormEvent } from 'react';
+import {
+  BadgeCheck, CalendarClock, CalendarDays, Check, CircleAlert, Copy, Download, FileJson, FileKey2, Fingerprint, Hourglass,
+  ImageDown, KeyRound, Linkedin, Loader2, Search, SearchX, ShieldAlert, ShieldCheck, ShieldX, X,
+} from 'lucide-react';
+import { Button, Card, Chip, Input, Label, LinkButton } from '../components/ui';
+import { BadgeIcon } from '../components/badges';
+import { Avatar } from '../components/account';
+import { api, ApiError } from '../lib/api';
+import { levelLabel, typeLabel } from '../lib/badges';
+import { date } from '../lib/format';
+import { toast, toastError } from '../lib/toast';
+import { cn } from '../lib/cn';
+
+export type VerifyResult = {
+  isValid: boolean;
+  status: 'valid' | 'revoked' | 'expired' | 'invalid' | string;
+  reason?: string;
+  revocationReason?: string;
+  badge: { id: string; name: string; type: string; description: string; category: string; level: string; icon: string; color: string };
+  user: { name: string; email: string; avatar: string };
+  issuedAt: string;
+  expiresAt: string | null;
+  revokedAt?: string | null;
+  verificationId: string;
+  checks: { signature: boolean; issuerKey: string; notRevoked: boolean; notExpired: boolean };
+  credential: {
+    id: string; json: string; jwt: string; png: string; verifyUrl: string; issuer: string; jwks: string; statusList: string;
+    linkedinAddUrl: string; linkedinShareUrl: string; twitterShareUrl: string;
+  };
+  checkedAt: string;
+};
+
+export type VerifyBadgeProps = {
+  query: string;
+  result: VerifyResult | null;
+  notFound: boolean;
+  rateLimited: boolean;
+  error: string;
+};
+
+type State = { query: string; result: VerifyResult | null; notFound: boolean; error: string };
+
+export const MSG_FAILED = 'Failed to verify badge';
+export const MSG_NOT_VERIFIED = 'This badge could not be verified.';
+
+export default function VerifyBadge(p: VerifyBadgeProps) {
+  const [value, setValue] = useState(p.query);
+  const [state, setState] = useState<State>({ query: p.query, result: p.result, notFound: p.notFound, error: p.error });
+  const [busy, setBusy] = useState(false);
+  const [hint, setHint] = useState('');
+  const resultRef = useRef<HTMLDivElement>(null);
+  const seq = useRef(0);
+
+  async function check(id: string, push: boolean) {
+    const n = ++seq.current;
+    setBusy(true);
+    setHint('');
+    let shown = id;
+    try {
+      const r = await api<VerifyResult>(`/verify/badge/${encodeURIComponent(id)}`, { timeoutMs: 15000 });
+      if (n !== seq.current) return;
+      setState({ query: id, result: r, notFound: false, error: '' });
+      shown = r.verificationId || id;
+      setValue(shown);
+    } catch (e) {
+      if (n !== seq.current) return;
+      if (e instanceof ApiError && e.status === 404) setState({ query: id, result: null, notFound: true, error: '' });
+      else if (e instanceof ApiError && e.status === 429) setState({ query: id, result: null, notFound: false, error: e.message });
+      else {
+        setState({ query: id, result: null, notFound: false, error: MSG_FAILED });
+        toastError(e instanceof ApiError && e.status === 0 ? e.message : MSG_NOT_VERIFIED, MSG_FAILED);
+      }
+    } finally {
+      if (n === seq.current) setBusy(false);
+    }
+    if (push) {
+      const url = `/verify/${encodeURIComponent(shown)}`;
+      if (location.pathname + location.search !== url) history.pushState({ id }, '', url);
+    }
+    requestAnimationFrame(() => resultRef.current?.focus());
+  }
+
+  // back and forward between verified ids
+  useEffect(() => {
+    const onPop = () => {
+      const m = /^\/verify\/([^/]+)$/.exec(location.pathname);
+      const id = m ? decodeURIComponent(m[1]) : new URLSearchParams(location.search).get('id') || '';
+      setValue(id);
+      if (id) void check(id, false);
+      else setState({ query: '', result: null, notFound: false, error: '' });
+    };
+    addEventListener('popstate', onPop);
+    return () => removeEventListener('popstate', onPop);
+  }, []);
+
+  function onSubmit(e: FormEvent) {
+    e.preventDefault();
+    const id = value.trim();
+    if (!id) {
+      setHint('Please enter a verification ID.');
+      return;
+    }
+    void check(id, true);
+  }
+
+  return (
+    <div className="space-y-6">
+      <Card className="p-5 sm:p-6">
+        <form method="get" action="/verify-badge" onSubmit={onSubmit} className="space-y-3" role="search" aria-label="Verify a badge">
+          <Label htmlFor="verification-id">Verification ID</Label>
+          <div className="flex flex-col gap-3 sm:flex-row">
+            <div className="relative flex-1">
+              <Fingerprint className="pointer-events-none absolute left-3 top-1/2 h-4 w-4 -translate-y-1/2 text-muted-foreground" aria-hidden="true" />
+              <Input
+                id="verification-id"
+                name="id"
+                value={value}
+                onChange={(e) => setValue(e.target.value)}
+                placeholder="MM-7K2D-9QXA-4PZM or a shared verification link"
+                autoComplete="off"
+                spellCheck={false}
+                maxLength={300}
+                className="pl-9 font-mono"
+                aria-describedby="verification-id-help"
+                data-testid="verify-input"
+              />
+            </div>
+            <Button type="submit" disabled={busy} className="sm:w-36" data-testid="verify-submit">
+              {busy ? <Loader2 className="animate-spin" aria-hidden="true" /> : <Search aria-hidden="true" />}
+              {busy ? 'Verifying…' : 'Verify'}
+            </Button>
+          </div>
+          <p id="verification-id-help" className="text-xs text-muted-foreground">
+            {hint ? <span className="font-medium text-destructive">{hint}</span> : 'Verification IDs are not case-sensitive. Shared links (…/verify/…) can be pasted as they are.'}
+          </p>
+        </form>
+      </Card>
+
+      <div ref={resultRef} tabIndex={-1} aria-live="polite" className="outline-none" data-testid="verify-result" data-state={stateName(state)}>
+        {state.result ? (
+          <ResultView r={state.result} />
+        ) : state.notFound ? (
+          <NotFound query={state.query} />
+        ) : state.error ? (
+          <Card className="flex items-start gap-3 border-warning/50 bg-warning/10 p-5" role="alert">
+            <CircleAlert className="mt-0.5 h-5 w-5 shrink-0" aria-hidden="true" />
+            <div>
+              <p className="font-semibold">{state.error === MSG_FAILED ? MSG_FAILED : 'Please wait a moment'}</p>
+              <p className="mt-1 text-sm text-muted-foreground">{state.error === MSG_FAILED ? MSG_NOT_VERIFIED + ' Please try again.' : state.error}</p>
+            </div>
+          </Card>
+        ) : null}
+      </div>
+    </div>
+  );
+}
+
+function stateName(s: State): string {
+  if (s.result) return s.result.status;
+  if (s.notFound) return 'not-found';
+  if (s.error) return 'error';
+  return 'empty';
+}
+
+function NotFound({ query }: { query: string }) {
+  return (
+    <Card className="border-destructive/40 p-6 sm:p-8" data-testid="not-found">
+      <div className="flex flex-col items-center text-center">
+        <span className="flex h-14 w-14 items-center justify-center rounded-full bg-destructive/10 text-destructive">
+          <SearchX className="h-7 w-7" aria-hidden="true" />
+        </span>
+        <h2 className="mt-4 text-xl font-bold tracking-tight">Badge Not Found</h2>
+        <p className="mt-1 text-sm text-muted-foreground">
+          {MSG_NOT_VERIFIED}
+          {query && (
+            <>
+              {' '}No badge matches <span className="break-all font-mono text-foreground">{query}</span>.
+            </>
+          )}
+        </p>
+      </div>
+      <div className="mx-auto mt-6 max-w-md rounded-lg border bg-muted/40 p-4 text-sm">
+        <p className="font-medium">This can happen when:</p>
+        <ul className="mt-2 space-y-1.5 text-muted-foreground">
+          <li className="flex gap-2"><X className="mt-0.5 h-4 w-4 shrink-0 text-destructive" aria-hidden="true" /> The badge was not issued by Meritmark</li>
+          <li className="flex gap-2"><X className="mt-0.5 h-4 w-4 shrink-0 text-destructive" aria-hidden="true" /> The badge has been revoked or has expired</li>
+          <li className="flex gap-2"><X className="mt-0.5 h-4 w-4 shrink-0 text-destructive" aria-hidden="true" /> The verification ID is in an invalid format</li>
+        </ul>
+        <p className="mt-3 text-xs text-muted-foreground">
+          A verification ID looks like <span className="font-mono">MM-7K2D-9QXA-4PZM</span>; shared links end in a 32-character code, which must be copied exactly.
+        </p>
+      </div>
+    </Card>
+  );
+}
+
+const banners = {
+  valid: { Icon: ShieldCheck, title: 'Verified Badge', tone: 'border-success/40 bg-success/10', icon: 'bg-success text-white', text: 'This badge is genuine: issued by Meritmark, signed, and in force.' },
+  revoked: { Icon: ShieldX, title: 'Badge Revoked', tone: 'border-destructive/40 bg-destructive/10', icon: 'bg-destructive text-destructive-foreground', text: '' },
+  expired: { Icon: Hourglass, title: 'Badge Expired', tone: 'border-warning/60 bg-warning/15', icon: 'bg-warning text-foreground', text: '' },
+  invalid: { Icon: ShieldAlert, title: 'Verification Failed', tone: 'border-destructive/40 bg-destructive/10', icon: 'bg-destructive text-destructive-foreground', text: '' },
+} as const;
+
+function ResultView({ r }: { r: VerifyResult }) {
+  const b = banners[(r.status in banners ? r.status : 'invalid') as keyof typeof banners];
+  const Icon = b.Icon;
+  return (
+    <div className="space-y-6">
+      <div className={cn('flex items-start gap-4 rounded-xl border p-5', b.tone)} role="status" data-testid="verify-banner">
+        <span className={cn('flex h-11 w-11 shrink-0 items-center justify-center rounded-full', b.icon)}>
+          <Icon className="h-6 w-6" aria-hidden="true" />
+        </span>
+        <div className="min-w-0">
+          <h2 className="text-lg font-bold tracking-tight">{b.title}</h2>
+          <p className="mt-0.5 text-sm text-muted-foreground" data-testid="verify-reason">{r.isValid ? b.text : r.reason}</p>
+        </div>
+      </div>
+
+      <div className="grid gap-6 lg:grid-cols-5 lg:items-start">
+        <Card className="overflow-hidden lg:col-span-3">
+          <div className="flex flex-col gap-5 p-6 sm:flex-row sm:items-start">
+            <BadgeIcon icon={r.badge.icon} color={r.badge.color} size="lg" />
+            <div className="min-w-0">
+              <div className="flex flex-wrap gap-2">
+                <Chip tone="outline">{r.badge.category}</Chip>
+                <Chip tone="secondary">{typeLabel(r.badge.type)}</Chip>
+                {r.badge.level && <Chip tone="outline">{levelLabel(r.badge.level)}</Chip>}
+              </div>
+              <h3 className="mt-3 text-2xl font-bold tracking-tight" data-testid="verify-badge-name">{r.badge.name}</h3>
+              {r.badge.description && <p className="mt-2 leading-relaxed text-muted-foreground">{r.badge.description}</p>}
+            </div>
+          </div>
+          <div className="border-t bg-muted/30 px-6 py-5">
+            <p className="text-xs font-medium uppercase tracking-wide text-muted-foreground">Awarded to</p>
+            <div className="mt-3 flex items-center gap-3">
+              <Avatar name={r.user.name} url={r.user.avatar} className="h-12 w-12" />
+              <div className="min-w-0">
+                <p className="font-semibold" data-testid="verify-holder">{r.user.name}</p>
+                <p className="truncate text-sm text-muted-foreground" title="The address is partly hidden to protect the holder's privacy.">{r.user.email}</p>
+              </div>
+            </div>
+          </div>
+          <dl className="grid gap-4 border-t px-6 py-5 text-sm sm:grid-cols-3">
+            <div>
+              <dt className="flex items-center gap-1.5 text-muted-foreground"><CalendarDays className="h-4 w-4" aria-hidden="true" /> Issued</dt>
+              <dd className="mt-1 font-medium" data-testid="verify-issued">{date(r.issuedAt)}</dd>
+            </div>
+            <div>
+              <dt className="flex items-center gap-1.5 text-muted-foreground"><CalendarClock className="h-4 w-4" aria-hidden="true" /> {r.expiresAt && r.status === 'expired' ? 'Expired' : 'Expires'}</dt>
+              <dd className="mt-1 font-medium" data-testid="verify-expires">{r.expiresAt ? date(r.expiresAt) : 'Does not expire'}</dd>
+            </div>
+            <div className="min-w-0">
+              <dt className="flex items-center gap-1.5 text-muted-foreground"><Fingerprint className="h-4 w-4" aria-hidden="true" /> Verification ID</dt>
+              <dd className="mt-1 break-all font-mono text-xs font-medium leading-5" data-testid="verify-id">{r.verificationId}</dd>
+            </div>
+          </dl>
+        </Card>
+
+        <div className="space-y-6 lg:col-span-2">
+          <Card className="p-5">
+            <h3 className="font-semibold">What we checked</h3>
+            <ul className="mt-3 space-y-3 text-sm" data-testid="verify-checks">
+              <CheckRow ok={r.checks.signature} label="Signature valid" detail={r.checks.signature ? 'Ed25519 signature matches the Open Badges 3.0 credential' : 'The signature does not match'} />
+              <CheckRow ok={!!r.checks.issuerKey} label="Issued by Meritmark" detail={r.checks.issuerKey ? `Key ${r.checks.issuerKey.slice(0, 12)}… in our published key set` : 'No known issuing key'} />
+              <CheckRow ok={r.checks.notRevoked} label="Not revoked" detail={r.checks.notRevoked ? 'Absent from the revocation list' : r.revocationReason || 'Listed as revoked'} />
+              <CheckRow ok={r.checks.notExpired} label="Not expired" detail={r.expiresAt ? (r.checks.notExpired ? `Valid until ${date(r.expiresAt)}` : `Expired ${date(r.expiresAt)}`) : 'No expiry date'} />
+            </ul>
+          </Card>
+          {r.isValid && r.credential.id && <Downloads r={r} />}
+        </div>
+      </div>
+    </div>
+  );
+}
+
+function CheckRow({ ok, label, detail }: { ok: boolean; label: string; detail: string }) {
+  return (
+    <li className="flex gap-3" data-ok={ok}>
+      <span className={cn('mt-0.5 flex h-5 w-5 shrink-0 items-center justify-center rounded-full', ok ? 'bg-success/15 text-success' : 'bg-destructive/15 text-destructive')}>
+        {ok ? <Check className="h-3.5 w-3.5" aria-hidden="true" /> : <X className="h-3.5 w-3.5" aria-hidden="true" />}
+      </span>
+      <span className="min-w-0">
+        <span className="font-medium">{label}</span>
+        <span className="sr-only">{ok ? ': passed' : ': failed'}</span>
+        <span className="block break-words text-muted-foreground">{detail}</span>
+      </span>
+    </li>
+  );
+}
+
+function Downloads({ r }: { r: VerifyResult }) {
+  const [copied, setCopied] = useState(false);
+  async function copy() {
+    try {
+      await navigator.clipboard.writeText(r.credential.verifyUrl);
+      setCopied(true);
+      toast({ title: 'Badge verification link copied!', variant: 'success' });
+      setTimeout(() => setCopied(false), 2000);
+    } catch {
+      toastError('Failed to copy to clipboard');
+    }
+  }
+  const dl = 'flex items-center gap-3 rounded-lg border px-3 py-2.5 text-sm hover:bg-accent';
+  return (
+    <Card className="p-5">
+      <h3 className="font-semibold">Credential</h3>
+      <p className="mt-1 text-sm text-muted-foreground">A signed Open Badges 3.0 credential anyone can check with our public keys.</p>
+      <div className="mt-4 grid gap-2" data-testid="verify-downloads">
+        <a className={dl} href={r.credential.png + '?download=1'} download>
+          <ImageDown className="h-4 w-4 text-primary" aria-hidden="true" />
+          <span className="flex-1">Badge image <span className="text-muted-foreground">(PNG, credential baked in)</span></span>
+          <Download className="h-4 w-4 text-muted-foreground" aria-hidden="true" />
+        </a>
+        <a className={dl} href={r.credential.json + '?download=1'} download>
+          <FileJson className="h-4 w-4 text-primary" aria-hidden="true" />
+          <span className="flex-1">Credential <span className="text-muted-foreground">(JSON)</span></span>
+          <Download className="h-4 w-4 text-muted-foreground" aria-hidden="true" />
+        </a>
+        <a className={dl} href={r.credential.jwt + '?download=1'} download>
+          <FileKey2 className="h-4 w-4 text-primary" aria-hidden="true" />
+          <span className="flex-1">Signed credential <span className="text-muted-foreground">(JWT)</span></span>
+          <Download className="h-4 w-4 text-muted-foreground" aria-hidden="true" />
+        </a>
+      </div>
+      <div className="mt-4 flex flex-wrap gap-2">
+        <LinkButton href={r.credential.linkedinAddUrl} target="_blank" rel="noopener noreferrer" size="sm" data-testid="linkedin-add">
+          <Linkedin aria-hidden="true" /> Add to LinkedIn
+        </LinkButton>
+        <Button variant="outline" size="sm" onClick={copy}>
+          {copied ? <BadgeCheck aria-hidden="true" /> : <Copy aria-hidden="true" />} {copied ? 'Copied!' : 'Copy link'}
+        </Button>
+      </div>
+      <p className="mt-4 flex items-start gap-1.5 text-xs text-muted-foreground">
+        <KeyRound className="mt-0.5 h-3.5 w-3.5 shrink-0" aria-hidden="true" />
+        <span>
+          Check it yourself: <a className="underline underline-offset-2 hover:text-foreground" href={r.credential.jwks}>public keys</a>,{' '}
+          <a className="underline underline-offset-2 hover:text-foreground" href={r.credential.issuer}>issuer</a>,{' '}
+          <a className="underline underline-offset-2 hover:text-foreground" href={r.credential.statusList}>revocation list</a>.
+        </span>
+      </p>
+    </Card>
+  );
+}
+

@@ -1,0 +1,51 @@
+import type { ReactNode } from 'react';
+import { Award, Layers, Trophy, Users } from 'lucide-react';
+import { Card, Container } from '../components/ui';
+import { Island } from '../components/Island';
+import HallOfFameBoard, { type HofQuery, type HofResult } from '../islands/HallOfFameBoard';
+
+type Props = { result: HofResult | null; query: HofQuery; error: string };
+
+function n(v: number): string {
+  return v.toString().replace(/\B(?=(\d{3})+(?!\d))/g, ',');
+}
+
+/** /hall-of-fame: stats, filters (in the address, working without JavaScript) and the earners. */
+export default function HallOfFamePage({ result, query, error }: Props) {
+  const s = result?.stats;
+  return (
+    <Container className="py-8 sm:py-12">
+      <div className="mx-auto max-w-2xl text-center">
+        <span className="mx-auto flex h-12 w-12 items-center justify-center rounded-xl bg-warning/20 text-foreground">
+          <Trophy className="h-6 w-6" aria-hidden="true" />
+        </span>
+        <h1 className="mt-4 text-3xl font-bold tracking-tight sm:text-4xl">Hall of Fame</h1>
+        <p className="mt-3 text-muted-foreground">Professionals who proved their skills and earned verified Meritmark badges.</p>
+      </div>
+
+      {s && (
+        <dl className="mx-auto mt-8 grid max-w-4xl grid-cols-3 gap-3 sm:gap-4" data-testid="hof-stats">
+          <Stat icon={<Users className="h-5 w-5" aria-hidden="true" />} label="Badge Earners" value={n(s.earners)} />
+          <Stat icon={<Award className="h-5 w-5" aria-hidden="true" />} label="Badges Earned" value={n(s.totalBadges)} />
+          <Stat icon={<Layers className="h-5 w-5" aria-hidden="true" />} label="Categories" value={n(s.categories.length)} />
+        </dl>
+      )}
+
+      <div className="mt-8">
+        <Island name="HallOfFameBoard" component={HallOfFameBoard} props={{ result, query, error }} />
+      </div>
+    </Container>
+  );
+}
+
+function Stat({ icon, label, value }: { icon: ReactNode; label: string; value: string }) {
+  return (
+    <Card className="flex flex-col items-center gap-1 p-3 text-center sm:flex-row sm:gap-4 sm:p-5 sm:text-left">
+      <span className="hidden h-11 w-11 shrink-0 items-center justify-center rounded-lg bg-primary/10 text-primary sm:flex">{icon}</span>
+      <div className="flex flex-col-reverse sm:flex-col">
+        <dt className="text-xs text-muted-foreground sm:text-sm">{label}</dt>
+        <dd className="text-xl font-bold tabular-nums sm:text-2xl">{value}</dd>
+      </div>
+    </Card>
+  );
+}

@@ -1,0 +1,56 @@
+import type { ReactNode } from 'react';
+import { FileCheck2, KeyRound, ListChecks, ShieldCheck } from 'lucide-react';
+import { Card, Container } from '../components/ui';
+import { Island } from '../components/Island';
+import VerifyBadge, { type VerifyBadgeProps } from '../islands/VerifyBadge';
+
+/** /verify-badge and /verify/:verificationId: the result is rendered on the server. */
+export default function VerifyPage(p: VerifyBadgeProps) {
+  const empty = !p.query;
+  return (
+    <Container className="max-w-5xl py-8 sm:py-12">
+      <div className="mx-auto max-w-2xl text-center">
+        <span className="mx-auto flex h-12 w-12 items-center justify-center rounded-xl bg-primary/10 text-primary">
+          <ShieldCheck className="h-6 w-6" aria-hidden="true" />
+        </span>
+        <h1 className="mt-4 text-3xl font-bold tracking-tight sm:text-4xl">Verify a Badge</h1>
+        <p className="mt-3 text-muted-foreground">
+          Check that a badge was issued by Meritmark to the person who shows it, and that it is still valid.
+        </p>
+      </div>
+
+      <div className="mx-auto mt-8 max-w-5xl">
+        <Island name="VerifyBadge" component={VerifyBadge} props={{ query: p.query, result: p.result, notFound: p.notFound, rateLimited: p.rateLimited, error: p.error }} />
+      </div>
+
+      {empty && (
+        <section aria-labelledby="how-heading" className="mt-12">
+          <h2 id="how-heading" className="text-center text-xl font-semibold tracking-tight">How verification works</h2>
+          <ol className="mt-6 grid gap-4 sm:grid-cols-3">
+            <Step icon={<ListChecks className="h-5 w-5" aria-hidden="true" />} title="Find the ID">
+              The holder shares a link (…/verify/…) or gives you the verification ID on their profile, such as MM-7K2D-9QXA-4PZM.
+            </Step>
+            <Step icon={<KeyRound className="h-5 w-5" aria-hidden="true" />} title="We check the signature">
+              Every badge is a signed Open Badges 3.0 credential. We check its Ed25519 signature against our published keys.
+            </Step>
+            <Step icon={<FileCheck2 className="h-5 w-5" aria-hidden="true" />} title="And its status">
+              We confirm it has not been revoked or expired, and show who holds it and when it was issued.
+            </Step>
+          </ol>
+        </section>
+      )}
+    </Container>
+  );
+}
+
+function Step({ icon, title, children }: { icon: ReactNode; title: string; children: ReactNode }) {
+  return (
+    <li>
+      <Card className="h-full p-5">
+        <span className="flex h-9 w-9 items-center justify-center rounded-lg bg-primary/10 text-primary">{icon}</span>
+        <h3 className="mt-3 font-semibold">{title}</h3>
+        <p className="mt-1 text-sm text-muted-foreground">{children}</p>
+      </Card>
+    </li>
+  );
+}
