@@ -1,8 +1,9 @@
 // The admin dashboard end to end: a member applies for a proof badge and pays with the
 // seeded 100% coupon; the demo admin opens /admin, sees the summary and the pending
 // application, opens View Details, approves it; the applicant then sees the badge on their
-// profile. Also: User Management (search by verification id, copy), the audit log, the
-// Access Denied screen for members, 390 px and dark mode.
+// profile, with its credential and baked PNG to download. Also: User Management (search by
+// verification id, copy, Set expiry, Revoke — then the verify page says revoked and why),
+// the audit log, the Access Denied screen for members, 390 px and dark mode.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import path from 'node:path';
@@ -233,6 +234,130 @@ test('the admin reviews the pending application and approves it; the applicant s
   const res = await prof.goto(server.url + '/profile');
   assert.equal(res.status(), 200);
   await prof.getByText(BADGE).first().waitFor();
+  // the holder's downloads: the signed credential and the PNG with it baked in
+  await hydrated(prof, 'Profile');
+  const downloads = prof.getByTestId('badge-downloads').first();
+  const jsonHref = await downloads.getByRole('link', { name: `Credential (JSON) of ${BADGE}` }).getAttribute('href');
+  const pngHref = await downloads.getByRole('link', { name: `Baked badge (PNG) of ${BADGE}` }).getAttribute('href');
+  assert.equal(jsonHref, `/credentials/${earned.verificationId}.json?download=1`);
+  assert.equal(pngHref, `/credentials/${earned.verificationId}.png?download=1`);
+  const cred = await ctx.request.get(server.url + jsonHref);
+  assert.equal(cred.status(), 200);
+  const doc = await cred.json();
+  assert.ok(doc.type.includes('OpenBadgeCredential') && doc.credentialSubject.achievement.name === BADGE, JSON.stringify(doc).slice(0, 300));
+  const baked = await ctx.request.get(server.url + pngHref);
+  assert.equal(baked.status(), 200);
+  assert.equal(baked.headers()['content-type'], 'image/png');
+  assert.match(baked.headers()['content-disposition'] || '', /^attachment; filename="meritmark-badge-.+\.png"$/);
+  const bytes = await baked.body();
+  assert.ok(bytes.subarray(1, 4).toString() === 'PNG' && bytes.includes(Buffer.from('openbadgecredential')), 'a PNG with the credential baked in');
+  // clicking the link downloads the file
+  const [download] = await Promise.all([prof.waitForEvent('download'), downloads.getByText('Baked badge (PNG)').click()]);
+  assert.equal(download.suggestedFilename(), `meritmark-badge-${earned.verificationId}.png`);
   await shot(prof, 'admin-applicant-profile-1280');
+  await prof.setViewportSize({ width: 390, height: 844 });
+  await shot(prof, 'admin-applicant-profile-390');
+  assert.equal(await prof.evaluate(() => document.documentElement.scrollWidth), 390, 'no sideways scrolling at 390 px');
   await prof.close();
+});
+
+test('the admin sets an expiry and revokes the grant from User Management; the verify page says why', async () => {
+  const ctx = browser.context;
+  await signIn(ctx, ADMIN_EMAIL, ADMIN_PASSWORD);
+  const page = await ctx.newPage();
+  const errors = watchErrors(page);
+  await page.goto(server.url + '/admin');
+  await hydrated(page, 'AdminDashboard');
+  await page.getByRole('tab', { name: /User Management/ }).click();
+  await page.getByLabel('Search users').fill(APPLICANT.email);
+  await page.waitForFunction(() => document.querySelectorAll('[data-testid="user-card"]').length === 1);
+  const item = page.getByTestId('user-grant').filter({ hasText: BADGE });
+  await item.getByText('No expiry').waitFor();
+  assert.equal(await item.getAttribute('data-state'), 'active');
+  const grantId = await item.getAttribute('data-grant-id');
+  const toastLi = (text) => page.locator('[data-toaster] li', { hasText: text });
+
+  // Set expiry: a date before the issue date is refused with the server's message
+  await item.getByRole('button', { name: `Set expiry of ${BADGE}` }).click();
+  let dialog = page.getByTestId('expiry-dialog');
+  await dialog.getByText('It has no expiry.', { exact: false }).waitFor();
+  await dialog.getByLabel('Expires on').fill('2001-01-01');
+  await dialog.getByRole('button', { name: 'Save expiry' }).click();
+  const err = toastLi('The expiry must be after the date the badge was issued.');
+  await err.waitFor();
+  assert.ok((await err.innerText()).startsWith('Error'), 'the error toast is titled Error');
+  assert.equal(await err.getAttribute('data-variant'), 'destructive');
+  // then a good date
+  await dialog.getByLabel('Expires on').fill('2031-01-31');
+  await view(page, 'admin-expiry-dialog-1280');
+  await dialog.getByRole('button', { name: 'Save expiry' }).click();
+  await toastLi('Expiry updated.').waitFor();
+  await dialog.waitFor({ state: 'detached' });
+  await item.getByText('Expires on Jan 31, 2031').waitFor();
+  let g = (await (await ctx.request.get(`${server.url}${API}/admin/users?search=${encodeURIComponent(APPLICANT.email)}`)).json()).users[0].badgeGrants[0];
+  assert.equal(g.expiresAt, '2031-01-31T00:00:00Z');
+  // the signed credential carries the new expiry
+  const cred = await (await ctx.request.get(`${server.url}/credentials/${g.publicVerificationId}.json`)).json();
+  assert.equal(cred.validUntil, '2031-01-31T00:00:00Z');
+
+  // 'No expiry' clears it, and the credential with it
+  await item.getByRole('button', { name: `Set expiry of ${BADGE}` }).click();
+  dialog = page.getByTestId('expiry-dialog');
+  await dialog.getByText('It expires on Jan 31, 2031.', { exact: false }).waitFor();
+  assert.equal(await dialog.getByLabel('Expires on').inputValue(), '2031-01-31');
+  await dialog.getByLabel('No expiry').check();
+  assert.ok(await dialog.getByLabel('Expires on').isDisabled());
+  await dialog.getByRole('button', { name: 'Save expiry' }).click();
+  await toastLi('Expiry cleared.').waitFor();
+  await item.getByText('No expiry').waitFor();
+  const cleared = await (await ctx.request.get(`${server.url}/credentials/${g.publicVerificationId}.json`)).json();
+  assert.equal(cleared.validUntil, undefined);
+
+  // Revoke: the reason is required
+  await item.getByRole('button', { name: `Revoke ${BADGE}` }).click();
+  dialog = page.getByTestId('revoke-dialog');
+  await dialog.getByText(`${BADGE} held by ${APPLICANT.name}.`, { exact: false }).waitFor();
+  const confirm = dialog.getByRole('button', { name: 'Revoke badge' });
+  assert.ok(await confirm.isDisabled(), 'no reason, no revoke');
+  await dialog.getByLabel('Reason').fill('   ');
+  assert.ok(await confirm.isDisabled(), 'a blank reason is no reason');
+  await dialog.getByLabel('Reason').fill('The linked repository  belongs to someone else.');
+  await view(page, 'admin-revoke-dialog-1280');
+  await confirm.click();
+  await toastLi('Badge revoked.').waitFor();
+  await dialog.waitFor({ state: 'detached' });
+  await item.getByTestId('grant-revoked').waitFor();
+  assert.match(await item.getByTestId('grant-revoked').innerText(), /^Revoked on [A-Z][a-z]{2} \d{1,2}, \d{4}: The linked repository belongs to someone else\.$/);
+  assert.equal(await item.getAttribute('data-state'), 'revoked');
+  assert.equal(await item.getByRole('button', { name: `Revoke ${BADGE}` }).count(), 0, 'no actions on a revoked grant');
+  await page.getByTestId('user-stats').getByText('Total badges earned').waitFor();
+  await shot(page, 'admin-users-revoked-1280');
+  await page.setViewportSize({ width: 390, height: 844 });
+  await shot(page, 'admin-users-revoked-390');
+  assert.equal(await page.evaluate(() => document.documentElement.scrollWidth), 390, 'no sideways scrolling at 390 px');
+  await page.setViewportSize({ width: 1280, height: 800 });
+  // dark theme: the grant states and a dialog
+  await page.evaluate(() => localStorage.setItem('vite-ui-theme', 'dark'));
+  await page.reload();
+  await hydrated(page, 'AdminDashboard');
+  await page.getByRole('tab', { name: /User Management/ }).click();
+  await page.getByLabel('Search users').fill(APPLICANT.email);
+  await item.getByTestId('grant-revoked').waitFor();
+  await shot(page, 'admin-users-revoked-dark-1280');
+  await page.evaluate(() => localStorage.setItem('vite-ui-theme', 'light'));
+  g = (await (await ctx.request.get(`${server.url}${API}/admin/users?search=${encodeURIComponent(APPLICANT.email)}`)).json()).users[0].badgeGrants[0];
+  assert.equal(g._id, grantId);
+  assert.ok(g.revokedAt);
+  assert.equal(g.revocationReason, 'The linked repository belongs to someone else.');
+  assert.deepEqual(errors.filter((e) => !/status of 400/.test(e)), []);
+  await page.close();
+
+  // a visitor opening the shared link sees the badge revoked, and why
+  await ctx.clearCookies();
+  const v = await ctx.newPage();
+  await v.goto(`${server.url}/verify/${g.publicVerificationId}`);
+  await v.locator('[data-testid="verify-result"][data-state="revoked"]').waitFor();
+  assert.match(await v.getByTestId('verify-reason').innerText(), /Reason: The linked repository belongs to someone else\.$/);
+  await shot(v, 'admin-revoked-verify-1280');
+  await v.close();
 });

@@ -1,6 +1,6 @@
 import { useEffect, useRef, useState, type ChangeEvent, type FormEvent, type InputHTMLAttributes, type KeyboardEvent, type PointerEvent, type ReactNode } from 'react';
 import {
-  Award, BadgeCheck, Briefcase, Camera, Check, Copy, ExternalLink, Globe, ImageUp, Layers, Linkedin, LoaderCircle, Lock, Pencil, Save,
+  Award, BadgeCheck, Briefcase, Camera, Check, Copy, ExternalLink, FileJson, Globe, ImageDown, ImageUp, Layers, Linkedin, LoaderCircle, Lock, Pencil, Save,
   Share2, ShieldCheck, Sparkles, UserRound, X, ZoomIn,
 } from 'lucide-react';
 import { api, errorMessage, type ApiError } from '../lib/api';
@@ -13,6 +13,9 @@ import { BadgeIcon } from '../components/badges';
 import { Avatar, copyText, fromApi, type ApiUser, type EarnedBadge, type User } from '../components/account';
 
 export type ProfileProps = { user: ApiUser; badges: EarnedBadge[]; origin: string };
+
+/** The holder's downloads of a badge: the signed credential and the PNG it is baked into. */
+const DOWNLOAD_LINK = 'inline-flex items-center gap-1 font-medium text-primary hover:underline focus-visible:outline-none focus-visible:ring-2 focus-visible:ring-ring rounded-sm';
 
 /** The copy button's "Copied!" lasts 2 seconds (spec section 9). */
 const COPY_FEEDBACK_MS = 2000;
@@ -140,6 +143,14 @@ export default function Profile({ user: initial, badges, origin }: ProfileProps)
                       <p className="mt-1.5 text-xs text-muted-foreground">
                         Verification ID: <code className="break-all rounded bg-muted px-1 py-0.5 font-mono text-[11px] text-foreground">{b.verificationId}</code>
                       </p>
+                      <div className="mt-2 flex flex-wrap gap-x-4 gap-y-1 text-xs" data-testid="badge-downloads">
+                        <a href={`/credentials/${encodeURIComponent(b.verificationId)}.json?download=1`} download className={DOWNLOAD_LINK} aria-label={`Credential (JSON) of ${b.name}`}>
+                          <FileJson className="h-3.5 w-3.5" aria-hidden="true" /> Credential (JSON)
+                        </a>
+                        <a href={`/credentials/${encodeURIComponent(b.verificationId)}.png?download=1`} download className={DOWNLOAD_LINK} aria-label={`Baked badge (PNG) of ${b.name}`}>
+                          <ImageDown className="h-3.5 w-3.5" aria-hidden="true" /> Baked badge (PNG)
+                        </a>
+                      </div>
                     </div>
                     <div className="flex shrink-0 gap-2">
                       <Button size="sm" variant="outline" onClick={() => copy(b.id, `${base}/verify/${b.verificationId}`, 'Badge verification link copied!')} aria-label={`Share ${b.name}`}>

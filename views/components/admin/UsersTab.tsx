@@ -1,12 +1,13 @@
 // User Management tab: stats, a server-side search over name, email, position, badge name
 // and verification ids, one card per user with photo upload, the edit dialog (including
-// role) and the user's badge grants with copyable verification ids.
+// role) and the user's badge grants with copyable verification ids, their state (revoked with
+// the reason, expiry) and the Revoke and Set expiry actions.
 import { useCallback, useEffect, useRef, useState, type ChangeEvent, type FormEvent, type ReactNode } from 'react';
-import { Award, Camera, Check, Copy, Fingerprint, Link2, Loader2, Pencil, ShieldCheck, Users } from 'lucide-react';
-import { Button, Card, CardContent, CardDescription, CardHeader, CardTitle, Chip, Input, Label, Skeleton } from '../ui';
+import { Award, Ban, CalendarClock, Camera, Check, Copy, Fingerprint, Link2, Loader2, Pencil, ShieldCheck, Users } from 'lucide-react';
+import { Button, Card, CardContent, CardDescription, CardHeader, CardTitle, Chip, Input, Label, Skeleton, Textarea } from '../ui';
 import { Dialog, DialogContent, DialogDescription, DialogFooter, DialogHeader, DialogTitle } from '../dialog';
 import { Avatar, copyText } from '../account';
-import { api, errorMessage } from '../../lib/api';
+import { api, errorMessage, ApiError } from '../../lib/api';
 import { toast, toastError } from '../../lib/toast';
 import { date } from '../../lib/format';
 import { externalHref } from '../../lib/url';
@@ -42,6 +43,11 @@ type UserList = PageInfo & { users: AdminUser[]; stats: UserStats };
 
 const LIMIT = 12;
 const MAX_PICTURE = 10 * 1024 * 1024;
+/** The longest revocation reason the server keeps (app/verify MaxReason). */
+const MAX_REVOKE_REASON = 500;
+
+/** A grant action the admin has opened: the dialog it shows and whose grant. */
+type GrantAction = { kind: 'revoke' | 'expiry'; user: AdminUser; grant: UserGrant };
 
 function Stat({ label, value, icon }: { label: string; value: number | string; icon: ReactNode }) {
   return (
@@ -93,6 +99,7 @@ export function UsersTab({ currentUserId = '', refreshKey = 0, onChanged }: { cu
   const [list, setList] = useState<UserList | null>(null);
   const [loading, setLoading] = useState(true);
   const [editing, setEditing] = useState<AdminUser | null>(null);
+  const [acting, setActing] = useState<GrantAction | null>(null);
   const seq = useRef(0);
 
   const load = useCallback(async () => {
@@ -151,7 +158,14 @@ export function UsersTab({ currentUserId = '', refreshKey = 0, onChanged }: { cu
         ) : (
           <div className="grid gap-3 lg:grid-cols-2" aria-busy={loading}>
             {list.users.map((u) => (
-              <UserCard key={u._id} u={u} self={u._id === currentUserId} onEdit={() => setEditing(u)} onPicture={(url) => replace({ ...u, profilePicUrl: url })} />
+              <UserCard
+                key={u._id}
+                u={u}
+                self={u._id === currentUserId}
+                onEdit={() => setEditing(u)}
+                onPicture={(url) => replace({ ...u, profilePicUrl: url })}
+                onGrant={(kind, grant) => setActing({ kind, user: u, grant })}
+              />
             ))}
           </div>
         )}
@@ -167,11 +181,41 @@ export function UsersTab({ currentUserId = '', refreshKey = 0, onChanged }: { cu
           onChanged?.();
         }}
       />
+      <RevokeDialog
+        action={acting?.kind === 'revoke' ? acting : null}
+        onClose={() => setActing(null)}
+        onDone={() => {
+          setActing(null);
+          load();
+          onChanged?.();
+        }}
+      />
+      <ExpiryDialog
+        action={acting?.kind === 'expiry' ? acting : null}
+        onClose={() => setActing(null)}
+        onDone={() => {
+          setActing(null);
+          load();
+          onChanged?.();
+        }}
+      />
     </Card>
   );
 }
 
-function UserCard({ u, self, onEdit, onPicture }: { u: AdminUser; self: boolean; onEdit: () => void; onPicture: (url: string) => void }) {
+function UserCard({
+  u,
+  self,
+  onEdit,
+  onPicture,
+  onGrant,
+}: {
+  u: AdminUser;
+  self: boolean;
+  onEdit: () => void;
+  onPicture: (url: string) => void;
+  onGrant: (kind: GrantAction['kind'], g: UserGrant) => void;
+}) {
   const file = useRef<HTMLInputElement>(null);
   const [uploading, setUploading] = useState(false);
   const upload = async (f: File | undefined) => {
@@ -200,7 +244,7 @@ function UserCard({ u, self, onEdit, onPicture }: { u: AdminUser; self: boolean;
   };
   const active = u.badgeGrants.filter((g) => !g.revokedAt);
   return (
-    <article className="rounded-lg border bg-card p-4" data-testid="user-card" data-user-id={u._id}>
+    <article className="min-w-0 rounded-lg border bg-card p-4" data-testid="user-card" data-user-id={u._id}>
       <div className="flex items-start gap-4">
         <div className="relative shrink-0">
           <Avatar name={u.name} url={u.profilePicUrl} className="h-16 w-16" textClassName="text-lg" />
@@ -257,25 +301,210 @@ function UserCard({ u, self, onEdit, onPicture }: { u: AdminUser; self: boolean;
         ) : (
           <ul className="mt-2 space-y-2">
             {u.badgeGrants.map((g) => (
-              <li key={g._id} className="rounded-md bg-muted/40 px-3 py-2" data-testid="user-grant">
-                <div className="flex flex-wrap items-center gap-2">
-                  <Award className="h-4 w-4 text-primary" aria-hidden="true" />
-                  <span className="text-sm font-medium">{g.badgeName}</span>
-                  <span className="text-xs text-muted-foreground">
-                    {g.badgeCategory} · {date(g.grantedAt)}
-                  </span>
-                  {g.revokedAt && <Chip tone="destructive">Revoked</Chip>}
-                </div>
-                <div className="mt-1.5 grid gap-1">
-                  <CopyValue label="Verification ID" value={g.verificationId} />
-                  <CopyValue label="Public ID" value={g.publicVerificationId} />
-                </div>
-              </li>
+              <GrantItem key={g._id} g={g} onAction={(kind) => onGrant(kind, g)} />
             ))}
           </ul>
         )}
       </div>
     </article>
+  );
+}
+
+/** One grant of a user: the badge, its ids, its state (revoked with the reason, expired,
+ * expiring) and, while it is in force, Set expiry and Revoke. */
+function GrantItem({ g, onAction }: { g: UserGrant; onAction: (kind: GrantAction['kind']) => void }) {
+  // the list is loaded in the browser only, so reading the clock here cannot break hydration
+  const expired = !!g.expiresAt && new Date(g.expiresAt).getTime() <= Date.now();
+  const state = g.revokedAt ? 'revoked' : expired ? 'expired' : 'active';
+  return (
+    <li className="rounded-md bg-muted/40 px-3 py-2" data-testid="user-grant" data-grant-id={g._id} data-state={state}>
+      <div className="flex flex-wrap items-center gap-2">
+        <Award className="h-4 w-4 text-primary" aria-hidden="true" />
+        <span className="text-sm font-medium">{g.badgeName}</span>
+        <span className="text-xs text-muted-foreground">
+          {g.badgeCategory} · {date(g.grantedAt)}
+        </span>
+        {g.revokedAt ? <Chip tone="destructive">Revoked</Chip> : expired && <Chip tone="warning">Expired</Chip>}
+      </div>
+      <div className="mt-1.5 grid gap-1">
+        <CopyValue label="Verification ID" value={g.verificationId} />
+        <CopyValue label="Public ID" value={g.publicVerificationId} />
+      </div>
+      {g.revokedAt ? (
+        <p className="mt-2 flex items-start gap-1.5 text-xs text-destructive" data-testid="grant-revoked">
+          <Ban className="mt-px h-3.5 w-3.5 shrink-0" aria-hidden="true" />
+          <span>
+            Revoked on {date(g.revokedAt)}
+            {g.revocationReason && (
+              <>
+                : <span className="text-foreground">{g.revocationReason}</span>
+              </>
+            )}
+          </span>
+        </p>
+      ) : (
+        <div className="mt-2 flex flex-wrap items-center justify-between gap-2">
+          <p className={`flex items-center gap-1.5 text-xs ${expired ? 'text-destructive' : 'text-muted-foreground'}`} data-testid="grant-expiry">
+            <CalendarClock className="h-3.5 w-3.5 shrink-0" aria-hidden="true" />
+            {g.expiresAt ? `${expired ? 'Expired on' : 'Expires on'} ${date(g.expiresAt)}` : 'No expiry'}
+          </p>
+          <div className="flex gap-1.5">
+            <Button variant="outline" size="sm" className="h-8 px-2.5 text-xs" onClick={() => onAction('expiry')} aria-label={`Set expiry of ${g.badgeName}`}>
+              <CalendarClock /> Set expiry
+            </Button>
+            <Button
+              variant="outline"
+              size="sm"
+              className="h-8 px-2.5 text-xs text-destructive hover:bg-destructive/10 hover:text-destructive"
+              onClick={() => onAction('revoke')}
+              aria-label={`Revoke ${g.badgeName}`}
+            >
+              <Ban /> Revoke
+            </Button>
+          </div>
+        </div>
+      )}
+    </li>
+  );
+}
+
+/** Collapses runs of white space, as the server does before checking the reason. */
+function squash(s: string): string {
+  return s.split(/\s+/).filter(Boolean).join(' ');
+}
+
+/** Revoke: a required reason (shown on the verification page and sent to the holder). */
+function RevokeDialog({ action, onClose, onDone }: { action: GrantAction | null; onClose: () => void; onDone: () => void }) {
+  const [reason, setReason] = useState('');
+  const [busy, setBusy] = useState(false);
+  useEffect(() => {
+    if (action) setReason('');
+  }, [action]);
+  const clean = squash(reason);
+  const submit = async (e: FormEvent) => {
+    e.preventDefault();
+    if (!action || !clean || busy) return;
+    setBusy(true);
+    try {
+      const res = await api<{ msg: string }>(`/admin/grants/${action.grant._id}/revoke`, { method: 'PUT', body: { reason: clean } });
+      toast({ title: res.msg, description: `${action.grant.badgeName} no longer verifies for ${action.user.name}.`, variant: 'success' });
+      onDone();
+    } catch (err) {
+      toastError(errorMessage(err, 'Failed to revoke badge'));
+      // revoked meanwhile, or gone: show the list as it is now
+      if (err instanceof ApiError && (err.status === 404 || err.status === 409)) onDone();
+    } finally {
+      setBusy(false);
+    }
+  };
+  return (
+    <Dialog open={!!action} onOpenChange={(o) => !o && !busy && onClose()}>
+      {action && (
+        <DialogContent data-testid="revoke-dialog">
+          <DialogHeader>
+            <DialogTitle>Revoke badge</DialogTitle>
+            <DialogDescription>
+              {action.grant.badgeName} held by {action.user.name}. The credential fails verification from now on, and the holder is told by e-mail.
+            </DialogDescription>
+          </DialogHeader>
+          <form className="grid gap-4" onSubmit={submit}>
+            <div className="grid gap-2">
+              <Label htmlFor="revoke-reason">Reason</Label>
+              <Textarea
+                id="revoke-reason"
+                value={reason}
+                onChange={(e) => setReason(e.target.value)}
+                required
+                maxLength={MAX_REVOKE_REASON}
+                rows={4}
+                placeholder="e.g. The submitted proof belonged to someone else."
+                aria-describedby="revoke-reason-hint"
+              />
+              <p id="revoke-reason-hint" className="flex justify-between gap-4 text-xs text-muted-foreground">
+                <span>Shown on the verification page and in the e-mail to the holder.</span>
+                <span className="tabular-nums">
+                  {clean.length}/{MAX_REVOKE_REASON}
+                </span>
+              </p>
+            </div>
+            <DialogFooter>
+              <Button variant="outline" onClick={onClose} disabled={busy}>
+                Cancel
+              </Button>
+              <Button type="submit" variant="destructive" disabled={busy || !clean}>
+                {busy ? <Loader2 className="animate-spin" /> : <Ban />} Revoke badge
+              </Button>
+            </DialogFooter>
+          </form>
+        </DialogContent>
+      )}
+    </Dialog>
+  );
+}
+
+/** Set expiry: a date (the credential stops verifying at 00:00 UTC that day) or no expiry;
+ * the server signs the credential again with the new validUntil. */
+function ExpiryDialog({ action, onClose, onDone }: { action: GrantAction | null; onClose: () => void; onDone: () => void }) {
+  const [day, setDay] = useState('');
+  const [none, setNone] = useState(false);
+  const [busy, setBusy] = useState(false);
+  useEffect(() => {
+    if (action) {
+      setDay(action.grant.expiresAt ? action.grant.expiresAt.slice(0, 10) : '');
+      setNone(false);
+    }
+  }, [action]);
+  const submit = async (e: FormEvent) => {
+    e.preventDefault();
+    if (!action || busy || (!none && !day)) return;
+    setBusy(true);
+    try {
+      const res = await api<{ msg: string }>(`/admin/grants/${action.grant._id}/expiry`, { method: 'PUT', body: { expiresAt: none ? null : day } });
+      toast({ title: res.msg, description: none ? `${action.grant.badgeName} no longer expires.` : `${action.grant.badgeName} expires on ${date(day)}.`, variant: 'success' });
+      onDone();
+    } catch (err) {
+      toastError(errorMessage(err, 'Failed to update expiry'));
+      if (err instanceof ApiError && err.status === 404) onDone();
+    } finally {
+      setBusy(false);
+    }
+  };
+  const current = action?.grant.expiresAt;
+  return (
+    <Dialog open={!!action} onOpenChange={(o) => !o && !busy && onClose()}>
+      {action && (
+        <DialogContent data-testid="expiry-dialog">
+          <DialogHeader>
+            <DialogTitle>Set expiry</DialogTitle>
+            <DialogDescription>
+              {action.grant.badgeName} held by {action.user.name}, issued {date(action.grant.grantedAt)}. {current ? `It expires on ${date(current)}.` : 'It has no expiry.'} The
+              credential is signed again with the new date.
+            </DialogDescription>
+          </DialogHeader>
+          <form className="grid gap-4" onSubmit={submit}>
+            <div className="grid gap-2">
+              <Label htmlFor="expiry-date">Expires on</Label>
+              <Input id="expiry-date" type="date" value={none ? '' : day} onChange={(e) => setDay(e.target.value)} disabled={none} required={!none} aria-describedby="expiry-hint" className="sm:w-56" />
+              <p id="expiry-hint" className="text-xs text-muted-foreground">
+                The badge stops verifying at 00:00 UTC on this day, which must come after the issue date.
+              </p>
+            </div>
+            <label className="flex items-center gap-2.5 text-sm">
+              <input type="checkbox" className="h-4 w-4 accent-[var(--primary)]" checked={none} onChange={(e) => setNone(e.target.checked)} />
+              No expiry <span className="text-muted-foreground">(the badge never expires)</span>
+            </label>
+            <DialogFooter>
+              <Button variant="outline" onClick={onClose} disabled={busy}>
+                Cancel
+              </Button>
+              <Button type="submit" disabled={busy || (!none && !day)}>
+                {busy ? <Loader2 className="animate-spin" /> : <CalendarClock />} Save expiry
+              </Button>
+            </DialogFooter>
+          </form>
+        </DialogContent>
+      )}
+    </Dialog>
   );
 }
 

@@ -1,0 +1,71 @@
+package admin_test
+
+import (
+	"testing"
+	"time"
+
+	"meritmark/app/apptest"
+	"meritmark/app/verify"
+)
+
+// TestUserListShowsGrantState: User Management's list carries what its grant actions need
+// (the grant id, expiresAt, revokedAt, revocationReason, with null rather than a missing
+// key), and follows the admin's Set expiry and Revoke (app/verify) at once.
+func TestUserListShowsGrantState(t *testing.T) {
+	e := apptest.New(t)
+	_, ac := e.Admin("boss@x.io")
+	carol, _ := e.Member("carol@x.io")
+	b := newBadge(t, e, "Kubernetes Pro", 1000)
+	a := paidApplication(t, e, carol, b)
+	ac.Put("/admin/applications/"+a.ID+"/approve", nil).Expect(200)
+	g := grantsOf(t, e, a.ID)[0]
+
+	carols := func() userList {
+		t.Helper()
+		l := listUsers(t, ac, "?search=carol")
+		if len(l.Users) != 1 || len(l.Users[0].BadgeGrants) != 1 || l.Users[0].BadgeGrants[0].ID != g.ID {
+			t.Fatalf("carol's grants: %+v", l.Users)
+		}
+		return l
+	}
+
+	// the wire format: every key present, null when unset
+	raw := ac.Get("/admin/users?search=carol").Expect(200).Map()
+	rg := raw["users"].([]any)[0].(map[string]any)["badgeGrants"].([]any)[0].(map[string]any)
+	for k, want := range map[string]any{"_id": g.ID, "expiresAt": nil, "revokedAt": nil, "revocationReason": ""} {
+		if v, ok := rg[k]; !ok || v != want {
+			t.Errorf("grant %s = %v (present %v), want %v", k, v, ok, want)
+		}
+	}
+
+	// Set expiry: a date is the start of that day, UTC
+	ac.Put("/admin/grants/"+g.ID+"/expiry", map[string]any{"expiresAt": "2031-03-15"}).ExpectMsg(200, verify.MsgExpirySet)
+	ug := carols().Users[0].BadgeGrants[0]
+	if ug.ExpiresAt == nil || !ug.ExpiresAt.Equal(time.Date(2031, 3, 15, 0, 0, 0, 0, time.UTC)) || ug.RevokedAt != nil {
+		t.Fatalf("after Set expiry: %+v", ug)
+	}
+	// No expiry clears it
+	ac.Put("/admin/grants/"+g.ID+"/expiry", map[string]any{"expiresAt": nil}).ExpectMsg(200, verify.MsgExpiryCleared)
+	if ug := carols().Users[0].BadgeGrants[0]; ug.ExpiresAt != nil {
+		t.Fatalf("after No expiry: %+v", ug)
+	}
+	// an expiry before the issue date is refused and changes nothing
+	ac.Put("/admin/grants/"+g.ID+"/expiry", map[string]any{"expiresAt": "2001-01-01"}).ExpectMsg(400, verify.MsgExpiryBefore)
+
+	// Revoke with a reason: the card shows when and why; the badge no longer counts
+	ac.Put("/admin/grants/"+g.ID+"/expiry", map[string]any{"expiresAt": "2031-03-15"}).Expect(200)
+	ac.Put("/admin/grants/"+g.ID+"/revoke", map[string]any{"reason": "  The proof was   copied. "}).ExpectMsg(200, verify.MsgRevoked)
+	l := carols()
+	ug = l.Users[0].BadgeGrants[0]
+	if ug.RevokedAt == nil || ug.RevocationReason != "The proof was copied." || ug.ExpiresAt == nil || ug.VerificationID != g.VerificationID {
+		t.Fatalf("after Revoke: %+v", ug)
+	}
+	if l.Stats.TotalBadgesEarned != 0 || l.Stats.VerificationIDs != 1 {
+		t.Fatalf("stats after Revoke: %+v", l.Stats)
+	}
+	// a second revoke (another admin's stale screen) is a conflict, and keeps the first reason
+	ac.Put("/admin/grants/"+g.ID+"/revoke", map[string]any{"reason": "Again."}).ExpectMsg(409, verify.MsgAlreadyRevoked)
+	if ug := carols().Users[0].BadgeGrants[0]; ug.RevocationReason != "The proof was copied." {
+		t.Fatalf("after a second revoke: %+v", ug)
+	}
+}
