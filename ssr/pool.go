@@ -64,6 +64,8 @@ type worker struct {
 	iso     *v8.Isolate
 	ctx     *v8.Context
 	render  *v8.Function
+	undef   *v8.Value
+	pages   map[string]*v8.Value // page-name strings, made once per isolate
 	renders int
 }
 
@@ -137,7 +139,7 @@ func (p *Pool) newWorker() (*worker, error) {
 		return nil, errors.New("ssr: bundle does not define globalThis.__mmRender")
 	}
 	fn, _ := fnVal.AsFunction()
-	return &worker{iso: iso, ctx: ctx, render: fn}, nil
+	return &worker{iso: iso, ctx: ctx, render: fn, undef: v8.Undefined(iso), pages: map[string]*v8.Value{}}, nil
 }
 
 func (w *worker) dispose() {
@@ -194,11 +196,21 @@ func (p *Pool) refill() {
 func heapUsed(iso *v8.Isolate) uint64 { return iso.GetHeapStatistics().UsedHeapSize }
 
 func (p *Pool) renderOn(w *worker, page string, props []byte) (string, error) {
-	pageV, err := v8.NewValue(w.iso, page)
-	if err != nil {
-		return "", err
+	// page names are few and fixed: keep their values for the isolate's life (they are
+	// released with its context); only the props and the result are per render
+	pageV, ok := w.pages[page]
+	if !ok {
+		v, err := v8.NewValue(w.iso, page)
+		if err != nil {
+			return "", err
+		}
+		if len(w.pages) < 256 {
+			w.pages[page] = v
+		} else {
+			defer v.Release()
+		}
+		pageV = v
 	}
-	defer pageV.Release()
 	propsV, err := v8.NewValue(w.iso, string(props))
 	if err != nil {
 		return "", err
@@ -210,7 +222,7 @@ func (p *Pool) renderOn(w *worker, page string, props []byte) (string, error) {
 		timedOut.Store(true)
 		w.iso.TerminateExecution()
 	})
-	res, err := w.render.Call(v8.Undefined(w.iso), pageV, propsV)
+	res, err := w.render.Call(w.undef, pageV, propsV)
 	watchdog.Stop()
 	if timedOut.Load() {
 		if res != nil {

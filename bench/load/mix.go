@@ -78,11 +78,10 @@ const signupsPerAddress = 5
 func newRunner(w *world, b *browser, pageSignedIn float64, visitorAddrs int) *runner {
 	r := &runner{
 		w: w, b: b, signups: newIPPool(b.base, 10, signupsPerAddress), visitors: visitorBrowsers(b.base, visitorAddrs),
-		flows: make(chan *quizFlow, 1<<14), idle: make(chan *member, 1<<17), slots: make(chan slot, 1<<18),
+		flows: make(chan *quizFlow, 1<<14), idle: make(chan *member, len(w.members)+1<<16),
 		members: append([]*member(nil), w.members...), skipped: map[string]string{},
 	}
-	// the first members hold the grants (kept for the verify pages); everyone may start
-	// quizzes and apply for the proof badges they have not got
+	// every member may start quizzes and apply for the proof badges it was not granted
 	order := rand.Perm(len(w.members))
 	for _, i := range order {
 		r.idle <- w.members[i]
@@ -96,6 +95,7 @@ func newRunner(w *world, b *browser, pageSignedIn float64, visitorAddrs int) *ru
 		}
 	}
 	rand.Shuffle(len(all), func(i, j int) { all[i], all[j] = all[j], all[i] })
+	r.slots = make(chan slot, len(all)+1<<16) // room for the sign-ups' slots too
 	for _, s := range all {
 		r.slots <- s
 	}
@@ -306,8 +306,12 @@ func (wk *worker) sendAs(name string, c call) (*response, bool) {
 	if c.expect != nil {
 		ok = c.expect(status)
 	}
-	if !ok && measured {
+	if !ok && (measured || status >= 500) {
 		key := fmt.Sprintf("%s: %d %s", name, status, truncate(strings.TrimSpace(string(resp.body)), 120))
+		if !measured {
+			key = "(warm-up) " + key
+			wk.rec.warm5xx++ // a 5xx fails the run wherever it happens
+		}
 		if status >= 500 || len(wk.rec.errs) < 200 {
 			wk.rec.errs[key]++
 		}

@@ -13,6 +13,7 @@ import (
 
 	"meritmark/app/auth"
 	"meritmark/app/model"
+	"meritmark/app/seed"
 	"meritmark/app/session"
 	"meritmark/db"
 )
@@ -104,7 +105,7 @@ func createMembers(ctx context.Context, t *target, n int) ([]*member, error) {
 func prepare(ctx context.Context, b *browser, t *target, w *world, grantMembers int) error {
 	// the admin signs in like a browser
 	r, err := b.must(ctx, call{method: "POST", path: apiBase + "/auth/login", kind: kindAPI,
-		body: jsonBody(map[string]string{"email": "admin@meritmark.local", "password": t.adminPW}), ctype: "application/json"}, "admin login")
+		body: jsonBody(map[string]string{"email": seed.DemoAdminEmail, "password": t.adminPW}), ctype: "application/json"}, "admin login")
 	if err != nil {
 		return err
 	}

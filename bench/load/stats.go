@@ -30,6 +30,7 @@ type sample struct {
 type recorder struct {
 	samples []sample
 	errs    map[string]int // transport errors and wrong bodies, by a short reason
+	warm5xx int            // 5xx answers during the warm-up (not in the samples)
 }
 
 func newRecorder() *recorder { return &recorder{errs: map[string]int{}} }
@@ -133,6 +134,7 @@ func summarize(recs []*recorder, elapsed time.Duration) (total opStats, byClass 
 		for k, v := range r.errs {
 			errs[k] += v
 		}
+		n5xx += r.warm5xx
 		for _, x := range r.samples {
 			total.add(x)
 			o := ops[x.op]
