@@ -330,15 +330,7 @@ func (s *Service) Approve(ctx context.Context, actor *model.User, id string, gra
 	if err != nil {
 		return nil, err
 	}
-	if mailed {
-		s.kick()
-	}
-	items, err := s.buildApplications(ctx, s.DB, []model.Application{*app})
-	if err != nil {
-		return nil, err
-	}
-	res.Application = items[0]
-	return &res, nil
+	return s.finishReview(ctx, &res, app, mailed)
 }
 
 // Reject rejects application id with reason (already cleaned) in one transaction; when
@@ -398,6 +390,12 @@ func (s *Service) Reject(ctx context.Context, actor *model.User, id, reason, ori
 	if err != nil {
 		return nil, err
 	}
+	return s.finishReview(ctx, &res, app, mailed)
+}
+
+// finishReview runs after a review committed: it wakes the mailer when a message was
+// queued and answers the application as the dashboard shows it.
+func (s *Service) finishReview(ctx context.Context, res *ReviewResult, app *model.Application, mailed bool) (*ReviewResult, error) {
 	if mailed {
 		s.kick()
 	}
@@ -406,7 +404,7 @@ func (s *Service) Reject(ctx context.Context, actor *model.User, id, reason, ori
 		return nil, err
 	}
 	res.Application = items[0]
-	return &res, nil
+	return res, nil
 }
 
 func approvedMail(u *model.User, b *model.Badge, g *model.BadgeGrant, origin string) mail.Message {

@@ -5,7 +5,7 @@
 // server's refusal shown as 'Submission Failed'; the guard and the status views.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { startServer, launch, hydrated, shot as fullShot, watchErrors } from './harness.mjs';
+import { startServer, launch, hydrated, shot as fullShot, watchErrors, seededBadges, badgeIdOf, signUp as signUpMember } from './harness.mjs';
 
 // The seeded React Developer quiz (app/seed/content.go): question -> correct option.
 const REACT = {
@@ -26,31 +26,17 @@ let server, browser, badges;
 before(async () => {
   server = await startServer();
   browser = await launch();
-  const r = await fetch(server.url + '/backend/api/v1/badges/with-ownership');
-  badges = (await r.json()).badges;
+  badges = await seededBadges(server);
 });
 after(async () => {
   await browser?.close();
   await server?.stop();
 });
 
-const badgeId = (name) => {
-  const b = badges.find((x) => x.name === name);
-  assert.ok(b, `seeded badge ${name}`);
-  return b._id;
-};
+const badgeId = (name) => badgeIdOf(badges, name);
 
-let userSeq = 0;
 /** Registers a new member in the browser context (the session cookie lands in it). */
-async function signUp(page, name) {
-  const email = `apply-${Date.now()}-${++userSeq}@example.com`;
-  const r = await page.request.post(server.url + '/backend/api/v1/auth/register', {
-    data: { name, email, password: 'apply-password-1' },
-    headers: { Origin: server.url },
-  });
-  assert.equal(r.status(), 201, await r.text());
-  return email;
-}
+const signUp = (page, name) => signUpMember(server, page, name, 'apply');
 
 async function completeProfile(page) {
   const r = await page.request.post(server.url + '/backend/api/v1/users/profile', {

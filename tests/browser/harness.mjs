@@ -98,3 +98,29 @@ export function watchErrors(page) {
   });
   return errors;
 }
+
+/** The seeded catalogue as the public API lists it. */
+export async function seededBadges(server) {
+  const r = await fetch(server.url + '/backend/api/v1/badges/with-ownership');
+  return (await r.json()).badges;
+}
+
+/** The id of the badge named name in badges (fails the test when it is missing). */
+export function badgeIdOf(badges, name) {
+  const b = badges.find((x) => x.name === name);
+  if (!b) throw new Error(`seeded badge ${name} not found`);
+  return b._id;
+}
+
+let userSeq = 0;
+/** Registers a new member from the browser context, so the session cookie lands in it;
+ * returns the e-mail used. */
+export async function signUp(server, page, name, prefix = 'member') {
+  const email = `${prefix}-${Date.now()}-${++userSeq}@example.com`;
+  const r = await page.request.post(server.url + '/backend/api/v1/auth/register', {
+    data: { name, email, password: `${prefix}-password-1` },
+    headers: { Origin: server.url },
+  });
+  if (r.status() !== 201) throw new Error(`sign-up answered ${r.status()}: ${await r.text()}`);
+  return email;
+}

@@ -4,7 +4,7 @@
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { request } from 'playwright-core';
-import { startServer, launch, hydrated, shot, watchErrors, ADMIN_EMAIL, ADMIN_PASSWORD } from './harness.mjs';
+import { startServer, launch, hydrated, shot, watchErrors, ADMIN_EMAIL, ADMIN_PASSWORD, seededBadges, badgeIdOf, signUp as signUpMember } from './harness.mjs';
 
 // The seeded React Developer quiz (app/seed/content.go): question -> correct option.
 const REACT = {
@@ -20,31 +20,17 @@ let server, browser, badges;
 before(async () => {
   server = await startServer();
   browser = await launch();
-  const r = await fetch(server.url + '/backend/api/v1/badges/with-ownership');
-  badges = (await r.json()).badges;
+  badges = await seededBadges(server);
 });
 after(async () => {
   await browser?.close();
   await server?.stop();
 });
 
-const badgeId = (name) => {
-  const b = badges.find((x) => x.name === name);
-  assert.ok(b, `seeded badge ${name}`);
-  return b._id;
-};
+const badgeId = (name) => badgeIdOf(badges, name);
 
-let userSeq = 0;
 /** Registers a new member in the browser context (the session cookie lands in it). */
-async function signUp(page, name) {
-  const email = `quiz-${Date.now()}-${++userSeq}@example.com`;
-  const r = await page.request.post(server.url + '/backend/api/v1/auth/register', {
-    data: { name, email, password: 'quiz-password-1' },
-    headers: { Origin: server.url },
-  });
-  assert.equal(r.status(), 201, await r.text());
-  return email;
-}
+const signUp = (page, name) => signUpMember(server, page, name, 'quiz');
 
 async function openQuiz(page, id) {
   await page.goto(`${server.url}/quiz/${id}`);
