@@ -486,3 +486,13 @@ func Parallel(n int, fn func(i int)) {
 	}
 	wg.Wait()
 }
+
+// Row loads the row of model T with primary key id, failing the test when it is missing.
+func Row[T any](e *Env, id string) *T {
+	e.T.Helper()
+	v := new(T)
+	if err := e.DB.NewSelect().Model(v).Where("id = ?", id).Scan(e.Ctx()); err != nil {
+		e.T.Fatalf("load %T %s: %v", v, id, err)
+	}
+	return v
+}

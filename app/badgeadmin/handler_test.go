@@ -53,12 +53,7 @@ func createBadge(t *testing.T, c *apptest.Client, body map[string]any) badgeJSON
 }
 
 func row(t *testing.T, e *apptest.Env, id string) *model.Badge {
-	t.Helper()
-	b := new(model.Badge)
-	if err := e.DB.NewSelect().Model(b).Where("id = ?", id).Scan(e.Ctx()); err != nil {
-		t.Fatal(err)
-	}
-	return b
+	return apptest.Row[model.Badge](e, id)
 }
 
 func count(t *testing.T, e *apptest.Env, m any, where string, args ...any) int {

@@ -49,12 +49,7 @@ func create(t *testing.T, c *apptest.Client, body map[string]any) couponJSON {
 }
 
 func row(t *testing.T, e *apptest.Env, id string) *model.Coupon {
-	t.Helper()
-	c := new(model.Coupon)
-	if err := e.DB.NewSelect().Model(c).Where("id = ?", id).Scan(e.Ctx()); err != nil {
-		t.Fatal(err)
-	}
-	return c
+	return apptest.Row[model.Coupon](e, id)
 }
 
 func newBadge(t *testing.T, e *apptest.Env, name string) *model.Badge {

@@ -2,7 +2,7 @@
 // the API shapes, stat cards, form fields, a switch, a confirmation dialog and toasts.
 import type { ComponentType, ReactNode, SelectHTMLAttributes } from 'react';
 import { Switch as RSwitch } from 'radix-ui';
-import { Search } from 'lucide-react';
+import { Pencil, Search, Trash2 } from 'lucide-react';
 import { Dialog, DialogContent, DialogDescription, DialogFooter, DialogHeader, DialogTitle } from '../dialog';
 import { Button, Card, Input, Label } from '../ui';
 import { errorMessage } from '../../lib/api';
@@ -290,4 +290,35 @@ export function plural(n: number, one: string, many = one + 's') {
 
 export function capitalize(s: string) {
   return s ? s[0].toUpperCase() + s.slice(1) : s;
+}
+
+/** The footer of an admin list card: the active switch with its state text, then Edit and
+ * Delete. `name` labels the controls for assistive technology (and the tests). */
+export function CardActions({ name, active, activeText, inactiveText, busy, onToggle, onEdit, onDelete, toggleTestId }: {
+  name: string;
+  active: boolean;
+  activeText: string;
+  inactiveText: string;
+  busy: boolean;
+  onToggle: () => void;
+  onEdit: () => void;
+  onDelete: () => void;
+  toggleTestId: string;
+}) {
+  return (
+    <div className="mt-4 flex items-center justify-between gap-2 border-t pt-3">
+      <label className="flex items-center gap-2 text-sm">
+        <Switch checked={active} onCheckedChange={onToggle} disabled={busy} label={`${active ? 'Deactivate' : 'Activate'} ${name}`} testId={toggleTestId} />
+        <span className="text-muted-foreground">{active ? activeText : inactiveText}</span>
+      </label>
+      <div className="flex gap-1">
+        <Button variant="ghost" size="icon" aria-label={`Edit ${name}`} onClick={onEdit}>
+          <Pencil />
+        </Button>
+        <Button variant="ghost" size="icon" aria-label={`Delete ${name}`} className="text-destructive hover:text-destructive" onClick={onDelete}>
+          <Trash2 />
+        </Button>
+      </div>
+    </div>
+  );
 }

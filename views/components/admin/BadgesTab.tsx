@@ -1,12 +1,12 @@
 // Badge Management tab: stats, the list with activate/deactivate, edit, delete (with
 // confirmation), 'Create Badge' and 'Quick Free Badge'.
 import { useCallback, useEffect, useMemo, useState } from 'react';
-import { Award, CheckCircle2, FileCheck2, Gift, ListChecks, Pencil, Plus, Trash2 } from 'lucide-react';
+import { Award, CheckCircle2, FileCheck2, Gift, ListChecks, Plus } from 'lucide-react';
 import { Button, Card, Chip } from '../ui';
 import { BadgeIcon, priceLabel } from '../badges';
 import { api } from '../../lib/api';
 import {
-  CardsSkeleton, ConfirmDialog, EmptyState, NativeSelect, SearchInput, SectionHeader, StatCard, Switch, capitalize, plural, toastFail,
+  CardActions, CardsSkeleton, ConfirmDialog, EmptyState, NativeSelect, SearchInput, SectionHeader, StatCard, capitalize, plural, toastFail,
   toastSuccess, type AdminBadge, type BadgeStats,
 } from './BadgeAdminKit';
 import { BADGE_DEFAULTS, BadgeFormDialog, QUICK_FREE_BADGE, badgeToForm, type BadgeFormMode, type BadgeFormValues } from './BadgeFormDialog';
@@ -161,26 +161,17 @@ export function BadgesTab() {
                   {b.createdBy ? ` · by ${b.createdBy.name}` : ''}
                 </p>
               </div>
-              <div className="mt-4 flex items-center justify-between gap-2 border-t pt-3">
-                <label className="flex items-center gap-2 text-sm">
-                  <Switch
-                    checked={b.isActive}
-                    onCheckedChange={() => toggle(b)}
-                    disabled={toggling === b._id}
-                    label={`${b.isActive ? 'Deactivate' : 'Activate'} ${b.name}`}
-                    testId="badge-active-toggle"
-                  />
-                  <span className="text-muted-foreground">{b.isActive ? 'In catalogue' : 'Hidden'}</span>
-                </label>
-                <div className="flex gap-1">
-                  <Button variant="ghost" size="icon" aria-label={`Edit ${b.name}`} onClick={() => setForm({ mode: 'edit', initial: badgeToForm(b), id: b._id })}>
-                    <Pencil />
-                  </Button>
-                  <Button variant="ghost" size="icon" aria-label={`Delete ${b.name}`} className="text-destructive hover:text-destructive" onClick={() => setToDelete(b)}>
-                    <Trash2 />
-                  </Button>
-                </div>
-              </div>
+              <CardActions
+                name={b.name}
+                active={b.isActive}
+                activeText="In catalogue"
+                inactiveText="Hidden"
+                busy={toggling === b._id}
+                onToggle={() => toggle(b)}
+                onEdit={() => setForm({ mode: 'edit', initial: badgeToForm(b), id: b._id })}
+                onDelete={() => setToDelete(b)}
+                toggleTestId="badge-active-toggle"
+              />
             </Card>
           ))}
         </div>

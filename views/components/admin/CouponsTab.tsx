@@ -1,14 +1,14 @@
 // Coupons tab: stats, search, status filter, refresh, copy code, activate/deactivate, edit,
 // delete (with confirmation), 'New Coupon' and 'Create Free Grant Coupon'.
 import { useCallback, useEffect, useRef, useState } from 'react';
-import { Check, CircleCheck, Copy, Flame, Gift, Hourglass, Pencil, Plus, RefreshCw, Ticket, Trash2 } from 'lucide-react';
+import { Check, CircleCheck, Copy, Flame, Gift, Hourglass, Plus, RefreshCw, Ticket } from 'lucide-react';
 import { Button, Card, Chip } from '../ui';
 import { api } from '../../lib/api';
 import { toast, toastError } from '../../lib/toast';
 import { date, money } from '../../lib/format';
 import { cn } from '../../lib/cn';
 import {
-  ConfirmDialog, CardsSkeleton, EmptyState, NativeSelect, SearchInput, SectionHeader, StatCard, Switch, plural, toastFail, toastSuccess,
+  CardActions, ConfirmDialog, CardsSkeleton, EmptyState, NativeSelect, SearchInput, SectionHeader, StatCard, plural, toastFail, toastSuccess,
   type AdminBadge, type AdminCoupon, type CouponStats,
 } from './BadgeAdminKit';
 import { CouponFormDialog } from './CouponFormDialog';
@@ -237,26 +237,17 @@ export function CouponsTab() {
                   )}
                 </div>
               </div>
-              <div className="mt-4 flex items-center justify-between gap-2 border-t pt-3">
-                <label className="flex items-center gap-2 text-sm">
-                  <Switch
-                    checked={c.isActive}
-                    onCheckedChange={() => toggle(c)}
-                    disabled={toggling === c._id}
-                    label={`${c.isActive ? 'Deactivate' : 'Activate'} ${c.code}`}
-                    testId="coupon-active-toggle"
-                  />
-                  <span className="text-muted-foreground">{c.isActive ? 'On' : 'Off'}</span>
-                </label>
-                <div className="flex gap-1">
-                  <Button variant="ghost" size="icon" aria-label={`Edit ${c.code}`} onClick={() => setEditing(c)}>
-                    <Pencil />
-                  </Button>
-                  <Button variant="ghost" size="icon" aria-label={`Delete ${c.code}`} className="text-destructive hover:text-destructive" onClick={() => setToDelete(c)}>
-                    <Trash2 />
-                  </Button>
-                </div>
-              </div>
+              <CardActions
+                name={c.code}
+                active={c.isActive}
+                activeText="On"
+                inactiveText="Off"
+                busy={toggling === c._id}
+                onToggle={() => toggle(c)}
+                onEdit={() => setEditing(c)}
+                onDelete={() => setToDelete(c)}
+                toggleTestId="coupon-active-toggle"
+              />
             </Card>
           ))}
         </div>
