@@ -157,8 +157,11 @@ test('sign up, log out, log in, reset the password by e-mail, edit the profile a
   // --- log out from the menu: back home as a visitor
   await wake(page, 'Header');
   await page.click('[data-testid="user-menu"]');
-  await Promise.all([page.waitForURL(server.url + '/'), page.getByRole('menuitem', { name: 'Logout' }).click()]);
+  // the page is already at '/', so wait for the reload that logout causes, not for the URL
+  await Promise.all([page.waitForEvent('framenavigated'), page.getByRole('menuitem', { name: 'Logout' }).click()]);
   await page.waitForLoadState('load');
+  assert.equal(new URL(page.url()).pathname, '/');
+  await page.locator('header').getByRole('link', { name: 'Login' }).first().waitFor({ state: 'visible', timeout: 15000 });
   assert.ok(await page.locator('header').getByRole('link', { name: 'Login' }).first().isVisible(), 'Login link after logout');
 
   // --- the profile needs a session: to /login?next=/profile
