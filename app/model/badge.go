@@ -66,6 +66,26 @@ type Quiz struct {
 	TimeLimit    int       `bun:"time_limit"` // minutes
 	IsActive     bool      `bun:"is_active"`
 	CreatedAt    time.Time `bun:"created_at"`
+	// Pool and retake rules (app/quiz): questions drawn per attempt (0 = the whole pool),
+	// hours to wait after a failed attempt, at most MaxAttempts per AttemptPeriodDays
+	// (0 = no cap).
+	QuestionsPerAttempt int `bun:"questions_per_attempt"`
+	RetakeWaitHours     int `bun:"retake_wait_hours"`
+	MaxAttempts         int `bun:"max_attempts"`
+	AttemptPeriodDays   int `bun:"attempt_period_days"`
+}
+
+// QuizAttemptGrant is an extra attempt an administrator gave a member (app/quiz).
+type QuizAttemptGrant struct {
+	bun.BaseModel `bun:"table:quiz_attempt_grants"`
+
+	ID        string     `bun:"id,pk"`
+	QuizID    string     `bun:"quiz_id"`
+	UserID    string     `bun:"user_id"`
+	GrantedBy *string    `bun:"granted_by"`
+	CreatedAt time.Time  `bun:"created_at"`
+	UsedAt    *time.Time `bun:"used_at"`
+	AttemptID *string    `bun:"attempt_id"`
 }
 
 // Question lives in the question bank and may be linked to several quizzes.

@@ -112,21 +112,22 @@ type resultResp struct {
 		ID   string `json:"_id"`
 		Name string `json:"name"`
 	} `json:"badge"`
-	Review []struct {
-		QuestionID   string   `json:"questionId"`
-		Text         string   `json:"text"`
-		Options      []string `json:"options"`
-		ChosenIndex  *int     `json:"chosenIndex"`
-		CorrectIndex int      `json:"correctIndex"`
-		Correct      bool     `json:"correct"`
-		Explanation  string   `json:"explanation"`
-	} `json:"review"`
+	Answered int `json:"answered"`
+	Topics   []struct {
+		Topic   string `json:"topic"`
+		Correct int    `json:"correct"`
+		Total   int    `json:"total"`
+	} `json:"topics"`
+	Eligibility *struct {
+		CanStart      bool       `json:"canStart"`
+		NextAttemptAt *time.Time `json:"nextAttemptAt"`
+	} `json:"eligibility"`
 }
 
 func start(t *testing.T, c *apptest.Client, badgeID string) quizResp {
 	t.Helper()
 	var v quizResp
-	c.Get("/quiz/badge/" + badgeID).Expect(http.StatusOK).JSON(&v)
+	c.Post("/quiz/badge/"+badgeID+"/start", nil).Expect(http.StatusOK).JSON(&v)
 	return v
 }
 
@@ -189,6 +190,11 @@ func submit(c *apptest.Client, attemptID string, answers map[string]int) *apptes
 
 // ---- tests ----
 
+// ruleKeys are the start screen's rule and eligibility fields.
+var ruleKeys = []string{".retakeRule", ".retakeRule.waitHours", ".retakeRule.maxAttempts", ".retakeRule.periodDays", ".retakeRule.text",
+	".eligibility", ".eligibility.canStart", ".eligibility.nextAttemptAt", ".eligibility.reason", ".eligibility.attemptsUsed",
+	".eligibility.maxAttempts", ".eligibility.periodDays", ".eligibility.extraAttempts", ".eligibility.usesExtra"}
+
 // collectKeys lists every object key in a decoded JSON value, with its path.
 func collectKeys(v any, path string, out map[string]bool) {
 	switch x := v.(type) {
@@ -211,7 +217,7 @@ func collectKeys(v any, path string, out map[string]bool) {
 func TestQuizNeverRevealsAnswersBeforeSubmission(t *testing.T) {
 	f := newFx(t, 5)
 	_, c := f.env.Member("taker@x.io")
-	r := c.Get("/quiz/badge/" + f.badge.ID).Expect(http.StatusOK)
+	r := c.Post("/quiz/badge/"+f.badge.ID+"/start", nil).Expect(http.StatusOK)
 
 	keys := map[string]bool{}
 	collectKeys(r.Map(), "", keys)
@@ -220,9 +226,9 @@ func TestQuizNeverRevealsAnswersBeforeSubmission(t *testing.T) {
 		got = append(got, k)
 	}
 	sort.Strings(got)
-	want := []string{".attempt", ".attempt._id", ".attempt.answers", ".attempt.deadline", ".attempt.serverNow", ".attempt.startedAt",
+	want := append([]string{".attempt", ".attempt._id", ".attempt.answers", ".attempt.deadline", ".attempt.serverNow", ".attempt.startedAt",
 		".badge", ".badge._id", ".badge.name", ".description", "._id", ".passingScore", ".questions", ".questions[]._id",
-		".questions[].options", ".questions[].text", ".timeLimit", ".title"}
+		".questions[].options", ".questions[].text", ".timeLimit", ".title", ".lastAttempt", ".poolSize", ".questionsPerAttempt"}, ruleKeys...)
 	sort.Strings(want)
 	if !reflect.DeepEqual(got, want) {
 		t.Fatalf("the quiz JSON has fields %v, want exactly %v", got, want)
@@ -237,7 +243,7 @@ func TestQuizNeverRevealsAnswersBeforeSubmission(t *testing.T) {
 	var v quizResp
 	r.JSON(&v)
 	c.Put("/quiz/attempts/"+v.Attempt.ID+"/answers", map[string]any{"questionId": v.Questions[0].ID, "optionIndex": 2}).Expect(http.StatusOK)
-	r2 := c.Get("/quiz/badge/" + f.badge.ID).Expect(http.StatusOK)
+	r2 := c.Post("/quiz/badge/"+f.badge.ID+"/start", nil).Expect(http.StatusOK)
 	if b := strings.ToLower(r2.Text()); strings.Contains(b, "correct") || strings.Contains(b, "explanation") {
 		t.Fatalf("resumed quiz leaks: %s", r2.Text())
 	}
@@ -325,25 +331,9 @@ func TestGradingAllCorrectAllWrongAndPartial(t *testing.T) {
 		if res.TimeSpent < 0 || res.TimeSpent > 5 {
 			t.Fatalf("time spent %d s for an immediate submission", res.TimeSpent)
 		}
-		// the review follows the attempt's shown order and shows the answers now
-		if len(res.Review) != 5 {
-			t.Fatalf("review has %d items", len(res.Review))
-		}
-		for j, it := range res.Review {
-			sq := v.Questions[j]
-			q := f.byID[it.QuestionID]
-			if it.QuestionID != sq.ID || !reflect.DeepEqual(it.Options, sq.Options) || it.Text != q.Text {
-				t.Fatalf("review item %d is not the shown question %s", j, sq.ID)
-			}
-			if it.Options[it.CorrectIndex] != q.Options[q.CorrectIndex] {
-				t.Fatalf("review correctIndex %d points at %q, want %q", it.CorrectIndex, it.Options[it.CorrectIndex], q.Options[q.CorrectIndex])
-			}
-			if it.ChosenIndex == nil || *it.ChosenIndex != ans[sq.ID] {
-				t.Fatalf("review chosenIndex %v, want %d", it.ChosenIndex, ans[sq.ID])
-			}
-			if it.Correct != (j < tc.right) || it.Explanation != q.Explanation {
-				t.Fatalf("review item %d: correct=%v explanation=%q", j, it.Correct, it.Explanation)
-			}
+		// the result has the figures only: no review, no key
+		if res.Answered != 5 || len(res.Topics) != 1 || res.Topics[0].Topic != "t" || res.Topics[0].Correct != tc.correct || res.Topics[0].Total != 5 {
+			t.Fatalf("answered %d, topics %+v", res.Answered, res.Topics)
 		}
 		// the database holds the result, with answers as original option indices
 		a := f.attemptRow(t, v.Attempt.ID)
@@ -382,8 +372,8 @@ func TestUnansweredQuestionsCountAsWrongAndClientScoreIsIgnored(t *testing.T) {
 	if res.Score != 60 || res.Passed || res.CorrectAnswers != 3 {
 		t.Fatalf("result %+v", res)
 	}
-	if res.Review[3].ChosenIndex != nil || res.Review[3].Correct {
-		t.Fatalf("unanswered question in review: %+v", res.Review[3])
+	if res.Answered != 3 {
+		t.Fatalf("answered %d, want 3", res.Answered)
 	}
 	if _, err := quiz.PassingAttempt(f.env.Ctx(), f.env.DB, f.attemptRow(t, v.Attempt.ID).UserID, f.badge.ID); !errors.Is(err, quiz.ErrNoPassingAttempt) {
 		t.Fatalf("a failed attempt counts as passing: %v", err)
@@ -468,7 +458,7 @@ func TestResumeKeepsAttemptDeadlineOrderAndAnswers(t *testing.T) {
 	ids := make([]string, 6)
 	apptest.Parallel(6, func(i int) {
 		var v quizResp
-		c.Get("/quiz/badge/" + f.badge.ID).JSON(&v)
+		c.Post("/quiz/badge/"+f.badge.ID+"/start", nil).JSON(&v)
 		if v.Attempt != nil {
 			ids[i] = v.Attempt.ID
 		}
@@ -481,8 +471,11 @@ func TestResumeKeepsAttemptDeadlineOrderAndAnswers(t *testing.T) {
 	// submitting an empty set grades the saved answers; a new start is a fresh attempt
 	var res resultResp
 	c.Post("/quiz/attempts/"+v1.Attempt.ID+"/submit", map[string]any{}).Expect(http.StatusOK).JSON(&res)
-	if res.Review[0].ChosenIndex == nil || *res.Review[0].ChosenIndex != 3 || res.Review[2].ChosenIndex == nil || *res.Review[2].ChosenIndex != 1 || res.Review[1].ChosenIndex != nil {
-		t.Fatalf("saved answers not graded: %+v", res.Review)
+	if res.Answered != 2 || res.Total != 4 {
+		t.Fatalf("saved answers not graded: %+v", res)
+	}
+	if g := f.attemptRow(t, v1.Attempt.ID); g.Answers[q0] != a.Answers[q0] || g.Answers[q2] != a.Answers[q2] || len(g.Answers) != 2 {
+		t.Fatalf("graded answers %v, saved %v", g.Answers, a.Answers)
 	}
 	v3 := start(t, c, f.badge.ID)
 	if v3.Attempt.ID == v1.Attempt.ID || len(v3.Attempt.Answers) != 0 {
@@ -530,8 +523,17 @@ func TestLateSubmissionAfterGraceGradesOnlyAnswersSavedBeforeTheDeadline(t *test
 		c.Put("/quiz/attempts/"+v.Attempt.ID+"/answers", map[string]any{"questionId": sq.ID, "optionIndex": right[sq.ID]}).Expect(http.StatusOK)
 	}
 	f.shiftTimes(t, v.Attempt.ID, 30*time.Second) // deadline 30 s ago: past deadline + grace
+	// the submission is refused with a clear 409; the saved answers were graded, once
+	var late struct {
+		Msg       string `json:"msg"`
+		AttemptID string `json:"attemptId"`
+	}
+	submit(c, v.Attempt.ID, right).Expect(http.StatusConflict).JSON(&late)
+	if late.Msg != quiz.MsgLate || late.AttemptID != v.Attempt.ID {
+		t.Fatalf("late submission answered %+v", late)
+	}
 	var res resultResp
-	submit(c, v.Attempt.ID, right).Expect(http.StatusOK).JSON(&res)
+	c.Get("/quiz/attempts/" + v.Attempt.ID).Expect(http.StatusOK).JSON(&res)
 	if !res.Late || res.CorrectAnswers != 2 || res.Total != 5 || res.Score != 40 || res.Passed || res.TimeSpent != 900 {
 		t.Fatalf("late result %+v", res)
 	}
@@ -651,7 +653,13 @@ func TestStartRefusals(t *testing.T) {
 	if _, err := env.DB.NewInsert().Model(grant).Exec(ctx); err != nil {
 		t.Fatal(err)
 	}
-	c.Get("/quiz/badge/"+owned.ID).ExpectMsg(http.StatusConflict, "You already own this badge!")
+	// every refusal answers the start screen (GET) and the start (POST) alike
+	both := func(id string, status int, msg string) {
+		t.Helper()
+		c.Get("/quiz/badge/"+id).ExpectMsg(status, msg)
+		c.Post("/quiz/badge/"+id+"/start", nil).ExpectMsg(status, msg)
+	}
+	both(owned.ID, http.StatusConflict, "You already own this badge!")
 	// a revoked grant no longer counts as owning it
 	if _, err := env.DB.NewUpdate().Model(grant).Set("revoked_at = ?", model.Now()).WherePK().Exec(ctx); err != nil {
 		t.Fatal(err)
@@ -667,30 +675,30 @@ func TestStartRefusals(t *testing.T) {
 		if _, err := env.DB.NewInsert().Model(app).Exec(ctx); err != nil {
 			t.Fatal(err)
 		}
-		r := c.Get("/quiz/badge/" + b.ID)
 		if st == model.StatusRejected {
-			r.Expect(http.StatusOK)
+			c.Get("/quiz/badge/" + b.ID).Expect(http.StatusOK)
+			start(t, c, b.ID)
 		} else {
-			r.ExpectMsg(http.StatusConflict, "Your application is still being reviewed.")
+			both(b.ID, http.StatusConflict, "Your application is still being reviewed.")
 		}
 	}
 
 	proof := mkBadge(t, env, model.TypeProof, true)
-	c.Get("/quiz/badge/"+proof.ID).ExpectMsg(http.StatusUnprocessableEntity, quiz.MsgNotSkillBadge)
+	both(proof.ID, http.StatusUnprocessableEntity, quiz.MsgNotSkillBadge)
 
 	inactive := mkBadge(t, env, model.TypeSkill, false)
 	mkQuiz(t, env, inactive, true, 70, 3)
-	c.Get("/quiz/badge/"+inactive.ID).ExpectMsg(http.StatusNotFound, quiz.MsgBadgeInactive)
+	both(inactive.ID, http.StatusNotFound, quiz.MsgBadgeInactive)
 
 	noQuiz := mkBadge(t, env, model.TypeSkill, true)
-	c.Get("/quiz/badge/"+noQuiz.ID).ExpectMsg(http.StatusNotFound, quiz.MsgQuizNotFound)
+	both(noQuiz.ID, http.StatusNotFound, quiz.MsgQuizNotFound)
 
 	offQuiz := mkBadge(t, env, model.TypeSkill, true)
 	mkQuiz(t, env, offQuiz, false, 70, 3)
-	c.Get("/quiz/badge/"+offQuiz.ID).ExpectMsg(http.StatusNotFound, quiz.MsgQuizNotFound)
+	both(offQuiz.ID, http.StatusNotFound, quiz.MsgQuizNotFound)
 
-	c.Get("/quiz/badge/"+model.NewID()).ExpectMsg(http.StatusNotFound, "Badge not found")
-	c.Get("/quiz/badge/not-an-id").ExpectMsg(http.StatusNotFound, "Badge not found")
+	both(model.NewID(), http.StatusNotFound, "Badge not found")
+	both("not-an-id", http.StatusNotFound, "Badge not found")
 	c.Get("/quiz/badge/").ExpectMsg(http.StatusBadRequest, "Badge ID is missing")
 	c.Get("/quiz/badge").ExpectMsg(http.StatusBadRequest, "Badge ID is missing")
 
@@ -709,9 +717,10 @@ func TestQuizWithoutQuestions(t *testing.T) {
 	_, c := env.Member("empty@x.io")
 	r := c.Get("/quiz/badge/" + b.ID).Expect(http.StatusOK)
 	m := r.Map()
-	if m["_id"] != qz.ID || m["attempt"] != nil || len(m["questions"].([]any)) != 0 {
+	if m["_id"] != qz.ID || m["attempt"] != nil || len(m["questions"].([]any)) != 0 || m["poolSize"] != float64(0) {
 		t.Fatalf("empty quiz %v", m)
 	}
+	c.Post("/quiz/badge/"+b.ID+"/start", nil).ExpectMsg(http.StatusConflict, quiz.MsgNoQuestions)
 	n, _ := env.DB.NewSelect().Model((*model.QuizAttempt)(nil)).Count(env.Ctx())
 	if n != 0 {
 		t.Fatal("an attempt was started for a quiz without questions")
@@ -780,7 +789,7 @@ func TestTooManyNewAttemptsAreRateLimited(t *testing.T) {
 		v := start(t, c, f.badge.ID)
 		submit(c, v.Attempt.ID, nil).Expect(http.StatusOK)
 	}
-	c.Get("/quiz/badge/"+f.badge.ID).ExpectMsg(http.StatusTooManyRequests, quiz.MsgTooManyAttempts)
+	c.Post("/quiz/badge/"+f.badge.ID+"/start", nil).ExpectMsg(http.StatusTooManyRequests, quiz.MsgTooManyAttempts)
 }
 
 func TestQuizPage(t *testing.T) {
@@ -834,12 +843,7 @@ func TestQuestionDeletedDuringAnAttemptIsLeftOut(t *testing.T) {
 	c.Put("/quiz/attempts/"+v.Attempt.ID+"/answers", map[string]any{"questionId": gone, "optionIndex": 0}).ExpectMsg(http.StatusBadRequest, quiz.MsgUnknownQuestion)
 	var res resultResp
 	submit(c, v.Attempt.ID, ans).Expect(http.StatusOK).JSON(&res) // still carries the deleted question's answer
-	if res.Total != 4 || res.CorrectAnswers != 4 || res.Score != 100 || !res.Passed || len(res.Review) != 4 {
+	if res.Total != 4 || res.CorrectAnswers != 4 || res.Score != 100 || !res.Passed || res.Answered != 4 {
 		t.Fatalf("result %+v", res)
-	}
-	for _, it := range res.Review {
-		if it.QuestionID == gone {
-			t.Fatal("the deleted question is in the review")
-		}
 	}
 }

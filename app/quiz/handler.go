@@ -3,6 +3,8 @@ package quiz
 import (
 	"encoding/json"
 	"errors"
+	"strconv"
+	"time"
 
 	"github.com/gofiber/fiber/v3"
 	"github.com/uptrace/bun"
@@ -26,14 +28,18 @@ func New(d *bun.DB, site *web.Site, limiter *ratelimit.Limiter) *Handler {
 
 // Routes lists the quiz routes.
 //
-//	GET  /quiz/badge/{badgeId}          start or resume the attempt; the quiz without answers
+//	GET  /quiz/badge/{badgeId}          the start screen: quiz, rules, eligibility and the
+//	                                    running attempt (if any); starts nothing
+//	POST /quiz/badge/{badgeId}/start    start (or resume) the attempt; 429 with
+//	                                    nextAttemptAt while the retake rule waits
 //	PUT  /quiz/attempts/{id}/answers    save one answer {questionId, optionIndex (shown)}
 //	POST /quiz/attempts/{id}/submit     grade {answers: {questionId: shownIndex}} once
-//	GET  /quiz/attempts/{id}            the stored result
+//	GET  /quiz/attempts/{id}            the stored result (figures only, no key)
 //	page /quiz/{badgeId}                the quiz screen (?attempt={id} shows that result)
 func (h *Handler) Routes() []web.Route {
 	return []web.Route{
-		web.Get("/quiz/badge/:badgeId?", web.Member, h.start),
+		web.Get("/quiz/badge/:badgeId?", web.Member, h.view),
+		web.Post("/quiz/badge/:badgeId/start", web.Member, h.start),
 		web.Put("/quiz/attempts/:id/answers", web.Member, h.saveAnswer),
 		web.Post("/quiz/attempts/:id/submit", web.Member, h.submit),
 		web.Get("/quiz/attempts/:id", web.Member, h.result),
@@ -41,8 +47,25 @@ func (h *Handler) Routes() []web.Route {
 	}
 }
 
+func (h *Handler) view(c fiber.Ctx) error {
+	v, err := h.svc.View(c.Context(), web.Viewer(c), c.Params("badgeId"))
+	if err != nil {
+		return err
+	}
+	c.Set("Cache-Control", "no-store")
+	return c.JSON(v)
+}
+
 func (h *Handler) start(c fiber.Ctx) error {
 	v, err := h.svc.Start(c.Context(), web.Viewer(c), c.Params("badgeId"))
+	var refused *RetakeRefused
+	if errors.As(err, &refused) {
+		next := refused.Eligibility.NextAttemptAt
+		if secs := int(time.Until(*next).Seconds()); secs > 0 {
+			c.Set("Retry-After", strconv.Itoa(secs))
+		}
+		return c.Status(fiber.StatusTooManyRequests).JSON(fiber.Map{"msg": refused.Error(), "nextAttemptAt": next, "eligibility": refused.Eligibility})
+	}
 	if err != nil {
 		return err
 	}
@@ -98,6 +121,10 @@ func (h *Handler) submit(c fiber.Ctx) error {
 		answers[qid] = &idx
 	}
 	r, err := h.svc.Submit(c.Context(), web.Viewer(c).ID, c.Params("id"), answers)
+	var late *LateSubmission
+	if errors.As(err, &late) {
+		return c.Status(fiber.StatusConflict).JSON(fiber.Map{"msg": late.Error(), "attemptId": late.AttemptID})
+	}
 	if err != nil {
 		return err
 	}

@@ -13,8 +13,11 @@
 package quiz
 
 import (
+	"fmt"
 	"math"
 	"math/rand/v2"
+	"sort"
+	"strings"
 	"time"
 
 	"meritmark/app/model"
@@ -39,16 +42,156 @@ const (
 	MsgUnknownQuestion  = "That question is not part of this quiz attempt."
 	MsgBadOption        = "Please choose one of the question's options."
 	MsgTooManyAttempts  = "Too many quiz attempts. Please wait a while before starting another."
+	MsgNoQuestions      = "This quiz has no questions yet."
+	MsgLate             = "Time is up for this attempt: only the answers saved before the deadline were graded."
 )
 
-// NewLayout orders questions and their options for one attempt. perm(n) returns a
-// permutation of 0..n-1 (rand.Perm in production; tests pass a fixed one).
-func NewLayout(questions []model.Question, perm func(n int) []int) []model.AttemptItem {
+// DrawSize is how many questions an attempt asks: draw (questions per attempt) but at
+// most the pool; 0 means the whole pool.
+func DrawSize(draw, pool int) int {
+	if draw <= 0 || draw > pool {
+		return pool
+	}
+	return draw
+}
+
+// Retake rules --------------------------------------------------------------------------
+
+// Rule is a quiz's retake rule.
+type Rule struct {
+	WaitHours   int // after a failed attempt
+	MaxAttempts int // per PeriodDays; 0 = no cap
+	PeriodDays  int
+}
+
+// RuleOf is the quiz's retake rule.
+func RuleOf(q *model.Quiz) Rule {
+	return Rule{WaitHours: q.RetakeWaitHours, MaxAttempts: q.MaxAttempts, PeriodDays: q.AttemptPeriodDays}
+}
+
+// Past is an earlier attempt as the retake rule sees it.
+type Past struct {
+	StartedAt   time.Time
+	SubmittedAt *time.Time
+	Passed      bool
+}
+
+// Eligibility says whether a member may start an attempt now and, if not, when.
+type Eligibility struct {
+	CanStart      bool       `json:"canStart"`
+	NextAttemptAt *time.Time `json:"nextAttemptAt"` // set when CanStart is false (or only thanks to an extra attempt)
+	Reason        string     `json:"reason"`        // why not (empty when CanStart without a grant)
+	AttemptsUsed  int        `json:"attemptsUsed"`  // attempts started in the current period
+	MaxAttempts   int        `json:"maxAttempts"`
+	PeriodDays    int        `json:"periodDays"`
+	ExtraAttempts int        `json:"extraAttempts"` // unused attempts granted by an administrator
+	UsesExtra     bool       `json:"usesExtra"`     // the next start uses an extra attempt
+}
+
+// Reasons a retake waits.
+const (
+	ReasonWait = "wait" // the wait after a failed attempt
+	ReasonCap  = "cap"  // the attempts of the period are used up
+)
+
+// Check applies the rule to the member's earlier attempts (any order) with extra unused
+// granted attempts. A start the rule refuses is allowed when an extra attempt is left.
+func Check(r Rule, past []Past, extra int, now time.Time) Eligibility {
+	e := Eligibility{MaxAttempts: r.MaxAttempts, PeriodDays: r.PeriodDays, ExtraAttempts: extra}
+	var next time.Time
+	if r.MaxAttempts > 0 && r.PeriodDays > 0 {
+		period := time.Duration(r.PeriodDays) * 24 * time.Hour
+		var in []time.Time
+		for _, p := range past {
+			if p.StartedAt.After(now.Add(-period)) {
+				in = append(in, p.StartedAt)
+			}
+		}
+		sort.Slice(in, func(i, j int) bool { return in[i].Before(in[j]) })
+		e.AttemptsUsed = len(in)
+		if len(in) >= r.MaxAttempts {
+			next = in[len(in)-r.MaxAttempts].Add(period)
+			e.Reason = ReasonCap
+		}
+	}
+	if r.WaitHours > 0 {
+		var last *Past
+		for i := range past {
+			p := &past[i]
+			if p.SubmittedAt != nil && (last == nil || p.SubmittedAt.After(*last.SubmittedAt)) {
+				last = p
+			}
+		}
+		if last != nil && !last.Passed {
+			if w := last.SubmittedAt.Add(time.Duration(r.WaitHours) * time.Hour); w.After(now) && w.After(next) {
+				next = w
+				e.Reason = ReasonWait
+			}
+		}
+	}
+	if !next.After(now) {
+		e.CanStart, e.Reason = true, ""
+		return e
+	}
+	next = next.UTC().Truncate(time.Second).Add(time.Second) // never earlier than the rule says
+	e.NextAttemptAt = &next
+	if extra > 0 {
+		e.CanStart, e.UsesExtra = true, true
+	}
+	return e
+}
+
+// WhenText is a time as the messages show it: "2026-11-24 20:31 UTC".
+func WhenText(t time.Time) string { return t.UTC().Format("2006-01-02 15:04 UTC") }
+
+// RefusalMsg is the message of a refused start.
+func RefusalMsg(e Eligibility) string {
+	if e.NextAttemptAt == nil {
+		return ""
+	}
+	if e.Reason == ReasonCap {
+		return fmt.Sprintf("You have used all %d attempts allowed in %d days. Your next attempt opens at %s.", e.MaxAttempts, e.PeriodDays, WhenText(*e.NextAttemptAt))
+	}
+	return "You can retake this quiz at " + WhenText(*e.NextAttemptAt) + "."
+}
+
+// RuleText describes a retake rule for people ("Retake after 24 hours; at most 3 attempts
+// in 30 days").
+func RuleText(r Rule) string {
+	parts := []string{}
+	switch {
+	case r.WaitHours <= 0:
+		parts = append(parts, "Retake at once after a failed attempt")
+	case r.WaitHours%24 == 0:
+		parts = append(parts, fmt.Sprintf("Retake %s after a failed attempt", plural(r.WaitHours/24, "day")))
+	default:
+		parts = append(parts, fmt.Sprintf("Retake %s after a failed attempt", plural(r.WaitHours, "hour")))
+	}
+	if r.MaxAttempts > 0 && r.PeriodDays > 0 {
+		parts = append(parts, fmt.Sprintf("at most %s in %s", plural(r.MaxAttempts, "attempt"), plural(r.PeriodDays, "day")))
+	}
+	return strings.Join(parts, "; ")
+}
+
+func plural(n int, unit string) string {
+	if n == 1 {
+		return "1 " + unit
+	}
+	return fmt.Sprintf("%d %ss", n, unit)
+}
+
+// NewLayout draws draw questions at random from the pool (all of them when draw is 0 or
+// more than the pool) and orders them and their options for one attempt. perm(n) returns
+// a permutation of 0..n-1 (rand.Perm in production; tests pass a fixed one).
+func NewLayout(questions []model.Question, draw int, perm func(n int) []int) []model.AttemptItem {
 	if perm == nil {
 		perm = rand.Perm
 	}
 	order := perm(len(questions))
-	items := make([]model.AttemptItem, 0, len(questions))
+	if n := DrawSize(draw, len(questions)); n < len(order) {
+		order = order[:n]
+	}
+	items := make([]model.AttemptItem, 0, len(order))
 	for _, qi := range order {
 		q := questions[qi]
 		items = append(items, model.AttemptItem{QuestionID: q.ID, OptionOrder: perm(len(q.Options))})
@@ -165,4 +308,45 @@ func AcceptsSubmission(a *model.QuizAttempt, now time.Time) bool {
 // answers and closed.
 func Expired(a *model.QuizAttempt, now time.Time) bool {
 	return a.SubmittedAt == nil && now.After(a.Deadline.Add(Grace))
+}
+
+// Topics is the result per topic, in the order topics first appear in the attempt. A
+// topic asked once is left out: its line would tell whether that one answer was right.
+func Topics(layout []model.AttemptItem, questions map[string]*model.Question, answers map[string]int) []TopicScore {
+	out := []TopicScore{}
+	idx := map[string]int{}
+	for _, it := range layout {
+		q, ok := questions[it.QuestionID]
+		if !ok {
+			continue
+		}
+		t := strings.TrimSpace(q.Topic)
+		if t == "" {
+			t = "General"
+		}
+		i, ok := idx[t]
+		if !ok {
+			i = len(out)
+			idx[t] = i
+			out = append(out, TopicScore{Topic: t})
+		}
+		out[i].Total++
+		if a, ok := answers[q.ID]; ok && a == q.CorrectIndex {
+			out[i].Correct++
+		}
+	}
+	kept := out[:0]
+	for _, t := range out {
+		if t.Total >= 2 {
+			kept = append(kept, t)
+		}
+	}
+	return kept
+}
+
+// TopicScore is the result for the questions of one topic.
+type TopicScore struct {
+	Topic   string `json:"topic"`
+	Correct int    `json:"correct"`
+	Total   int    `json:"total"`
 }

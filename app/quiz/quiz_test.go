@@ -25,13 +25,13 @@ func TestNewLayoutUsesThePermutationForQuestionsAndOptions(t *testing.T) {
 		}
 		return p
 	}
-	got := quiz.NewLayout(qs, rev)
+	got := quiz.NewLayout(qs, 0, rev)
 	want := []model.AttemptItem{{QuestionID: "b", OptionOrder: []int{1, 0}}, {QuestionID: "a", OptionOrder: []int{2, 1, 0}}}
 	if !reflect.DeepEqual(got, want) {
 		t.Fatalf("layout %+v, want %+v", got, want)
 	}
 	// the default is a real permutation of every index
-	l := quiz.NewLayout(qs, nil)
+	l := quiz.NewLayout(qs, 0, nil)
 	if len(l) != 2 {
 		t.Fatalf("layout has %d items", len(l))
 	}

@@ -59,33 +59,44 @@ type AttemptView struct {
 	Answers   map[string]int `json:"answers"`
 }
 
-// QuizView answers GET /quiz/badge/{badgeId}. Attempt is null when the quiz has no
-// questions.
+// QuizView answers GET /quiz/badge/{badgeId} (the start screen: nothing changes) and
+// POST /quiz/badge/{badgeId}/start (starts or resumes the attempt). Questions and Attempt
+// are set only while an attempt runs. No field ever says which option is correct.
 type QuizView struct {
-	ID           string         `json:"_id"`
-	Title        string         `json:"title"`
-	Description  string         `json:"description"`
-	PassingScore int            `json:"passingScore"`
-	TimeLimit    int            `json:"timeLimit"`
-	Badge        BadgeRef       `json:"badge"`
-	Questions    []QuestionView `json:"questions"`
-	Attempt      *AttemptView   `json:"attempt"`
+	ID                  string         `json:"_id"`
+	Title               string         `json:"title"`
+	Description         string         `json:"description"`
+	PassingScore        int            `json:"passingScore"`
+	TimeLimit           int            `json:"timeLimit"`
+	QuestionsPerAttempt int            `json:"questionsPerAttempt"`
+	PoolSize            int            `json:"poolSize"`
+	RetakeRule          RuleView       `json:"retakeRule"`
+	Eligibility         Eligibility    `json:"eligibility"`
+	Badge               BadgeRef       `json:"badge"`
+	Questions           []QuestionView `json:"questions"`
+	Attempt             *AttemptView   `json:"attempt"`
+	LastAttempt         *AttemptRef    `json:"lastAttempt"`
 }
 
-// ReviewItem is one graded question, in the order the attempt showed them; indices are
-// shown indices. ChosenIndex is null for an unanswered question.
-type ReviewItem struct {
-	QuestionID   string   `json:"questionId"`
-	Text         string   `json:"text"`
-	Options      []string `json:"options"`
-	ChosenIndex  *int     `json:"chosenIndex"`
-	CorrectIndex int      `json:"correctIndex"`
-	Correct      bool     `json:"correct"`
-	Explanation  string   `json:"explanation"`
+// RuleView is a quiz's retake rule with its wording.
+type RuleView struct {
+	WaitHours   int    `json:"waitHours"`
+	MaxAttempts int    `json:"maxAttempts"`
+	PeriodDays  int    `json:"periodDays"`
+	Text        string `json:"text"`
 }
 
-// Result is a submitted attempt. Late means the submission came after the deadline plus
-// Grace, so only the answers saved before the deadline were graded.
+// AttemptRef is the member's latest submitted attempt (for the start screen).
+type AttemptRef struct {
+	ID          string    `json:"_id"`
+	Score       float64   `json:"score"`
+	Passed      bool      `json:"passed"`
+	SubmittedAt time.Time `json:"submittedAt"`
+}
+
+// Result is a submitted attempt: the figures only, never which options were right. Late
+// means the submission came after the deadline plus Grace, so only the answers saved
+// before the deadline were graded. Eligibility says when the next attempt may start.
 type Result struct {
 	AttemptID      string       `json:"attemptId"`
 	QuizID         string       `json:"quizId"`
@@ -95,68 +106,164 @@ type Result struct {
 	Passed         bool         `json:"passed"`
 	CorrectAnswers int          `json:"correctAnswers"`
 	Total          int          `json:"total"`
+	Answered       int          `json:"answered"`
 	TimeSpent      int          `json:"timeSpent"`
 	PassingScore   int          `json:"passingScore"`
 	StartedAt      time.Time    `json:"startedAt"`
 	SubmittedAt    time.Time    `json:"submittedAt"`
 	Late           bool         `json:"late"`
-	Review         []ReviewItem `json:"review"`
+	Topics         []TopicScore `json:"topics"`
+	Eligibility    *Eligibility `json:"eligibility"`
 }
 
-// Start starts the user's attempt at the badge's quiz, or resumes the one running.
-func (s *Service) Start(ctx context.Context, u *model.User, badgeID string) (*QuizView, error) {
+// RetakeRefused is a start the retake rule refuses until Eligibility.NextAttemptAt.
+type RetakeRefused struct{ Eligibility Eligibility }
+
+func (e *RetakeRefused) Error() string { return RefusalMsg(e.Eligibility) }
+
+// open checks that the member may take the badge's quiz at all and loads it.
+func (s *Service) open(ctx context.Context, u *model.User, badgeID string) (*model.Badge, *model.Quiz, error) {
 	if badgeID == "" {
-		return nil, web.BadRequest(MsgBadgeIDMissing)
+		return nil, nil, web.BadRequest(MsgBadgeIDMissing)
 	}
 	if !model.ValidID(badgeID) {
-		return nil, web.NotFound(MsgBadgeNotFound)
+		return nil, nil, web.NotFound(MsgBadgeNotFound)
 	}
 	now := s.now()
 	b, err := s.st.badge(ctx, s.DB, badgeID)
 	if errors.Is(err, db.ErrNotFound) {
-		return nil, web.NotFound(MsgBadgeNotFound)
+		return nil, nil, web.NotFound(MsgBadgeNotFound)
 	} else if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	if !b.IsActive {
-		return nil, web.NotFound(MsgBadgeInactive)
+		return nil, nil, web.NotFound(MsgBadgeInactive)
 	}
 	if b.Type != model.TypeSkill {
-		return nil, web.Unprocessable(MsgNotSkillBadge)
+		return nil, nil, web.Unprocessable(MsgNotSkillBadge)
 	}
 	if owned, err := s.st.ownsBadge(ctx, s.DB, u.ID, b.ID, now); err != nil {
-		return nil, err
+		return nil, nil, err
 	} else if owned {
-		return nil, web.Conflict(MsgAlreadyOwned)
+		return nil, nil, web.Conflict(MsgAlreadyOwned)
 	}
 	if open, err := s.st.openApplication(ctx, s.DB, u.ID, b.ID); err != nil {
-		return nil, err
+		return nil, nil, err
 	} else if open {
-		return nil, web.Conflict(MsgApplicationOpen)
+		return nil, nil, web.Conflict(MsgApplicationOpen)
 	}
 	qz, err := s.st.quizOfBadge(ctx, s.DB, b.ID)
 	if errors.Is(err, db.ErrNotFound) || (err == nil && !qz.IsActive) {
-		return nil, web.NotFound(MsgQuizNotFound)
+		return nil, nil, web.NotFound(MsgQuizNotFound)
 	} else if err != nil {
+		return nil, nil, err
+	}
+	return b, qz, nil
+}
+
+// Eligible is whether userID may start an attempt at qz now, by its retake rule and the
+// extra attempts an administrator granted.
+func Eligible(ctx context.Context, d bun.IDB, qz *model.Quiz, userID string, now time.Time) (Eligibility, error) {
+	var st store
+	past, err := st.pastAttempts(ctx, d, userID, qz.ID)
+	if err != nil {
+		return Eligibility{}, err
+	}
+	extra, err := st.unusedGrants(ctx, d, userID, qz.ID)
+	if err != nil {
+		return Eligibility{}, err
+	}
+	return Check(RuleOf(qz), past, extra, now), nil
+}
+
+func (s *Service) baseView(ctx context.Context, b *model.Badge, qz *model.Quiz, userID string) (*QuizView, []model.Question, error) {
+	questions, err := s.st.quizQuestions(ctx, s.DB, qz.ID)
+	if err != nil {
+		return nil, nil, err
+	}
+	r := RuleOf(qz)
+	view := &QuizView{ID: qz.ID, Title: qz.Title, Description: qz.Description, PassingScore: qz.PassingScore,
+		TimeLimit: qz.TimeLimit, QuestionsPerAttempt: DrawSize(qz.QuestionsPerAttempt, len(questions)), PoolSize: len(questions),
+		RetakeRule: RuleView{WaitHours: r.WaitHours, MaxAttempts: r.MaxAttempts, PeriodDays: r.PeriodDays, Text: RuleText(r)},
+		Badge:      BadgeRef{ID: b.ID, Name: b.Name}, Questions: []QuestionView{}}
+	if view.Eligibility, err = Eligible(ctx, s.DB, qz, userID, s.now()); err != nil {
+		return nil, nil, err
+	}
+	if last, err := s.st.lastSubmitted(ctx, s.DB, userID, qz.ID); err == nil {
+		view.LastAttempt = &AttemptRef{ID: last.ID, Score: last.Score, Passed: last.Passed, SubmittedAt: last.SubmittedAt.UTC()}
+	} else if !errors.Is(err, db.ErrNotFound) {
+		return nil, nil, err
+	}
+	return view, questions, nil
+}
+
+// View is the quiz start screen: the quiz, its rules, whether the member may start now
+// (and when otherwise), and the running attempt if there is one. It starts nothing; an
+// attempt whose time ran out is graded on its saved answers.
+func (s *Service) View(ctx context.Context, u *model.User, badgeID string) (*QuizView, error) {
+	b, qz, err := s.open(ctx, u, badgeID)
+	if err != nil {
 		return nil, err
 	}
-	view := &QuizView{ID: qz.ID, Title: qz.Title, Description: qz.Description, PassingScore: qz.PassingScore,
-		TimeLimit: qz.TimeLimit, Badge: BadgeRef{ID: b.ID, Name: b.Name}, Questions: []QuestionView{}}
+	a, err := s.st.openAttempt(ctx, s.DB, u.ID, qz.ID)
+	switch {
+	case err == nil && Expired(a, s.now()):
+		if _, err := s.closeExpired(ctx, u.ID, a.ID); err != nil {
+			return nil, err
+		}
+		a = nil
+	case errors.Is(err, db.ErrNotFound):
+		a = nil
+	case err != nil:
+		return nil, err
+	}
+	view, _, err := s.baseView(ctx, b, qz, u.ID)
+	if err != nil {
+		return nil, err
+	}
+	if a != nil {
+		if err := s.fillAttempt(ctx, view, a); err != nil {
+			return nil, err
+		}
+	}
+	return view, nil
+}
+
+// Start starts the member's attempt at the badge's quiz (POST), or resumes the one
+// running. The retake rule may refuse it (*RetakeRefused); an extra attempt granted by an
+// administrator is used when the rule would refuse. Concurrent starts make one attempt.
+func (s *Service) Start(ctx context.Context, u *model.User, badgeID string) (*QuizView, error) {
+	b, qz, err := s.open(ctx, u, badgeID)
+	if err != nil {
+		return nil, err
+	}
 	questions, err := s.st.quizQuestions(ctx, s.DB, qz.ID)
 	if err != nil {
 		return nil, err
 	}
 	if len(questions) == 0 {
-		return view, nil // 'No Questions Available'
+		return nil, web.Conflict(MsgNoQuestions)
 	}
-
 	a, err := s.currentAttempt(ctx, u.ID, qz, questions)
 	if err != nil {
 		return nil, err
 	}
-	qmap, err := s.st.questions(ctx, s.DB, a.Layout)
+	view, _, err := s.baseView(ctx, b, qz, u.ID)
 	if err != nil {
 		return nil, err
+	}
+	if err := s.fillAttempt(ctx, view, a); err != nil {
+		return nil, err
+	}
+	return view, nil
+}
+
+// fillAttempt puts the running attempt's questions (in its order, options shuffled, no
+// answers) and the member's saved choices into view.
+func (s *Service) fillAttempt(ctx context.Context, view *QuizView, a *model.QuizAttempt) error {
+	qmap, err := s.st.questions(ctx, s.DB, a.Layout)
+	if err != nil {
+		return err
 	}
 	view.PassingScore = a.PassingScore
 	av := &AttemptView{ID: a.ID, StartedAt: a.StartedAt.UTC(), Deadline: a.Deadline.UTC(), ServerNow: s.now(), Answers: map[string]int{}}
@@ -174,13 +281,14 @@ func (s *Service) Start(ctx context.Context, u *model.User, badgeID string) (*Qu
 		}
 	}
 	view.Attempt = av
-	return view, nil
+	return nil
 }
 
 // currentAttempt resumes the user's running attempt at qz; an attempt whose time (plus
-// grace) ran out is graded on its saved answers and closed, and a new one starts.
+// grace) ran out is graded on its saved answers and closed, and a new one starts if the
+// retake rule allows it (checked, and any extra attempt used, in the insert's transaction).
 func (s *Service) currentAttempt(ctx context.Context, userID string, qz *model.Quiz, questions []model.Question) (*model.QuizAttempt, error) {
-	for try := 0; try < 3; try++ {
+	for try := 0; try < 5; try++ {
 		a, err := s.st.openAttempt(ctx, s.DB, userID, qz.ID)
 		switch {
 		case err == nil && !Expired(a, s.now()):
@@ -201,24 +309,54 @@ func (s *Service) currentAttempt(ctx context.Context, userID string, qz *model.Q
 				return nil, web.TooMany(MsgTooManyAttempts)
 			}
 		}
-		now := s.now()
-		a = &model.QuizAttempt{
-			ID: model.NewID(), UserID: userID, QuizID: qz.ID, BadgeID: qz.BadgeID,
-			Layout: NewLayout(questions, s.Perm), Answers: map[string]int{},
-			StartedAt: now, Deadline: now.Add(time.Duration(qz.TimeLimit) * time.Minute),
-			Total: len(questions), PassingScore: qz.PassingScore,
-		}
-		err = s.st.insertAttempt(ctx, s.DB, a)
+		err = s.DB.RunInTx(ctx, nil, func(ctx context.Context, tx bun.Tx) error {
+			now := s.now()
+			if _, err := s.st.openAttempt(ctx, tx, userID, qz.ID); err == nil {
+				return errRace // started in the meantime: resume it
+			} else if !errors.Is(err, db.ErrNotFound) {
+				return err
+			}
+			e, err := Eligible(ctx, tx, qz, userID, now)
+			if err != nil {
+				return err
+			}
+			if !e.CanStart {
+				return &RetakeRefused{Eligibility: e}
+			}
+			layout := NewLayout(questions, qz.QuestionsPerAttempt, s.Perm)
+			a = &model.QuizAttempt{
+				ID: model.NewID(), UserID: userID, QuizID: qz.ID, BadgeID: qz.BadgeID,
+				Layout: layout, Answers: map[string]int{},
+				StartedAt: now, Deadline: now.Add(time.Duration(qz.TimeLimit) * time.Minute),
+				Total: len(layout), PassingScore: qz.PassingScore,
+			}
+			if err := s.st.insertAttempt(ctx, tx, a); err != nil {
+				if db.IsUniqueViolation(err) {
+					return errRace
+				}
+				return err
+			}
+			if e.UsesExtra {
+				if ok, err := s.st.useGrant(ctx, tx, userID, qz.ID, a.ID, now); err != nil {
+					return err
+				} else if !ok {
+					return errRace // the extra attempt was used by a start at the same moment
+				}
+			}
+			return nil
+		})
 		if err == nil {
 			return a, nil
 		}
-		if !db.IsUniqueViolation(err) {
+		if !errors.Is(err, errRace) && !db.IsUniqueViolation(err) {
 			return nil, err
 		}
-		// started at the same moment elsewhere (another tab): resume that one
+		// started at the same moment elsewhere (another tab, a double click): resume that one
 	}
 	return nil, errors.New("quiz: could not start an attempt")
 }
+
+var errRace = errors.New("quiz: attempt started concurrently")
 
 // SaveAnswer records the option shown at index shown as the answer to questionID and
 // returns the saved answers (shown indices). Refused once submitted or past the deadline.
@@ -274,8 +412,10 @@ func (s *Service) Submit(ctx context.Context, userID, attemptID string, answers 
 		return nil, web.NotFound(MsgAttemptNotFound)
 	}
 	var a *model.QuizAttempt
+	late := false
 	err := s.DB.RunInTx(ctx, nil, func(ctx context.Context, tx bun.Tx) error {
 		var err error
+		late = false
 		a, err = s.st.attempt(ctx, tx, userID, attemptID, true)
 		if errors.Is(err, db.ErrNotFound) {
 			return web.NotFound(MsgAttemptNotFound)
@@ -313,14 +453,25 @@ func (s *Service) Submit(ctx context.Context, userID, attemptID string, answers 
 			for k, v := range chosen {
 				final[k] = v
 			}
+		} else {
+			late = true
 		}
 		return s.grade(ctx, tx, a, qmap, final, now)
 	})
 	if err != nil {
 		return nil, err
 	}
+	if late {
+		return nil, &LateSubmission{AttemptID: a.ID}
+	}
 	return s.result(ctx, a)
 }
+
+// LateSubmission is a submission after the deadline plus Grace: the answers it carried were
+// ignored and the attempt was graded on the answers saved before the deadline.
+type LateSubmission struct{ AttemptID string }
+
+func (e *LateSubmission) Error() string { return MsgLate }
 
 // Result is the stored result of the user's attempt; an attempt whose time ran out
 // unsubmitted is graded first. A running attempt answers 409.
@@ -386,44 +537,39 @@ func (s *Service) grade(ctx context.Context, tx bun.Tx, a *model.QuizAttempt, qm
 	return nil
 }
 
-// result builds the answer for a submitted attempt, with the review in the shown order.
+// result builds the answer for a submitted attempt: the figures, a per-topic breakdown and
+// when the next attempt may start. Which option was right never leaves the server.
 func (s *Service) result(ctx context.Context, a *model.QuizAttempt) (*Result, error) {
 	qmap, err := s.st.questions(ctx, s.DB, a.Layout)
 	if err != nil {
 		return nil, err
 	}
 	r := &Result{AttemptID: a.ID, QuizID: a.QuizID, Score: a.Score, Passed: a.Passed, CorrectAnswers: a.CorrectCount,
-		Total: a.Total, TimeSpent: TimeSpent(a), PassingScore: a.PassingScore, StartedAt: a.StartedAt.UTC(),
-		Review: []ReviewItem{}}
+		Total: a.Total, TimeSpent: TimeSpent(a), PassingScore: a.PassingScore, StartedAt: a.StartedAt.UTC()}
 	if a.SubmittedAt != nil {
 		r.SubmittedAt = a.SubmittedAt.UTC()
 		r.Late = a.SubmittedAt.After(a.Deadline.Add(Grace))
 	}
 	if qz, err := s.st.quiz(ctx, s.DB, a.QuizID); err == nil {
 		r.Title = qz.Title
+		e, err := Eligible(ctx, s.DB, qz, a.UserID, s.now())
+		if err != nil {
+			return nil, err
+		}
+		r.Eligibility = &e
 	}
 	r.Badge.ID = a.BadgeID
 	if b, err := s.st.badge(ctx, s.DB, a.BadgeID); err == nil {
 		r.Badge.Name = b.Name
 	}
 	for _, it := range a.Layout {
-		q, ok := qmap[it.QuestionID]
-		if !ok {
-			continue
-		}
-		order := VisibleOrder(it, q)
-		ri := ReviewItem{QuestionID: q.ID, Text: q.Text, Options: ShownOptions(order, q), CorrectIndex: -1, Explanation: q.Explanation}
-		if ci, ok := ToShown(order, q.CorrectIndex); ok {
-			ri.CorrectIndex = ci
-		}
-		if orig, ok := a.Answers[q.ID]; ok {
-			if shown, ok := ToShown(order, orig); ok {
-				ri.ChosenIndex = &shown
+		if _, ok := a.Answers[it.QuestionID]; ok {
+			if _, ok := qmap[it.QuestionID]; ok {
+				r.Answered++
 			}
-			ri.Correct = orig == q.CorrectIndex
 		}
-		r.Review = append(r.Review, ri)
 	}
+	r.Topics = Topics(a.Layout, qmap, a.Answers)
 	return r, nil
 }
 

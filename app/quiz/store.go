@@ -118,6 +118,49 @@ func (store) finish(ctx context.Context, d bun.IDB, a *model.QuizAttempt) (bool,
 	return affected(res, err)
 }
 
+// pastAttempts is every attempt of the user at the quiz, as the retake rule sees them.
+func (store) pastAttempts(ctx context.Context, d bun.IDB, userID, quizID string) ([]Past, error) {
+	var rows []model.QuizAttempt
+	err := d.NewSelect().Model(&rows).Column("started_at", "submitted_at", "passed").
+		Where("user_id = ? AND quiz_id = ?", userID, quizID).Scan(ctx)
+	out := make([]Past, len(rows))
+	for i, r := range rows {
+		out[i] = Past{StartedAt: r.StartedAt, SubmittedAt: r.SubmittedAt, Passed: r.Passed}
+	}
+	return out, err
+}
+
+// lastSubmitted is the user's latest submitted attempt at the quiz.
+func (store) lastSubmitted(ctx context.Context, d bun.IDB, userID, quizID string) (*model.QuizAttempt, error) {
+	a := new(model.QuizAttempt)
+	err := d.NewSelect().Model(a).Where("user_id = ? AND quiz_id = ? AND submitted_at IS NOT NULL", userID, quizID).
+		OrderExpr("submitted_at DESC, id DESC").Limit(1).Scan(ctx)
+	return a, notFound(err)
+}
+
+// unusedGrants counts the extra attempts granted to the user at the quiz not used yet.
+func (store) unusedGrants(ctx context.Context, d bun.IDB, userID, quizID string) (int, error) {
+	n, err := d.NewSelect().Model((*model.QuizAttemptGrant)(nil)).
+		Where("user_id = ? AND quiz_id = ? AND used_at IS NULL", userID, quizID).Count(ctx)
+	return int(n), err
+}
+
+// useGrant marks the oldest unused extra attempt as used by attemptID (false: none left).
+func (store) useGrant(ctx context.Context, d bun.IDB, userID, quizID, attemptID string, now time.Time) (bool, error) {
+	var id string
+	err := d.NewSelect().Model((*model.QuizAttemptGrant)(nil)).Column("id").
+		Where("user_id = ? AND quiz_id = ? AND used_at IS NULL", userID, quizID).
+		OrderExpr("created_at ASC, id ASC").Limit(1).Scan(ctx, &id)
+	if errors.Is(err, sql.ErrNoRows) {
+		return false, nil
+	} else if err != nil {
+		return false, err
+	}
+	res, err := d.NewUpdate().Model((*model.QuizAttemptGrant)(nil)).Set("used_at = ?", now).Set("attempt_id = ?", attemptID).
+		Where("id = ? AND used_at IS NULL", id).Exec(ctx)
+	return affected(res, err)
+}
+
 func affected(res sql.Result, err error) (bool, error) {
 	if err != nil {
 		return false, err

@@ -364,7 +364,13 @@ func (r *runner) quizStep(wk *worker) error {
 	}
 	bd := r.w.skill[wk.rng.IntN(len(r.w.skill))]
 	r.startCount(m).Add(1)
-	resp, ok := wk.sendAs("api GET /quiz/badge/:id (start)", call{method: "GET", path: apiBase + "/quiz/badge/" + bd.ID, kind: kindAPI, token: m.token})
+	// the start is a POST; a retake the quiz's rule refuses (429 with the time it opens) is
+	// an expected answer, and the member leaves the quiz pool
+	resp, ok := wk.sendAs("api POST /quiz/badge/:id/start", call{method: "POST", path: apiBase + "/quiz/badge/" + bd.ID + "/start", kind: kindAPI, token: m.token,
+		expect: func(st int) bool { return st == 200 || st == 429 }})
+	if ok && resp.status == 429 {
+		return nil
+	}
 	if !ok {
 		r.release(m)
 		return nil
@@ -377,7 +383,7 @@ func (r *runner) quizStep(wk *worker) error {
 		} `json:"attempt"`
 	}
 	if err := json.Unmarshal(resp.body, &v); err != nil || v.Attempt == nil || len(v.Questions) == 0 {
-		wk.bad("api GET /quiz/badge/:id (start)", "no attempt or no questions")
+		wk.bad("api POST /quiz/badge/:id/start", "no attempt or no questions")
 		r.release(m)
 		return nil
 	}

@@ -135,7 +135,7 @@ func TestScaleOutJourneyAcrossTwoInstances(t *testing.T) {
 			ID string `json:"_id"`
 		} `json:"attempt"`
 	}
-	ada.on(B).Get("/quiz/badge/" + badge.ID).Expect(http.StatusOK).JSON(&quiz)
+	ada.on(B).Post("/quiz/badge/"+badge.ID+"/start", nil).Expect(http.StatusOK).JSON(&quiz)
 	answers := map[string]int{}
 	for _, q := range quiz.Questions {
 		right := questions[q.ID].Options[questions[q.ID].CorrectIndex]

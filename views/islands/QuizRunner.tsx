@@ -1,12 +1,13 @@
-// The quiz screen (/quiz/:badgeId). The server starts or resumes the attempt, keeps the
-// deadline and the saved answers, and grades the submission; this island only shows the
-// questions, saves each answer as it is chosen and counts down to the server's deadline.
+// The quiz screen (/quiz/:badgeId). It opens on a start screen (GET: the quiz, its pool and
+// retake rule, and when the member may start); "Start Quiz" POSTs the start. The server
+// draws the questions, keeps the deadline and the saved answers, and grades the
+// submission; the result has the figures only (never which option was right).
 import { useCallback, useEffect, useRef, useState, type KeyboardEvent } from 'react';
 import {
   AlertTriangle,
   ArrowLeft,
   ArrowRight,
-  Check,
+  CalendarClock,
   CheckCircle2,
   ChevronLeft,
   ChevronRight,
@@ -17,11 +18,12 @@ import {
   Target,
   Timer,
   Trophy,
-  X,
+  Play,
+  Layers,
   XCircle,
 } from 'lucide-react';
 import { api, ApiError, errorMessage } from '../lib/api';
-import { clock } from '../lib/format';
+import { clock, dateTime } from '../lib/format';
 import { cn } from '../lib/cn';
 import { toast, toastError } from '../lib/toast';
 import { Button, Card, Chip, LinkButton, Skeleton } from '../components/ui';
@@ -30,24 +32,30 @@ export type QuizRunnerProps = { badgeId: string; badgeName: string; attemptId: s
 
 type Question = { _id: string; text: string; options: string[] };
 type Attempt = { _id: string; startedAt: string; deadline: string; serverNow: string; answers: Record<string, number> };
+export type Eligibility = {
+  canStart: boolean;
+  nextAttemptAt: string | null;
+  reason: string;
+  attemptsUsed: number;
+  maxAttempts: number;
+  periodDays: number;
+  extraAttempts: number;
+  usesExtra: boolean;
+};
 type Quiz = {
   _id: string;
   title: string;
   description: string;
   passingScore: number;
   timeLimit: number;
+  questionsPerAttempt: number;
+  poolSize: number;
+  retakeRule: { waitHours: number; maxAttempts: number; periodDays: number; text: string };
+  eligibility: Eligibility;
   badge: { _id: string; name: string };
   questions: Question[];
   attempt: Attempt | null;
-};
-type ReviewItem = {
-  questionId: string;
-  text: string;
-  options: string[];
-  chosenIndex: number | null;
-  correctIndex: number;
-  correct: boolean;
-  explanation: string;
+  lastAttempt: { _id: string; score: number; passed: boolean; submittedAt: string } | null;
 };
 export type QuizResult = {
   attemptId: string;
@@ -60,13 +68,16 @@ export type QuizResult = {
   timeSpent: number;
   passingScore: number;
   late: boolean;
-  review: ReviewItem[];
+  answered: number;
+  topics: { topic: string; correct: number; total: number }[];
+  eligibility: Eligibility | null;
 };
 
 type Phase =
   | { kind: 'loading' }
   | { kind: 'error'; msg: string }
   | { kind: 'empty'; quiz: Quiz }
+  | { kind: 'intro'; quiz: Quiz; starting: boolean; msg: string }
   | { kind: 'running' }
   | { kind: 'submitting' }
   | { kind: 'submitFailed'; msg: string }
@@ -128,23 +139,50 @@ export default function QuizRunner({ badgeId, badgeName, attemptId }: QuizRunner
       const q = await api<Quiz>(`/quiz/badge/${encodeURIComponent(badgeId)}`);
       const t1 = Date.now();
       setQuiz(q);
-      if (!q.attempt || q.questions.length === 0) {
+      if (q.poolSize === 0 && !q.attempt) {
         setPhase({ kind: 'empty', quiz: q });
         return;
       }
-      // the server's clock at the middle of the round trip
-      offset.current = Date.parse(q.attempt.serverNow) - (t0 + t1) / 2;
-      const saved = q.attempt.answers || {};
-      setAnswers(saved);
-      const firstOpen = q.questions.findIndex((x) => saved[x._id] === undefined);
-      setCurrent(firstOpen < 0 ? q.questions.length - 1 : firstOpen);
-      submitted.current = false;
-      setRemaining(Math.max(0, (Date.parse(q.attempt.deadline) - (Date.now() + offset.current)) / 1000));
-      setPhase({ kind: 'running' });
+      if (!q.attempt) {
+        setPhase({ kind: 'intro', quiz: q, starting: false, msg: '' });
+        return;
+      }
+      run(q, t0, t1);
     } catch (e) {
       setPhase({ kind: 'error', msg: errorMessage(e, 'Failed to load quiz') });
     }
   }, [badgeId]);
+
+  // the running attempt: the server's clock at the middle of the round trip, saved answers
+  const run = (q: Quiz, t0: number, t1: number) => {
+    if (!q.attempt) return;
+    // the server's clock at the middle of the round trip
+    offset.current = Date.parse(q.attempt.serverNow) - (t0 + t1) / 2;
+    const saved = q.attempt.answers || {};
+    setAnswers(saved);
+    const firstOpen = q.questions.findIndex((x) => saved[x._id] === undefined);
+    setCurrent(firstOpen < 0 ? q.questions.length - 1 : firstOpen);
+    submitted.current = false;
+    setRemaining(Math.max(0, (Date.parse(q.attempt.deadline) - (Date.now() + offset.current)) / 1000));
+    setPhase({ kind: 'running' });
+  };
+
+  // Start Quiz: an explicit POST; a refused retake shows the server's message and the time
+  const start = async (intro: Quiz) => {
+    setPhase({ kind: 'intro', quiz: intro, starting: true, msg: '' });
+    try {
+      const t0 = Date.now();
+      const q = await api<Quiz>(`/quiz/badge/${encodeURIComponent(badgeId)}/start`, { method: 'POST', timeoutMs: 30000 });
+      const t1 = Date.now();
+      setQuiz(q);
+      run(q, t0, t1);
+    } catch (e) {
+      let next = intro;
+      const d = e instanceof ApiError ? (e.data as { eligibility?: Eligibility } | null) : null;
+      if (d && d.eligibility) next = { ...intro, eligibility: d.eligibility };
+      setPhase({ kind: 'intro', quiz: next, starting: false, msg: errorMessage(e, 'Failed to start the quiz') });
+    }
+  };
 
   // first load: a submitted attempt's result (after a reload of the result screen), or the quiz
   useEffect(() => {
@@ -178,7 +216,15 @@ export default function QuizRunner({ badgeId, badgeName, attemptId }: QuizRunner
       setPhase({ kind: 'submitting' });
       try {
         await saveChain.current.catch(() => undefined);
-        const r = await api<QuizResult>(`/quiz/attempts/${quiz.attempt._id}/submit`, { method: 'POST', body: { answers: answersRef.current }, timeoutMs: 30000 });
+        let r: QuizResult;
+        try {
+          r = await api<QuizResult>(`/quiz/attempts/${quiz.attempt._id}/submit`, { method: 'POST', body: { answers: answersRef.current }, timeoutMs: 30000 });
+        } catch (e) {
+          // too late: the server graded the answers saved before the deadline
+          if (!(e instanceof ApiError && e.status === 409 && (e.data as { attemptId?: string } | null)?.attemptId)) throw e;
+          toast({ title: "Time's Up!", description: e.message });
+          r = await api<QuizResult>(`/quiz/attempts/${quiz.attempt._id}`);
+        }
         if (r.passed) storeQuizResult(badgeId, r);
         history.replaceState(null, '', `/quiz/${badgeId}?attempt=${r.attemptId}`);
         setPhase({ kind: 'result', result: r });
@@ -216,6 +262,7 @@ export default function QuizRunner({ badgeId, badgeName, attemptId }: QuizRunner
   if (phase.kind === 'loading') return <LoadingQuiz />;
   if (phase.kind === 'error') return <Unavailable msg={phase.msg} badgeId={badgeId} onRetry={load} />;
   if (phase.kind === 'empty') return <NoQuestions quiz={phase.quiz} />;
+  if (phase.kind === 'intro') return <StartScreen quiz={phase.quiz} starting={phase.starting} msg={phase.msg} onStart={() => start(phase.quiz)} />;
   if (phase.kind === 'result') return <ResultScreen result={phase.result} badgeId={badgeId} />;
   if (!quiz || !quiz.attempt) return <LoadingQuiz />;
 
@@ -463,6 +510,85 @@ function NoQuestions({ quiz }: { quiz: Quiz }) {
   );
 }
 
+/** When the member may next start, as one sentence (null when they may start now). */
+function nextAttemptText(e: Eligibility | null | undefined): string | null {
+  if (!e || !e.nextAttemptAt || (e.canStart && !e.usesExtra)) return null;
+  if (e.usesExtra) return `An administrator granted you an extra attempt, so you may start now. Otherwise your next attempt would open ${dateTime(e.nextAttemptAt)}.`;
+  if (e.reason === 'cap') return `You have used all ${e.maxAttempts} attempts allowed in ${e.periodDays} days. Your next attempt opens ${dateTime(e.nextAttemptAt)}.`;
+  return `Your next attempt opens ${dateTime(e.nextAttemptAt)}.`;
+}
+
+function NextAttempt({ e }: { e: Eligibility | null | undefined }) {
+  const text = nextAttemptText(e);
+  if (!text) return null;
+  return (
+    <p
+      className="mt-4 flex items-start gap-2 rounded-md border border-warning/40 bg-warning/10 px-3 py-2 text-left text-sm text-foreground"
+      data-testid="quiz-next-attempt"
+      data-next={e?.nextAttemptAt || ''}
+    >
+      <CalendarClock className="mt-0.5 h-4 w-4 shrink-0" /> <span>{text}</span>
+    </p>
+  );
+}
+
+function StartScreen({ quiz: q, starting, msg, onStart }: { quiz: Quiz; starting: boolean; msg: string; onStart: () => void }) {
+  const e = q.eligibility;
+  const facts = [
+    { label: 'Questions', value: q.questionsPerAttempt < q.poolSize ? `${q.questionsPerAttempt} drawn from ${q.poolSize}` : `${q.poolSize}`, Icon: Layers },
+    { label: 'Time limit', value: `${q.timeLimit} min`, Icon: Timer },
+    { label: 'Passing score', value: `${q.passingScore}%`, Icon: Target },
+    {
+      label: 'Attempts',
+      value: e.maxAttempts > 0 && e.periodDays > 0 ? `${e.attemptsUsed} of ${e.maxAttempts} used` : `${e.attemptsUsed} used`,
+      Icon: RotateCcw,
+    },
+  ];
+  return (
+    <Card className="mx-auto w-full max-w-3xl" data-testid="quiz-start">
+      <div className="p-6 sm:p-8">
+        <p className="text-sm font-medium text-primary">{q.badge.name}</p>
+        <h1 className="mt-1 text-2xl font-bold tracking-tight sm:text-3xl">{q.title}</h1>
+        {q.description && <p className="mt-2 text-muted-foreground">{q.description}</p>}
+        <dl className="mt-6 grid grid-cols-2 gap-3 sm:grid-cols-4">
+          {facts.map(({ label, value, Icon }) => (
+            <div key={label} className="rounded-lg border bg-muted/30 p-3">
+              <dt className="flex items-center gap-1.5 text-xs text-muted-foreground">
+                <Icon className="h-3.5 w-3.5" /> {label}
+              </dt>
+              <dd className="mt-1 font-semibold tabular-nums">{value}</dd>
+            </div>
+          ))}
+        </dl>
+        <p className="mt-4 text-sm text-muted-foreground" data-testid="quiz-rule">
+          {q.retakeRule.text}. The timer starts when you press Start Quiz; questions and answer order are drawn for each attempt.
+        </p>
+        {q.lastAttempt && (
+          <p className="mt-2 text-sm text-muted-foreground">
+            Your last attempt ({dateTime(q.lastAttempt.submittedAt)}): {pct(q.lastAttempt.score)}%, {q.lastAttempt.passed ? 'passed' : 'not passed'}.
+          </p>
+        )}
+        <NextAttempt e={e} />
+        {msg && (
+          <p role="alert" className="mt-4 rounded-md border border-destructive/50 bg-destructive/10 px-3 py-2 text-sm text-destructive">
+            {msg}
+          </p>
+        )}
+        <div className="mt-6 flex flex-col-reverse gap-3 sm:flex-row sm:justify-end">
+          <LinkButton href={`/badges/${q.badge._id}`} variant="outline">
+            <ArrowLeft /> Back to Badge
+          </LinkButton>
+          {e.canStart && (
+            <Button onClick={onStart} disabled={starting} data-testid="quiz-begin">
+              <Play /> {starting ? 'Starting…' : 'Start Quiz'}
+            </Button>
+          )}
+        </div>
+      </div>
+    </Card>
+  );
+}
+
 function ResultScreen({ result: r, badgeId }: { result: QuizResult; badgeId: string }) {
   const score = pct(r.score);
   const continueApplication = () => {
@@ -472,6 +598,7 @@ function ResultScreen({ result: r, badgeId }: { result: QuizResult; badgeId: str
   const retake = () => {
     window.location.href = `/quiz/${badgeId}`;
   };
+  const canRetake = !r.eligibility || r.eligibility.canStart;
   const stats = [
     { label: 'Correct answers', value: `${r.correctAnswers} / ${r.total}`, Icon: CheckCircle2 },
     { label: 'Time taken', value: duration(r.timeSpent), Icon: Timer },
@@ -499,7 +626,7 @@ function ResultScreen({ result: r, badgeId }: { result: QuizResult; badgeId: str
           <p className="mt-2 max-w-md text-muted-foreground">
             {r.passed
               ? `You reached the ${r.passingScore}% needed for ${r.badge.name}. Continue your application to have it reviewed.`
-              : `You need ${r.passingScore}% to pass. Review the answers below and try again when you're ready.`}
+              : `You need ${r.passingScore}% to pass. The answers are not shown, so the badge keeps its meaning: study the topics and try again when your next attempt opens.`}
           </p>
           {r.late && (
             <p className="mt-3 rounded-md bg-warning/15 px-3 py-2 text-sm">Time ran out: only the answers saved before the deadline were graded.</p>
@@ -514,10 +641,13 @@ function ResultScreen({ result: r, badgeId }: { result: QuizResult; badgeId: str
               </div>
             ))}
           </dl>
+          {!r.passed && <NextAttempt e={r.eligibility} />}
           <div className="mt-8 flex w-full flex-col-reverse gap-3 sm:w-auto sm:flex-row">
-            <Button variant="outline" onClick={retake}>
-              <RotateCcw /> Retake Quiz
-            </Button>
+            {canRetake && (
+              <Button variant="outline" onClick={retake}>
+                <RotateCcw /> Retake Quiz
+              </Button>
+            )}
             {r.passed ? (
               <Button onClick={continueApplication} data-testid="quiz-continue">
                 Continue Application <ArrowRight />
@@ -531,64 +661,29 @@ function ResultScreen({ result: r, badgeId }: { result: QuizResult; badgeId: str
         </div>
       </Card>
 
-      <h2 className="mt-10 text-xl font-semibold">Review your answers</h2>
-      <ol className="mt-4 space-y-4" data-testid="quiz-review">
-        {r.review.map((it, i) => (
-          <li key={it.questionId}>
-            <Card>
-              <div className="p-5 sm:p-6">
-                <div className="flex items-start justify-between gap-3">
-                  <p className="font-medium leading-snug">
-                    <span className="text-muted-foreground">{i + 1}. </span>
-                    {it.text}
-                  </p>
-                  {it.correct ? (
-                    <Chip tone="success" className="shrink-0">
-                      <Check className="mr-1 h-3 w-3" /> Correct
-                    </Chip>
-                  ) : (
-                    <Chip tone="destructive" className="shrink-0">
-                      <X className="mr-1 h-3 w-3" /> {it.chosenIndex === null ? 'Not answered' : 'Incorrect'}
-                    </Chip>
-                  )}
-                </div>
-                <ul className="mt-4 space-y-2">
-                  {it.options.map((opt, j) => {
-                    const isCorrect = j === it.correctIndex;
-                    const isChosen = j === it.chosenIndex;
-                    return (
-                      <li
-                        key={j}
-                        className={cn(
-                          'flex items-center gap-2 rounded-md border px-3 py-2 text-sm',
-                          isCorrect && 'border-success/50 bg-success/10',
-                          isChosen && !isCorrect && 'border-destructive/50 bg-destructive/10',
-                        )}
-                      >
-                        {isCorrect ? (
-                          <CheckCircle2 className="h-4 w-4 shrink-0 text-success" />
-                        ) : isChosen ? (
-                          <XCircle className="h-4 w-4 shrink-0 text-destructive" />
-                        ) : (
-                          <span className="h-4 w-4 shrink-0" />
-                        )}
-                        <span className="flex-1">{opt}</span>
-                        {isChosen && <span className="text-xs font-medium text-muted-foreground">Your answer</span>}
-                      </li>
-                    );
-                  })}
-                </ul>
-                {it.explanation && (
-                  <p className="mt-4 rounded-md bg-muted/60 p-3 text-sm text-muted-foreground">
-                    <span className="font-medium text-foreground">Explanation: </span>
-                    {it.explanation}
-                  </p>
-                )}
-              </div>
-            </Card>
-          </li>
-        ))}
-      </ol>
+      {r.topics.length > 0 && (
+        <>
+          <h2 className="mt-10 text-xl font-semibold">Score by topic</h2>
+          <ul className="mt-4 grid gap-3 sm:grid-cols-2" data-testid="quiz-topics">
+            {r.topics.map((t) => {
+              const p = Math.round((t.correct / t.total) * 100);
+              return (
+                <li key={t.topic} className="rounded-lg border bg-card p-4">
+                  <div className="flex items-center justify-between gap-2 text-sm">
+                    <span className="font-medium">{t.topic}</span>
+                    <span className="tabular-nums text-muted-foreground">
+                      {t.correct} / {t.total}
+                    </span>
+                  </div>
+                  <div className="mt-2 h-2 w-full overflow-hidden rounded-full bg-muted" aria-hidden="true">
+                    <div className={cn('h-full rounded-full', p >= r.passingScore ? 'bg-success' : 'bg-warning')} style={{ width: `${p}%` }} />
+                  </div>
+                </li>
+              );
+            })}
+          </ul>
+        </>
+      )}
     </div>
   );
 }
