@@ -21,6 +21,10 @@ func (h *Handler) Routes() []web.Route {
 		web.Get("/admin/questions", web.Admin, h.questions),
 		web.Post("/admin/badges/:badgeId/quiz", web.Admin, h.createQuiz),
 		web.Patch("/admin/quizzes/:quizId/toggle", web.Admin, h.toggleQuiz),
+		web.Put("/admin/quizzes/:quizId", web.Admin, h.updateQuiz),
+		web.Get("/admin/quizzes/:quizId/analysis", web.Admin, h.analysis),
+		web.Post("/admin/quizzes/:quizId/attempt-grants", web.Admin, h.grantAttempt),
+		web.Get("/admin/quiz-attempts", web.Admin, h.history),
 		web.Post("/admin/questions", web.Admin, h.createQuestion),
 		web.Put("/admin/questions/:id", web.Admin, h.updateQuestion),
 		web.Delete("/admin/questions/:id", web.Admin, h.deleteQuestion),
@@ -154,4 +158,79 @@ func (h *Handler) removeFromQuiz(c fiber.Ctx) error {
 		return err
 	}
 	return c.JSON(fiber.Map{"msg": "Question removed from quiz", "quiz": v})
+}
+
+func (h *Handler) updateQuiz(c fiber.Ctx) error {
+	id := c.Params("quizId")
+	if !model.ValidID(id) {
+		return web.NotFound(MsgQuizNotFound)
+	}
+	var in QuizInput
+	if err := web.BindJSON(c, &in); err != nil {
+		return err
+	}
+	v, err := h.svc.UpdateQuiz(c.Context(), web.Viewer(c), id, in)
+	if err != nil {
+		return err
+	}
+	return c.JSON(fiber.Map{"msg": "Quiz updated successfully", "quiz": v})
+}
+
+func (h *Handler) analysis(c fiber.Ctx) error {
+	id := c.Params("quizId")
+	if !model.ValidID(id) {
+		return web.NotFound(MsgQuizNotFound)
+	}
+	v, err := h.svc.Analysis(c.Context(), id)
+	if err != nil {
+		return err
+	}
+	return c.JSON(v)
+}
+
+type grantBody struct {
+	UserID string `json:"userId"`
+}
+
+func (h *Handler) grantAttempt(c fiber.Ctx) error {
+	id := c.Params("quizId")
+	if !model.ValidID(id) {
+		return web.NotFound(MsgQuizNotFound)
+	}
+	var b grantBody
+	if err := web.BindJSON(c, &b); err != nil {
+		return err
+	}
+	if b.UserID == "" {
+		return web.BadRequest(MsgUserIDRequired)
+	}
+	if !model.ValidID(b.UserID) {
+		return web.NotFound(MsgUserNotFound)
+	}
+	e, err := h.svc.GrantAttempt(c.Context(), web.Viewer(c), id, b.UserID)
+	if err != nil {
+		return err
+	}
+	return c.Status(fiber.StatusCreated).JSON(fiber.Map{"msg": "Extra attempt granted", "eligibility": e})
+}
+
+func (h *Handler) history(c fiber.Ctx) error {
+	userID, badgeID := c.Query("userId"), c.Query("badgeId")
+	if userID == "" {
+		return web.BadRequest(MsgUserIDRequired)
+	}
+	if badgeID == "" {
+		return web.BadRequest("Badge ID is required.")
+	}
+	if !model.ValidID(userID) {
+		return web.NotFound(MsgUserNotFound)
+	}
+	if !model.ValidID(badgeID) {
+		return web.NotFound(MsgBadgeNotFound)
+	}
+	v, err := h.svc.History(c.Context(), userID, badgeID)
+	if err != nil {
+		return err
+	}
+	return c.JSON(v)
 }

@@ -16,6 +16,16 @@ const (
 	MaxTimeLimit        = 300
 	MaxTitle            = 200
 	MaxDescription      = 2000
+
+	// Pools and retake rules: questions per attempt (0 = the whole pool), the wait after a
+	// failed attempt, and at most MaxAttempts per AttemptPeriodDays (0 = no cap).
+	MaxDraw                  = 200
+	DefaultRetakeWaitHours   = 24
+	MaxRetakeWaitHours       = 8760
+	DefaultMaxAttempts       = 3
+	MaxMaxAttempts           = 100
+	DefaultAttemptPeriodDays = 30
+	MaxAttemptPeriodDays     = 365
 )
 
 // Question defaults and limits.
@@ -42,6 +52,7 @@ const (
 	MsgTimeLimit        = "Time limit must be a whole number of minutes, at least 1."
 	MsgTimeLimitMax     = "Time limit can be at most 300 minutes."
 	MsgTitleLong        = "Quiz title must be at most 200 characters."
+	MsgTitleRequired    = "Quiz title is required."
 	MsgQuizDescLong     = "Quiz description must be at most 2000 characters."
 
 	MsgTextRequired   = "Question text is required."
@@ -57,22 +68,75 @@ const (
 	MsgCategoryLong   = "Category must be at most 60 characters."
 	MsgAlreadyInQuiz  = "This question is already in the quiz."
 	MsgNotInQuiz      = "This question is not in the quiz."
+
+	MsgDraw           = "Questions per attempt must be a whole number from 0 (the whole pool) to 200."
+	MsgDrawOverPool   = "Questions per attempt (%d) cannot be more than the %d questions in the quiz's pool."
+	MsgRetakeWait     = "The wait after a failed attempt must be a whole number of hours from 0 to 8760."
+	MsgMaxAttempts    = "Maximum attempts must be a whole number from 0 (no limit) to 100."
+	MsgAttemptPeriod  = "The attempt period must be a whole number of days from 1 to 365."
+	MsgBelowDraw      = "This quiz draws %d questions per attempt, so its pool cannot have fewer. Lower the questions per attempt first."
+	MsgLastQuestion   = "%s is active in the catalogue, so its quiz must keep at least one question. Deactivate the badge first."
+	MsgQuizOffActive  = "%s is active in the catalogue, so its quiz cannot be switched off. Deactivate the badge first."
+	MsgUserNotFound   = "User not found"
+	MsgUserIDRequired = "User ID is required."
+	MsgGrantWaiting   = "This member already has an extra attempt waiting."
+	MsgGrantNotNeeded = "This member can already start the quiz; an extra attempt is only needed while a retake waits."
 )
 
 // QuizInput is the Create Quiz form.
 type QuizInput struct {
-	Title        *string         `json:"title"`
-	Description  *string         `json:"description"`
-	PassingScore json.RawMessage `json:"passingScore"`
-	TimeLimit    json.RawMessage `json:"timeLimit"`
+	Title               *string         `json:"title"`
+	Description         *string         `json:"description"`
+	PassingScore        json.RawMessage `json:"passingScore"`
+	TimeLimit           json.RawMessage `json:"timeLimit"`
+	QuestionsPerAttempt json.RawMessage `json:"questionsPerAttempt"`
+	RetakeWaitHours     json.RawMessage `json:"retakeWaitHours"`
+	MaxAttempts         json.RawMessage `json:"maxAttempts"`
+	AttemptPeriodDays   json.RawMessage `json:"attemptPeriodDays"`
 }
 
 // QuizFields is a validated quiz form.
 type QuizFields struct {
-	Title        string
-	Description  string
-	PassingScore int
-	TimeLimit    int
+	Title               string
+	Description         string
+	PassingScore        int
+	TimeLimit           int
+	QuestionsPerAttempt int
+	RetakeWaitHours     int
+	MaxAttempts         int
+	AttemptPeriodDays   int
+}
+
+// intField parses an optional whole number in [lo, hi]: def when empty, msg when invalid.
+func intField(raw json.RawMessage, def, lo, hi int, msg string) (int, string) {
+	n, empty, ok := badgeadmin.ParseInt(raw)
+	switch {
+	case empty:
+		return def, ""
+	case !ok || n < int64(lo) || n > int64(hi):
+		return def, msg
+	}
+	return int(n), ""
+}
+
+// NormalizeRules validates the pool and retake fields, keeping cur's value for an absent
+// field (a new quiz passes the defaults).
+func NormalizeRules(in QuizInput, cur QuizFields) (QuizFields, string) {
+	f := cur
+	var msg string
+	if f.QuestionsPerAttempt, msg = intField(in.QuestionsPerAttempt, cur.QuestionsPerAttempt, 0, MaxDraw, MsgDraw); msg != "" {
+		return f, msg
+	}
+	if f.RetakeWaitHours, msg = intField(in.RetakeWaitHours, cur.RetakeWaitHours, 0, MaxRetakeWaitHours, MsgRetakeWait); msg != "" {
+		return f, msg
+	}
+	if f.MaxAttempts, msg = intField(in.MaxAttempts, cur.MaxAttempts, 0, MaxMaxAttempts, MsgMaxAttempts); msg != "" {
+		return f, msg
+	}
+	if f.AttemptPeriodDays, msg = intField(in.AttemptPeriodDays, cur.AttemptPeriodDays, 1, MaxAttemptPeriodDays, MsgAttemptPeriod); msg != "" {
+		return f, msg
+	}
+	return f, ""
 }
 
 // DefaultQuizDescription is the assessment text a quiz gets when none is given.
@@ -117,7 +181,39 @@ func NormalizeQuiz(in QuizInput, badgeName string) (QuizFields, string) {
 	default:
 		f.TimeLimit = int(n)
 	}
-	return f, ""
+	return NormalizeRules(in, QuizFields{Title: f.Title, Description: f.Description, PassingScore: f.PassingScore, TimeLimit: f.TimeLimit,
+		RetakeWaitHours: DefaultRetakeWaitHours, MaxAttempts: DefaultMaxAttempts, AttemptPeriodDays: DefaultAttemptPeriodDays})
+}
+
+// NormalizeQuizUpdate validates an edit of quiz cur: absent fields keep their values; a
+// present empty title or description is refused like an over-long one is.
+func NormalizeQuizUpdate(in QuizInput, cur QuizFields) (QuizFields, string) {
+	f := cur
+	if in.Title != nil {
+		if f.Title = badgeadmin.TrimPtr(in.Title); f.Title == "" {
+			return f, MsgTitleRequired
+		}
+	}
+	if in.Description != nil {
+		f.Description = badgeadmin.TrimPtr(in.Description)
+	}
+	if badgeadmin.TooLong(f.Title, MaxTitle) {
+		return f, MsgTitleLong
+	}
+	if badgeadmin.TooLong(f.Description, MaxDescription) {
+		return f, MsgQuizDescLong
+	}
+	var msg string
+	if f.PassingScore, msg = intField(in.PassingScore, cur.PassingScore, 1, 100, MsgPassingScore); msg != "" {
+		return f, msg
+	}
+	if f.TimeLimit, msg = intField(in.TimeLimit, cur.TimeLimit, 1, MaxTimeLimit, MsgTimeLimit); msg != "" {
+		if n, _, ok := badgeadmin.ParseInt(in.TimeLimit); ok && n > MaxTimeLimit {
+			return f, MsgTimeLimitMax
+		}
+		return f, msg
+	}
+	return NormalizeRules(in, f)
 }
 
 // QuestionInput is the question form (create, create for a quiz, edit).

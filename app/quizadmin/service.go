@@ -3,6 +3,7 @@ package quizadmin
 import (
 	"context"
 	"database/sql"
+	"fmt"
 
 	"github.com/uptrace/bun"
 
@@ -51,8 +52,13 @@ func (s *Service) CreateQuiz(ctx context.Context, actor *model.User, badgeID str
 		if msg != "" {
 			return web.BadRequest(msg)
 		}
+		if f.QuestionsPerAttempt > 0 {
+			return web.BadRequest(fmt.Sprintf(MsgDrawOverPool, f.QuestionsPerAttempt, 0))
+		}
 		quiz := &model.Quiz{ID: model.NewID(), BadgeID: badgeID, Title: f.Title, Description: f.Description,
-			PassingScore: f.PassingScore, TimeLimit: f.TimeLimit, IsActive: true, CreatedAt: model.Now()}
+			PassingScore: f.PassingScore, TimeLimit: f.TimeLimit, IsActive: true, CreatedAt: model.Now(),
+			QuestionsPerAttempt: f.QuestionsPerAttempt, RetakeWaitHours: f.RetakeWaitHours, MaxAttempts: f.MaxAttempts,
+			AttemptPeriodDays: f.AttemptPeriodDays}
 		if _, err := tx.NewInsert().Model(quiz).Exec(ctx); err != nil {
 			if db.IsUniqueViolation(err) {
 				return web.Conflict(MsgQuizExists)
@@ -77,6 +83,9 @@ func (s *Service) ToggleQuiz(ctx context.Context, actor *model.User, id string) 
 		}
 		if err != nil {
 			return err
+		}
+		if before.IsActive && before.Badge.IsActive {
+			return web.Conflict(fmt.Sprintf(MsgQuizOffActive, before.Badge.Name))
 		}
 		if _, err := tx.NewUpdate().Model((*model.Quiz)(nil)).Set("is_active = ?", !before.IsActive).Where("id = ?", id).Exec(ctx); err != nil {
 			return err
@@ -188,6 +197,11 @@ func (s *Service) DeleteQuestion(ctx context.Context, actor *model.User, id stri
 		if err != nil {
 			return err
 		}
+		for _, ref := range before.Quizzes {
+			if err := canShrink(ctx, tx, ref.ID); err != nil {
+				return err
+			}
+		}
 		res, err := tx.NewDelete().Model((*model.QuizQuestion)(nil)).Where("question_id = ?", id).Exec(ctx)
 		if err != nil {
 			return err
@@ -240,6 +254,16 @@ func (s *Service) RemoveFromQuiz(ctx context.Context, actor *model.User, quizID,
 		if err := mustExist(ctx, tx, (*model.Quiz)(nil), quizID, MsgQuizNotFound); err != nil {
 			return err
 		}
+		in, err := tx.NewSelect().Model((*model.QuizQuestion)(nil)).Where("quiz_id = ? AND question_id = ?", quizID, questionID).Exists(ctx)
+		if err != nil {
+			return err
+		}
+		if !in {
+			return web.NotFound(MsgNotInQuiz)
+		}
+		if err := canShrink(ctx, tx, quizID); err != nil {
+			return err
+		}
 		res, err := tx.NewDelete().Model((*model.QuizQuestion)(nil)).Where("quiz_id = ? AND question_id = ?", quizID, questionID).Exec(ctx)
 		if err != nil {
 			return err
@@ -251,6 +275,61 @@ func (s *Service) RemoveFromQuiz(ctx context.Context, actor *model.User, quizID,
 			return err
 		}
 		return badgeadmin.Audit(ctx, tx, actor, "quiz.remove_question", "quiz", quizID, map[string]string{"questionId": questionID}, nil)
+	})
+	return out, err
+}
+
+// canShrink refuses taking one question out of the quiz's pool when the pool would fall
+// below the questions drawn per attempt, or when an active skill badge's active quiz would
+// be left without questions (members would meet an empty quiz).
+func canShrink(ctx context.Context, tx bun.Tx, quizID string) error {
+	qv, err := quizView(ctx, tx, quizID)
+	if err != nil {
+		return err
+	}
+	left := qv.QuestionCount - 1
+	if qv.QuestionsPerAttempt > 0 && left < qv.QuestionsPerAttempt {
+		return web.Conflict(fmt.Sprintf(MsgBelowDraw, qv.QuestionsPerAttempt))
+	}
+	if left < 1 && qv.IsActive && qv.Badge.IsActive {
+		return web.Conflict(fmt.Sprintf(MsgLastQuestion, qv.Badge.Name))
+	}
+	return nil
+}
+
+// UpdateQuiz edits a quiz's settings: title, description, passing score, time limit,
+// questions per attempt (at most the pool) and the retake rule.
+func (s *Service) UpdateQuiz(ctx context.Context, actor *model.User, id string, in QuizInput) (*QuizView, error) {
+	var out *QuizView
+	err := s.DB.RunInTx(ctx, nil, func(ctx context.Context, tx bun.Tx) error {
+		before, err := quizView(ctx, tx, id)
+		if isNoRows(err) {
+			return web.NotFound(MsgQuizNotFound)
+		}
+		if err != nil {
+			return err
+		}
+		cur := QuizFields{Title: before.Title, Description: before.Description, PassingScore: before.PassingScore, TimeLimit: before.TimeLimit,
+			QuestionsPerAttempt: before.QuestionsPerAttempt, RetakeWaitHours: before.RetakeWaitHours, MaxAttempts: before.MaxAttempts,
+			AttemptPeriodDays: before.AttemptPeriodDays}
+		f, msg := NormalizeQuizUpdate(in, cur)
+		if msg != "" {
+			return web.BadRequest(msg)
+		}
+		if f.QuestionsPerAttempt > before.QuestionCount {
+			return web.BadRequest(fmt.Sprintf(MsgDrawOverPool, f.QuestionsPerAttempt, before.QuestionCount))
+		}
+		if _, err := tx.NewUpdate().Model((*model.Quiz)(nil)).
+			Set("title = ?", f.Title).Set("description = ?", f.Description).Set("passing_score = ?", f.PassingScore).
+			Set("time_limit = ?", f.TimeLimit).Set("questions_per_attempt = ?", f.QuestionsPerAttempt).
+			Set("retake_wait_hours = ?", f.RetakeWaitHours).Set("max_attempts = ?", f.MaxAttempts).
+			Set("attempt_period_days = ?", f.AttemptPeriodDays).Where("id = ?", id).Exec(ctx); err != nil {
+			return err
+		}
+		if out, err = quizView(ctx, tx, id); err != nil {
+			return err
+		}
+		return badgeadmin.Audit(ctx, tx, actor, "quiz.update", "quiz", id, quizAudit(before), quizAudit(out))
 	})
 	return out, err
 }
@@ -290,5 +369,7 @@ func quizAudit(q *QuizView) map[string]any {
 		ids[i] = qq.ID
 	}
 	return map[string]any{"_id": q.ID, "title": q.Title, "description": q.Description, "passingScore": q.PassingScore,
-		"timeLimit": q.TimeLimit, "isActive": q.IsActive, "badgeId": q.Badge.ID, "questionIds": ids}
+		"timeLimit": q.TimeLimit, "isActive": q.IsActive, "badgeId": q.Badge.ID, "questionIds": ids,
+		"questionsPerAttempt": q.QuestionsPerAttempt, "retakeWaitHours": q.RetakeWaitHours, "maxAttempts": q.MaxAttempts,
+		"attemptPeriodDays": q.AttemptPeriodDays}
 }

@@ -10,6 +10,7 @@ import (
 	"github.com/uptrace/bun"
 
 	"meritmark/app/model"
+	"meritmark/app/quiz"
 )
 
 // QuestionView is a question as the admin API answers it (with the correct answer: this
@@ -56,6 +57,14 @@ type QuizView struct {
 	Badge         BadgeRef       `json:"badge"`
 	Questions     []QuestionView `json:"questions"`
 	QuestionCount int            `json:"questionCount"`
+	// the pool (QuestionCount questions), the draw per attempt (0 = the whole pool) and
+	// the retake rule
+	QuestionsPerAttempt int    `json:"questionsPerAttempt"`
+	DrawSize            int    `json:"drawSize"`
+	RetakeWaitHours     int    `json:"retakeWaitHours"`
+	MaxAttempts         int    `json:"maxAttempts"`
+	AttemptPeriodDays   int    `json:"attemptPeriodDays"`
+	RetakeRule          string `json:"retakeRule"`
 }
 
 func questionView(q model.Question) QuestionView {
@@ -128,7 +137,9 @@ func quizViews(ctx context.Context, db bun.IDB, ids []string) ([]QuizView, error
 		}
 		out = append(out, QuizView{ID: qz.ID, Title: qz.Title, Description: qz.Description, PassingScore: qz.PassingScore,
 			TimeLimit: qz.TimeLimit, IsActive: qz.IsActive, CreatedAt: qz.CreatedAt, Badge: badgeByID[qz.BadgeID],
-			Questions: qs, QuestionCount: len(qs)})
+			Questions: qs, QuestionCount: len(qs), QuestionsPerAttempt: qz.QuestionsPerAttempt,
+			DrawSize: quiz.DrawSize(qz.QuestionsPerAttempt, len(qs)), RetakeWaitHours: qz.RetakeWaitHours,
+			MaxAttempts: qz.MaxAttempts, AttemptPeriodDays: qz.AttemptPeriodDays, RetakeRule: quiz.RuleText(quiz.RuleOf(&qz))})
 	}
 	return out, nil
 }

@@ -60,6 +60,8 @@ func Run(ctx context.Context, d *bun.DB, adminPassword string) (Result, error) {
 				ID: model.NewID(), BadgeID: badge.ID, Title: b.name + " Assessment",
 				Description:  "Answer each question to show your " + b.name + " skills. You need 70% to pass.",
 				PassingScore: 70, TimeLimit: 15, IsActive: true, CreatedAt: created,
+				// each attempt draws from a pool larger than the draw; the usual retake rule
+				QuestionsPerAttempt: len(b.questions) - 1, RetakeWaitHours: 24, MaxAttempts: 3, AttemptPeriodDays: 30,
 			}
 			if _, err := tx.NewInsert().Model(quiz).Exec(ctx); err != nil {
 				return err

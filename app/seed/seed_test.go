@@ -43,6 +43,13 @@ func TestSeedIsCompleteAndIdempotent(t *testing.T) {
 			if n < 5 || n > 10 {
 				t.Errorf("%s: quiz has %d questions, want 5-10", b.Name, n)
 			}
+			var qz model.Quiz
+			if err := d.NewSelect().Model(&qz).Where("badge_id = ?", b.ID).Scan(ctx); err != nil {
+				t.Fatal(err)
+			}
+			if qz.QuestionsPerAttempt < 3 || int64(qz.QuestionsPerAttempt) >= int64(n) || qz.RetakeWaitHours != 24 || qz.MaxAttempts != 3 || qz.AttemptPeriodDays != 30 {
+				t.Errorf("%s: draw %d of a pool of %d, rule %d h / %d in %d days", b.Name, qz.QuestionsPerAttempt, n, qz.RetakeWaitHours, qz.MaxAttempts, qz.AttemptPeriodDays)
+			}
 		}
 	}
 	if len(cats) != 6 || free < 1 || proof < 1 {

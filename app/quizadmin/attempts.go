@@ -1,0 +1,211 @@
+package quizadmin
+
+import (
+	"context"
+	"time"
+
+	"github.com/uptrace/bun"
+
+	"meritmark/app/badgeadmin"
+	"meritmark/app/model"
+	"meritmark/app/quiz"
+	"meritmark/app/web"
+)
+
+// AnalysisView answers GET /admin/quizzes/{quizId}/analysis.
+type AnalysisView struct {
+	Quiz  QuizRef   `json:"quiz"`
+	Stats QuizStats `json:"stats"`
+}
+
+// Analysis is the item analysis of a quiz over its submitted attempts. Questions are the
+// pool in its order, then questions asked earlier that have left the pool.
+func (s *Service) Analysis(ctx context.Context, quizID string) (*AnalysisView, error) {
+	qv, err := quizView(ctx, s.DB, quizID)
+	if isNoRows(err) {
+		return nil, web.NotFound(MsgQuizNotFound)
+	}
+	if err != nil {
+		return nil, err
+	}
+	var attempts []model.QuizAttempt
+	if err := s.DB.NewSelect().Model(&attempts).Where("quiz_id = ? AND submitted_at IS NOT NULL", quizID).
+		Order("submitted_at", "id").Scan(ctx); err != nil {
+		return nil, err
+	}
+	ids := []string{}
+	known := map[string]bool{}
+	texts := map[string]string{}
+	for _, q := range qv.Questions {
+		ids = append(ids, q.ID)
+		known[q.ID] = true
+		texts[q.ID] = q.Text
+	}
+	var extra []string
+	for _, a := range attempts {
+		for _, it := range a.Layout {
+			if !known[it.QuestionID] {
+				known[it.QuestionID] = true
+				extra = append(extra, it.QuestionID)
+			}
+		}
+	}
+	keys := map[string]int{}
+	for _, q := range qv.Questions {
+		keys[q.ID] = q.CorrectIndex
+	}
+	if len(extra) > 0 {
+		var qs []model.Question
+		if err := s.DB.NewSelect().Model(&qs).Where("id IN (?)", bun.In(extra)).Scan(ctx); err != nil {
+			return nil, err
+		}
+		for _, q := range qs {
+			ids = append(ids, q.ID)
+			texts[q.ID] = q.Text
+			keys[q.ID] = q.CorrectIndex
+		}
+	}
+	sittings := make([]Sitting, 0, len(attempts))
+	for i := range attempts {
+		a := &attempts[i]
+		st := Sitting{Score: a.Score, Passed: a.Passed, TimeSpent: quiz.TimeSpent(a), Items: map[string]bool{}}
+		for _, it := range a.Layout {
+			key, ok := keys[it.QuestionID]
+			if !ok {
+				continue // deleted from the bank
+			}
+			ans, answered := a.Answers[it.QuestionID]
+			st.Items[it.QuestionID] = answered && ans == key
+		}
+		sittings = append(sittings, st)
+	}
+	return &AnalysisView{Quiz: QuizRef{ID: qv.ID, Title: qv.Title, BadgeName: qv.Badge.Name}, Stats: Analyze(sittings, ids, texts)}, nil
+}
+
+// AttemptRow is one attempt in a member's history.
+type AttemptRow struct {
+	ID             string     `json:"_id"`
+	StartedAt      time.Time  `json:"startedAt"`
+	SubmittedAt    *time.Time `json:"submittedAt"`
+	Score          float64    `json:"score"`
+	Passed         bool       `json:"passed"`
+	CorrectAnswers int        `json:"correctAnswers"`
+	Total          int        `json:"total"`
+	TimeSpent      int        `json:"timeSpent"`
+	Late           bool       `json:"late"`
+	ApplicationID  *string    `json:"applicationId"`
+	ExtraAttempt   bool       `json:"extraAttempt"` // started with an extra attempt an admin granted
+}
+
+// HistoryView answers GET /admin/quiz-attempts?userId=&badgeId=.
+type HistoryView struct {
+	Quiz        *QuizRef          `json:"quiz"`
+	RetakeRule  string            `json:"retakeRule"`
+	Attempts    []AttemptRow      `json:"attempts"`
+	Eligibility *quiz.Eligibility `json:"eligibility"`
+}
+
+// History is a member's attempts at the badge's quiz, newest first, and whether they may
+// start another now.
+func (s *Service) History(ctx context.Context, userID, badgeID string) (*HistoryView, error) {
+	out := &HistoryView{Attempts: []AttemptRow{}}
+	if ok, err := s.DB.NewSelect().Model((*model.User)(nil)).Where("id = ?", userID).Exists(ctx); err != nil {
+		return nil, err
+	} else if !ok {
+		return nil, web.NotFound(MsgUserNotFound)
+	}
+	qz := new(model.Quiz)
+	if err := s.DB.NewSelect().Model(qz).Where("badge_id = ?", badgeID).Limit(1).Scan(ctx); isNoRows(err) {
+		if ok, err := s.DB.NewSelect().Model((*model.Badge)(nil)).Where("id = ?", badgeID).Exists(ctx); err != nil {
+			return nil, err
+		} else if !ok {
+			return nil, web.NotFound(MsgBadgeNotFound)
+		}
+		return out, nil // a badge without a quiz: no attempts
+	} else if err != nil {
+		return nil, err
+	}
+	b := new(model.Badge)
+	if err := s.DB.NewSelect().Model(b).Column("name").Where("id = ?", badgeID).Scan(ctx); err != nil {
+		return nil, err
+	}
+	out.Quiz = &QuizRef{ID: qz.ID, Title: qz.Title, BadgeName: b.Name}
+	out.RetakeRule = quiz.RuleText(quiz.RuleOf(qz))
+	var rows []model.QuizAttempt
+	if err := s.DB.NewSelect().Model(&rows).Where("user_id = ? AND quiz_id = ?", userID, qz.ID).
+		Order("started_at DESC", "id DESC").Scan(ctx); err != nil {
+		return nil, err
+	}
+	var used []string
+	if err := s.DB.NewSelect().Model((*model.QuizAttemptGrant)(nil)).Column("attempt_id").
+		Where("user_id = ? AND quiz_id = ? AND attempt_id IS NOT NULL", userID, qz.ID).Scan(ctx, &used); err != nil {
+		return nil, err
+	}
+	extra := map[string]bool{}
+	for _, id := range used {
+		extra[id] = true
+	}
+	for i := range rows {
+		a := &rows[i]
+		r := AttemptRow{ID: a.ID, StartedAt: a.StartedAt.UTC(), SubmittedAt: a.SubmittedAt, Score: a.Score, Passed: a.Passed,
+			CorrectAnswers: a.CorrectCount, Total: a.Total, ApplicationID: a.ApplicationID, ExtraAttempt: extra[a.ID]}
+		if a.SubmittedAt != nil {
+			t := a.SubmittedAt.UTC()
+			r.SubmittedAt = &t
+			r.TimeSpent = quiz.TimeSpent(a)
+			r.Late = a.SubmittedAt.After(a.Deadline.Add(quiz.Grace))
+		}
+		out.Attempts = append(out.Attempts, r)
+	}
+	e, err := quiz.Eligible(ctx, s.DB, qz, userID, model.Now())
+	if err != nil {
+		return nil, err
+	}
+	out.Eligibility = &e
+	return out, nil
+}
+
+// GrantAttempt gives a member one extra attempt at the quiz: it lets them start while
+// the retake rule would make them wait. Refused when they can start anyway or already
+// have one waiting.
+func (s *Service) GrantAttempt(ctx context.Context, actor *model.User, quizID, userID string) (*quiz.Eligibility, error) {
+	var out quiz.Eligibility
+	err := s.DB.RunInTx(ctx, nil, func(ctx context.Context, tx bun.Tx) error {
+		qz := new(model.Quiz)
+		if err := tx.NewSelect().Model(qz).Where("id = ?", quizID).Scan(ctx); isNoRows(err) {
+			return web.NotFound(MsgQuizNotFound)
+		} else if err != nil {
+			return err
+		}
+		if ok, err := tx.NewSelect().Model((*model.User)(nil)).Where("id = ?", userID).Exists(ctx); err != nil {
+			return err
+		} else if !ok {
+			return web.NotFound(MsgUserNotFound)
+		}
+		e, err := quiz.Eligible(ctx, tx, qz, userID, model.Now())
+		if err != nil {
+			return err
+		}
+		if e.ExtraAttempts > 0 {
+			return web.Conflict(MsgGrantWaiting)
+		}
+		if e.CanStart {
+			return web.Conflict(MsgGrantNotNeeded)
+		}
+		g := &model.QuizAttemptGrant{ID: model.NewID(), QuizID: qz.ID, UserID: userID, CreatedAt: model.Now()}
+		if actor != nil {
+			g.GrantedBy = &actor.ID
+		}
+		if _, err := tx.NewInsert().Model(g).Exec(ctx); err != nil {
+			return err
+		}
+		if out, err = quiz.Eligible(ctx, tx, qz, userID, model.Now()); err != nil {
+			return err
+		}
+		return badgeadmin.Audit(ctx, tx, actor, "quiz.grant_attempt", "quiz", qz.ID, nil, map[string]string{"userId": userID, "grantId": g.ID})
+	})
+	if err != nil {
+		return nil, err
+	}
+	return &out, nil
+}
