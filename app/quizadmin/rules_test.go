@@ -254,9 +254,9 @@ func TestGrantAnExtraAttemptAndHistory(t *testing.T) {
 	// a member who may start anyway needs no grant
 	other, _ := e.Member("other@x.io")
 	grant(map[string]any{"userId": other.ID}).ExpectMsg(http.StatusConflict, quizadmin.MsgGrantNotNeeded)
-	admin.Get("/admin/quiz-attempts?userId=" + other.ID).ExpectMsg(http.StatusBadRequest, "Badge ID is required.")
-	admin.Get("/admin/quiz-attempts?badgeId=" + b.ID).ExpectMsg(http.StatusBadRequest, quizadmin.MsgUserIDRequired)
-	admin.Get("/admin/quiz-attempts?userId=" + other.ID + "&badgeId=" + model.NewID()).ExpectMsg(http.StatusNotFound, quizadmin.MsgBadgeNotFound)
+	admin.Get("/admin/quiz-attempts?userId="+other.ID).ExpectMsg(http.StatusBadRequest, "Badge ID is required.")
+	admin.Get("/admin/quiz-attempts?badgeId="+b.ID).ExpectMsg(http.StatusBadRequest, quizadmin.MsgUserIDRequired)
+	admin.Get("/admin/quiz-attempts?userId="+other.ID+"&badgeId="+model.NewID()).ExpectMsg(http.StatusNotFound, quizadmin.MsgBadgeNotFound)
 	if n := count(t, e, (*model.QuizAttemptGrant)(nil), "1 = 1"); n != 1 {
 		t.Fatalf("%d grants", n)
 	}
@@ -407,6 +407,6 @@ func TestItemAnalysisEndpoint(t *testing.T) {
 			t.Fatalf("question %d: %+v", k, it)
 		}
 	}
-	admin.Get("/admin/quizzes/" + model.NewID() + "/analysis").ExpectMsg(http.StatusNotFound, quizadmin.MsgQuizNotFound)
-	e.Client().Get("/admin/quizzes/"+q.ID+"/analysis").Expect(http.StatusUnauthorized)
+	admin.Get("/admin/quizzes/"+model.NewID()+"/analysis").ExpectMsg(http.StatusNotFound, quizadmin.MsgQuizNotFound)
+	e.Client().Get("/admin/quizzes/" + q.ID + "/analysis").Expect(http.StatusUnauthorized)
 }
