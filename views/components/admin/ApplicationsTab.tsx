@@ -16,6 +16,7 @@ import { date, dateTime, money } from '../../lib/format';
 import { cn } from '../../lib/cn';
 import { externalHref } from '../../lib/url';
 import { AuditChanges, actionLabel, type AuditEntry } from './AuditLog';
+import { QuizAttemptHistory } from './QuizAttemptHistory';
 
 export type AppUser = {
   _id: string;
@@ -642,6 +643,12 @@ function DetailsDialog({ app, actions, onClose }: { app: Application | null; act
                 )}
               </dl>
             </Section>
+
+            {app.badge.type === 'skill' && (
+              <Section title="Quiz attempts">
+                <QuizAttemptHistory userId={app.user._id} badgeId={app.badge._id} />
+              </Section>
+            )}
 
             <Section title={`Files (${app.proofFiles.length})`}>
               {app.proofFiles.length === 0 ? (

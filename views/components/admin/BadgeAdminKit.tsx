@@ -83,6 +83,12 @@ export type AdminQuiz = {
   badge: { _id: string; name: string; category: string; type: string; isActive: boolean };
   questions: Question[];
   questionCount: number;
+  questionsPerAttempt: number;
+  drawSize: number;
+  retakeWaitHours: number;
+  maxAttempts: number;
+  attemptPeriodDays: number;
+  retakeRule: string;
 };
 
 export type AdminCoupon = {

@@ -11,6 +11,7 @@ import { api } from '../../lib/api';
 import { cn } from '../../lib/cn';
 import { EmptyState, Field, SearchInput, Switch, capitalize, numberOrNull, plural, toastFail, toastSuccess, type AdminBadge, type AdminQuiz, type Question } from './BadgeAdminKit';
 import { QuestionFormDialog } from './QuestionFormDialog';
+import { ItemAnalysis, QuizSettingsButton, QuizSettingsDialog } from './QuizSettings';
 
 export function difficultyTone(d: string): 'destructive' | 'success' | 'warning' {
   return d === 'hard' ? 'destructive' : d === 'easy' ? 'success' : 'warning';
@@ -158,6 +159,7 @@ export function QuizManager({ badge, quiz, bank, onChanged, onChooseBadge }: {
   const [picking, setPicking] = useState(false);
   const [removing, setRemoving] = useState<string | null>(null);
   const [toggling, setToggling] = useState(false);
+  const [settings, setSettings] = useState(false);
 
   if (!badge) {
     return (
@@ -236,7 +238,10 @@ export function QuizManager({ badge, quiz, bank, onChanged, onChooseBadge }: {
                   <Chip tone="outline">
                     <Clock className="mr-1 h-3 w-3" /> {quiz.timeLimit} min
                   </Chip>
-                  <Chip tone="outline">{plural(quiz.questionCount, 'question')}</Chip>
+                  <Chip tone="outline" data-testid="quiz-pool">
+                    {quiz.drawSize < quiz.questionCount ? `${quiz.drawSize} drawn per attempt from a pool of ${quiz.questionCount}` : `${plural(quiz.questionCount, 'question')} (whole pool each attempt)`}
+                  </Chip>
+                  <Chip tone="outline">{quiz.retakeRule}</Chip>
                 </div>
               </div>
               <label className="flex shrink-0 items-center gap-2 text-sm">
@@ -251,6 +256,7 @@ export function QuizManager({ badge, quiz, bank, onChanged, onChooseBadge }: {
               <Button variant="outline" onClick={() => setPicking(true)} data-testid="add-from-bank">
                 <Library /> Add from Bank
               </Button>
+              <QuizSettingsButton onClick={() => setSettings(true)} />
             </CardContent>
           </Card>
           {!badge.isActive && quiz.questionCount > 0 && (
@@ -293,6 +299,8 @@ export function QuizManager({ badge, quiz, bank, onChanged, onChooseBadge }: {
           )}
           <QuestionFormDialog open={creating} onOpenChange={setCreating} mode="quiz" quiz={quiz} onSaved={onChanged} />
           <BankPicker open={picking} onOpenChange={setPicking} quiz={quiz} bank={bank} onAdded={onChanged} />
+          <QuizSettingsDialog open={settings} onOpenChange={setSettings} quiz={quiz} onSaved={onChanged} />
+          <ItemAnalysis quizId={quiz._id} refresh={quiz} />
         </>
       )}
     </div>

@@ -1,0 +1,227 @@
+// Quiz Management › quiz settings and item analysis: the pool and draw (questions per
+// attempt, never more than the pool), the retake rule, and how the quiz and each question
+// behave across submitted attempts (PUT /admin/quizzes/{id}, GET .../analysis).
+import { useEffect, useState, type FormEvent } from 'react';
+import { BarChart3, Settings2 } from 'lucide-react';
+import { Dialog, DialogContent, DialogDescription, DialogHeader, DialogTitle } from '../dialog';
+import { Button, Card, CardContent, CardDescription, CardHeader, CardTitle, Chip, Input, Skeleton } from '../ui';
+import { api, errorMessage } from '../../lib/api';
+import { Field, numberOrNull, toastFail, toastSuccess, type AdminQuiz } from './BadgeAdminKit';
+
+export function QuizSettingsDialog({ open, onOpenChange, quiz, onSaved }: { open: boolean; onOpenChange: (v: boolean) => void; quiz: AdminQuiz; onSaved: () => void }) {
+  const [v, setV] = useState({ passingScore: '', timeLimit: '', draw: '', wait: '', max: '', period: '' });
+  const [busy, setBusy] = useState(false);
+  const [err, setErr] = useState('');
+  useEffect(() => {
+    if (!open) return;
+    setErr('');
+    setV({
+      passingScore: String(quiz.passingScore),
+      timeLimit: String(quiz.timeLimit),
+      draw: String(quiz.questionsPerAttempt || quiz.questionCount),
+      wait: String(quiz.retakeWaitHours),
+      max: String(quiz.maxAttempts),
+      period: String(quiz.attemptPeriodDays),
+    });
+  }, [open, quiz]);
+  const set = (k: keyof typeof v) => (e: { target: { value: string } }) => setV((x) => ({ ...x, [k]: e.target.value }));
+  const draw = numberOrNull(v.draw);
+  const tooMany = typeof draw === 'number' && draw > quiz.questionCount;
+  const submit = async (e: FormEvent) => {
+    e.preventDefault();
+    setBusy(true);
+    setErr('');
+    try {
+      await api(`/admin/quizzes/${quiz._id}`, {
+        method: 'PUT',
+        body: {
+          passingScore: numberOrNull(v.passingScore),
+          timeLimit: numberOrNull(v.timeLimit),
+          // the whole pool is stored as 0 so that new questions join every attempt
+          questionsPerAttempt: draw === quiz.questionCount ? 0 : draw,
+          retakeWaitHours: numberOrNull(v.wait),
+          maxAttempts: numberOrNull(v.max),
+          attemptPeriodDays: numberOrNull(v.period),
+        },
+      });
+      toastSuccess('Quiz updated successfully');
+      onSaved();
+      onOpenChange(false);
+    } catch (e2) {
+      setErr(errorMessage(e2, 'Failed to update quiz'));
+      toastFail(e2, 'Failed to update quiz');
+    } finally {
+      setBusy(false);
+    }
+  };
+  return (
+    <Dialog open={open} onOpenChange={onOpenChange}>
+      <DialogContent className="sm:max-w-lg">
+        <DialogHeader>
+          <DialogTitle>Quiz settings</DialogTitle>
+          <DialogDescription>
+            Each attempt draws its questions at random from the pool of {quiz.questionCount} and shuffles the options.
+          </DialogDescription>
+        </DialogHeader>
+        <form onSubmit={submit} className="grid gap-4 sm:grid-cols-2" data-testid="quiz-settings-form">
+          <Field label="Questions per attempt" htmlFor="qs-draw" hint={`1 to ${quiz.questionCount} (the pool)`}>
+            <Input id="qs-draw" type="number" min={1} step={1} value={v.draw} onChange={set('draw')} aria-invalid={tooMany} />
+          </Field>
+          <Field label="Passing score (%)" htmlFor="qs-pass" hint="1 to 100">
+            <Input id="qs-pass" type="number" min={1} max={100} step={1} value={v.passingScore} onChange={set('passingScore')} />
+          </Field>
+          <Field label="Time limit (minutes)" htmlFor="qs-time" hint="1 to 300">
+            <Input id="qs-time" type="number" min={1} max={300} step={1} value={v.timeLimit} onChange={set('timeLimit')} />
+          </Field>
+          <Field label="Wait after a failed attempt (hours)" htmlFor="qs-wait" hint="0 = retake at once">
+            <Input id="qs-wait" type="number" min={0} max={8760} step={1} value={v.wait} onChange={set('wait')} />
+          </Field>
+          <Field label="Maximum attempts" htmlFor="qs-max" hint="0 = no limit">
+            <Input id="qs-max" type="number" min={0} max={100} step={1} value={v.max} onChange={set('max')} />
+          </Field>
+          <Field label="…in a period of (days)" htmlFor="qs-period" hint="1 to 365">
+            <Input id="qs-period" type="number" min={1} max={365} step={1} value={v.period} onChange={set('period')} />
+          </Field>
+          {tooMany && (
+            <p className="text-sm text-destructive sm:col-span-2">
+              The pool has only {quiz.questionCount} questions: add questions before drawing {draw}.
+            </p>
+          )}
+          {err && (
+            <p role="alert" className="text-sm text-destructive sm:col-span-2">
+              {err}
+            </p>
+          )}
+          <div className="flex justify-end gap-2 sm:col-span-2">
+            <Button type="button" variant="outline" onClick={() => onOpenChange(false)}>
+              Cancel
+            </Button>
+            <Button type="submit" disabled={busy} data-testid="save-quiz-settings">
+              {busy ? 'Saving…' : 'Save settings'}
+            </Button>
+          </div>
+        </form>
+      </DialogContent>
+    </Dialog>
+  );
+}
+
+export function QuizSettingsButton({ onClick }: { onClick: () => void }) {
+  return (
+    <Button variant="outline" onClick={onClick} data-testid="quiz-settings">
+      <Settings2 /> Settings
+    </Button>
+  );
+}
+
+type ItemStats = { questionId: string; text: string; timesAsked: number; correct: number; percentCorrect: number; discrimination: number | null; flags: string[] };
+type Analysis = {
+  quiz: { _id: string; title: string };
+  stats: {
+    attempts: number;
+    passed: number;
+    passRate: number;
+    medianScore: number;
+    medianTime: number;
+    questions: ItemStats[];
+    minSample: number;
+  };
+};
+
+const FLAG: Record<string, { label: string; tone: 'warning' | 'destructive' | 'secondary' }> = {
+  too_easy: { label: 'Almost everyone right: leaked or too easy', tone: 'warning' },
+  too_hard: { label: 'Almost everyone wrong: too hard or wrong key', tone: 'destructive' },
+  weak_discrimination: { label: 'Does not separate strong from weak', tone: 'secondary' },
+};
+
+function mmss(s: number) {
+  const m = Math.floor(s / 60);
+  return `${m}m ${Math.round(s % 60)}s`;
+}
+
+/** Item analysis of a quiz (admins only). */
+export function ItemAnalysis({ quizId, refresh }: { quizId: string; refresh: unknown }) {
+  const [a, setA] = useState<Analysis | null>(null);
+  const [err, setErr] = useState('');
+  useEffect(() => {
+    let live = true;
+    setErr('');
+    api<Analysis>(`/admin/quizzes/${quizId}/analysis`)
+      .then((r) => live && setA(r))
+      .catch((e) => live && setErr(errorMessage(e, 'Failed to load the item analysis')));
+    return () => {
+      live = false;
+    };
+  }, [quizId, refresh]);
+  return (
+    <Card data-testid="item-analysis">
+      <CardHeader>
+        <CardTitle className="flex items-center gap-2">
+          <BarChart3 className="h-5 w-5" /> Item analysis
+        </CardTitle>
+        <CardDescription>
+          Over submitted attempts. Discrimination is the point-biserial correlation between getting a question right and the attempt's score (above 0.2 is good).
+          Flags need at least {a?.stats.minSample ?? 5} answers.
+        </CardDescription>
+      </CardHeader>
+      <CardContent>
+        {err ? (
+          <p className="text-sm text-destructive">{err}</p>
+        ) : !a ? (
+          <Skeleton className="h-24 w-full" />
+        ) : (
+          <>
+            <dl className="grid grid-cols-2 gap-3 sm:grid-cols-4">
+              {[
+                ['Attempts', String(a.stats.attempts)],
+                ['Pass rate', `${a.stats.passRate}%`],
+                ['Median score', `${a.stats.medianScore}%`],
+                ['Median time', mmss(a.stats.medianTime)],
+              ].map(([k, val]) => (
+                <div key={k} className="rounded-lg border bg-muted/30 p-3">
+                  <dt className="text-xs text-muted-foreground">{k}</dt>
+                  <dd className="mt-1 font-semibold tabular-nums" data-testid={`analysis-${k.toLowerCase().replace(/ /g, '-')}`}>
+                    {val}
+                  </dd>
+                </div>
+              ))}
+            </dl>
+            <div className="mt-4 overflow-x-auto">
+              <table className="w-full min-w-[36rem] text-sm">
+                <thead>
+                  <tr className="border-b text-left text-xs text-muted-foreground">
+                    <th className="py-2 pr-3 font-medium">Question</th>
+                    <th className="py-2 pr-3 text-right font-medium">Asked</th>
+                    <th className="py-2 pr-3 text-right font-medium">Correct</th>
+                    <th className="py-2 pr-3 text-right font-medium">Discrimination</th>
+                  </tr>
+                </thead>
+                <tbody>
+                  {a.stats.questions.map((q) => (
+                    <tr key={q.questionId} className="border-b align-top last:border-0" data-testid="analysis-row">
+                      <td className="py-2 pr-3">
+                        <p>{q.text || <span className="text-muted-foreground">(deleted question)</span>}</p>
+                        {q.flags.length > 0 && (
+                          <div className="mt-1 flex flex-wrap gap-1">
+                            {q.flags.map((f) => (
+                              <Chip key={f} tone={FLAG[f]?.tone || 'secondary'}>
+                                {FLAG[f]?.label || f}
+                              </Chip>
+                            ))}
+                          </div>
+                        )}
+                      </td>
+                      <td className="py-2 pr-3 text-right tabular-nums">{q.timesAsked}</td>
+                      <td className="py-2 pr-3 text-right tabular-nums">{q.timesAsked ? `${q.percentCorrect}%` : '—'}</td>
+                      <td className="py-2 pr-3 text-right tabular-nums">{q.discrimination === null ? '—' : q.discrimination.toFixed(2)}</td>
+                    </tr>
+                  ))}
+                </tbody>
+              </table>
+            </div>
+          </>
+        )}
+      </CardContent>
+    </Card>
+  );
+}
