@@ -9,6 +9,8 @@ import (
 	"github.com/gofiber/fiber/v3"
 	"github.com/uptrace/bun"
 
+	"meritmark/app/model"
+	"meritmark/app/quiz"
 	"meritmark/app/web"
 )
 
@@ -122,6 +124,9 @@ type DetailProps struct {
 	Actions          *Actions     `json:"actions"`
 	Share            *Share       `json:"share"`
 	CriteriaExpanded bool         `json:"criteriaExpanded"`
+	// Assessment: a skill badge's quiz in the open (pass mark, draw and pool, time limit,
+	// retake rule, pass rate, holders) and the viewer's next attempt (app/quiz).
+	Assessment *quiz.Assessment `json:"assessment"`
 }
 
 func (h *Handler) detailPage(c fiber.Ctx) error {
@@ -138,6 +143,11 @@ func (h *Handler) detailPage(c fiber.Ctx) error {
 	acts := ActionsFor(b, viewer != nil, &d.Mine)
 	props := DetailProps{Badge: b, Application: d.Mine.Application, Grant: d.Mine.Grant, Actions: &acts,
 		CriteriaExpanded: c.Query("criteria") == "full"}
+	if b.Type == model.TypeSkill {
+		if props.Assessment, err = quiz.PublicAssessment(c.Context(), h.svc.DB, b.ID, viewer, model.Now()); err != nil {
+			return err
+		}
+	}
 	origin := h.site.Origin(c)
 	if d.Mine.Grant != nil {
 		sh := ShareFor(origin, b, d.Mine.Grant)

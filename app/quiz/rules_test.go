@@ -1,6 +1,7 @@
 package quiz_test
 
 import (
+	"encoding/json"
 	"fmt"
 	"net/http"
 	"strings"
@@ -303,5 +304,84 @@ func TestEachAttemptDrawsFromThePool(t *testing.T) {
 	}
 	if len(seen) <= 4 {
 		t.Fatalf("six attempts drew only %d distinct questions from a pool of 9", len(seen))
+	}
+}
+
+// TestBadgePageShowsTheAssessment: the public badge page tells pass mark, draw and pool,
+// time limit, retake rule, pass rate and holders; a member who failed sees when the next
+// attempt opens. Nothing of the key is in the props.
+func TestBadgePageShowsTheAssessment(t *testing.T) {
+	f := newFx(t, 8)
+	f.setRules(t, 5, 24, 3, 30)
+	_, passer := f.env.Member("passer@x.io")
+	v := start(t, passer, f.badge.ID)
+	submit(passer, v.Attempt.ID, f.answers(t, v, 5)).Expect(http.StatusOK)
+	_, failer := f.env.Member("failer@x.io")
+	v = start(t, failer, f.badge.ID)
+	submit(failer, v.Attempt.ID, f.answers(t, v, 0)).Expect(http.StatusOK)
+	holder, _ := f.env.Member("holder@x.io")
+	now := model.Now()
+	for i, revoked := range []bool{false, true} {
+		g := &model.BadgeGrant{ID: model.NewID(), UserID: holder.ID, BadgeID: f.badge.ID, VerificationID: model.NewID(), PublicVerificationID: model.NewID(), GrantedAt: now}
+		if revoked {
+			g.RevokedAt = &now
+		}
+		if i == 1 {
+			other, _ := f.env.Member("revoked@x.io")
+			g.UserID = other.ID
+		}
+		if _, err := f.env.DB.NewInsert().Model(g).Exec(f.env.Ctx()); err != nil {
+			t.Fatal(err)
+		}
+	}
+	type assessment struct {
+		PassingScore        int      `json:"passingScore"`
+		QuestionsPerAttempt int      `json:"questionsPerAttempt"`
+		PoolSize            int      `json:"poolSize"`
+		TimeLimit           int      `json:"timeLimit"`
+		Attempts            int      `json:"attempts"`
+		PassRate            *float64 `json:"passRate"`
+		Holders             int      `json:"holders"`
+		AnswersShown        bool     `json:"answersShown"`
+		RetakeRule          struct {
+			Text string `json:"text"`
+		} `json:"retakeRule"`
+		Viewer *struct {
+			CanStart      bool       `json:"canStart"`
+			NextAttemptAt *time.Time `json:"nextAttemptAt"`
+		} `json:"viewerEligibility"`
+	}
+	read := func(c *apptest.Client) assessment {
+		t.Helper()
+		r, props := c.Page("/badges/" + f.badge.ID)
+		r.Expect(http.StatusOK)
+		if k := f.leaks(r.Text()); k != "" {
+			t.Fatalf("badge page leaks %s", k)
+		}
+		raw, _ := json.Marshal(props["page"].(map[string]any)["assessment"])
+		var a assessment
+		if err := json.Unmarshal(raw, &a); err != nil {
+			t.Fatal(err)
+		}
+		return a
+	}
+	a := read(f.env.Client())
+	if a.PassingScore != 70 || a.QuestionsPerAttempt != 5 || a.PoolSize != 8 || a.TimeLimit != 15 || a.Attempts != 2 || a.PassRate == nil ||
+		*a.PassRate != 50 || a.Holders != 1 || a.AnswersShown || a.Viewer != nil ||
+		a.RetakeRule.Text != "Retake 1 day after a failed attempt; at most 3 attempts in 30 days" {
+		t.Fatalf("visitor sees %+v", a)
+	}
+	a = read(failer)
+	if a.Viewer == nil || a.Viewer.CanStart || a.Viewer.NextAttemptAt == nil || time.Until(*a.Viewer.NextAttemptAt) < 23*time.Hour {
+		t.Fatalf("failer sees %+v", a.Viewer)
+	}
+	if a = read(passer); a.Viewer == nil || !a.Viewer.CanStart {
+		t.Fatalf("passer sees %+v", a.Viewer)
+	}
+	// a proof badge has no assessment
+	proof := mkBadge(t, f.env, model.TypeProof, true)
+	_, props := f.env.Client().Page("/badges/" + proof.ID)
+	if props["page"].(map[string]any)["assessment"] != nil {
+		t.Fatal("proof badge has an assessment")
 	}
 }

@@ -6,6 +6,7 @@ import { BadgeIcon, priceLabel } from '../components/badges';
 import BadgeActions, { type BadgeActionsProps } from '../islands/BadgeActions';
 import BadgeCriteria from '../islands/BadgeCriteria';
 import { levelLabel, typeLabel, type Badge, type BadgeApplication, type BadgeGrant } from '../lib/badges';
+import { dateTime } from '../lib/format';
 
 type Props = {
   notFound?: boolean;
@@ -15,6 +16,22 @@ type Props = {
   actions: BadgeActionsProps['actions'] | null;
   share: BadgeActionsProps['share'];
   criteriaExpanded: boolean;
+  assessment?: Assessment | null;
+};
+
+/** A skill badge's quiz in the open (app/quiz PublicAssessment). */
+type Assessment = {
+  title: string;
+  passingScore: number;
+  questionsPerAttempt: number;
+  poolSize: number;
+  timeLimit: number;
+  retakeRule: { waitHours: number; maxAttempts: number; periodDays: number; text: string };
+  attempts: number;
+  passRate: number | null;
+  holders: number;
+  answersShown: boolean;
+  viewerEligibility: { canStart: boolean; nextAttemptAt: string | null; reason: string; usesExtra: boolean } | null;
 };
 
 /** /badges/:id — the badge, the viewer's state and what they can do next. */
@@ -74,7 +91,9 @@ export default function BadgeDetailPage(p: Props) {
               <ol className="grid gap-4 sm:grid-cols-3">
                 <Step n={1} title={skill ? 'Pass the quiz' : 'Upload your proof'}>
                   {skill
-                    ? b.quiz
+                    ? p.assessment
+                      ? `${p.assessment.questionsPerAttempt} ${p.assessment.questionsPerAttempt === 1 ? 'question' : 'questions'} drawn from a pool of ${p.assessment.poolSize}, ${p.assessment.timeLimit} minutes, pass with ${p.assessment.passingScore}% or more.`
+                      : b.quiz
                       ? `${b.quiz.questionCount} ${b.quiz.questionCount === 1 ? 'question' : 'questions'}, ${b.quiz.timeLimit} minutes, pass with ${b.quiz.passingScore}% or more.`
                       : 'A timed multiple-choice quiz on the skills this badge covers.'
                     : 'Documents or links that show your work: PDF, DOC, DOCX, JPG or PNG, up to 10MB each.'}
@@ -89,6 +108,8 @@ export default function BadgeDetailPage(p: Props) {
               </ol>
             </CardContent>
           </Card>
+
+          {skill && p.assessment && <AssessmentCard a={p.assessment} />}
         </div>
 
         <aside className="space-y-6 lg:sticky lg:top-20">
@@ -129,6 +150,47 @@ export default function BadgeDetailPage(p: Props) {
         </aside>
       </div>
     </Container>
+  );
+}
+
+/** What the badge's quiz asks of a holder, so anyone reading the credential can judge it. */
+function AssessmentCard({ a }: { a: Assessment }) {
+  const e = a.viewerEligibility;
+  const facts: [string, string][] = [
+    ['Pass mark', `${a.passingScore}%`],
+    ['Questions per attempt', `${a.questionsPerAttempt}`],
+    ['Question pool', `${a.poolSize}`],
+    ['Time limit', `${a.timeLimit} min`],
+    ['Pass rate', a.passRate === null ? 'No attempts yet' : `${a.passRate}% of ${a.attempts} ${a.attempts === 1 ? 'attempt' : 'attempts'}`],
+    ['Holders', `${a.holders}`],
+  ];
+  return (
+    <Card data-testid="badge-assessment">
+      <CardHeader>
+        <CardTitle>About the assessment</CardTitle>
+        <CardDescription>
+          How this badge is earned, in the open. Each attempt draws its questions at random from the pool; results never show the answers.
+        </CardDescription>
+      </CardHeader>
+      <CardContent>
+        <dl className="grid grid-cols-2 gap-3 sm:grid-cols-3">
+          {facts.map(([k, v]) => (
+            <div key={k} className="rounded-lg border bg-muted/30 p-3">
+              <dt className="text-xs text-muted-foreground">{k}</dt>
+              <dd className="mt-1 font-semibold tabular-nums">{v}</dd>
+            </div>
+          ))}
+        </dl>
+        <p className="mt-4 text-sm text-muted-foreground" data-testid="badge-retake-rule">
+          Retake rule: {a.retakeRule.text}.
+        </p>
+        {e && e.nextAttemptAt && !e.canStart && (
+          <p className="mt-3 rounded-md border border-warning/40 bg-warning/10 px-3 py-2 text-sm" data-testid="badge-next-attempt">
+            Your next attempt opens {dateTime(e.nextAttemptAt)}.
+          </p>
+        )}
+      </CardContent>
+    </Card>
   );
 }
 

@@ -1,0 +1,79 @@
+package quiz
+
+import (
+	"context"
+	"errors"
+	"time"
+
+	"github.com/uptrace/bun"
+
+	"meritmark/app/model"
+	"meritmark/db"
+)
+
+// Assessment is what the public badge page tells about a skill badge's quiz, so that
+// anyone reading a credential can judge what it means: the pass mark, how many questions
+// each attempt draws from how large a pool, the time limit, the retake rule, how many
+// attempts pass and how many people hold the badge. Next is the signed-in viewer's own
+// eligibility (nil for a visitor).
+type Assessment struct {
+	Title               string       `json:"title"`
+	PassingScore        int          `json:"passingScore"`
+	QuestionsPerAttempt int          `json:"questionsPerAttempt"`
+	PoolSize            int          `json:"poolSize"`
+	TimeLimit           int          `json:"timeLimit"`
+	RetakeRule          RuleView     `json:"retakeRule"`
+	Attempts            int          `json:"attempts"`          // submitted attempts
+	PassRate            *float64     `json:"passRate"`          // percent, 1 decimal; nil before any attempt
+	Holders             int          `json:"holders"`           // grants in force
+	AnswersShown        bool         `json:"answersShown"`      // always false: results never show the key
+	Next                *Eligibility `json:"viewerEligibility"` // the signed-in viewer's next attempt
+}
+
+// PublicAssessment describes the badge's active quiz (nil when it has none) for viewer
+// (nil for a visitor).
+func PublicAssessment(ctx context.Context, d bun.IDB, badgeID string, viewer *model.User, now time.Time) (*Assessment, error) {
+	var st store
+	qz, err := st.quizOfBadge(ctx, d, badgeID)
+	if errors.Is(err, db.ErrNotFound) || (err == nil && !qz.IsActive) {
+		return nil, nil
+	} else if err != nil {
+		return nil, err
+	}
+	pool, err := d.NewSelect().Model((*model.QuizQuestion)(nil)).Where("quiz_id = ?", qz.ID).Count(ctx)
+	if err != nil {
+		return nil, err
+	}
+	r := RuleOf(qz)
+	a := &Assessment{Title: qz.Title, PassingScore: qz.PassingScore, QuestionsPerAttempt: DrawSize(qz.QuestionsPerAttempt, int(pool)),
+		PoolSize: int(pool), TimeLimit: qz.TimeLimit,
+		RetakeRule: RuleView{WaitHours: r.WaitHours, MaxAttempts: r.MaxAttempts, PeriodDays: r.PeriodDays, Text: RuleText(r)}}
+	var counts struct {
+		Total  int `bun:"total"`
+		Passed int `bun:"passed"`
+	}
+	if err := d.NewSelect().Model((*model.QuizAttempt)(nil)).
+		ColumnExpr("COUNT(*) AS total").ColumnExpr("COALESCE(SUM(CASE WHEN passed THEN 1 ELSE 0 END), 0) AS passed").
+		Where("quiz_id = ? AND submitted_at IS NOT NULL", qz.ID).Scan(ctx, &counts); err != nil {
+		return nil, err
+	}
+	a.Attempts = counts.Total
+	if counts.Total > 0 {
+		pr := float64(int(float64(counts.Passed)*1000/float64(counts.Total)+0.5)) / 10
+		a.PassRate = &pr
+	}
+	holders, err := d.NewSelect().Model((*model.BadgeGrant)(nil)).
+		Where("badge_id = ? AND revoked_at IS NULL AND (expires_at IS NULL OR expires_at > ?)", badgeID, now).Count(ctx)
+	if err != nil {
+		return nil, err
+	}
+	a.Holders = int(holders)
+	if viewer != nil {
+		e, err := Eligible(ctx, d, qz, viewer.ID, now)
+		if err != nil {
+			return nil, err
+		}
+		a.Next = &e
+	}
+	return a, nil
+}
