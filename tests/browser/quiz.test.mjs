@@ -1,6 +1,8 @@
-// The quiz screen end to end: a member takes the seeded React Developer quiz to a pass
-// (with a reload in the middle and the keyboard) and to a fail, the timer warns and
-// auto-submits, and the unavailable / empty / missing-id states render.
+// The quiz screen end to end: a member opens the start screen (which starts nothing),
+// presses Start Quiz and takes the seeded React Developer quiz (5 questions drawn from a
+// pool of 6) to a pass (with a reload in the middle and the keyboard) and to a fail that
+// shows no answer key and when the next attempt opens; the timer warns and auto-submits,
+// and the unavailable / missing-id states render.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { request } from 'playwright-core';
@@ -15,6 +17,16 @@ const REACT = {
   'What is the main benefit of lifting state up?': 'Sharing one source of truth between components',
   'Which value is NOT a valid return from a component?': 'A plain object',
 };
+
+// Distinctive parts of the React questions' explanations: none may ever reach the browser.
+const EXPLANATIONS = [
+  'useRef returns a mutable object',
+  'Keys let React match elements',
+  'An empty array means the effect has no dependencies',
+  'renderToString (react-dom/server) produces HTML',
+  'Lifting state to the closest common parent',
+  'Components may return elements',
+];
 
 let server, browser, badges;
 before(async () => {
@@ -32,10 +44,32 @@ const badgeId = (name) => badgeIdOf(badges, name);
 /** Registers a new member in the browser context (the session cookie lands in it). */
 const signUp = (page, name) => signUpMember(server, page, name, 'quiz');
 
+/** Opens the start screen and presses Start Quiz (the explicit POST). */
 async function openQuiz(page, id) {
   await page.goto(`${server.url}/quiz/${id}`);
   await hydrated(page, 'QuizRunner');
+  await page.getByTestId('quiz-begin').click();
   await page.getByTestId('quiz-position').waitFor();
+}
+
+/** Records every API answer's body (to search them for the key). */
+function recordApi(page) {
+  const bodies = [];
+  page.on('response', async (r) => {
+    if (!r.url().includes('/backend/api/v1/quiz')) return;
+    try {
+      bodies.push(`${r.request().method()} ${r.url()} ${r.status()}: ${await r.text()}`);
+    } catch {
+      // a navigation dropped the body
+    }
+  });
+  return bodies;
+}
+
+function assertNoKey(text, where) {
+  for (const k of ['correctIndex', 'explanation', 'Explanation', 'chosenIndex', '"review"', ...EXPLANATIONS]) {
+    assert.ok(!text.includes(k), `${where} carries ${k}: ${text.slice(0, 400)}`);
+  }
 }
 
 const position = (page) => page.getByTestId('quiz-position').innerText();
@@ -64,7 +98,7 @@ async function next(page) {
   await page.getByRole('button', { name: isLast ? /Submit Quiz/ : /Next/ }).click();
 }
 
-test('a member takes the quiz to a pass: keyboard, reload resumes, result, review and Continue Application', async () => {
+test('a member starts the quiz from its start screen and passes: keyboard, reload resumes, result without the key, Continue Application', async () => {
   const page = await browser.context.newPage();
   const errors = watchErrors(page);
   await signUp(page, 'Quinn Passer');
@@ -83,11 +117,23 @@ test('a member takes the quiz to a pass: keyboard, reload resumes, result, revie
   await page.getByTestId('quiz-loading').waitFor();
   await shot(page, 'quiz-loading-1280');
   await hydrated(page, 'QuizRunner');
+
+  // the start screen: the rules, and nothing started yet
+  const startScreen = page.getByTestId('quiz-start');
+  await startScreen.waitFor();
+  const intro = await startScreen.innerText();
+  for (const s of ['5 drawn from 6', '15 min', '70%', '0 of 3 used', 'Retake 1 day after a failed attempt; at most 3 attempts in 30 days']) {
+    assert.ok(intro.includes(s), `start screen shows ${s}: ${intro}`);
+  }
+  await shot(page, 'quiz-start-1280');
+  const before0 = await (await page.request.get(`${server.url}/backend/api/v1/quiz/badge/${id}`)).json();
+  assert.equal(before0.attempt, null, 'opening the start screen started nothing');
+  await page.getByTestId('quiz-begin').click();
   await page.getByTestId('quiz-position').waitFor();
 
-  assert.equal(await position(page), 'Question 1 of 6');
+  assert.equal(await position(page), 'Question 1 of 5');
   assert.match(await page.locator('main').innerText(), /Passing score: 70%/);
-  assert.equal(await answered(page), '0 of 6 answered');
+  assert.equal(await answered(page), '0 of 5 answered');
   const t0 = await timerSeconds(page);
   assert.ok(t0 > 14 * 60 && t0 <= 15 * 60, `timer starts near 15:00, got ${t0}`);
   assert.equal(await page.getByTestId('quiz-timer').getAttribute('data-warning'), 'false');
@@ -105,14 +151,14 @@ test('a member takes the quiz to a pass: keyboard, reload resumes, result, revie
   const checked = await page.evaluate(() => document.querySelector('fieldset input[type=radio]:checked')?.closest('label')?.innerText.trim());
   assert.equal(checked, REACT[q1], 'arrow keys chose the option');
   await page.keyboard.press('Enter');
-  await page.waitForFunction(() => document.querySelector('[data-testid=quiz-position]')?.textContent === 'Question 2 of 6');
+  await page.waitForFunction(() => document.querySelector('[data-testid=quiz-position]')?.textContent === 'Question 2 of 5');
   assert.ok(await page.getByRole('button', { name: /Next/ }).isDisabled());
   assert.ok(await page.getByRole('button', { name: /Previous/ }).isEnabled());
 
   await choose(page, true);
   await next(page);
-  assert.equal(await position(page), 'Question 3 of 6');
-  assert.equal(await answered(page), '2 of 6 answered');
+  assert.equal(await position(page), 'Question 3 of 5');
+  assert.equal(await answered(page), '2 of 5 answered');
   await page.getByText('Answer saved').waitFor();
 
   // a reload resumes the same attempt: same place, answers kept, the clock not reset
@@ -121,19 +167,19 @@ test('a member takes the quiz to a pass: keyboard, reload resumes, result, revie
   await page.reload();
   await hydrated(page, 'QuizRunner');
   await page.getByTestId('quiz-position').waitFor();
-  assert.equal(await position(page), 'Question 3 of 6');
+  assert.equal(await position(page), 'Question 3 of 5');
   assert.equal(await question(page), q3);
-  assert.equal(await answered(page), '2 of 6 answered');
+  assert.equal(await answered(page), '2 of 5 answered');
   assert.ok((await timerSeconds(page)) <= before, 'the countdown continued from the server deadline');
   await page.getByRole('button', { name: /Previous/ }).click();
   const kept = await page.evaluate(() => document.querySelector('fieldset input[type=radio]:checked')?.closest('label')?.innerText.trim());
   assert.equal(kept, REACT[await question(page)], 'the saved answer is checked after the reload');
   await page.getByRole('button', { name: /Next/ }).click();
 
-  for (let i = 3; i <= 6; i++) {
-    assert.equal(await position(page), `Question ${i} of 6`);
+  for (let i = 3; i <= 5; i++) {
+    assert.equal(await position(page), `Question ${i} of 5`);
     await choose(page, true);
-    if (i === 6) assert.ok((await page.getByTestId('quiz-submit').innerText()).includes('Submit Quiz'));
+    if (i === 5) assert.ok((await page.getByTestId('quiz-submit').innerText()).includes('Submit Quiz'));
     await next(page);
   }
   const result = page.getByTestId('quiz-result');
@@ -141,13 +187,13 @@ test('a member takes the quiz to a pass: keyboard, reload resumes, result, revie
   assert.equal(await result.getAttribute('data-passed'), 'true');
   assert.equal(await page.getByTestId('quiz-percent').innerText(), '100%');
   const text = await result.innerText();
-  for (const s of ['Congratulations, you passed!', '6 / 6', 'Passing score', '70%', 'Time taken', 'Your score', 'Continue Application', 'Retake Quiz']) {
+  for (const s of ['Congratulations, you passed!', '5 / 5', 'Passing score', '70%', 'Time taken', 'Your score', 'Continue Application', 'Retake Quiz']) {
     assert.ok(text.includes(s), `result shows ${s}`);
   }
   assert.equal(await page.getByText('Back to Badges').count(), 0, 'a pass offers Continue Application instead');
-  const review = page.getByTestId('quiz-review');
-  assert.equal(await review.locator('> li').count(), 6);
-  assert.match(await review.innerText(), /Explanation: useRef returns a mutable object/);
+  // the figures only: no review of right and wrong options, even after a pass
+  assert.equal(await page.getByTestId('quiz-review').count(), 0);
+  assertNoKey(await page.content(), 'the pass result page');
   assert.match(page.url(), /\/quiz\/[0-9a-f]{24}\?attempt=[0-9a-f]{24}$/);
   await shot(page, 'quiz-result-pass-1280');
 
@@ -173,8 +219,8 @@ test('a member takes the quiz to a pass: keyboard, reload resumes, result, revie
   const state = await page.evaluate((k) => JSON.parse(sessionStorage.getItem(k) || 'null'), `quizResult:${id}`);
   assert.equal(state.passed, true);
   assert.equal(state.score, 100);
-  assert.equal(state.correctAnswers, 6);
-  assert.equal(state.total, 6);
+  assert.equal(state.correctAnswers, 5);
+  assert.equal(state.total, 5);
   assert.equal(state.fromQuiz, true);
   assert.match(state.attemptId, /^[0-9a-f]{24}$/);
   assert.ok(Number.isInteger(state.timeSpent) && state.timeSpent >= 0);
@@ -182,41 +228,75 @@ test('a member takes the quiz to a pass: keyboard, reload resumes, result, revie
   await page.close();
 });
 
-test('a member fails the quiz, sees the review, and Retake Quiz starts a new attempt', async () => {
+test('a member fails the quiz: no answer key anywhere, and the next attempt opens in 24 hours', async () => {
   const page = await browser.context.newPage();
   const errors = watchErrors(page);
+  const bodies = recordApi(page);
   await signUp(page, 'Fay Failer');
   const id = badgeId('React Developer');
   await openQuiz(page, id);
   await page.setViewportSize({ width: 390, height: 844 });
   await shot(page, 'quiz-question-390');
-  for (let i = 1; i <= 6; i++) {
+  for (let i = 1; i <= 5; i++) {
     await choose(page, false);
     await next(page);
   }
   const result = page.getByTestId('quiz-result');
   await result.waitFor();
+  const submittedAt = Date.now();
   assert.equal(await result.getAttribute('data-passed'), 'false');
   assert.equal(await page.getByTestId('quiz-percent').innerText(), '0%');
   const text = await result.innerText();
-  for (const s of ['Not quite there yet', '0 / 6', 'Back to Badges', 'Retake Quiz', 'Incorrect', 'Your answer']) {
+  for (const s of ['Not quite there yet', '0 / 5', 'Back to Badges', 'Your next attempt opens']) {
     assert.ok(text.includes(s), `result shows ${s}`);
   }
+  // no key: no review, no marked options, no explanations in the page or any API answer
+  for (const s of ['Incorrect', 'Your answer', 'Not answered']) assert.ok(!text.includes(s), `result shows ${s}`);
+  assert.equal(await page.getByTestId('quiz-review').count(), 0);
+  assertNoKey(await page.content(), 'the fail result page');
+  assert.ok(bodies.length >= 7, `recorded ${bodies.length} API answers`);
+  for (const b of bodies) assertNoKey(b, b.slice(0, 80));
+  // the next attempt: 24 hours after the submission, and no Retake Quiz before then
+  const nextAt = await page.getByTestId('quiz-next-attempt').getAttribute('data-next');
+  const wait = Date.parse(nextAt) - submittedAt;
+  assert.ok(wait > 23.9 * 3600e3 && wait < 24.1 * 3600e3, `next attempt in ${wait / 3600e3} h`);
+  assert.equal(await page.getByRole('button', { name: /Retake Quiz/ }).count(), 0, 'no Retake Quiz while the retake waits');
   assert.equal(await page.getByTestId('quiz-continue').count(), 0);
+  await shot(page, 'quiz-result-fail-390');
   await page.setViewportSize({ width: 1280, height: 800 });
   await shot(page, 'quiz-result-fail-1280');
-  const firstAttempt = new URL(page.url()).searchParams.get('attempt');
 
-  await page.getByRole('button', { name: /Retake Quiz/ }).click();
-  await page.waitForURL(`**/quiz/${id}`);
+  // the start screen says when, and offers no Start Quiz; a forced start is refused
+  await page.goto(`${server.url}/quiz/${id}`);
   await hydrated(page, 'QuizRunner');
-  await page.getByTestId('quiz-position').waitFor();
-  assert.equal(await position(page), 'Question 1 of 6');
-  assert.equal(await answered(page), '0 of 6 answered');
-  const r = await page.request.get(`${server.url}/backend/api/v1/quiz/badge/${id}`);
-  const quiz = await r.json();
-  assert.notEqual(quiz.attempt._id, firstAttempt, 'a retake is a new attempt');
-  assert.deepEqual(errors, []);
+  await page.getByTestId('quiz-start').waitFor();
+  assert.match(await page.getByTestId('quiz-next-attempt').innerText(), /Your next attempt opens .* UTC\./);
+  assert.equal(await page.getByTestId('quiz-begin').count(), 0);
+  await shot(page, 'quiz-start-waiting-1280');
+  const r = await page.request.post(`${server.url}/backend/api/v1/quiz/badge/${id}/start`, { headers: { Origin: server.url } });
+  assert.equal(r.status(), 429);
+  const refusal = await r.json();
+  assert.match(refusal.msg, /^You can retake this quiz at \d{4}-\d\d-\d\d \d\d:\d\d UTC\.$/);
+  assert.equal(refusal.nextAttemptAt, nextAt);
+  // a cross-site start is refused too
+  const cross = await page.request.post(`${server.url}/backend/api/v1/quiz/badge/${id}/start`, { headers: { Origin: 'https://evil.example' } });
+  assert.equal(cross.status(), 403);
+
+  // the badge page says it as well, next to the assessment's rules
+  await page.goto(`${server.url}/badges/${id}`);
+  const about = page.getByTestId('badge-assessment');
+  await about.waitFor();
+  const aboutText = await about.innerText();
+  for (const s of ['Pass mark', '70%', 'Questions per attempt', 'Question pool', 'Time limit', 'Pass rate', 'Holders', 'Retake rule: Retake 1 day after a failed attempt']) {
+    assert.ok(aboutText.includes(s), `badge page shows ${s}: ${aboutText}`);
+  }
+  assert.match(await page.getByTestId('badge-next-attempt').innerText(), /Your next attempt opens/);
+  await about.scrollIntoViewIfNeeded();
+  await shot(page, 'quiz-badge-assessment-1280');
+  await page.setViewportSize({ width: 390, height: 844 });
+  await about.scrollIntoViewIfNeeded();
+  await shot(page, 'quiz-badge-assessment-390');
+  assert.deepEqual(errors.filter((e) => !/429|403/.test(e)), []);
   await page.close();
 });
 
@@ -242,7 +322,7 @@ test('the timer turns red under 5 minutes and auto-submits at 0 with "Time\'s Up
   const result = page.getByTestId('quiz-result');
   await result.waitFor();
   assert.equal(await result.getAttribute('data-passed'), 'false');
-  assert.match(await result.innerText(), /1 \/ 6/);
+  assert.match(await result.innerText(), /1 \/ 5/);
   await shot(page, 'quiz-times-up-1280');
   assert.deepEqual(errors, []);
   await page.close();
@@ -294,13 +374,18 @@ test('unavailable, missing-id and empty quizzes, and visitors are sent to log in
     201,
   );
   await ok(await admin.patch(`/backend/api/v1/badge-management/badges/${empty._id}/toggle`));
-  await ok(await admin.delete(`/backend/api/v1/admin/quizzes/${emptyQuiz._id}/questions/${question._id}`));
+  // the last question of an active badge's quiz cannot go: members never meet an empty quiz
+  const refused = await admin.delete(`/backend/api/v1/admin/quizzes/${emptyQuiz._id}/questions/${question._id}`);
+  assert.equal(refused.status(), 409);
+  assert.equal((await refused.json()).msg, 'Empty Quiz Badge is active in the catalogue, so its quiz must keep at least one question. Deactivate the badge first.');
+  const off = await admin.patch(`/backend/api/v1/admin/quizzes/${emptyQuiz._id}/toggle`);
+  assert.equal(off.status(), 409);
   await admin.dispose();
 
   await page.goto(`${server.url}/quiz/${empty._id}`);
   await hydrated(page, 'QuizRunner');
-  await page.getByTestId('quiz-empty').waitFor();
-  assert.match(await page.getByTestId('quiz-empty').innerText(), /No Questions Available/);
-  await shot(page, 'quiz-empty-1280');
+  await page.getByTestId('quiz-start').waitFor();
+  assert.match(await page.getByTestId('quiz-start').innerText(), /Questions\s*1/);
+  assert.equal(await page.getByTestId('quiz-empty').count(), 0);
   await page.close();
 });
