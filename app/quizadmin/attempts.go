@@ -209,3 +209,84 @@ func (s *Service) GrantAttempt(ctx context.Context, actor *model.User, quizID, u
 	}
 	return &out, nil
 }
+
+// MemberRow is one member's standing at a quiz (Quiz Management's member list).
+type MemberRow struct {
+	User struct {
+		ID    string `json:"_id"`
+		Name  string `json:"name"`
+		Email string `json:"email"`
+	} `json:"user"`
+	Attempts    int              `json:"attempts"`
+	LastScore   *float64         `json:"lastScore"`
+	LastAt      time.Time        `json:"lastAt"`
+	EverPassed  bool             `json:"everPassed"`
+	Eligibility quiz.Eligibility `json:"eligibility"`
+}
+
+// MaxMembers is how many members (latest first) the quiz's member list shows.
+const MaxMembers = 50
+
+// Members lists the members who attempted the quiz, latest first, with whether and when
+// they may start again (so an admin can grant an extra attempt).
+func (s *Service) Members(ctx context.Context, quizID string) ([]MemberRow, error) {
+	qz := new(model.Quiz)
+	if err := s.DB.NewSelect().Model(qz).Where("id = ?", quizID).Scan(ctx); isNoRows(err) {
+		return nil, web.NotFound(MsgQuizNotFound)
+	} else if err != nil {
+		return nil, err
+	}
+	var rows []model.QuizAttempt
+	if err := s.DB.NewSelect().Model(&rows).Column("user_id", "started_at", "submitted_at", "score", "passed").
+		Where("quiz_id = ?", quizID).Order("started_at DESC", "id DESC").Scan(ctx); err != nil {
+		return nil, err
+	}
+	out := []MemberRow{}
+	idx := map[string]int{}
+	for i := range rows {
+		a := &rows[i]
+		j, ok := idx[a.UserID]
+		if !ok {
+			if len(out) == MaxMembers {
+				continue
+			}
+			j = len(out)
+			idx[a.UserID] = j
+			out = append(out, MemberRow{LastAt: a.StartedAt.UTC()})
+			out[j].User.ID = a.UserID
+		}
+		m := &out[j]
+		m.Attempts++
+		if a.SubmittedAt != nil && m.LastScore == nil {
+			sc := a.Score
+			m.LastScore = &sc
+		}
+		if a.Passed {
+			m.EverPassed = true
+		}
+	}
+	if len(out) == 0 {
+		return out, nil
+	}
+	ids := make([]string, len(out))
+	for i := range out {
+		ids[i] = out[i].User.ID
+	}
+	var users []model.User
+	if err := s.DB.NewSelect().Model(&users).Column("id", "name", "email").Where("id IN (?)", bun.In(ids)).Scan(ctx); err != nil {
+		return nil, err
+	}
+	for _, u := range users {
+		m := &out[idx[u.ID]]
+		m.User.Name, m.User.Email = u.Name, u.Email
+	}
+	now := model.Now()
+	for i := range out {
+		e, err := quiz.Eligible(ctx, s.DB, qz, out[i].User.ID, now)
+		if err != nil {
+			return nil, err
+		}
+		out[i].Eligibility = e
+	}
+	return out, nil
+}

@@ -23,6 +23,7 @@ func (h *Handler) Routes() []web.Route {
 		web.Patch("/admin/quizzes/:quizId/toggle", web.Admin, h.toggleQuiz),
 		web.Put("/admin/quizzes/:quizId", web.Admin, h.updateQuiz),
 		web.Get("/admin/quizzes/:quizId/analysis", web.Admin, h.analysis),
+		web.Get("/admin/quizzes/:quizId/members", web.Admin, h.members),
 		web.Post("/admin/quizzes/:quizId/attempt-grants", web.Admin, h.grantAttempt),
 		web.Get("/admin/quiz-attempts", web.Admin, h.history),
 		web.Post("/admin/questions", web.Admin, h.createQuestion),
@@ -233,4 +234,16 @@ func (h *Handler) history(c fiber.Ctx) error {
 		return err
 	}
 	return c.JSON(v)
+}
+
+func (h *Handler) members(c fiber.Ctx) error {
+	id := c.Params("quizId")
+	if !model.ValidID(id) {
+		return web.NotFound(MsgQuizNotFound)
+	}
+	v, err := h.svc.Members(c.Context(), id)
+	if err != nil {
+		return err
+	}
+	return c.JSON(fiber.Map{"members": v})
 }

@@ -203,6 +203,30 @@ func TestGrantAnExtraAttemptAndHistory(t *testing.T) {
 		t.Fatalf("history %+v", h)
 	}
 
+	// Quiz Management's member list shows the member waiting
+	var ms struct {
+		Members []struct {
+			User struct {
+				ID    string `json:"_id"`
+				Email string `json:"email"`
+			} `json:"user"`
+			Attempts    int      `json:"attempts"`
+			LastScore   *float64 `json:"lastScore"`
+			EverPassed  bool     `json:"everPassed"`
+			Eligibility struct {
+				CanStart      bool       `json:"canStart"`
+				NextAttemptAt *time.Time `json:"nextAttemptAt"`
+			} `json:"eligibility"`
+		} `json:"members"`
+	}
+	admin.Get("/admin/quizzes/" + q.ID + "/members").Expect(200).JSON(&ms)
+	if len(ms.Members) != 1 || ms.Members[0].User.ID != m.ID || ms.Members[0].User.Email != "member@x.io" || ms.Members[0].Attempts != 1 ||
+		ms.Members[0].LastScore == nil || *ms.Members[0].LastScore != 0 || ms.Members[0].EverPassed || ms.Members[0].Eligibility.CanStart ||
+		ms.Members[0].Eligibility.NextAttemptAt == nil {
+		t.Fatalf("members %+v", ms)
+	}
+	admin.Get("/admin/quizzes/" + model.NewID() + "/members").ExpectMsg(http.StatusNotFound, quizadmin.MsgQuizNotFound)
+
 	grant := func(body any) *apptest.Resp { return admin.Post("/admin/quizzes/"+q.ID+"/attempt-grants", body) }
 	grant(map[string]any{}).ExpectMsg(http.StatusBadRequest, quizadmin.MsgUserIDRequired)
 	grant(map[string]any{"userId": model.NewID()}).ExpectMsg(http.StatusNotFound, quizadmin.MsgUserNotFound)

@@ -376,6 +376,7 @@ test('a member finds the new badge in the catalogue and takes its quiz to a pass
   const id = list.badges.find((b) => b.name === BADGE)._id;
   await page.goto(`${server.url}/quiz/${id}`);
   await hydrated(page, 'QuizRunner');
+  await page.getByTestId('quiz-begin').click(); // the start screen: Start Quiz starts the attempt
   await page.getByTestId('quiz-position').waitFor();
   assert.match(await page.getByTestId('quiz-position').innerText(), /Question 1 of 3/);
   await shot(page, 'admin-catalogue-member-quiz-1280');

@@ -97,6 +97,7 @@ test('payloads in quiz questions, coupons and names stay text in every client-re
   });
   await mp.goto(`${server.url}/quiz/${badgeId}`);
   await hydrated(mp, 'QuizRunner');
+  await mp.getByTestId('quiz-begin').click(); // the start screen: Start Quiz starts the attempt
   await mp.getByTestId('quiz-question').waitFor();
   await probe(mp, 'quiz screen', 'QT', mdialogs);
   const options = (await mp.locator('fieldset label').allInnerTexts()).map((t) => t.trim());

@@ -11,7 +11,7 @@ import { api } from '../../lib/api';
 import { cn } from '../../lib/cn';
 import { EmptyState, Field, SearchInput, Switch, capitalize, numberOrNull, plural, toastFail, toastSuccess, type AdminBadge, type AdminQuiz, type Question } from './BadgeAdminKit';
 import { QuestionFormDialog } from './QuestionFormDialog';
-import { ItemAnalysis, QuizSettingsButton, QuizSettingsDialog } from './QuizSettings';
+import { ItemAnalysis, QuizMembers, QuizSettingsButton, QuizSettingsDialog } from './QuizSettings';
 
 export function difficultyTone(d: string): 'destructive' | 'success' | 'warning' {
   return d === 'hard' ? 'destructive' : d === 'easy' ? 'success' : 'warning';
@@ -301,6 +301,7 @@ export function QuizManager({ badge, quiz, bank, onChanged, onChooseBadge }: {
           <BankPicker open={picking} onOpenChange={setPicking} quiz={quiz} bank={bank} onAdded={onChanged} />
           <QuizSettingsDialog open={settings} onOpenChange={setSettings} quiz={quiz} onSaved={onChanged} />
           <ItemAnalysis quizId={quiz._id} refresh={quiz} />
+          <QuizMembers quizId={quiz._id} refresh={quiz} />
         </>
       )}
     </div>

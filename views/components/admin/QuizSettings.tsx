@@ -6,6 +6,7 @@ import { BarChart3, Settings2 } from 'lucide-react';
 import { Dialog, DialogContent, DialogDescription, DialogHeader, DialogTitle } from '../dialog';
 import { Button, Card, CardContent, CardDescription, CardHeader, CardTitle, Chip, Input, Skeleton } from '../ui';
 import { api, errorMessage } from '../../lib/api';
+import { dateTime } from '../../lib/format';
 import { Field, numberOrNull, toastFail, toastSuccess, type AdminQuiz } from './BadgeAdminKit';
 
 export function QuizSettingsDialog({ open, onOpenChange, quiz, onSaved }: { open: boolean; onOpenChange: (v: boolean) => void; quiz: AdminQuiz; onSaved: () => void }) {
@@ -220,6 +221,94 @@ export function ItemAnalysis({ quizId, refresh }: { quizId: string; refresh: unk
               </table>
             </div>
           </>
+        )}
+      </CardContent>
+    </Card>
+  );
+}
+
+type Member = {
+  user: { _id: string; name: string; email: string };
+  attempts: number;
+  lastScore: number | null;
+  lastAt: string;
+  everPassed: boolean;
+  eligibility: { canStart: boolean; nextAttemptAt: string | null; extraAttempts: number; usesExtra: boolean };
+};
+
+/** Members who attempted the quiz, and a Grant extra attempt button while a retake waits. */
+export function QuizMembers({ quizId, refresh }: { quizId: string; refresh: unknown }) {
+  const [ms, setMs] = useState<Member[] | null>(null);
+  const [err, setErr] = useState('');
+  const [busy, setBusy] = useState<string | null>(null);
+  const [tick, setTick] = useState(0);
+  useEffect(() => {
+    let live = true;
+    setErr('');
+    api<{ members: Member[] }>(`/admin/quizzes/${quizId}/members`)
+      .then((r) => live && setMs(r.members))
+      .catch((e) => live && setErr(errorMessage(e, 'Failed to load the members')));
+    return () => {
+      live = false;
+    };
+  }, [quizId, refresh, tick]);
+  const grant = async (m: Member) => {
+    setBusy(m.user._id);
+    try {
+      const r = await api<{ msg: string }>(`/admin/quizzes/${quizId}/attempt-grants`, { method: 'POST', body: { userId: m.user._id } });
+      toastSuccess(`${r.msg} to ${m.user.name || m.user.email}`);
+      setTick((t) => t + 1);
+    } catch (e) {
+      toastFail(e, 'Failed to grant an extra attempt');
+    } finally {
+      setBusy(null);
+    }
+  };
+  return (
+    <Card data-testid="quiz-members">
+      <CardHeader>
+        <CardTitle>Members</CardTitle>
+        <CardDescription>Who took this quiz, and when they may try again. Grant an extra attempt to let someone start before the retake rule allows.</CardDescription>
+      </CardHeader>
+      <CardContent>
+        {err ? (
+          <p className="text-sm text-destructive">{err}</p>
+        ) : !ms ? (
+          <Skeleton className="h-16 w-full" />
+        ) : ms.length === 0 ? (
+          <p className="text-sm text-muted-foreground">No attempts yet.</p>
+        ) : (
+          <ul className="divide-y rounded-lg border">
+            {ms.map((m) => {
+              const e = m.eligibility;
+              return (
+                <li key={m.user._id} className="flex flex-col gap-2 px-3 py-2.5 text-sm sm:flex-row sm:items-center" data-testid="quiz-member">
+                  <div className="min-w-0 flex-1">
+                    <p className="truncate font-medium">{m.user.name || m.user.email}</p>
+                    <p className="truncate text-xs text-muted-foreground">
+                      {m.user.email} · {m.attempts} {m.attempts === 1 ? 'attempt' : 'attempts'}
+                      {m.lastScore !== null && ` · last ${Math.round(m.lastScore * 10) / 10}%`}
+                    </p>
+                  </div>
+                  <div className="flex flex-wrap items-center gap-2">
+                    {m.everPassed && <Chip tone="success">Passed</Chip>}
+                    {e.extraAttempts > 0 ? (
+                      <Chip tone="outline">Extra attempt waiting</Chip>
+                    ) : e.canStart ? (
+                      <Chip tone="secondary">Can start now</Chip>
+                    ) : (
+                      <>
+                        <span className="text-xs text-muted-foreground">Next attempt {dateTime(e.nextAttemptAt)}</span>
+                        <Button size="sm" variant="outline" onClick={() => grant(m)} disabled={busy !== null} data-testid="grant-attempt">
+                          {busy === m.user._id ? 'Granting…' : 'Grant extra attempt'}
+                        </Button>
+                      </>
+                    )}
+                  </div>
+                </li>
+              );
+            })}
+          </ul>
         )}
       </CardContent>
     </Card>
