@@ -225,7 +225,7 @@ func TestGrantAnExtraAttemptAndHistory(t *testing.T) {
 		ms.Members[0].Eligibility.NextAttemptAt == nil {
 		t.Fatalf("members %+v", ms)
 	}
-	admin.Get("/admin/quizzes/" + model.NewID() + "/members").ExpectMsg(http.StatusNotFound, quizadmin.MsgQuizNotFound)
+	admin.Get("/admin/quizzes/"+model.NewID()+"/members").ExpectMsg(http.StatusNotFound, quizadmin.MsgQuizNotFound)
 
 	grant := func(body any) *apptest.Resp { return admin.Post("/admin/quizzes/"+q.ID+"/attempt-grants", body) }
 	grant(map[string]any{}).ExpectMsg(http.StatusBadRequest, quizadmin.MsgUserIDRequired)
