@@ -147,3 +147,82 @@ func TestTimeSpentAndLateness(t *testing.T) {
 		t.Fatal("an attempt expires after deadline + grace")
 	}
 }
+
+func TestRetakeRuleCheck(t *testing.T) {
+	now := time.Date(2026, 11, 23, 12, 0, 0, 0, time.UTC)
+	at := func(h float64) *time.Time { x := now.Add(time.Duration(h * float64(time.Hour))); return &x }
+	r := quiz.Rule{WaitHours: 24, MaxAttempts: 3, PeriodDays: 30}
+	// nothing yet: start
+	if e := quiz.Check(r, nil, 0, now); !e.CanStart || e.NextAttemptAt != nil || e.AttemptsUsed != 0 {
+		t.Fatalf("fresh %+v", e)
+	}
+	// failed 2 hours ago: wait 22 more hours; an extra attempt lets them start now
+	failed := []quiz.Past{{StartedAt: *at(-2.2), SubmittedAt: at(-2)}}
+	e := quiz.Check(r, failed, 0, now)
+	if e.CanStart || e.Reason != quiz.ReasonWait || !e.NextAttemptAt.Equal(now.Add(22*time.Hour).Add(time.Second)) || e.AttemptsUsed != 1 {
+		t.Fatalf("after a fail %+v", e)
+	}
+	if e := quiz.Check(r, failed, 1, now); !e.CanStart || !e.UsesExtra || e.NextAttemptAt == nil {
+		t.Fatalf("with an extra attempt %+v", e)
+	}
+	// a pass needs no wait
+	if e := quiz.Check(r, []quiz.Past{{StartedAt: *at(-2.2), SubmittedAt: at(-2), Passed: true}}, 0, now); !e.CanStart {
+		t.Fatalf("after a pass %+v", e)
+	}
+	// three attempts in 30 days: the oldest leaves the window 30 days after it started
+	three := []quiz.Past{{StartedAt: *at(-100), SubmittedAt: at(-99.9)}, {StartedAt: *at(-70), SubmittedAt: at(-69.9)}, {StartedAt: *at(-40), SubmittedAt: at(-39.9)}}
+	e = quiz.Check(r, three, 0, now)
+	if e.CanStart || e.Reason != quiz.ReasonCap || !e.NextAttemptAt.Equal(now.Add(-100*time.Hour).Add(30*24*time.Hour).Add(time.Second)) {
+		t.Fatalf("cap %+v", e)
+	}
+	if got := quiz.RefusalMsg(e); got != "You have used all 3 attempts allowed in 30 days. Your next attempt opens at "+quiz.WhenText(*e.NextAttemptAt)+"." {
+		t.Fatal(got)
+	}
+	// no rule: always
+	if e := quiz.Check(quiz.Rule{}, three, 0, now); !e.CanStart {
+		t.Fatalf("no rule %+v", e)
+	}
+	for _, c := range []struct {
+		r    quiz.Rule
+		want string
+	}{
+		{quiz.Rule{WaitHours: 24, MaxAttempts: 3, PeriodDays: 30}, "Retake 1 day after a failed attempt; at most 3 attempts in 30 days"},
+		{quiz.Rule{WaitHours: 1}, "Retake 1 hour after a failed attempt"},
+		{quiz.Rule{WaitHours: 0, MaxAttempts: 1, PeriodDays: 1}, "Retake at once after a failed attempt; at most 1 attempt in 1 day"},
+	} {
+		if got := quiz.RuleText(c.r); got != c.want {
+			t.Errorf("RuleText(%+v) = %q", c.r, got)
+		}
+	}
+}
+
+func TestDrawSizeAndTopics(t *testing.T) {
+	for _, c := range [][3]int{{0, 6, 6}, {4, 6, 4}, {9, 6, 6}, {-1, 6, 6}, {3, 0, 0}} {
+		if got := quiz.DrawSize(c[0], c[1]); got != c[2] {
+			t.Errorf("DrawSize(%d, %d) = %d", c[0], c[1], got)
+		}
+	}
+	qs := make([]model.Question, 6)
+	for i := range qs {
+		qs[i] = model.Question{ID: string(rune('a' + i)), Options: []string{"x", "y"}, CorrectIndex: 0, Topic: []string{"Hooks", "Hooks", "SSR", "Hooks", "", ""}[i]}
+	}
+	layout := quiz.NewLayout(qs, 4, func(n int) []int {
+		p := make([]int, n)
+		for i := range p {
+			p[i] = i
+		}
+		return p
+	})
+	if len(layout) != 4 {
+		t.Fatalf("drew %d", len(layout))
+	}
+	qmap := map[string]*model.Question{}
+	for i := range qs {
+		qmap[qs[i].ID] = &qs[i]
+	}
+	// asked a, b, c, d: Hooks 3 (a right, b wrong, d right), SSR once (left out)
+	got := quiz.Topics(layout, qmap, map[string]int{"a": 0, "b": 1, "d": 0, "c": 0})
+	if len(got) != 1 || got[0] != (quiz.TopicScore{Topic: "Hooks", Correct: 2, Total: 3}) {
+		t.Fatalf("topics %+v", got)
+	}
+}
