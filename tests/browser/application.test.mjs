@@ -121,7 +121,7 @@ test('from a passed quiz to the payment page', async () => {
   // the result arrived with us; the profile is incomplete, so the button waits
   const banner = page.getByTestId('quiz-banner');
   await banner.getByText('Quiz passed. Well done!').waitFor();
-  assert.match(await banner.innerText(), /100% · 6 of 6 correct/);
+  assert.match(await banner.innerText(), /100% · 5 of 5 correct/);
   await page.getByText('Fill up your details to proceed').waitFor();
   assert.match(await page.getByTestId('fill-details').innerText(), /your position, LinkedIn; your resume; a profile picture/);
   assert.equal(await page.getByTestId('submit-application').isDisabled(), true);
