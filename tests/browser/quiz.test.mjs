@@ -300,6 +300,72 @@ test('a member fails the quiz: no answer key anywhere, and the next attempt open
   await page.close();
 });
 
+test('an admin sees the member waiting, grants an extra attempt in Quiz Management, and the member starts at once', async () => {
+  const page = await browser.context.newPage();
+  const errors = watchErrors(page);
+  const id = badgeId('React Developer');
+  const email = await signUp(page, 'Gil Granted');
+  const api = `${server.url}/backend/api/v1`;
+  const post = (path, data) => page.request.post(api + path, { data, headers: { Origin: server.url } });
+  // a failed attempt (nothing answered)
+  const started = await (await post(`/quiz/badge/${id}/start`)).json();
+  assert.equal((await post(`/quiz/attempts/${started.attempt._id}/submit`, { answers: {} })).status(), 200);
+  assert.equal((await post(`/quiz/badge/${id}/start`)).status(), 429);
+
+  // the admin: Quiz Management > React Developer
+  await page.context().clearCookies();
+  assert.equal((await post('/auth/login', { email: ADMIN_EMAIL, password: ADMIN_PASSWORD })).status(), 200);
+  await page.goto(`${server.url}/admin`);
+  await hydrated(page, 'AdminDashboard');
+  await page.getByRole('tab', { name: 'Quiz Management' }).click();
+  await page.getByRole('tab', { name: 'Select Badge' }).click();
+  await page.locator('[data-testid="select-badge"][data-badge-name="React Developer"]').click();
+  await page.getByTestId('quiz-manager').waitFor();
+  assert.equal(await page.getByTestId('quiz-pool').innerText(), '5 drawn per attempt from a pool of 6');
+  // item analysis over the attempts so far
+  const analysis = page.getByTestId('item-analysis');
+  await analysis.getByTestId('analysis-row').first().waitFor();
+  assert.equal(await analysis.getByTestId('analysis-row').count(), 6);
+  assert.ok(Number(await analysis.getByTestId('analysis-attempts').innerText()) >= 1);
+  // settings refuse a draw larger than the pool
+  await page.getByTestId('quiz-settings').click();
+  await page.getByTestId('quiz-settings-form').waitFor();
+  await page.fill('#qs-draw', '7');
+  await page.getByText('The pool has only 6 questions: add questions before drawing 7.').waitFor();
+  await page.getByTestId('save-quiz-settings').click();
+  await page.getByText('Questions per attempt (7) cannot be more than the 6 questions in the quiz\'s pool.').first().waitFor();
+  await page.screenshot({ path: `tests/browser/screenshots/quiz-admin-settings-1280.png` });
+  await page.keyboard.press('Escape');
+  await page.getByTestId('quiz-settings-form').waitFor({ state: 'detached' });
+  // the member list: grant the waiting member an extra attempt
+  const row = page.getByTestId('quiz-member').filter({ hasText: email });
+  await row.waitFor();
+  assert.match(await row.innerText(), /Next attempt .* UTC/);
+  await analysis.scrollIntoViewIfNeeded();
+  await shot(page, 'quiz-admin-analysis-1280');
+  await row.getByTestId('grant-attempt').click();
+  await page.locator('#toaster').getByText('Extra attempt granted').first().waitFor();
+  await row.getByText('Extra attempt waiting').waitFor();
+  await page.setViewportSize({ width: 390, height: 844 });
+  await page.getByTestId('quiz-members').scrollIntoViewIfNeeded();
+  await page.screenshot({ path: `tests/browser/screenshots/quiz-admin-members-390.png` });
+  await page.setViewportSize({ width: 1280, height: 800 });
+
+  // the member may start at once, and the start uses the extra attempt
+  await page.context().clearCookies();
+  assert.equal((await post('/auth/login', { email, password: 'quiz-password-1' })).status(), 200);
+  await page.goto(`${server.url}/quiz/${id}`);
+  await hydrated(page, 'QuizRunner');
+  await page.getByTestId('quiz-start').waitFor();
+  assert.match(await page.getByTestId('quiz-next-attempt').innerText(), /An administrator granted you an extra attempt/);
+  await shot(page, 'quiz-start-extra-1280');
+  await page.getByTestId('quiz-begin').click();
+  await page.getByTestId('quiz-position').waitFor();
+  assert.equal(await position(page), 'Question 1 of 5');
+  assert.deepEqual(errors.filter((e) => !/status of 4\d\d/.test(e)), []);
+  await page.close();
+});
+
 test('the timer turns red under 5 minutes and auto-submits at 0 with "Time\'s Up!"', async () => {
   const page = await browser.context.newPage();
   const errors = watchErrors(page);

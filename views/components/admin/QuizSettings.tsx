@@ -155,7 +155,7 @@ export function ItemAnalysis({ quizId, refresh }: { quizId: string; refresh: unk
     };
   }, [quizId, refresh]);
   return (
-    <Card data-testid="item-analysis">
+    <Card className="min-w-0" data-testid="item-analysis">
       <CardHeader>
         <CardTitle className="flex items-center gap-2">
           <BarChart3 className="h-5 w-5" /> Item analysis
@@ -265,7 +265,7 @@ export function QuizMembers({ quizId, refresh }: { quizId: string; refresh: unkn
     }
   };
   return (
-    <Card data-testid="quiz-members">
+    <Card className="min-w-0" data-testid="quiz-members">
       <CardHeader>
         <CardTitle>Members</CardTitle>
         <CardDescription>Who took this quiz, and when they may try again. Grant an extra attempt to let someone start before the retake rule allows.</CardDescription>
