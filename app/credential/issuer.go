@@ -319,8 +319,11 @@ func AllocateStatusIndex(ctx context.Context, tx bun.IDB, grantID string) (int, 
 	}
 	bits := ListBits(n)
 	for try := 0; try < 64; try++ {
-		idx := RandomIndex(bits)
-		res, err := tx.NewRaw("INSERT INTO credential_status_slots (idx, grant_id) VALUES (?, ?) ON CONFLICT (idx) DO NOTHING", idx, grantID).Exec(ctx)
+		idx := DrawIndex(bits)
+		// (a grant written straight into badge_grants, without a slot, keeps its index too)
+		res, err := tx.NewRaw(`INSERT INTO credential_status_slots (idx, grant_id)
+SELECT ?, ? WHERE NOT EXISTS (SELECT 1 FROM badge_grants WHERE status_index = ?)
+ON CONFLICT (idx) DO NOTHING`, idx, grantID, idx).Exec(ctx)
 		if err != nil {
 			return 0, fmt.Errorf("credential status index: %w", err)
 		}

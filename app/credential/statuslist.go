@@ -45,6 +45,9 @@ func RandomIndex(bits int) int {
 	return int(v.Int64()) + 1
 }
 
+// DrawIndex draws the candidate indexes of AllocateStatusIndex (tests replace it).
+var DrawIndex = RandomIndex
+
 // EncodeList is a Bitstring Status List's encodedList: "u" + base64url (no padding) of
 // the gzip of the bits (bit 0 is the most significant bit of byte 0) with set on.
 func EncodeList(bits int, set []int) (string, error) {

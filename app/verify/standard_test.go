@@ -243,3 +243,26 @@ func TestStatusIndexesAreRandomAndUnique(t *testing.T) {
 		t.Fatalf("%d slots", n)
 	}
 }
+
+// TestStatusIndexSkipsIndexesHeldWithoutASlot: an index held by a grant row written
+// without a slot (imports, benchmarks) is never handed out again.
+func TestStatusIndexSkipsIndexesHeldWithoutASlot(t *testing.T) {
+	w := newWorld(t)
+	ctx := context.Background()
+	// index 1 held by a slot, the grant's index by its row only
+	if _, err := w.e.DB.NewRaw("INSERT INTO credential_status_slots (idx, grant_id) VALUES (?, 'x')", 1).Exec(ctx); err != nil {
+		t.Fatal(err)
+	}
+	_, g := w.grant(t, "Held", "held@example.com", w.badge)
+	if _, err := w.e.DB.NewRaw("DELETE FROM credential_status_slots WHERE grant_id = ?", g.ID).Exec(ctx); err != nil {
+		t.Fatal(err)
+	}
+	// the draws hit the held indexes first: both are skipped
+	draws := []int{g.StatusIndex, 1, g.StatusIndex, 77}
+	defer func(f func(int) int) { credential.DrawIndex = f }(credential.DrawIndex)
+	credential.DrawIndex = func(int) int { v := draws[0]; draws = draws[1:]; return v }
+	idx, err := credential.AllocateStatusIndex(ctx, w.e.DB, model.NewID())
+	if err != nil || idx != 77 || len(draws) != 0 {
+		t.Fatalf("index %d, %v", idx, err)
+	}
+}
