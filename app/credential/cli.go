@@ -255,7 +255,7 @@ func Inspect(ctx context.Context, client *http.Client, src string, o InspectOpti
 	if k, err := p.VerifySignature(set.Find); err != nil {
 		add(Check{Name: "signature", Detail: err.Error()})
 	} else {
-		add(Check{Name: "signature", OK: true, Detail: "EdDSA (Ed25519) signature valid, key " + k.KID})
+		add(Check{Name: "signature", OK: true, Detail: p.Header.Alg + " signature valid, key " + k.KID})
 	}
 	if probs := Validate(p.Payload); len(probs) > 0 {
 		rep.Problems = probs
@@ -320,9 +320,18 @@ func revocation(ctx context.Context, client *http.Client, pl *Payload) Check {
 			StatusIndex      int    `json:"statusIndex"`
 			RevocationReason string `json:"revocationReason"`
 		} `json:"revokedCredentials"`
+		RevokedCredential []struct {
+			ID      string `json:"id"`
+			Revoked bool   `json:"revoked"`
+		} `json:"revokedCredential"` // the 1EdTech Revocation List
 	}
 	if err := json.Unmarshal(b, &list); err != nil {
 		return Check{Name: "revocation", Detail: "the revocation list is not valid JSON"}
+	}
+	for _, r := range list.RevokedCredential {
+		if r.ID == pl.ID && r.Revoked {
+			return Check{Name: "revocation", Detail: "revoked"}
+		}
 	}
 	idx := pl.StatusIndexOf()
 	for _, r := range list.RevokedCredentials {

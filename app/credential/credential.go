@@ -1,7 +1,9 @@
 // Package credential issues each badge grant as a signed Open Badges 3.0
-// OpenBadgeCredential (a VC-JWT with EdDSA), keeps the issuing keys (with rotation), bakes
-// credentials into PNG images and verifies them: on the server and offline
-// (`meritmark verify`).
+// OpenBadgeCredential in two forms: a VC-JWT signed with ES256 (kid = a key URL on our
+// origin) and a JSON-LD credential with a Data Integrity proof (eddsa-rdfc-2022) whose
+// issuer is our did:web. It keeps the issuing keys (with rotation), the status lists,
+// bakes credentials into PNG images and verifies them: on the server and offline
+// (`meritmark verify`). Credentials signed before (VC-JWT, EdDSA) keep verifying.
 //
 // This file holds the credential's shape (pure: no I/O).
 package credential
@@ -24,8 +26,16 @@ const (
 	ContextOB3 = "https://purl.imsglobal.org/spec/ob/v3p0/context-3.0.3.json"
 )
 
-// Contexts is the @context of every document we publish.
-var Contexts = []string{ContextVC, ContextOB3}
+// Contexts is the @context of every document we publish: VC 2.0, OB 3.0 and the OB
+// extensions context (it defines 1EdTechJsonSchemaValidator2019 and
+// 1EdTechRevocationList, which context-3.0.3 does not).
+var Contexts = []string{ContextVC, ContextOB3, ContextOBExtensions}
+
+// SchemaURL is the 1EdTech OB 3.0 JSON schema every credential names.
+const SchemaURL = "https://purl.imsglobal.org/spec/ob/v3p0/schema/json/ob_v3p0_achievementcredential_schema.json"
+
+// SchemaType is the credentialSchema type of SchemaURL.
+const SchemaType = "1EdTechJsonSchemaValidator2019"
 
 // IssuerName is the issuer profile's name.
 const IssuerName = "Meritmark"
@@ -44,8 +54,27 @@ type Credential struct {
 	Name              string             `json:"name"`
 	Description       string             `json:"description,omitempty"`
 	Image             *Image             `json:"image,omitempty"`
+	AwardedDate       string             `json:"awardedDate,omitempty"`
 	CredentialSubject AchievementSubject `json:"credentialSubject"`
+	Evidence          []Evidence         `json:"evidence,omitempty"`
+	CredentialSchema  []Schema           `json:"credentialSchema,omitempty"`
 	CredentialStatus  *Status            `json:"credentialStatus,omitempty"`
+}
+
+// Evidence says what the achievement was awarded on (never the holder's documents).
+type Evidence struct {
+	ID          string   `json:"id,omitempty"`
+	Type        []string `json:"type"`
+	Name        string   `json:"name,omitempty"`
+	Description string   `json:"description,omitempty"`
+	Narrative   string   `json:"narrative,omitempty"`
+	Genre       string   `json:"genre,omitempty"`
+}
+
+// Schema is a credentialSchema entry.
+type Schema struct {
+	ID   string `json:"id"`
+	Type string `json:"type"`
 }
 
 // Profile is the issuer.
@@ -104,10 +133,14 @@ type Image struct {
 	Caption string `json:"caption,omitempty"`
 }
 
-// Status points at the revocation list entry.
+// Status is the credentialStatus: a 1EdTechRevocationList (id = the list's URL) or a
+// BitstringStatusListEntry.
 type Status struct {
-	ID   string `json:"id"`
-	Type string `json:"type"`
+	ID                   string `json:"id"`
+	Type                 string `json:"type"`
+	StatusPurpose        string `json:"statusPurpose,omitempty"`
+	StatusListIndex      string `json:"statusListIndex,omitempty"`
+	StatusListCredential string `json:"statusListCredential,omitempty"`
 }
 
 // Payload is the VC-JWT payload: the credential's members at the top level plus the
@@ -134,10 +167,13 @@ type Input struct {
 	BadgeLevel           string
 	GrantedAt            time.Time
 	ExpiresAt            *time.Time
+	Evidence             []Evidence
 }
 
-// URLs of the published documents.
-func IssuerURL(origin string) string { return origin + "/issuer" }
+// URLs of the published documents. IssuerURL is where the issuer Profile is served (and
+// was the issuer's id before did:web).
+func IssuerURL(origin string) string      { return origin + "/issuer" }
+func IssuerImageURL(origin string) string { return origin + "/issuer/image.png" }
 func AchievementURL(origin, badgeID string) string {
 	return origin + "/achievements/" + url.PathEscape(badgeID)
 }
@@ -151,10 +187,12 @@ func StatusListURL(origin string) string      { return origin + "/credentials/st
 func JWKSURL(origin string) string            { return origin + "/.well-known/jwks.json" }
 func ProfileURL(origin, userID string) string { return origin + "/profile/" + url.PathEscape(userID) }
 
-// IssuerProfile is the issuer's Profile (without @context: add it when published alone).
+// IssuerProfile is the issuer's Profile (without @context: add it when published alone):
+// its id is our did:web.
 func IssuerProfile(origin string) Profile {
-	return Profile{ID: IssuerURL(origin), Type: []string{"Profile"}, Name: IssuerName, URL: origin,
-		Description: "Meritmark issues professional badges after a quiz or a review of submitted proof."}
+	return Profile{ID: DIDWeb(origin), Type: []string{"Profile"}, Name: IssuerName, URL: origin,
+		Description: "Meritmark issues professional badges after a quiz or a review of submitted proof.",
+		Image:       &Image{ID: IssuerImageURL(origin), Type: "Image", Caption: IssuerName}}
 }
 
 // AchievementOf builds the achievement (without @context).
@@ -165,7 +203,7 @@ func AchievementOf(origin, badgeID, name, description, criteria, category, level
 		Name: name, Description: description,
 		Criteria: Criteria{Narrative: strings.TrimSpace(criteria)},
 		Image:    &Image{ID: AchievementImageURL(origin, badgeID), Type: "Image", Caption: name},
-		Creator:  &Profile{ID: iss.ID, Type: iss.Type, Name: iss.Name, URL: iss.URL},
+		Creator:  &Profile{ID: iss.ID, Type: iss.Type, Name: iss.Name, URL: iss.URL, Image: iss.Image},
 	}
 	if a.Description == "" {
 		a.Description = name
@@ -200,8 +238,17 @@ func NewSalt() string {
 // Timestamp formats t as the credential's dates do (UTC, seconds, Z).
 func Timestamp(t time.Time) string { return t.UTC().Truncate(time.Second).Format(time.RFC3339) }
 
-// Build makes the credential and its JWT payload.
+// Build makes the credential and its JWT payload: the VC-JWT's credentialStatus is the
+// 1EdTech Revocation List (LDCredential gives the JSON-LD form its
+// BitstringStatusListEntry).
 func Build(in Input) *Payload {
+	for _, f := range []*string{&in.BadgeName, &in.BadgeDescription, &in.BadgeCriteria, &in.BadgeCategory, &in.BadgeLevel} {
+		*f = CleanText(*f)
+	}
+	for i := range in.Evidence {
+		e := &in.Evidence[i]
+		e.Name, e.Description, e.Narrative, e.Genre = CleanText(e.Name), CleanText(e.Description), CleanText(e.Narrative), CleanText(e.Genre)
+	}
 	salt := in.Salt
 	if salt == "" {
 		salt = NewSalt()
@@ -213,6 +260,7 @@ func Build(in Input) *Payload {
 		Type:        []string{"VerifiableCredential", "OpenBadgeCredential"},
 		Issuer:      IssuerProfile(origin),
 		ValidFrom:   Timestamp(in.GrantedAt),
+		AwardedDate: Timestamp(in.GrantedAt),
 		Name:        in.BadgeName,
 		Description: fmt.Sprintf("%s, awarded by %s.", in.BadgeName, IssuerName),
 		CredentialSubject: AchievementSubject{
@@ -222,7 +270,9 @@ func Build(in Input) *Payload {
 				IdentityType: "emailAddress", Hashed: true, Salt: salt}},
 			Achievement: AchievementOf(origin, in.BadgeID, in.BadgeName, in.BadgeDescription, in.BadgeCriteria, in.BadgeCategory, in.BadgeLevel),
 		},
-		CredentialStatus: &Status{ID: fmt.Sprintf("%s#%d", StatusListURL(origin), in.StatusIndex), Type: StatusType},
+		Evidence:         in.Evidence,
+		CredentialSchema: []Schema{{ID: SchemaURL, Type: SchemaType}},
+		CredentialStatus: &Status{ID: StatusListURL(origin), Type: StatusType},
 	}
 	c.Image = c.CredentialSubject.Achievement.Image
 	p := &Payload{Credential: c, Claims: Claims{
@@ -235,7 +285,45 @@ func Build(in Input) *Payload {
 	return p
 }
 
-// Sign builds and signs the credential with k.
+// LDCredential is the JSON-LD form of p's credential (before its proof): the same
+// credential, its credentialStatus the BitstringStatusListEntry of index (one object: the
+// OB 3.0 JSON schema admits no array there).
+func LDCredential(p *Payload, origin string, index int) Credential {
+	c := p.Credential
+	c.CredentialStatus = BitstringEntry(strings.TrimRight(origin, "/"), PurposeRevocation, index)
+	return c
+}
+
+// Signed is a credential in both forms.
+type Signed struct {
+	JWT     string
+	Payload *Payload
+	LD      []byte // the JSON-LD credential with its DataIntegrityProof
+}
+
+// SignBoth builds the credential and signs it: the VC-JWT with es (ES256; the header kid
+// is its key URL on the origin) and the JSON-LD form with ed (Ed25519, eddsa-rdfc-2022,
+// verificationMethod the did:web key).
+func SignBoth(ed, es *Key, in Input, now time.Time) (*Signed, error) {
+	p := Build(in)
+	origin := strings.TrimRight(in.Origin, "/")
+	b, err := json.Marshal(p)
+	if err != nil {
+		return nil, err
+	}
+	tok, err := SignJWTKid(es, KeyURL(origin, es.KID), b)
+	if err != nil {
+		return nil, err
+	}
+	ldDoc, err := AddProof(LDCredential(p, origin, in.StatusIndex), ed, VerificationMethodID(origin, ed.KID), now)
+	if err != nil {
+		return nil, err
+	}
+	return &Signed{JWT: tok, Payload: p, LD: ldDoc}, nil
+}
+
+// Sign builds and signs the VC-JWT with k, named by its thumbprint (the EdDSA form of the
+// credentials issued before ES256; tests use it to make such credentials).
 func Sign(k *Key, in Input) (string, *Payload, error) {
 	p := Build(in)
 	b, err := json.Marshal(p)

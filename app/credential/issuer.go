@@ -20,8 +20,29 @@ type SigningKey struct {
 	bun.BaseModel `bun:"table:signing_keys"`
 
 	KID       string    `bun:"kid,pk"`
-	PublicKey string    `bun:"public_key"` // base64url, 32 bytes
+	PublicKey string    `bun:"public_key"` // base64url: Ed25519 32 bytes, P-256 X ‖ Y (64 bytes)
+	Alg       string    `bun:"alg"`        // "EdDSA" or "ES256"
 	CreatedAt time.Time `bun:"created_at"`
+}
+
+// row is how k is recorded.
+func (k *Key) row(at time.Time) *SigningKey {
+	if k.IsES256() {
+		return &SigningKey{KID: k.KID, PublicKey: ecPublicString(k.EC), Alg: AlgES256, CreatedAt: at}
+	}
+	return &SigningKey{KID: k.KID, PublicKey: b64.EncodeToString(k.Public), Alg: AlgEdDSA, CreatedAt: at}
+}
+
+// public is the verify-only key of a recorded row.
+func (r *SigningKey) public() (*Key, error) {
+	if r.Alg == AlgES256 {
+		return ecPublicFromString(r.KID, r.PublicKey)
+	}
+	return PublicKey(r.KID, r.PublicKey)
+}
+
+func (k *Key) publicOnly() *Key {
+	return &Key{KID: k.KID, Alg: k.Alg, Public: k.Public, EC: k.EC}
 }
 
 // Issuer signs and verifies the credentials of one database.
@@ -78,25 +99,35 @@ func ForDB(d *bun.DB) *Issuer {
 // Forget drops d's issuer (when the database is closed).
 func Forget(d *bun.DB) { registry.Delete(d) }
 
-// Publish records the public keys in signing_keys (keys already there are kept as they are).
+// Publish records the public keys (each seed's Ed25519 key and its ES256 companion) in
+// signing_keys (keys already there are kept as they are).
 func (i *Issuer) Publish(ctx context.Context, keys ...*Key) error {
 	now := model.Now()
-	for n, k := range keys {
-		// the active key is recorded as the newest, so a JWKS lists it first
-		row := &SigningKey{KID: k.KID, PublicKey: b64.EncodeToString(k.Public), CreatedAt: now.Add(-time.Duration(n) * time.Microsecond)}
-		if _, err := i.DB.NewInsert().Model(row).On("CONFLICT (kid) DO NOTHING").Exec(ctx); err != nil {
-			return fmt.Errorf("record signing key: %w", err)
+	n := 0
+	for _, seed := range keys {
+		for _, k := range []*Key{seed.Companion, seed} {
+			if k == nil {
+				continue
+			}
+			// the active keys are recorded as the newest, so a JWKS lists them first
+			row := k.row(now.Add(-time.Duration(n) * time.Microsecond))
+			n++
+			if _, err := i.DB.NewInsert().Model(row).On("CONFLICT (kid) DO NOTHING").Exec(ctx); err != nil {
+				return fmt.Errorf("record signing key: %w", err)
+			}
+			i.mu.Lock()
+			i.published[k.KID] = k.publicOnly()
+			i.mu.Unlock()
 		}
-		i.mu.Lock()
-		i.published[k.KID] = &Key{KID: k.KID, Public: k.Public}
-		i.mu.Unlock()
 	}
 	return nil
 }
 
-// Lookup finds a verify key by kid: this instance's keys, then the keys other instances
-// recorded (read again at most every few seconds when a kid is unknown).
+// Lookup finds a verify key by kid (a thumbprint or a key URL): this instance's keys, then
+// the keys other instances recorded (read again at most every few seconds when a kid is
+// unknown).
 func (i *Issuer) Lookup(ctx context.Context, kid string) *Key {
+	kid = KIDOf(kid)
 	if k := i.Keys.Find(kid); k != nil {
 		return k
 	}
@@ -130,7 +161,7 @@ func (i *Issuer) PublishedKeys(ctx context.Context) ([]*Key, error) {
 	keys := make([]*Key, 0, len(rows))
 	i.mu.Lock()
 	for _, r := range rows {
-		k, err := PublicKey(r.KID, r.PublicKey)
+		k, err := r.public()
 		if err != nil {
 			continue
 		}
@@ -139,22 +170,41 @@ func (i *Issuer) PublishedKeys(ctx context.Context) ([]*Key, error) {
 	}
 	i.refreshedAt = time.Now()
 	i.mu.Unlock()
-	active := i.Keys.Active().KID
-	sort.SliceStable(keys, func(a, b int) bool { return keys[a].KID == active && keys[b].KID != active })
+	rank := func(k *Key) int {
+		switch k.KID {
+		case i.Keys.ActiveES256().KID:
+			return 0
+		case i.Keys.Active().KID:
+			return 1
+		}
+		return 2
+	}
+	sort.SliceStable(keys, func(a, b int) bool { return rank(keys[a]) < rank(keys[b]) })
 	return keys, nil
 }
 
-// JWKS is the set of every recorded public key.
-func (i *Issuer) JWKS(ctx context.Context) (*JWKS, error) {
+// JWKS is the set of every recorded public key as published on origin (the active ES256
+// key first; ES256 keys named by their key URL, Ed25519 keys by their thumbprint).
+func (i *Issuer) JWKS(ctx context.Context, origin string) (*JWKS, error) {
 	keys, err := i.PublishedKeys(ctx)
 	if err != nil {
 		return nil, err
 	}
 	set := &JWKS{Keys: make([]JWK, 0, len(keys))}
 	for _, k := range keys {
-		set.Keys = append(set.Keys, JWKOf(k))
+		set.Keys = append(set.Keys, PublishedJWK(origin, k))
 	}
 	return set, nil
+}
+
+// DIDDocument is /.well-known/did.json for origin: every recorded Ed25519 key (the
+// active one first) as a Multikey verification method.
+func (i *Issuer) DIDDocument(ctx context.Context, origin string) (*DIDDocument, error) {
+	keys, err := i.PublishedKeys(ctx)
+	if err != nil {
+		return nil, err
+	}
+	return DIDDocumentOf(origin, keys), nil
 }
 
 // OnChange registers fn to be told when a grant's credential or status changes on this
@@ -227,27 +277,70 @@ func (i *Issuer) SignGrant(ctx context.Context, tx bun.IDB, g *model.BadgeGrant,
 		return fmt.Errorf("credential badge: %w", err)
 	}
 	if g.StatusIndex == 0 {
-		var n int
-		if err := tx.NewRaw("UPDATE credential_status_seq SET last_index = last_index + 1 WHERE id = 1 RETURNING last_index").Scan(ctx, &n); err != nil {
-			return fmt.Errorf("credential status index: %w", err)
+		n, err := AllocateStatusIndex(ctx, tx, g.ID)
+		if err != nil {
+			return err
 		}
 		g.StatusIndex = n
 	}
-	tok, _, err := Sign(i.Keys.Active(), Input{
-		Origin: origin, PublicVerificationID: g.PublicVerificationID, StatusIndex: g.StatusIndex,
-		UserID: u.ID, Email: u.Email, BadgeID: b.ID, BadgeName: b.Name, BadgeDescription: b.Description,
-		BadgeCriteria: b.Criteria, BadgeCategory: b.Category, BadgeLevel: b.Level,
-		GrantedAt: g.GrantedAt, ExpiresAt: g.ExpiresAt,
-	})
+	ev, err := evidenceOf(ctx, tx, origin, g, &b)
 	if err != nil {
 		return err
 	}
-	g.CredentialJWT, g.CredentialOrigin = tok, origin
+	signed, err := SignBoth(i.Keys.Active(), i.Keys.ActiveES256(), Input{
+		Origin: origin, PublicVerificationID: g.PublicVerificationID, StatusIndex: g.StatusIndex,
+		UserID: u.ID, Email: u.Email, BadgeID: b.ID, BadgeName: b.Name, BadgeDescription: b.Description,
+		BadgeCriteria: b.Criteria, BadgeCategory: b.Category, BadgeLevel: b.Level,
+		GrantedAt: g.GrantedAt, ExpiresAt: g.ExpiresAt, Evidence: ev,
+	}, model.Now())
+	if err != nil {
+		return err
+	}
+	g.CredentialJWT, g.CredentialOrigin = signed.JWT, origin
 	if _, err := tx.NewUpdate().Model(g).Column("credential_jwt", "credential_origin", "status_index").WherePK().Exec(ctx); err != nil {
+		return fmt.Errorf("store credential: %w", err)
+	}
+	if _, err := tx.NewRaw(`INSERT INTO badge_grant_credentials (grant_id, credential_ld) VALUES (?, ?)
+ON CONFLICT (grant_id) DO UPDATE SET credential_ld = excluded.credential_ld`, g.ID, string(signed.LD)).Exec(ctx); err != nil {
 		return fmt.Errorf("store credential: %w", err)
 	}
 	i.Changed(g.ID)
 	return nil
+}
+
+// AllocateStatusIndex draws grantID's status list index at random among the free ones of
+// the current list length and records it (credential_status_slots: unique; a taken index
+// is drawn again). The count of indexes handed out (credential_status_seq) sets the list
+// length, so indexes stay sparse.
+func AllocateStatusIndex(ctx context.Context, tx bun.IDB, grantID string) (int, error) {
+	var n int
+	if err := tx.NewRaw("UPDATE credential_status_seq SET last_index = last_index + 1 WHERE id = 1 RETURNING last_index").Scan(ctx, &n); err != nil {
+		return 0, fmt.Errorf("credential status index: %w", err)
+	}
+	bits := ListBits(n)
+	for try := 0; try < 64; try++ {
+		idx := DrawIndex(bits)
+		// (a grant written straight into badge_grants, without a slot, keeps its index too)
+		res, err := tx.NewRaw(`INSERT INTO credential_status_slots (idx, grant_id)
+SELECT ?, ? WHERE NOT EXISTS (SELECT 1 FROM badge_grants WHERE status_index = ?)
+ON CONFLICT (idx) DO NOTHING`, idx, grantID, idx).Exec(ctx)
+		if err != nil {
+			return 0, fmt.Errorf("credential status index: %w", err)
+		}
+		if c, err := res.RowsAffected(); err == nil && c == 1 {
+			return idx, nil
+		}
+	}
+	return 0, errors.New("credential status index: no free index found")
+}
+
+// StatusListBits is the length of the status lists now.
+func StatusListBits(ctx context.Context, d bun.IDB) (int, error) {
+	var n int
+	if err := d.NewRaw("SELECT last_index FROM credential_status_seq WHERE id = 1").Scan(ctx, &n); err != nil {
+		return 0, err
+	}
+	return ListBits(n), nil
 }
 
 // SignInTx signs g inside tx with the issuer of tx's database (app/grant calls it after
@@ -272,6 +365,7 @@ func SignInTx(ctx context.Context, tx bun.Tx, g *model.BadgeGrant, origin string
 // Verified is a credential whose signature checked out.
 type Verified struct {
 	Key     *Key
+	Header  Header
 	Payload *Payload
 	Raw     []byte // the payload JSON
 }
@@ -285,13 +379,32 @@ func (i *Issuer) Verify(ctx context.Context, token string) (*Verified, error) {
 	}
 	k, err := p.VerifySignature(i.KeySource(ctx))
 	if err != nil {
-		return &Verified{Key: k}, err
+		return &Verified{Key: k, Header: p.Header}, err
 	}
 	pl, err := Decode(p.Payload)
 	if err != nil {
-		return &Verified{Key: k}, err
+		return &Verified{Key: k, Header: p.Header}, err
 	}
-	return &Verified{Key: k, Payload: pl, Raw: p.Payload}, nil
+	return &Verified{Key: k, Header: p.Header, Payload: pl, Raw: p.Payload}, nil
+}
+
+// VerifyLD checks the Data Integrity proof of a JSON-LD credential (or status list) of
+// origin against the recorded Ed25519 keys: the verificationMethod must be a key of
+// origin's did:web.
+func (i *Issuer) VerifyLD(ctx context.Context, origin string, raw []byte) (*Key, error) {
+	var found *Key
+	_, err := VerifyProof(raw, func(vm string) *Key {
+		kid := KIDOfVerificationMethod(origin, vm)
+		if kid == "" {
+			return nil
+		}
+		if k := i.Lookup(ctx, kid); k != nil && !k.IsES256() {
+			found = k
+			return k
+		}
+		return nil
+	})
+	return found, err
 }
 
 // MustOpen is Open for the wiring of the route table (main opens the issuer first, so a

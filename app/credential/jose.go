@@ -11,9 +11,10 @@ import (
 	"time"
 )
 
-// The JOSE part: compact JWS with EdDSA (Ed25519, RFC 8037), written with the standard
-// library. Only what VC-JWT needs: one algorithm, a kid in the header, no "none", no
-// embedded keys, strict base64url.
+// The JOSE part: compact JWS with ES256 (new credentials) or EdDSA (Ed25519, RFC 8037:
+// credentials signed before ES256), written with the standard library. Only what VC-JWT
+// needs: the algorithm is the key's own (never the header's choice), a kid in the header,
+// no "none", no embedded keys, strict base64url.
 
 // Header is the JOSE header of our credentials.
 type Header struct {
@@ -25,7 +26,7 @@ type Header struct {
 // Verification errors (wrapped with details).
 var (
 	ErrMalformed   = errors.New("the credential is not a well-formed JWT")
-	ErrAlgorithm   = errors.New("the credential is not signed with EdDSA")
+	ErrAlgorithm   = errors.New("the credential is not signed with ES256 or EdDSA")
 	ErrUnknownKey  = errors.New("the credential is signed with a key the issuer does not publish")
 	ErrSignature   = errors.New("the credential's signature does not match its content")
 	ErrNotYetValid = errors.New("the credential is not valid yet")
@@ -34,17 +35,33 @@ var (
 
 var b64 = base64.RawURLEncoding
 
-// SignJWT signs payload (a JSON object) with k as a compact JWS.
-func SignJWT(k *Key, payload []byte) (string, error) {
+// SignJWT signs payload (a JSON object) with k as a compact JWS whose kid is k's
+// thumbprint.
+func SignJWT(k *Key, payload []byte) (string, error) { return SignJWTKid(k, k.KID, payload) }
+
+// SignJWTKid signs payload with k, naming the key kid in the header (a key URL for
+// ES256 credentials).
+func SignJWTKid(k *Key, kid string, payload []byte) (string, error) {
 	if !k.CanSign() {
 		return "", fmt.Errorf("key %s has no private half", k.KID)
 	}
-	h, err := json.Marshal(Header{Alg: "EdDSA", Kid: k.KID, Typ: "JWT"})
+	alg := AlgEdDSA
+	if k.IsES256() {
+		alg = AlgES256
+	}
+	h, err := json.Marshal(Header{Alg: alg, Kid: kid, Typ: "JWT"})
 	if err != nil {
 		return "", err
 	}
 	input := b64.EncodeToString(h) + "." + b64.EncodeToString(payload)
-	sig := ed25519.Sign(k.private, []byte(input))
+	var sig []byte
+	if k.IsES256() {
+		if sig, err = signES256(k.ecPriv, []byte(input)); err != nil {
+			return "", err
+		}
+	} else {
+		sig = ed25519.Sign(k.private, []byte(input))
+	}
 	return input + "." + b64.EncodeToString(sig), nil
 }
 
@@ -91,9 +108,10 @@ func ParseJWT(token string) (*Parsed, error) {
 // KeySource finds a verify key by kid (nil when unknown).
 type KeySource func(kid string) *Key
 
-// VerifySignature checks p's signature with the key its header names.
+// VerifySignature checks p's signature with the key its header names. The key decides the
+// algorithm: a header alg that is not the key's own fails.
 func (p *Parsed) VerifySignature(keys KeySource) (*Key, error) {
-	if p.Header.Alg != "EdDSA" {
+	if p.Header.Alg != AlgEdDSA && p.Header.Alg != AlgES256 {
 		return nil, fmt.Errorf("%w (alg %q)", ErrAlgorithm, p.Header.Alg)
 	}
 	if p.Header.Kid == "" {
@@ -103,10 +121,26 @@ func (p *Parsed) VerifySignature(keys KeySource) (*Key, error) {
 	if k == nil {
 		return nil, fmt.Errorf("%w (kid %s)", ErrUnknownKey, p.Header.Kid)
 	}
-	if len(p.sig) != ed25519.SignatureSize || !ed25519.Verify(k.Public, []byte(p.input), p.sig) {
+	if k.IsES256() != (p.Header.Alg == AlgES256) {
+		return k, fmt.Errorf("%w (alg %q for a %s key)", ErrAlgorithm, p.Header.Alg, k.algName())
+	}
+	if k.IsES256() {
+		if !verifyES256(k.EC, []byte(p.input), p.sig) {
+			return k, ErrSignature
+		}
+		return k, nil
+	}
+	if len(k.Public) != ed25519.PublicKeySize || len(p.sig) != ed25519.SignatureSize || !ed25519.Verify(k.Public, []byte(p.input), p.sig) {
 		return k, ErrSignature
 	}
 	return k, nil
+}
+
+func (k *Key) algName() string {
+	if k.IsES256() {
+		return AlgES256
+	}
+	return AlgEdDSA
 }
 
 // Claims are the registered JWT claims of a VC-JWT (OB 3.0 §8.2): the credential's members

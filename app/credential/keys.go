@@ -1,6 +1,7 @@
 package credential
 
 import (
+	"crypto/ecdsa"
 	"crypto/ed25519"
 	"crypto/rand"
 	"crypto/sha256"
@@ -12,16 +13,31 @@ import (
 	"strings"
 )
 
-// Key is one Ed25519 issuing key. KID is its RFC 7638 JWK thumbprint, so every instance
-// holding the same seed names it the same way.
+// Key is one issuing key: Ed25519 (Alg "EdDSA": Data Integrity proofs and the VC-JWTs
+// signed before ES256) or P-256 (Alg "ES256": VC-JWTs). KID is its RFC 7638 JWK
+// thumbprint, so every instance holding the same seed names it the same way. Each seed
+// gives both: the Ed25519 key, and an ES256 key derived from it (its Companion).
 type Key struct {
-	KID     string
-	Public  ed25519.PublicKey
-	private ed25519.PrivateKey // nil for a key known only by its public half
+	KID       string
+	Alg       string // "EdDSA" ("" reads as EdDSA) or "ES256"
+	Public    ed25519.PublicKey
+	EC        *ecdsa.PublicKey
+	private   ed25519.PrivateKey // nil for a key known only by its public half
+	ecPriv    *ecdsa.PrivateKey
+	Companion *Key // the ES256 key derived from the same seed (Ed25519 keys with a seed)
 }
 
 // CanSign reports whether the private half is known.
-func (k *Key) CanSign() bool { return k.private != nil }
+func (k *Key) CanSign() bool { return k.private != nil || k.ecPriv != nil }
+
+// IsES256 reports whether k is a P-256 key.
+func (k *Key) IsES256() bool { return k.Alg == AlgES256 }
+
+// Algorithms of the keys.
+const (
+	AlgEdDSA = "EdDSA"
+	AlgES256 = "ES256"
+)
 
 // Keyring is this instance's issuing keys; the first is the active one (new credentials are
 // signed with it), the others still verify what they signed.
@@ -30,14 +46,21 @@ type Keyring struct {
 	Source string // "MERITMARK_CREDENTIAL_KEYS" or the key file's path
 }
 
-// Active is the signing key.
+// Active is the Ed25519 signing key (Data Integrity proofs, status lists).
 func (r *Keyring) Active() *Key { return r.Keys[0] }
 
-// Find returns the key named kid, or nil.
+// ActiveES256 is the ES256 signing key (VC-JWTs): derived from the active seed.
+func (r *Keyring) ActiveES256() *Key { return r.Keys[0].Companion }
+
+// Find returns the key named kid (a thumbprint or a key URL), or nil.
 func (r *Keyring) Find(kid string) *Key {
+	kid = KIDOf(kid)
 	for _, k := range r.Keys {
 		if k.KID == kid {
 			return k
+		}
+		if k.Companion != nil && k.Companion.KID == kid {
+			return k.Companion
 		}
 	}
 	return nil
@@ -67,7 +90,7 @@ func KeyFromSeed(seed string) (*Key, error) {
 	}
 	priv := ed25519.NewKeyFromSeed(raw)
 	pub := priv.Public().(ed25519.PublicKey)
-	return &Key{KID: Thumbprint(pub), Public: pub, private: priv}, nil
+	return &Key{KID: Thumbprint(pub), Alg: AlgEdDSA, Public: pub, private: priv, Companion: es256FromSeed(raw)}, nil
 }
 
 // PublicKey builds a verify-only key from a base64url public key.
@@ -76,7 +99,7 @@ func PublicKey(kid, x string) (*Key, error) {
 	if err != nil || len(raw) != ed25519.PublicKeySize {
 		return nil, fmt.Errorf("key %s: not a base64url Ed25519 public key", kid)
 	}
-	return &Key{KID: kid, Public: ed25519.PublicKey(raw)}, nil
+	return &Key{KID: kid, Alg: AlgEdDSA, Public: ed25519.PublicKey(raw)}, nil
 }
 
 // Thumbprint is the RFC 7638 JWK thumbprint (SHA-256, base64url) of an Ed25519 public key:
@@ -209,19 +232,35 @@ func writeSeeds(path string, seeds []string, exclusive bool) error {
 	return os.Rename(tmp.Name(), path)
 }
 
-// JWK is an OKP (Ed25519) JSON Web Key.
+// JWK is a public JSON Web Key: OKP (Ed25519) or EC (P-256).
 type JWK struct {
 	Kty string `json:"kty"`
 	Crv string `json:"crv"`
 	X   string `json:"x"`
+	Y   string `json:"y,omitempty"`
 	Kid string `json:"kid"`
 	Alg string `json:"alg"`
 	Use string `json:"use"`
 }
 
-// JWKOf is the public JWK of k.
+// JWKOf is the public JWK of k, named by its thumbprint.
 func JWKOf(k *Key) JWK {
-	return JWK{Kty: "OKP", Crv: "Ed25519", X: base64.RawURLEncoding.EncodeToString(k.Public), Kid: k.KID, Alg: "EdDSA", Use: "sig"}
+	if k.IsES256() {
+		x, y := ecXY(k.EC)
+		return JWK{Kty: "EC", Crv: "P-256", X: x, Y: y, Kid: k.KID, Alg: AlgES256, Use: "sig"}
+	}
+	return JWK{Kty: "OKP", Crv: "Ed25519", X: base64.RawURLEncoding.EncodeToString(k.Public), Kid: k.KID, Alg: AlgEdDSA, Use: "sig"}
+}
+
+// PublishedJWK is the JWK as we publish it for origin: an ES256 key is named by its key
+// URL (the kid its VC-JWTs carry), an Ed25519 key by its thumbprint (as the EdDSA
+// credentials signed before ES256 name it).
+func PublishedJWK(origin string, k *Key) JWK {
+	j := JWKOf(k)
+	if k.IsES256() {
+		j.Kid = KeyURL(origin, k.KID)
+	}
+	return j
 }
 
 // JWKS is a JSON Web Key Set.
@@ -229,16 +268,31 @@ type JWKS struct {
 	Keys []JWK `json:"keys"`
 }
 
-// Find returns the verify key named kid from the set.
+// Find returns the verify key named kid from the set (a key URL matches the JWK named by
+// the same URL or by its thumbprint).
 func (s *JWKS) Find(kid string) *Key {
 	for _, j := range s.Keys {
-		if j.Kid == kid && j.Kty == "OKP" && j.Crv == "Ed25519" {
-			k, err := PublicKey(j.Kid, j.X)
-			if err != nil {
-				return nil
-			}
-			return k
+		if j.Kid != kid && KIDOf(j.Kid) != KIDOf(kid) {
+			continue
 		}
+		k, err := KeyFromJWK(j)
+		if err != nil {
+			return nil
+		}
+		return k
 	}
 	return nil
+}
+
+// KeyFromJWK is the verify key of a public JWK (OKP Ed25519 or EC P-256), named by the
+// JWK's thumbprint part.
+func KeyFromJWK(j JWK) (*Key, error) {
+	kid := KIDOf(j.Kid)
+	switch {
+	case j.Kty == "OKP" && j.Crv == "Ed25519":
+		return PublicKey(kid, j.X)
+	case j.Kty == "EC" && j.Crv == "P-256":
+		return ES256PublicKey(kid, j.X, j.Y)
+	}
+	return nil, fmt.Errorf("key %s: unsupported key type %s %s", j.Kid, j.Kty, j.Crv)
 }

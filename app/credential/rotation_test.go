@@ -45,10 +45,12 @@ func TestRotationKeepsOldCredentialsVerifying(t *testing.T) {
 	if err := iss.SignGrant(ctx, d, g1, "https://a.example/"); err != nil {
 		t.Fatal(err)
 	}
-	if g1.StatusIndex != 1 || g1.CredentialOrigin != "https://a.example" {
+	if g1.StatusIndex < 1 || g1.StatusIndex >= credential.MinListBits || g1.CredentialOrigin != "https://a.example" {
 		t.Fatalf("status index %d, origin %q", g1.StatusIndex, g1.CredentialOrigin)
 	}
 	oldKID := iss.Keys.Active().KID
+	oldES := iss.Keys.ActiveES256().KID
+	idx1 := g1.StatusIndex
 
 	if _, err := credential.RotateKeyFile(dir); err != nil {
 		t.Fatal(err)
@@ -62,7 +64,7 @@ func TestRotationKeepsOldCredentialsVerifying(t *testing.T) {
 		t.Fatal("rotation did not change the active key")
 	}
 	v, err := iss2.Verify(ctx, g1.CredentialJWT)
-	if err != nil || v.Key.KID != oldKID {
+	if err != nil || v.Key.KID != oldES {
 		t.Fatalf("old credential after rotation: %v", err)
 	}
 	g2 := grant(2)
@@ -70,7 +72,7 @@ func TestRotationKeepsOldCredentialsVerifying(t *testing.T) {
 		t.Fatal(err)
 	}
 	p, _ := credential.ParseJWT(g2.CredentialJWT)
-	if p.Header.Kid != iss2.Keys.Active().KID || g2.StatusIndex != 2 {
+	if p.Header.Kid != credential.KeyURL("https://a.example", iss2.Keys.ActiveES256().KID) || p.Header.Alg != "ES256" || g2.StatusIndex < 1 || g2.StatusIndex == g1.StatusIndex {
 		t.Fatalf("new credential kid %s, index %d", p.Header.Kid, g2.StatusIndex)
 	}
 
@@ -85,15 +87,17 @@ func TestRotationKeepsOldCredentialsVerifying(t *testing.T) {
 			t.Fatalf("another instance does not verify %s: %v", g.ID, err)
 		}
 	}
-	set, err := iss3.JWKS(ctx)
-	if err != nil || len(set.Keys) != 3 || set.Keys[0].Kid != iss3.Keys.Active().KID {
+	// three seeds, each an ES256 and an Ed25519 key; this instance's ES256 key first
+	set, err := iss3.JWKS(ctx, "https://a.example")
+	if err != nil || len(set.Keys) != 6 || set.Keys[0].Kid != credential.KeyURL("https://a.example", iss3.Keys.ActiveES256().KID) ||
+		set.Keys[1].Kid != iss3.Keys.Active().KID {
 		t.Fatalf("JWKS %+v %v", set, err)
 	}
 	// re-signing keeps the grant's origin and status index
 	if err := iss3.SignGrant(ctx, d, g1, "https://elsewhere.example"); err != nil {
 		t.Fatal(err)
 	}
-	if g1.CredentialOrigin != "https://a.example" || g1.StatusIndex != 1 {
+	if g1.CredentialOrigin != "https://a.example" || g1.StatusIndex != idx1 {
 		t.Fatalf("re-sign moved the grant: %q %d", g1.CredentialOrigin, g1.StatusIndex)
 	}
 }

@@ -50,10 +50,14 @@ func (h *Handler) Routes() []web.Route {
 		web.PageRoute("/verify-badge", web.Public, h.page),
 		web.PageRoute("/verify/:verificationId", web.Public, h.page),
 		asset("/.well-known/jwks.json", h.jwks),
+		asset("/.well-known/jwks/:kid", h.jwk),
+		asset("/.well-known/did.json", h.did),
 		asset("/issuer", h.issuer),
+		asset("/issuer/image.png", h.issuerImage),
 		asset("/achievements/:badgeId", h.achievement),
 		asset("/achievements/:badgeId/image.png", h.achievementImage),
 		asset("/credentials/status", h.statusList),
+		asset("/credentials/status/revocation", h.bitstringList),
 		asset("/credentials/:id/card.png", h.card),
 		asset("/credentials/:file", h.credential),
 	}
@@ -242,11 +246,50 @@ const (
 
 // GET /.well-known/jwks.json: every issuing key, the active one first.
 func (h *Handler) jwks(c fiber.Ctx) error {
-	set, err := h.svc.Issuer.JWKS(c.Context())
+	set, err := h.svc.Issuer.JWKS(c.Context(), h.site.Origin(c))
 	if err != nil {
 		return err
 	}
 	return sendJSON(c, "application/jwk-set+json", "public, max-age=300", set)
+}
+
+// GET /.well-known/jwks/{thumbprint}: one public key as a JWK (application/jwk+json), named
+// by this URL when it is an ES256 key (the kid of the VC-JWTs it signed).
+func (h *Handler) jwk(c fiber.Ctx) error {
+	kid := param(c, "kid")
+	if len(kid) != 43 {
+		return notFoundDoc(c)
+	}
+	k := h.svc.Issuer.Lookup(c.Context(), kid)
+	if k == nil {
+		return notFoundDoc(c)
+	}
+	return sendJSON(c, "application/jwk+json", "public, max-age=300", credential.PublishedJWK(h.site.Origin(c), k))
+}
+
+// GET /.well-known/did.json: the DID document of did:web:{host}, every Ed25519 issuing
+// key as a Multikey verification method under assertionMethod.
+func (h *Handler) did(c fiber.Ctx) error {
+	doc, err := h.svc.Issuer.DIDDocument(c.Context(), h.site.Origin(c))
+	if err != nil {
+		return err
+	}
+	return sendJSON(c, "application/did+json", "public, max-age=300", doc)
+}
+
+// GET /issuer/image.png: the issuer's image.
+func (h *Handler) issuerImage(c fiber.Ctx) error {
+	b := h.svc.IssuerImage()
+	return sendCached(c, "image/png", longCache, b)
+}
+
+// GET /credentials/status/revocation: the signed BitstringStatusListCredential.
+func (h *Handler) bitstringList(c fiber.Ctx) error {
+	b, err := h.svc.BitstringStatusList(c.Context(), h.site.Origin(c))
+	if err != nil {
+		return err
+	}
+	return sendCached(c, ctypeLD, "public, max-age=30", b)
 }
 
 // GET /issuer: the issuer's Profile.

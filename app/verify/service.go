@@ -45,6 +45,9 @@ type Service struct {
 	cache  *cache
 	images *imageCache
 	now    func() time.Time
+
+	listMu sync.Mutex
+	lists  map[string]signedList // origin -> the signed revocation Bitstring Status List
 }
 
 // NewService makes the service.
@@ -69,6 +72,7 @@ type record struct {
 	RevocationReason     string     `bun:"revocation_reason"`
 	CredentialJWT        string     `bun:"credential_jwt"`
 	CredentialOrigin     string     `bun:"credential_origin"`
+	CredentialLD         string     `bun:"credential_ld"`
 	UserName             string     `bun:"user_name"`
 	UserEmail            string     `bun:"user_email"`
 	ProfilePicKey        string     `bun:"profile_pic_key"`
@@ -82,11 +86,12 @@ type record struct {
 }
 
 const recordSelect = `SELECT g.id AS grant_id, g.user_id, g.badge_id, g.verification_id, g.public_verification_id,
-	g.status_index, g.granted_at, g.expires_at, g.revoked_at, g.revocation_reason, g.credential_jwt, g.credential_origin,
+	g.status_index, g.granted_at, g.expires_at, g.revoked_at, g.revocation_reason, g.credential_jwt, g.credential_origin, COALESCE(gc.credential_ld, '') AS credential_ld,
 	u.name AS user_name, u.email AS user_email, u.profile_pic_key,
 	b.name AS badge_name, b.description AS badge_description, b.category AS badge_category, b.type AS badge_type,
 	b.level AS badge_level, b.icon AS badge_icon, b.color AS badge_color
-FROM badge_grants AS g JOIN users AS u ON u.id = g.user_id JOIN badges AS b ON b.id = g.badge_id `
+FROM badge_grants AS g JOIN users AS u ON u.id = g.user_id JOIN badges AS b ON b.id = g.badge_id
+LEFT JOIN badge_grant_credentials AS gc ON gc.grant_id = g.id `
 
 func (s *Service) load(ctx context.Context, kind, id string) (*record, error) {
 	col := "g.verification_id"
@@ -124,7 +129,7 @@ func (r *record) fingerprint(now time.Time) string {
 	}
 	for _, f := range []string{r.GrantID, r.VerificationID, r.PublicVerificationID, fmt.Sprint(r.StatusIndex),
 		r.GrantedAt.UTC().Format(time.RFC3339Nano), ts(r.ExpiresAt), ts(r.RevokedAt), r.RevocationReason, r.CredentialJWT,
-		r.CredentialOrigin, r.UserName, r.UserEmail, r.ProfilePicKey, r.BadgeName, r.BadgeDescription, r.BadgeCategory,
+		r.CredentialOrigin, r.CredentialLD, r.UserName, r.UserEmail, r.ProfilePicKey, r.BadgeName, r.BadgeDescription, r.BadgeCategory,
 		r.BadgeType, r.BadgeLevel, r.BadgeIcon, r.BadgeColor, r.statusAt(now)} {
 		h.Write([]byte(f))
 		h.Write([]byte{0})
@@ -133,8 +138,9 @@ func (r *record) fingerprint(now time.Time) string {
 }
 
 // signLazily signs a grant made before credentials existed (or without an origin) on its
-// first verification.
-func (s *Service) signLazily(ctx context.Context, r *record, requestOrigin string) error {
+// first verification; with needLD, also a grant signed before the JSON-LD form existed
+// (both forms are signed again: the old EdDSA VC-JWT copies keep verifying).
+func (s *Service) signLazily(ctx context.Context, r *record, requestOrigin string, needLD bool) error {
 	return s.DB.RunInTx(ctx, nil, func(ctx context.Context, tx bun.Tx) error {
 		var g model.BadgeGrant
 		q := tx.NewSelect().Model(&g).Where("id = ?", r.GrantID)
@@ -144,8 +150,17 @@ func (s *Service) signLazily(ctx context.Context, r *record, requestOrigin strin
 		if err := q.Scan(ctx); err != nil {
 			return err
 		}
-		if g.CredentialJWT != "" {
+		if g.CredentialJWT != "" && !needLD {
 			return nil
+		}
+		if needLD {
+			n, err := tx.NewSelect().Table("badge_grant_credentials").Where("grant_id = ?", g.ID).Count(ctx)
+			if err != nil {
+				return err
+			}
+			if n > 0 && g.CredentialJWT != "" {
+				return nil
+			}
 		}
 		origin := s.Issuer.BaseURL
 		if origin == "" {
@@ -179,7 +194,7 @@ func (s *Service) compute(ctx context.Context, r *record, now time.Time) Result 
 		if v != nil && v.Key != nil {
 			res.Checks.IssuerKey = v.Key.KID
 		}
-		res.Checks.Signature = err == nil && matches(v.Payload, r, origin)
+		res.Checks.Signature = err == nil && matches(v, r, origin)
 	}
 	res.Checks.IssuerTrusted = true // the record is ours
 	settle(&res, r, now)
@@ -205,14 +220,29 @@ func settle(res *Result, r *record, now time.Time) {
 	res.IsValid = res.Checks.Signature && res.Checks.NotRevoked && res.Checks.NotExpired
 }
 
-// matches reports whether a signed credential is the one this record describes.
-func matches(p *credential.Payload, r *record, origin string) bool {
-	if p == nil {
+// matches reports whether a signed credential is the one this record describes: a new
+// one (ES256, issuer our did:web, kid our key URL, the 1EdTech list as its status) or one
+// signed before issue 15 (EdDSA, issuer /issuer, its status index in the status id).
+func matches(v *credential.Verified, r *record, origin string) bool {
+	if v == nil || v.Payload == nil || v.Key == nil {
 		return false
 	}
+	p := v.Payload
 	if p.ID != credential.CredentialURL(origin, r.PublicVerificationID) || p.Jti != p.ID ||
-		p.Iss != credential.IssuerURL(origin) || p.StatusIndexOf() != r.StatusIndex ||
-		p.Nbf != r.GrantedAt.UTC().Truncate(time.Second).Unix() {
+		p.Nbf != r.GrantedAt.UTC().Truncate(time.Second).Unix() || p.Iss != p.Issuer.ID {
+		return false
+	}
+	switch p.Iss {
+	case credential.DIDWeb(origin):
+		if v.Header.Alg != credential.AlgES256 || v.Header.Kid != credential.KeyURL(origin, v.Key.KID) ||
+			p.CredentialStatus == nil || p.CredentialStatus.ID != credential.StatusListURL(origin) || p.CredentialStatus.Type != credential.StatusType {
+			return false
+		}
+	case credential.IssuerURL(origin):
+		if v.Header.Alg != credential.AlgEdDSA || p.StatusIndexOf() != r.StatusIndex {
+			return false
+		}
+	default:
 		return false
 	}
 	if r.ExpiresAt == nil {
@@ -236,6 +266,7 @@ func links(origin string, r *record) Links {
 		PublicVerificationID: r.PublicVerificationID, ExpiresAt: r.ExpiresAt})
 	return Links{ID: cred, JSON: cred + ".json", JWT: cred + ".jwt", PNG: cred + ".png", VerifyURL: share.VerifyURL,
 		Issuer: credential.IssuerURL(origin), JWKS: credential.JWKSURL(origin), StatusList: credential.StatusListURL(origin),
+		DID: credential.DIDWeb(origin), BitstringList: credential.BitstringStatusListURL(origin, credential.PurposeRevocation),
 		LinkedInAddURL: share.LinkedInAddURL, LinkedInShareURL: share.LinkedInShareURL, TwitterShareURL: share.TwitterShareURL}
 }
 
@@ -259,7 +290,7 @@ func (s *Service) Lookup(ctx context.Context, kind, id, ip, requestOrigin string
 		return nil, nil, err
 	}
 	if r.CredentialJWT == "" {
-		if err := s.signLazily(ctx, r, requestOrigin); err != nil {
+		if err := s.signLazily(ctx, r, requestOrigin, false); err != nil {
 			return nil, nil, err
 		}
 		if r, err = s.load(ctx, kind, id); err != nil {
@@ -294,8 +325,9 @@ func (s *Service) ChargeMiss(ip string) error {
 
 // ---- public documents ----
 
-// credentialRecord loads a credential by public id, signing it first if needed.
-func (s *Service) credentialRecord(ctx context.Context, pvid, requestOrigin string) (*record, error) {
+// credentialRecord loads a credential by public id, signing it first if needed (needLD:
+// the JSON-LD form is wanted too).
+func (s *Service) credentialRecord(ctx context.Context, pvid, requestOrigin string, needLD bool) (*record, error) {
 	if !publicRe.MatchString(pvid) {
 		return nil, ErrNotFound
 	}
@@ -303,8 +335,8 @@ func (s *Service) credentialRecord(ctx context.Context, pvid, requestOrigin stri
 	if err != nil {
 		return nil, err
 	}
-	if r.CredentialJWT == "" {
-		if err := s.signLazily(ctx, r, requestOrigin); err != nil {
+	if r.CredentialJWT == "" || (needLD && r.CredentialLD == "") {
+		if err := s.signLazily(ctx, r, requestOrigin, needLD); err != nil {
 			return nil, err
 		}
 		return s.load(ctx, KindPublic, pvid)
@@ -314,34 +346,27 @@ func (s *Service) credentialRecord(ctx context.Context, pvid, requestOrigin stri
 
 // CredentialJWT is the signed credential.
 func (s *Service) CredentialJWT(ctx context.Context, pvid, requestOrigin string) (string, error) {
-	r, err := s.credentialRecord(ctx, pvid, requestOrigin)
+	r, err := s.credentialRecord(ctx, pvid, requestOrigin, false)
 	if err != nil {
 		return "", err
 	}
 	return r.CredentialJWT, nil
 }
 
-// CredentialJSON is the credential as a JSON document (the VC without the JWT claims).
+// CredentialJSON is the credential as a JSON-LD document with its Data Integrity proof
+// (eddsa-rdfc-2022, signed with the VC-JWT; a grant signed before that form existed is
+// signed again first).
 func (s *Service) CredentialJSON(ctx context.Context, pvid, requestOrigin string) ([]byte, string, error) {
-	tok, err := s.CredentialJWT(ctx, pvid, requestOrigin)
+	r, err := s.credentialRecord(ctx, pvid, requestOrigin, true)
 	if err != nil {
 		return nil, "", err
 	}
-	p, err := credential.ParseJWT(tok)
-	if err != nil {
-		return nil, "", err
-	}
-	var c credential.Credential
-	if err := json.Unmarshal(p.Payload, &c); err != nil {
-		return nil, "", err
-	}
-	b, err := json.MarshalIndent(c, "", "  ")
-	return b, tok, err
+	return []byte(r.CredentialLD), r.CredentialJWT, nil
 }
 
 // BakedPNG is the badge image with the credential baked in.
 func (s *Service) BakedPNG(ctx context.Context, pvid, requestOrigin string) ([]byte, string, error) {
-	r, err := s.credentialRecord(ctx, pvid, requestOrigin)
+	r, err := s.credentialRecord(ctx, pvid, requestOrigin, false)
 	if err != nil {
 		return nil, "", err
 	}
@@ -358,6 +383,12 @@ func (s *Service) BakedPNG(ctx context.Context, pvid, requestOrigin string) ([]b
 func (s *Service) badgeImage(id, name, category, color string) []byte {
 	key := "badge:" + id + ":" + hash(name+"\x00"+category+"\x00"+color)
 	b, _ := s.images.make(key, func() ([]byte, error) { return credential.BadgeImage(name, category, color), nil })
+	return b
+}
+
+// IssuerImage is the issuer's image (the Meritmark medallion).
+func (s *Service) IssuerImage() []byte {
+	b, _ := s.images.make("issuer", func() ([]byte, error) { return credential.BadgeImage(credential.IssuerName, "Issuer", ""), nil })
 	return b
 }
 
@@ -419,7 +450,7 @@ func (s *Service) Card(ctx context.Context, pvid string) ([]byte, string, error)
 	return b, version, err
 }
 
-// IssuerDocument is the issuer's Profile.
+// IssuerDocument is the issuer's Profile (its id is our did:web).
 func IssuerDocument(origin, supportEmail string) credential.Profile {
 	p := credential.IssuerProfile(origin)
 	p.Context = credential.Contexts
@@ -444,22 +475,20 @@ func (s *Service) AchievementDocument(ctx context.Context, origin, badgeID strin
 	return &a, nil
 }
 
-// RevokedEntry is one credential in the revocation list.
+// RevokedEntry is one credential in the 1EdTech Revocation List: its id and revoked: true
+// (the reason is shown on our verify page only).
 type RevokedEntry struct {
-	ID               string    `json:"id"`
-	StatusIndex      int       `json:"statusIndex"`
-	RevokedAt        time.Time `json:"revokedAt"`
-	RevocationReason string    `json:"revocationReason"`
+	ID      string `json:"id"`
+	Revoked bool   `json:"revoked"`
 }
 
-// StatusList is the revocation list (1EdTech Revocation List style): every revoked
-// credential with its status index and reason.
+// StatusList is the 1EdTech Revocation List (OB 3.0 credentialStatus type
+// 1EdTechRevocationList, VCRL 1.0): every revoked credential, in status index order
+// (random, so it tells nothing of when they were issued).
 type StatusList struct {
-	Context            []string       `json:"@context"`
-	ID                 string         `json:"id"`
-	Type               string         `json:"type"`
-	Issuer             string         `json:"issuer"`
-	RevokedCredentials []RevokedEntry `json:"revokedCredentials"`
+	ID                string         `json:"id"`
+	Issuer            string         `json:"issuer"`
+	RevokedCredential []RevokedEntry `json:"revokedCredential"`
 }
 
 // StatusListDocument reads the revocation list.
@@ -472,21 +501,67 @@ func (s *Service) StatusListDocument(ctx context.Context, origin string) (*Statu
 		RevocationReason     string    `bun:"revocation_reason"`
 	}
 	if err := s.DB.NewSelect().Model((*model.BadgeGrant)(nil)).
-		Column("status_index", "public_verification_id", "credential_origin", "revoked_at", "revocation_reason").
-		Where("revoked_at IS NOT NULL").Where("status_index > 0").OrderExpr("status_index").Scan(ctx, &rows); err != nil {
+		Column("status_index", "public_verification_id", "credential_origin").
+		Where("revoked_at IS NOT NULL").OrderExpr("status_index, public_verification_id").Scan(ctx, &rows); err != nil {
 		return nil, err
 	}
-	l := &StatusList{Context: credential.Contexts, ID: credential.StatusListURL(origin), Type: credential.StatusType,
-		Issuer: credential.IssuerURL(origin), RevokedCredentials: make([]RevokedEntry, 0, len(rows))}
+	l := &StatusList{ID: credential.StatusListURL(origin), Issuer: credential.DIDWeb(origin), RevokedCredential: make([]RevokedEntry, 0, len(rows))}
 	for _, r := range rows {
 		o := r.CredentialOrigin
 		if o == "" {
 			o = origin
 		}
-		l.RevokedCredentials = append(l.RevokedCredentials, RevokedEntry{ID: credential.CredentialURL(o, r.PublicVerificationID),
-			StatusIndex: r.StatusIndex, RevokedAt: r.RevokedAt.UTC(), RevocationReason: r.RevocationReason})
+		l.RevokedCredential = append(l.RevokedCredential, RevokedEntry{ID: credential.CredentialURL(o, r.PublicVerificationID), Revoked: true})
 	}
 	return l, nil
+}
+
+// BitstringStatusList is the signed BitstringStatusListCredential of origin (purpose
+// revocation): bit i is on when the credential with status index i is revoked. Rebuilt
+// (and signed) only when the set of revoked indexes or the list length changes.
+func (s *Service) BitstringStatusList(ctx context.Context, origin string) ([]byte, error) {
+	var set []int
+	if err := s.DB.NewSelect().Model((*model.BadgeGrant)(nil)).Column("status_index").
+		Where("revoked_at IS NOT NULL").Where("status_index > 0").OrderExpr("status_index").Scan(ctx, &set); err != nil {
+		return nil, err
+	}
+	bits, err := credential.StatusListBits(ctx, s.DB)
+	if err != nil {
+		return nil, err
+	}
+	key := fmt.Sprintf("%s\x00%d\x00%v", origin, bits, set)
+	s.listMu.Lock()
+	defer s.listMu.Unlock()
+	if b, ok := s.lists[origin]; ok && b.key == key {
+		return b.doc, nil
+	}
+	enc, err := credential.EncodeList(bits, set)
+	if err != nil {
+		return nil, err
+	}
+	url := credential.BitstringStatusListURL(origin, credential.PurposeRevocation)
+	now := s.now().UTC()
+	doc := credential.StatusListCredential{Context: []string{credential.ContextVC}, ID: url,
+		Type: []string{"VerifiableCredential", "BitstringStatusListCredential"}, Issuer: credential.DIDWeb(origin),
+		ValidFrom: credential.Timestamp(now),
+		CredentialSubject: credential.StatusListSubject{ID: url + "#list", Type: "BitstringStatusList",
+			StatusPurpose: credential.PurposeRevocation, EncodedList: enc}}
+	k := s.Issuer.Keys.Active()
+	b, err := credential.AddProof(doc, k, credential.VerificationMethodID(origin, k.KID), now)
+	if err != nil {
+		return nil, err
+	}
+	if s.lists == nil || len(s.lists) > 64 {
+		s.lists = map[string]signedList{}
+	}
+	s.lists[origin] = signedList{key: key, doc: b}
+	return b, nil
+}
+
+// signedList is a signed status list and what it was built from.
+type signedList struct {
+	key string
+	doc []byte
 }
 
 // ---- admin ----

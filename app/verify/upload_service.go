@@ -22,10 +22,6 @@ type FileResult struct {
 // StatusUntrusted is the status of a credential whose issuer we do not trust.
 const StatusUntrusted = "untrusted"
 
-// errNoProofVerifier: the Data Integrity form is verified by the credential package's proof
-// verifier (branch credsign); until it is there, such a file cannot be checked.
-var errNoProofVerifier = errors.New("the embedded-proof form cannot be verified yet")
-
 // trustedOrigins are the origins this server issues at: the configured base URL or, without
 // one, the request's origin; and the origin the named credential was signed at, when it is
 // one of ours.
@@ -96,45 +92,68 @@ func (s *Service) VerifyUpload(ctx context.Context, up *Upload, requestOrigin st
 	out.Checks.IssuerTrusted = true
 
 	// the signature, with our own keys only
-	var key string
+	origin := verdict.Issuer
+	if r != nil {
+		origin = r.CredentialOrigin
+	}
+	var key *credential.Key
 	var sigErr error
 	switch up.Format {
 	case FormatJSON:
-		sigErr = errNoProofVerifier
+		key, sigErr = s.Issuer.VerifyLD(ctx, origin, up.JSON)
 	default:
-		var k *credential.Key
-		k, sigErr = up.JWT.VerifySignature(s.Issuer.KeySource(ctx))
-		if k != nil {
-			key = k.KID
-		}
+		key, sigErr = up.JWT.VerifySignature(s.Issuer.KeySource(ctx))
+	}
+	if key == nil && sigErr == nil {
+		sigErr = credential.ErrUnknownKey
 	}
 	if r == nil {
 		out.Reason = MsgNotVerified + " No badge issued by Meritmark has this credential's id."
 		if sigErr != nil {
 			out.Reason = MsgSignatureFailed
 		}
-		out.Checks.IssuerKey = key
+		if key != nil {
+			out.Checks.IssuerKey = key.KID
+		}
 		return out, nil
 	}
 	res := s.compute(ctx, r, now)
 	res.VerificationID = r.PublicVerificationID
-	res.Checks.IssuerKey = key
-	res.Checks.Signature = sigErr == nil && matchesCopy(pl, r, r.CredentialOrigin)
+	res.Checks.IssuerKey = ""
+	if key != nil {
+		res.Checks.IssuerKey = key.KID
+	}
+	res.Checks.Signature = sigErr == nil && matchesCopy(up, key, r, r.CredentialOrigin)
 	settle(&res, r, now)
 	out.Result = res
 	return out, nil
 }
 
-// matchesCopy reports whether a signed copy is the credential this record describes. An
-// older copy may lack a later expiry (or carry one since cleared): the expiry and the
-// revocation are taken from the record, not from the copy.
-func matchesCopy(p *credential.Payload, r *record, origin string) bool {
-	if p == nil {
+// matchesCopy reports whether a signed copy is the credential this record describes, in
+// the form it was signed in (an EdDSA VC-JWT from before issue 15, an ES256 VC-JWT whose kid
+// is the key's URL, or the JSON-LD form with its Data Integrity proof). An older copy may
+// lack a later expiry (or carry one since cleared): the expiry and the revocation are taken
+// from the record, not from the copy.
+func matchesCopy(up *Upload, key *credential.Key, r *record, origin string) bool {
+	p := up.Payload
+	if p == nil || key == nil || p.ID != credential.CredentialURL(origin, r.PublicVerificationID) ||
+		p.ValidFrom != credential.Timestamp(r.GrantedAt) {
 		return false
 	}
-	return p.ID == credential.CredentialURL(origin, r.PublicVerificationID) && (p.Jti == "" || p.Jti == p.ID) &&
-		(p.Iss == "" || p.Iss == p.Issuer.ID) && p.StatusIndexOf() == r.StatusIndex &&
-		(p.Nbf == 0 || p.Nbf == r.GrantedAt.UTC().Truncate(1e9).Unix())
+	if up.Format == FormatJSON {
+		return p.Issuer.ID == credential.DIDWeb(origin) && p.StatusIndexOf() == r.StatusIndex
+	}
+	if p.Jti != p.ID || p.Iss != p.Issuer.ID || p.Nbf != r.GrantedAt.UTC().Truncate(1e9).Unix() {
+		return false
+	}
+	h := up.JWT.Header
+	switch p.Iss {
+	case credential.DIDWeb(origin):
+		return h.Alg == credential.AlgES256 && h.Kid == credential.KeyURL(origin, key.KID)
+	case credential.IssuerURL(origin):
+		return h.Alg == credential.AlgEdDSA && p.StatusIndexOf() == r.StatusIndex
+	}
+	return false
 }
 
 func orNone(s string) string {

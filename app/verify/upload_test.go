@@ -3,6 +3,7 @@ package verify_test
 import (
 	"bytes"
 	"compress/gzip"
+	"encoding/json"
 	"image"
 	"image/png"
 	"net/http"
@@ -52,7 +53,7 @@ func TestVerifyAFile(t *testing.T) {
 	if !r.IsValid || r.Status != "valid" || r.Source != "file" || r.Format != "png" || r.Reason != "" ||
 		!r.Checks.Signature || !r.Checks.NotRevoked || !r.Checks.NotExpired || !r.Checks.IssuerTrusted || r.Checks.IssuerKey == "" ||
 		r.VerificationID != g.PublicVerificationID || r.Badge.Name != "Go Developer" || r.User.Name != "Ada Lovelace" || r.User.Email != "a***@example.com" ||
-		r.ClaimedIssuer != w.e.URL+"/issuer" || r.CredentialID != w.e.URL+base || r.TrustDetail != "issued by the trusted issuer "+w.e.URL ||
+		r.ClaimedIssuer != credential.DIDWeb(w.e.URL) || r.CredentialID != w.e.URL+base || r.TrustDetail != "issued by the trusted issuer "+w.e.URL ||
 		r.Credential.VerifyURL != w.e.URL+"/verify/"+g.PublicVerificationID {
 		t.Fatalf("baked PNG: %+v", r)
 	}
@@ -64,10 +65,35 @@ func TestVerifyAFile(t *testing.T) {
 	if !r.IsValid || r.Format != "jwt" {
 		t.Fatalf("JWT body: %+v", r)
 	}
-	// the JSON download: a credential without a proof cannot be verified (the embedded
-	// proof comes with the Data Integrity form)
+	// the JSON download: its eddsa-rdfc-2022 Data Integrity proof by our did:web
 	jsonBody := c.Abs("GET", base+".json", nil).Expect(http.StatusOK).Body
-	upload(c, "c.json", "application/json", jsonBody).ExpectMsg(http.StatusUnprocessableEntity, verify.MsgUnsigned)
+	upload(c, "c.json", "application/json", jsonBody).Expect(http.StatusOK).JSON(&r)
+	if !r.IsValid || r.Format != "json" || !r.Checks.Signature || !r.Checks.IssuerTrusted || r.ClaimedIssuer != credential.DIDWeb(w.e.URL) ||
+		r.VerificationID != g.PublicVerificationID {
+		t.Fatalf("JSON-LD file: %+v", r)
+	}
+	// one changed character in its content, or in its proof; the proof taken away
+	changed := bytes.Replace(jsonBody, []byte(`"Go Developer"`), []byte(`"Go Developes"`), 1)
+	upload(c, "c.json", "application/json", changed).Expect(http.StatusOK).JSON(&r)
+	if r.IsValid || r.Checks.Signature || r.Status != "invalid" || r.Reason != verify.MsgSignatureFailed {
+		t.Fatalf("JSON-LD with a changed name: %+v", r)
+	}
+	i := bytes.Index(jsonBody, []byte(`"proofValue": "z`)) + len(`"proofValue": "z`) + 5
+	changed = append([]byte{}, jsonBody...)
+	if changed[i] == 'A' {
+		changed[i] = 'B'
+	} else {
+		changed[i] = 'A'
+	}
+	upload(c, "c.json", "application/json", changed).Expect(http.StatusOK).JSON(&r)
+	if r.IsValid || r.Checks.Signature {
+		t.Fatalf("JSON-LD with a changed proof: %+v", r)
+	}
+	var doc map[string]any
+	_ = json.Unmarshal(jsonBody, &doc)
+	delete(doc, "proof")
+	unsigned, _ := json.Marshal(doc)
+	upload(c, "c.json", "application/json", unsigned).ExpectMsg(http.StatusUnprocessableEntity, verify.MsgUnsigned)
 
 	// one changed byte in the signature, or in the payload
 	parts := strings.Split(jwt, ".")

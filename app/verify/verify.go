@@ -151,6 +151,8 @@ type Links struct {
 	Issuer           string `json:"issuer"`
 	JWKS             string `json:"jwks"`
 	StatusList       string `json:"statusList"`
+	DID              string `json:"did"`           // the issuer's did:web (its keys: /.well-known/did.json)
+	BitstringList    string `json:"bitstringList"` // the signed BitstringStatusListCredential (revocation)
 	LinkedInAddURL   string `json:"linkedinAddUrl"`
 	LinkedInShareURL string `json:"linkedinShareUrl"`
 	TwitterShareURL  string `json:"twitterShareUrl"`
