@@ -209,7 +209,7 @@ func Inspect(ctx context.Context, client *http.Client, src string, o InspectOpti
 			return nil, err
 		}
 	} else if strings.HasPrefix(token, "{") {
-		return nil, errors.New("this is the credential's JSON, which carries no signature: verify its .jwt or its baked .png")
+		return inspectLD(ctx, client, []byte(token), o)
 	}
 	p, err := ParseJWT(token)
 	if err != nil {

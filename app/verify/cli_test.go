@@ -60,6 +60,23 @@ func TestCommandLineVerifier(t *testing.T) {
 		t.Fatalf("tampered jwt: %v\n%s", err, out)
 	}
 
+	// the JSON-LD form: its Data Integrity proof against the trusted issuer's did.json
+	ld := w.e.Client().Abs("GET", "/credentials/"+g.PublicVerificationID+".json", nil).Expect(http.StatusOK).Body
+	ldPath := filepath.Join(dir, "c.json")
+	_ = os.WriteFile(ldPath, ld, 0o644)
+	out, err = run(ldPath)
+	if err != nil || !strings.Contains(out, "[ ok ] signature  eddsa-rdfc-2022 Data Integrity proof valid") || !strings.Contains(out, "Keys        "+w.e.URL+"/.well-known/did.json") {
+		t.Fatalf("JSON-LD: %v\n%s", err, out)
+	}
+	_ = os.WriteFile(ldPath, bytes.Replace(ld, []byte("Go Developer"), []byte("Go Developes"), 1), 0o644)
+	if out, err = run(ldPath); err == nil || !strings.Contains(out, "[FAIL] signature") {
+		t.Fatalf("JSON-LD changed: %v\n%s", err, out)
+	}
+	_ = os.WriteFile(ldPath, bytes.ReplaceAll(ld, []byte(credential.DIDWeb(w.e.URL)), []byte("did:web:evil.example")), 0o644)
+	if out, err = run(ldPath); err == nil || !strings.Contains(out, "NOT VALID: the issuer is not trusted") {
+		t.Fatalf("JSON-LD of another issuer: %v\n%s", err, out)
+	}
+
 	// revoked: the online check reads the revocation list
 	w.admin.Put("/admin/grants/"+g.ID+"/revoke", map[string]any{"reason": "Issued in error"}).Expect(http.StatusOK)
 	out, err = run(w.e.URL + "/credentials/" + g.PublicVerificationID + ".jwt")
