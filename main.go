@@ -5,7 +5,7 @@
 //	meritmark seed           add the demo content when the database is empty
 //	meritmark create-admin --email E --password P --name N
 //	meritmark rotate-key     add a new active credential signing key (old ones keep verifying)
-//	meritmark verify <file.jwt|file.png|url> [--jwks F] [--offline] [--email E] [--json]
+//	meritmark verify <file.jwt|file.png|url> [--issuer O] [--jwks F] [--offline] [--email E] [--json]
 //
 // main only wires: config -> db -> ssr pool -> app.New -> Listen.
 package main

@@ -72,6 +72,11 @@ type Report struct {
 	JWKS       string   `json:"jwks"`
 	Checks     []Check  `json:"checks"`
 	Problems   []string `json:"problems,omitempty"`
+	// Trusted lists the issuers this verifier trusts; IssuerTrusted says whether the
+	// credential's issuer, id and key belong to one of them (Untrusted says why not).
+	Trusted       []string `json:"trustedIssuers"`
+	IssuerTrusted bool     `json:"issuerTrusted"`
+	Untrusted     string   `json:"untrusted,omitempty"`
 }
 
 var verifyPathRe = regexp.MustCompile(`/verify/([^/?#]+)/?$`)
@@ -122,15 +127,26 @@ func credentialSource(src string) string {
 	return src
 }
 
-// VerifyCommand runs `meritmark verify <file.jwt|file.png|url> [--jwks file|url]
-// [--offline] [--email address] [--json]`. It returns ErrNotValid when the credential does
-// not verify (the process then exits 1).
+// VerifyCommand runs `meritmark verify <file.jwt|file.png|url> [--issuer origin]
+// [--jwks file|url] [--offline] [--email address] [--json]`. It trusts one issuer: this
+// installation's origin (DefaultTrustedIssuer) unless --issuer names others (the flag may
+// be repeated). It returns ErrNotValid when the credential does not verify (the process
+// then exits 1).
 func VerifyCommand(ctx context.Context, args []string, out io.Writer) error {
 	fs := flag.NewFlagSet("verify", flag.ContinueOnError)
 	fs.SetOutput(out)
-	jwksSrc := fs.String("jwks", "", "JWKS file or URL (default: the issuer's /.well-known/jwks.json)")
-	offline := fs.Bool("offline", false, "do not fetch the revocation list")
-	email := fs.String("email", "", "check that the credential was issued to this e-mail address")
+	var o InspectOptions
+	fs.Func("issuer", "an issuer to trust: its origin (https://meritmark.example) or did:web; repeat for several (default: MERITMARK_BASE_URL, else http://localhost:8080)", func(s string) error {
+		origin, err := NormalizeOrigin(s)
+		if err != nil {
+			return err
+		}
+		o.Trusted = append(o.Trusted, origin)
+		return nil
+	})
+	fs.StringVar(&o.JWKS, "jwks", "", "JWKS file or URL (default: the trusted issuer's /.well-known/jwks.json)")
+	fs.BoolVar(&o.Offline, "offline", false, "do not fetch the revocation list")
+	fs.StringVar(&o.Email, "email", "", "check that the credential was issued to this e-mail address")
 	asJSON := fs.Bool("json", false, "print the report as JSON")
 	var pos []string
 	for len(args) > 0 { // flags may come after the input
@@ -144,10 +160,13 @@ func VerifyCommand(ctx context.Context, args []string, out io.Writer) error {
 		args = fs.Args()[1:]
 	}
 	if len(pos) != 1 {
-		return errors.New("usage: meritmark verify <file.jwt|file.png|url> [--jwks file|url] [--offline] [--email address] [--json]")
+		return errors.New("usage: meritmark verify <file.jwt|file.png|url> [--issuer origin] [--jwks file|url] [--offline] [--email address] [--json]")
+	}
+	if len(o.Trusted) == 0 {
+		o.Trusted = []string{DefaultTrustedIssuer()}
 	}
 	client := &http.Client{Timeout: 20 * time.Second}
-	rep, err := Inspect(ctx, client, pos[0], *jwksSrc, *email, *offline)
+	rep, err := Inspect(ctx, client, pos[0], o)
 	if err != nil {
 		return err
 	}
@@ -167,9 +186,19 @@ func VerifyCommand(ctx context.Context, args []string, out io.Writer) error {
 // ErrNotValid is what VerifyCommand returns for a credential that does not verify.
 var ErrNotValid = errors.New("the credential did not verify")
 
+// InspectOptions say what Inspect trusts and checks.
+type InspectOptions struct {
+	Trusted []string // trusted issuer origins (NormalizeOrigin); keys are fetched only from these
+	JWKS    string   // a JWKS file or URL given by the user ("" = the trusted issuer's)
+	Email   string   // check the recipient
+	Offline bool     // do not fetch the revocation list
+}
+
 // Inspect verifies the credential at src (a JWT, a baked PNG, or a link to either or to
-// its verify page) against a JWKS and reports every check.
-func Inspect(ctx context.Context, client *http.Client, src, jwksSrc, email string, offline bool) (*Report, error) {
+// its verify page) and reports every check. The credential's issuer, id and key must
+// belong to a trusted issuer before any key is fetched: an untrusted credential is NOT
+// VALID with an "issuer" check saying so, and nothing is fetched from the origin it names.
+func Inspect(ctx context.Context, client *http.Client, src string, o InspectOptions) (*Report, error) {
 	raw, err := fetch(ctx, client, credentialSource(src))
 	if err != nil {
 		return nil, fmt.Errorf("read the credential: %w", err)
@@ -180,7 +209,7 @@ func Inspect(ctx context.Context, client *http.Client, src, jwksSrc, email strin
 			return nil, err
 		}
 	} else if strings.HasPrefix(token, "{") {
-		return nil, errors.New("this is the credential's JSON, which carries no signature: verify its .jwt or its baked .png")
+		return inspectLD(ctx, client, []byte(token), o)
 	}
 	p, err := ParseJWT(token)
 	if err != nil {
@@ -191,26 +220,28 @@ func Inspect(ctx context.Context, client *http.Client, src, jwksSrc, email strin
 		return nil, err
 	}
 	rep := &Report{Credential: pl.ID, Badge: pl.CredentialSubject.Achievement.Name, Issuer: pl.Issuer.Name, IssuerID: pl.Issuer.ID,
-		ValidFrom: pl.ValidFrom, ValidUntil: pl.ValidUntil, KeyID: p.Header.Kid}
+		ValidFrom: pl.ValidFrom, ValidUntil: pl.ValidUntil, KeyID: p.Header.Kid, Trusted: o.Trusted}
 	if len(pl.CredentialSubject.Identifier) > 0 {
 		rep.Holder = pl.CredentialSubject.Identifier[0].IdentityType + " " + pl.CredentialSubject.Identifier[0].IdentityHash
 	}
 	add := func(c Check) { rep.Checks = append(rep.Checks, c) }
 
-	// the keys
+	// the issuer: trusted, and the credential's id and key on its origin, before any key is
+	// fetched
+	verdict := CheckTrust(o.Trusted, pl.ID, pl.Issuer.ID, pl.Iss, p.Header.Kid)
+	rep.IssuerTrusted = verdict.Trusted
+	if !verdict.Trusted {
+		add(Check{Name: "issuer", Detail: verdict.Detail})
+		add(Check{Name: "signature", Skip: true, Detail: "not checked: keys are fetched only from a trusted issuer"})
+		rep.Untrusted = "the issuer is not trusted (" + verdict.Detail + "); use --issuer to trust another issuer"
+		return rep, nil
+	}
+	add(Check{Name: "issuer", OK: true, Detail: verdict.Detail})
+
+	// the keys: the trusted issuer's own, or the set the user gave
+	jwksSrc := o.JWKS
 	if jwksSrc == "" {
-		iss := pl.Iss
-		if iss == "" {
-			iss = pl.Issuer.ID
-		}
-		if strings.Contains(p.Header.Kid, "://") { // ES256: the kid is the key's URL on the issuer's origin
-			iss = p.Header.Kid
-		}
-		u, err := url.Parse(iss)
-		if err != nil || (u.Scheme != "https" && u.Scheme != "http") || u.Host == "" {
-			return nil, fmt.Errorf("the issuer %q is not a web address: give the keys with --jwks", iss)
-		}
-		jwksSrc = u.Scheme + "://" + u.Host + "/.well-known/jwks.json"
+		jwksSrc = JWKSURL(verdict.Issuer)
 	}
 	rep.JWKS = jwksSrc
 	jb, err := fetch(ctx, client, jwksSrc)
@@ -238,20 +269,22 @@ func Inspect(ctx context.Context, client *http.Client, src, jwksSrc, email strin
 	} else {
 		add(Check{Name: "dates", OK: true, Detail: "valid now" + dates(pl)})
 	}
-	if email != "" {
+	if o.Email != "" {
 		ok := false
 		for _, id := range pl.CredentialSubject.Identifier {
-			if id.IdentityType == "emailAddress" && id.Hashed && IdentityHash(email, id.Salt) == id.IdentityHash {
+			if id.IdentityType == "emailAddress" && id.Hashed && IdentityHash(o.Email, id.Salt) == id.IdentityHash {
 				ok = true
 			}
 		}
-		add(Check{Name: "recipient", OK: ok, Detail: map[bool]string{true: "issued to " + email, false: "not issued to " + email}[ok]})
+		add(Check{Name: "recipient", OK: ok, Detail: map[bool]string{true: "issued to " + o.Email, false: "not issued to " + o.Email}[ok]})
 	}
 	switch {
-	case offline:
+	case o.Offline:
 		add(Check{Name: "revocation", OK: true, Skip: true, Detail: "not checked (--offline)"})
 	case pl.CredentialStatus == nil:
 		add(Check{Name: "revocation", OK: true, Skip: true, Detail: "the credential names no status list"})
+	case !SameIssuer(verdict.Issuer, pl.CredentialStatus.ID):
+		add(Check{Name: "revocation", Detail: "the status list " + pl.CredentialStatus.ID + " is not on the issuer " + verdict.Issuer})
 	default:
 		add(revocation(ctx, client, pl))
 	}
@@ -320,7 +353,11 @@ func printReport(out io.Writer, r *Report) {
 	if r.Holder != "" {
 		fmt.Fprintf(out, "Holder      %s\n", r.Holder)
 	}
-	fmt.Fprintf(out, "Keys        %s\n\n", r.JWKS)
+	fmt.Fprintf(out, "Trusted     %s\n", strings.Join(r.Trusted, ", "))
+	if r.JWKS != "" {
+		fmt.Fprintf(out, "Keys        %s\n", r.JWKS)
+	}
+	fmt.Fprintln(out)
 	for _, c := range r.Checks {
 		mark := "FAIL"
 		switch {
@@ -334,9 +371,12 @@ func printReport(out io.Writer, r *Report) {
 	for _, p := range r.Problems {
 		fmt.Fprintf(out, "         - %s\n", p)
 	}
-	if r.Valid {
+	switch {
+	case r.Valid:
 		fmt.Fprintln(out, "\nVALID: this credential is genuine.")
-	} else {
+	case r.Untrusted != "":
+		fmt.Fprintln(out, "\nNOT VALID: "+r.Untrusted+".")
+	default:
 		fmt.Fprintln(out, "\nNOT VALID.")
 	}
 }

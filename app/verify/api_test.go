@@ -39,6 +39,8 @@ type result struct {
 		IssuerKey  string `json:"issuerKey"`
 		NotRevoked bool   `json:"notRevoked"`
 		NotExpired bool   `json:"notExpired"`
+		// IssuerTrusted: always for an id; a file may name another issuer
+		IssuerTrusted bool `json:"issuerTrusted"`
 	} `json:"checks"`
 	Credential struct {
 		ID, JSON, JWT, PNG, VerifyURL, LinkedInAddURL string
@@ -64,7 +66,7 @@ func TestVerifyByEitherIDAsEntered(t *testing.T) {
 	if r.User.Name != "Ada Lovelace" || r.User.Email != "A***@Example.com" {
 		t.Fatalf("holder %+v (the e-mail must be masked)", r.User)
 	}
-	if !r.Checks.Signature || !r.Checks.NotRevoked || !r.Checks.NotExpired || r.Checks.IssuerKey == "" {
+	if !r.Checks.Signature || !r.Checks.NotRevoked || !r.Checks.NotExpired || r.Checks.IssuerKey == "" || !r.Checks.IssuerTrusted {
 		t.Fatalf("checks %+v", r.Checks)
 	}
 	if r.VerificationID != g.VerificationID || !r.IssuedAt.Equal(g.GrantedAt.Truncate(time.Microsecond)) || r.ExpiresAt != nil {

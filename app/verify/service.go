@@ -205,9 +205,17 @@ func (s *Service) compute(ctx context.Context, r *record, now time.Time) Result 
 			res.Checks.Signature = err == nil && json.Unmarshal([]byte(r.CredentialLD), &doc) == nil && doc.ID == v.Payload.ID
 		}
 	}
+	res.Checks.IssuerTrusted = true // the record is ours
+	settle(&res, r, now)
+	return res
+}
+
+// settle derives the status, its reason and the verdict from the checks and the record.
+func settle(res *Result, r *record, now time.Time) {
 	res.Checks.NotRevoked = r.RevokedAt == nil
 	res.Checks.NotExpired = r.ExpiresAt == nil || now.Before(*r.ExpiresAt)
 	res.Status = r.statusAt(now)
+	res.Reason, res.RevocationReason = "", ""
 	switch {
 	case !res.Checks.NotRevoked:
 		res.Reason = RevokedReason(*r.RevokedAt, r.RevocationReason)
@@ -219,7 +227,6 @@ func (s *Service) compute(ctx context.Context, r *record, now time.Time) Result 
 		res.Reason = MsgSignatureFailed
 	}
 	res.IsValid = res.Checks.Signature && res.Checks.NotRevoked && res.Checks.NotExpired
-	return res
 }
 
 // matches reports whether a signed credential is the one this record describes: a new

@@ -136,6 +136,9 @@ type Checks struct {
 	IssuerKey  string `json:"issuerKey"`  // the kid of the key that signed it (in our JWKS)
 	NotRevoked bool   `json:"notRevoked"` // not in the revocation list
 	NotExpired bool   `json:"notExpired"` // validUntil not passed (or none)
+	// IssuerTrusted: the credential's id, issuer and key are Meritmark's (always so for an
+	// id looked up in our records; a file may name another issuer)
+	IssuerTrusted bool `json:"issuerTrusted"`
 }
 
 // Links are the credential's documents and the share links.

@@ -1,11 +1,16 @@
 package verify_test
 
 import (
+	"bytes"
+	"errors"
+	"image"
+	"image/png"
 	"regexp"
 	"strings"
 	"testing"
 	"time"
 
+	"meritmark/app/credential"
 	"meritmark/app/verify"
 )
 
@@ -63,6 +68,52 @@ func FuzzParseExpiry(f *testing.F) {
 		at, ok := verify.ParseExpiry(s)
 		if ok && (at.Location() != time.UTC || at.Nanosecond() != 0) {
 			t.Fatalf("ParseExpiry(%q) = %v", s, at)
+		}
+	})
+}
+
+// FuzzParseUpload: whatever file is dropped on /verify-badge, reading it never panics; it is
+// refused with a message for the visitor, or it is a credential in one of the three forms
+// with its claims decoded (a PNG or a JWT carries a parsed JWT, a JSON one a proof).
+func FuzzParseUpload(f *testing.F) {
+	var img bytes.Buffer
+	_ = png.Encode(&img, image.NewGray(image.Rect(0, 0, 2, 2)))
+	k, _ := credential.KeyFromSeed(credential.NewSeed())
+	tok, _, _ := credential.Sign(k, credential.Input{Origin: "https://meritmark.example", PublicVerificationID: strings.Repeat("a", 32),
+		StatusIndex: 7, UserID: "u", Email: "a@b.c", BadgeID: "b", BadgeName: "Go", GrantedAt: time.Unix(1_800_000_000, 0)})
+	baked, _ := credential.Bake(img.Bytes(), tok)
+	p, _ := credential.ParseJWT(tok)
+	withProof := strings.Replace(string(p.Payload), "{", `{"proof":{"type":"DataIntegrityProof","verificationMethod":"did:web:meritmark.example#k"},`, 1)
+	for _, s := range [][]byte{baked, img.Bytes(), []byte(tok), []byte(" " + tok + "\n"), p.Payload, []byte(withProof), []byte("{}"), []byte("a.b.c"),
+		[]byte("\xef\xbb\xbf" + withProof), []byte(`{"id":"x","type":"OpenBadgeCredential","issuer":{},"proof":[1,{}]}`), baked[:40]} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, data []byte) {
+		up, err := verify.ParseUpload(data)
+		if err != nil {
+			var bad *verify.ErrUpload
+			if !errors.As(err, &bad) || bad.Msg == "" {
+				t.Fatalf("refused without a message for the visitor: %v", err)
+			}
+			if up != nil {
+				t.Fatal("refused but answered an upload")
+			}
+			return
+		}
+		if up.Payload == nil || up.Payload.ID == "" {
+			t.Fatalf("accepted without a credential id: %+v", up)
+		}
+		switch up.Format {
+		case verify.FormatPNG, verify.FormatJWT:
+			if up.JWT == nil || up.JSON != nil {
+				t.Fatalf("%s without its JWT", up.Format)
+			}
+		case verify.FormatJSON:
+			if up.JSON == nil || !bytes.Contains(up.JSON, []byte(`"proof"`)) {
+				t.Fatal("a JSON credential accepted without a proof")
+			}
+		default:
+			t.Fatalf("format %q", up.Format)
 		}
 	})
 }

@@ -3,10 +3,14 @@
 // another id: the island asks GET /verify/badge/{id}, shows the answer and moves the
 // address to /verify/{id} so it can be shared. Without JavaScript the form is a plain GET
 // to /verify-badge?id=…, answered by the server.
-import { useEffect, useRef, useState, type FormEvent } from 'react';
+//
+// A credential file (a baked badge PNG, a JWT, a JSON credential) can also be dropped on
+// the page or chosen with the file input: the island posts it to POST /verify/file, which
+// runs the same checks and says so when the file names an issuer we do not trust.
+import { useEffect, useRef, useState, type ChangeEvent, type DragEvent, type FormEvent } from 'react';
 import {
   BadgeCheck, CalendarClock, CalendarDays, Check, CircleAlert, Copy, Download, FileJson, FileKey2, Fingerprint, Hourglass,
-  ImageDown, KeyRound, Linkedin, Loader2, Search, SearchX, ShieldAlert, ShieldCheck, ShieldX, X,
+  FileUp, ImageDown, KeyRound, Linkedin, Loader2, Minus, Search, SearchX, ShieldAlert, ShieldCheck, ShieldOff, ShieldX, X,
 } from 'lucide-react';
 import { Button, Card, Chip, Input, Label, LinkButton } from '../components/ui';
 import { BadgeIcon } from '../components/badges';
@@ -28,12 +32,18 @@ export type VerifyResult = {
   expiresAt: string | null;
   revokedAt?: string | null;
   verificationId: string;
-  checks: { signature: boolean; issuerKey: string; notRevoked: boolean; notExpired: boolean };
+  checks: { signature: boolean; issuerKey: string; notRevoked: boolean; notExpired: boolean; issuerTrusted?: boolean };
   credential: {
     id: string; json: string; jwt: string; png: string; verifyUrl: string; issuer: string; jwks: string; statusList: string;
     linkedinAddUrl: string; linkedinShareUrl: string; twitterShareUrl: string;
   };
   checkedAt: string;
+  // set when the result is for a dropped or chosen file (POST /verify/file)
+  source?: 'file';
+  format?: 'png' | 'jwt' | 'json';
+  claimedIssuer?: string;
+  credentialId?: string;
+  trustDetail?: string;
 };
 
 export type VerifyBadgeProps = {
@@ -44,7 +54,10 @@ export type VerifyBadgeProps = {
   error: string;
 };
 
-type State = { query: string; result: VerifyResult | null; notFound: boolean; error: string };
+type State = { query: string; result: VerifyResult | null; notFound: boolean; error: string; fileError?: string; fileName?: string };
+
+/** The largest file the server looks at (MaxFileBytes). */
+const MAX_FILE_BYTES = 512 * 1024;
 
 export const MSG_FAILED = 'Failed to verify badge';
 export const MSG_NOT_VERIFIED = 'This badge could not be verified.';
@@ -54,6 +67,8 @@ export default function VerifyBadge(p: VerifyBadgeProps) {
   const [state, setState] = useState<State>({ query: p.query, result: p.result, notFound: p.notFound, error: p.error });
   const [busy, setBusy] = useState(false);
   const [hint, setHint] = useState('');
+  const [dragging, setDragging] = useState(false);
+  const fileRef = useRef<HTMLInputElement>(null);
   const resultRef = useRef<HTMLDivElement>(null);
   const seq = useRef(0);
 
@@ -84,6 +99,51 @@ export default function VerifyBadge(p: VerifyBadgeProps) {
       if (location.pathname + location.search !== url) history.pushState({ id }, '', url);
     }
     requestAnimationFrame(() => resultRef.current?.focus());
+  }
+
+  async function checkFile(file: File) {
+    const n = ++seq.current;
+    setHint('');
+    if (file.size > MAX_FILE_BYTES) {
+      setState({ query: '', result: null, notFound: false, error: '', fileError: 'The file is too large: a credential file is at most 512 KB.', fileName: file.name });
+      requestAnimationFrame(() => resultRef.current?.focus());
+      return;
+    }
+    setBusy(true);
+    try {
+      const form = new FormData();
+      form.append('file', file, file.name);
+      const r = await api<VerifyResult>('/verify/file', { form, timeoutMs: 20000 });
+      if (n !== seq.current) return;
+      setState({ query: '', result: r, notFound: false, error: '', fileName: file.name });
+    } catch (e) {
+      if (n !== seq.current) return;
+      const msg = e instanceof ApiError && e.message ? e.message : MSG_NOT_VERIFIED;
+      setState({ query: '', result: null, notFound: false, error: '', fileError: msg, fileName: file.name });
+    } finally {
+      if (n === seq.current) setBusy(false);
+      if (fileRef.current) fileRef.current.value = ''; // choosing the same file again checks it again
+    }
+    requestAnimationFrame(() => resultRef.current?.focus());
+  }
+
+  function onFile(e: ChangeEvent<HTMLInputElement>) {
+    const f = e.target.files?.[0];
+    if (f) void checkFile(f);
+  }
+
+  function onDrop(e: DragEvent<HTMLDivElement>) {
+    e.preventDefault();
+    setDragging(false);
+    const f = e.dataTransfer.files?.[0];
+    if (f) void checkFile(f);
+  }
+
+  function onDragOver(e: DragEvent<HTMLDivElement>) {
+    if (!Array.from(e.dataTransfer.types || []).includes('Files')) return;
+    e.preventDefault();
+    e.dataTransfer.dropEffect = 'copy';
+    setDragging(true);
   }
 
   // back and forward between verified ids
@@ -140,11 +200,65 @@ export default function VerifyBadge(p: VerifyBadgeProps) {
             {hint ? <span className="font-medium text-destructive">{hint}</span> : 'Verification IDs are not case-sensitive. Shared links (…/verify/…) can be pasted as they are.'}
           </p>
         </form>
+
+        <div className="my-5 flex items-center gap-3 text-xs uppercase tracking-wide text-muted-foreground" aria-hidden="true">
+          <span className="h-px flex-1 bg-border" /> or check a file <span className="h-px flex-1 bg-border" />
+        </div>
+
+        <div
+          onDragOver={onDragOver}
+          onDragEnter={onDragOver}
+          onDragLeave={() => setDragging(false)}
+          onDrop={onDrop}
+          data-testid="verify-dropzone"
+          data-dragging={dragging}
+        >
+          <input
+            ref={fileRef}
+            id="credential-file"
+            type="file"
+            accept=".png,.jwt,.json,.jsonld,.txt,image/png,application/json,application/ld+json,text/plain"
+            onChange={onFile}
+            disabled={busy}
+            className="peer sr-only"
+            aria-describedby="credential-file-help"
+            data-testid="verify-file"
+          />
+          <label
+            htmlFor="credential-file"
+            className={cn(
+              'flex cursor-pointer flex-col items-center gap-2 rounded-lg border-2 border-dashed px-4 py-6 text-center transition-colors hover:border-primary/60 hover:bg-accent/40',
+              'peer-focus-visible:border-primary peer-focus-visible:ring-2 peer-focus-visible:ring-ring peer-focus-visible:ring-offset-2 ring-offset-background',
+              'peer-disabled:cursor-wait peer-disabled:opacity-60',
+              dragging ? 'border-primary bg-primary/5' : 'border-input',
+            )}
+          >
+            <span className="flex h-10 w-10 items-center justify-center rounded-full bg-primary/10 text-primary">
+              {busy ? <Loader2 className="h-5 w-5 animate-spin" aria-hidden="true" /> : <FileUp className="h-5 w-5" aria-hidden="true" />}
+            </span>
+            <span className="text-sm font-medium">
+              Drop a credential file here or <span className="text-primary underline underline-offset-2">choose a file</span>
+            </span>
+          </label>
+          <p id="credential-file-help" className="mt-2 text-xs text-muted-foreground">
+            A badge image (PNG) with its credential baked in, a signed credential (JWT) or a JSON credential, up to 512 KB. Only what the file
+            contains is checked; nothing is stored.
+          </p>
+        </div>
       </Card>
 
       <div ref={resultRef} tabIndex={-1} aria-live="polite" className="outline-none" data-testid="verify-result" data-state={stateName(state)}>
-        {state.result ? (
-          <ResultView r={state.result} />
+        {state.fileError ? (
+          <Card className="flex items-start gap-3 border-destructive/40 bg-destructive/5 p-5" role="alert" data-testid="verify-file-error">
+            <CircleAlert className="mt-0.5 h-5 w-5 shrink-0 text-destructive" aria-hidden="true" />
+            <div className="min-w-0">
+              <p className="font-semibold">This file could not be checked</p>
+              <p className="mt-1 text-sm text-muted-foreground">{state.fileError}</p>
+              {state.fileName && <p className="mt-1 break-all text-xs text-muted-foreground">File: {state.fileName}</p>}
+            </div>
+          </Card>
+        ) : state.result ? (
+          <ResultView r={state.result} fileName={state.fileName} />
         ) : state.notFound ? (
           <NotFound query={state.query} />
         ) : state.error ? (
@@ -162,6 +276,7 @@ export default function VerifyBadge(p: VerifyBadgeProps) {
 }
 
 function stateName(s: State): string {
+  if (s.fileError) return 'file-error';
   if (s.result) return s.result.status;
   if (s.notFound) return 'not-found';
   if (s.error) return 'error';
@@ -205,22 +320,45 @@ const banners = {
   revoked: { Icon: ShieldX, title: 'Badge Revoked', tone: 'border-destructive/40 bg-destructive/10', icon: 'bg-destructive text-destructive-foreground', text: '' },
   expired: { Icon: Hourglass, title: 'Badge Expired', tone: 'border-warning/60 bg-warning/15', icon: 'bg-warning text-foreground', text: '' },
   invalid: { Icon: ShieldAlert, title: 'Verification Failed', tone: 'border-destructive/40 bg-destructive/10', icon: 'bg-destructive text-destructive-foreground', text: '' },
+  untrusted: { Icon: ShieldOff, title: 'Issuer Not Trusted', tone: 'border-destructive/40 bg-destructive/10', icon: 'bg-destructive text-destructive-foreground', text: '' },
 } as const;
 
-function ResultView({ r }: { r: VerifyResult }) {
-  const b = banners[(r.status in banners ? r.status : 'invalid') as keyof typeof banners];
-  const Icon = b.Icon;
-  return (
-    <div className="space-y-6">
-      <div className={cn('flex items-start gap-4 rounded-xl border p-5', b.tone)} role="status" data-testid="verify-banner">
-        <span className={cn('flex h-11 w-11 shrink-0 items-center justify-center rounded-full', b.icon)}>
-          <Icon className="h-6 w-6" aria-hidden="true" />
-        </span>
-        <div className="min-w-0">
-          <h2 className="text-lg font-bold tracking-tight">{b.title}</h2>
-          <p className="mt-0.5 text-sm text-muted-foreground" data-testid="verify-reason">{r.isValid ? b.text : r.reason}</p>
+const FORMATS: Record<string, string> = { png: 'badge image (PNG)', jwt: 'signed credential (JWT)', json: 'JSON credential' };
+
+function ResultView({ r, fileName }: { r: VerifyResult; fileName?: string }) {
+  const fromFile = r.source === 'file';
+  const known = !fromFile || !!r.user.name; // a file naming no grant of ours (or another issuer) has no holder to show
+  const checks = <Checks r={r} />;
+  const file = fromFile && (
+    <p className="break-all text-xs text-muted-foreground" data-testid="verify-file-name">
+      Checked {FORMATS[r.format || ''] || 'file'}{fileName ? `: ${fileName}` : ''}
+      {r.claimedIssuer ? <> · names the issuer <span className="font-mono">{r.claimedIssuer}</span></> : null}
+    </p>
+  );
+  if (!known) {
+    return (
+      <div className="space-y-6">
+        <Banner r={r} />
+        <div className="grid gap-6 lg:grid-cols-5 lg:items-start">
+          <Card className="p-5 lg:col-span-3">
+            <h3 className="font-semibold">{r.status === 'untrusted' ? 'Not a Meritmark credential' : 'Not a badge we issued'}</h3>
+            <p className="mt-2 text-sm text-muted-foreground">
+              {r.status === 'untrusted'
+                ? 'We only vouch for credentials signed with Meritmark\'s own published keys. This file names another issuer, so we did not fetch its keys or trust its claims'
+                : 'No badge issued by Meritmark matches this credential'}
+              {r.badge.name ? <> (it claims to be <span className="font-medium text-foreground">{r.badge.name}</span>).</> : '.'}
+            </p>
+            {r.trustDetail && r.status === 'untrusted' && <p className="mt-3 break-words rounded-md bg-muted/50 p-3 font-mono text-xs">{r.trustDetail}</p>}
+            <div className="mt-3">{file}</div>
+          </Card>
+          <div className="lg:col-span-2">{checks}</div>
         </div>
       </div>
+    );
+  }
+  return (
+    <div className="space-y-6">
+      <Banner r={r} />
 
       <div className="grid gap-6 lg:grid-cols-5 lg:items-start">
         <Card className="overflow-hidden lg:col-span-3">
@@ -263,15 +401,8 @@ function ResultView({ r }: { r: VerifyResult }) {
         </Card>
 
         <div className="space-y-6 lg:col-span-2">
-          <Card className="p-5">
-            <h3 className="font-semibold">What we checked</h3>
-            <ul className="mt-3 space-y-3 text-sm" data-testid="verify-checks">
-              <CheckRow ok={r.checks.signature} label="Signature valid" detail={r.checks.signature ? 'Ed25519 signature matches the Open Badges 3.0 credential' : 'The signature does not match'} />
-              <CheckRow ok={!!r.checks.issuerKey} label="Issued by Meritmark" detail={r.checks.issuerKey ? `Key ${r.checks.issuerKey.slice(0, 12)}… in our published key set` : 'No known issuing key'} />
-              <CheckRow ok={r.checks.notRevoked} label="Not revoked" detail={r.checks.notRevoked ? 'Absent from the revocation list' : r.revocationReason || 'Listed as revoked'} />
-              <CheckRow ok={r.checks.notExpired} label="Not expired" detail={r.expiresAt ? (r.checks.notExpired ? `Valid until ${date(r.expiresAt)}` : `Expired ${date(r.expiresAt)}`) : 'No expiry date'} />
-            </ul>
-          </Card>
+          {checks}
+          {file}
           {r.isValid && r.credential.id && <Downloads r={r} />}
         </div>
       </div>
@@ -279,15 +410,74 @@ function ResultView({ r }: { r: VerifyResult }) {
   );
 }
 
-function CheckRow({ ok, label, detail }: { ok: boolean; label: string; detail: string }) {
+function Banner({ r }: { r: VerifyResult }) {
+  const b = banners[(r.status in banners ? r.status : 'invalid') as keyof typeof banners];
+  const Icon = b.Icon;
   return (
-    <li className="flex gap-3" data-ok={ok}>
-      <span className={cn('mt-0.5 flex h-5 w-5 shrink-0 items-center justify-center rounded-full', ok ? 'bg-success/15 text-success' : 'bg-destructive/15 text-destructive')}>
-        {ok ? <Check className="h-3.5 w-3.5" aria-hidden="true" /> : <X className="h-3.5 w-3.5" aria-hidden="true" />}
+    <div className={cn('flex items-start gap-4 rounded-xl border p-5', b.tone)} role="status" data-testid="verify-banner">
+      <span className={cn('flex h-11 w-11 shrink-0 items-center justify-center rounded-full', b.icon)}>
+        <Icon className="h-6 w-6" aria-hidden="true" />
+      </span>
+      <div className="min-w-0">
+        <h2 className="text-lg font-bold tracking-tight">{b.title}</h2>
+        <p className="mt-0.5 break-words text-sm text-muted-foreground" data-testid="verify-reason">{r.isValid ? b.text : r.reason}</p>
+      </div>
+    </div>
+  );
+}
+
+/** The checks, for an id and for a file (an untrusted file's signature and status are not checked). */
+function Checks({ r }: { r: VerifyResult }) {
+  const untrusted = r.status === 'untrusted';
+  const known = r.source !== 'file' || !!r.user.name;
+  const trusted = r.checks.issuerTrusted !== false && !!r.checks.issuerKey;
+  return (
+    <Card className="p-5">
+      <h3 className="font-semibold">What we checked</h3>
+      <ul className="mt-3 space-y-3 text-sm" data-testid="verify-checks">
+        <CheckRow
+          ok={r.checks.signature}
+          skipped={untrusted}
+          label="Signature valid"
+          detail={untrusted ? 'Not checked: we use only our own published keys, never keys a file points to' : r.checks.signature ? 'The signature matches the Open Badges 3.0 credential' : 'The signature does not match'}
+        />
+        <CheckRow
+          ok={trusted}
+          label="Issued by Meritmark"
+          detail={
+            untrusted
+              ? `Not trusted: it names ${r.claimedIssuer || 'no issuer'}`
+              : r.checks.issuerKey
+                ? `Key ${r.checks.issuerKey.slice(0, 12)}… in our published key set`
+                : 'No known issuing key'
+          }
+        />
+        <CheckRow ok={r.checks.notRevoked} skipped={!known} label="Not revoked" detail={!known ? 'Not checked: no badge of ours to look up' : r.checks.notRevoked ? 'Absent from the revocation list' : r.revocationReason || 'Listed as revoked'} />
+        <CheckRow
+          ok={r.checks.notExpired}
+          skipped={!known}
+          label="Not expired"
+          detail={!known ? 'Not checked' : r.expiresAt ? (r.checks.notExpired ? `Valid until ${date(r.expiresAt)}` : `Expired ${date(r.expiresAt)}`) : 'No expiry date'}
+        />
+      </ul>
+    </Card>
+  );
+}
+
+function CheckRow({ ok, skipped, label, detail }: { ok: boolean; skipped?: boolean; label: string; detail: string }) {
+  return (
+    <li className="flex gap-3" data-ok={skipped ? 'skipped' : ok}>
+      <span
+        className={cn(
+          'mt-0.5 flex h-5 w-5 shrink-0 items-center justify-center rounded-full',
+          skipped ? 'bg-muted text-muted-foreground' : ok ? 'bg-success/15 text-success' : 'bg-destructive/15 text-destructive',
+        )}
+      >
+        {skipped ? <Minus className="h-3.5 w-3.5" aria-hidden="true" /> : ok ? <Check className="h-3.5 w-3.5" aria-hidden="true" /> : <X className="h-3.5 w-3.5" aria-hidden="true" />}
       </span>
       <span className="min-w-0">
         <span className="font-medium">{label}</span>
-        <span className="sr-only">{ok ? ': passed' : ': failed'}</span>
+        <span className="sr-only">{skipped ? ': not checked' : ok ? ': passed' : ': failed'}</span>
         <span className="block break-words text-muted-foreground">{detail}</span>
       </span>
     </li>

@@ -1,0 +1,164 @@
+package verify
+
+import (
+	"context"
+	"errors"
+	"strings"
+
+	"meritmark/app/credential"
+)
+
+// FileResult is the answer of POST /verify/file: the verification response an id gets, plus
+// what was read from the file and whose credential it claims to be.
+type FileResult struct {
+	Result
+	Source        string `json:"source"`        // "file"
+	Format        string `json:"format"`        // png, jwt or json
+	ClaimedIssuer string `json:"claimedIssuer"` // the issuer the credential names
+	CredentialID  string `json:"credentialId"`  // the id the credential names
+	TrustDetail   string `json:"trustDetail"`   // why the issuer is (not) trusted
+}
+
+// StatusUntrusted is the status of a credential whose issuer we do not trust.
+const StatusUntrusted = "untrusted"
+
+// trustedOrigins are the origins this server issues at: the configured base URL or, without
+// one, the request's origin; and the origin the named credential was signed at, when it is
+// one of ours.
+func (s *Service) trustedOrigins(ctx context.Context, requestOrigin string, r *record) []string {
+	var out []string
+	add := func(o string) {
+		if n, err := credential.NormalizeOrigin(o); err == nil {
+			for _, x := range out {
+				if x == n {
+					return
+				}
+			}
+			out = append(out, n)
+		}
+	}
+	add(s.Issuer.OriginFor(requestOrigin))
+	if r != nil && r.CredentialOrigin != "" {
+		add(r.CredentialOrigin)
+	}
+	return out
+}
+
+// recordOf loads the grant a credential id names (…/credentials/{publicId}), nil when none.
+func (s *Service) recordOf(ctx context.Context, credentialID string) (*record, error) {
+	i := strings.LastIndexByte(credentialID, '/')
+	pvid := credentialID[i+1:]
+	if !publicRe.MatchString(pvid) {
+		return nil, nil
+	}
+	r, err := s.load(ctx, KindPublic, pvid)
+	if errors.Is(err, ErrNotFound) {
+		return nil, nil
+	}
+	if err != nil {
+		return nil, err
+	}
+	if r.CredentialOrigin == "" || credential.CredentialURL(r.CredentialOrigin, r.PublicVerificationID) != credentialID {
+		return nil, nil
+	}
+	return r, nil
+}
+
+// VerifyUpload runs on a credential file the checks an id gets: the issuer must be us (the
+// credential's id, issuer and key all on our origin), else it is reported untrusted and no
+// key is looked for; then the signature with our published keys, that it is a credential we
+// issued (our record of it), and its revocation and expiry as our records have them now (a
+// copy downloaded before a revocation or an expiry is judged by today's status).
+func (s *Service) VerifyUpload(ctx context.Context, up *Upload, requestOrigin string) (*FileResult, error) {
+	now := s.now()
+	pl := up.Payload
+	out := &FileResult{Source: "file", Format: up.Format, ClaimedIssuer: pl.Issuer.ID, CredentialID: pl.ID}
+	out.CheckedAt = now.UTC().Truncate(1e9)
+	out.Badge.Name = pl.CredentialSubject.Achievement.Name
+	out.Badge.Description = pl.CredentialSubject.Achievement.Description
+	out.Status = StatusInvalid
+
+	r, err := s.recordOf(ctx, pl.ID)
+	if err != nil {
+		return nil, err
+	}
+	verdict := credential.CheckTrust(s.trustedOrigins(ctx, requestOrigin, r), pl.ID, pl.Issuer.ID, pl.Iss, up.Kid)
+	out.TrustDetail = verdict.Detail
+	if !verdict.Trusted {
+		out.Status = StatusUntrusted
+		out.Reason = MsgUntrusted + " It names " + orNone(pl.Issuer.ID) + "."
+		return out, nil
+	}
+	out.Checks.IssuerTrusted = true
+
+	// the signature, with our own keys only
+	origin := verdict.Issuer
+	if r != nil {
+		origin = r.CredentialOrigin
+	}
+	var key *credential.Key
+	var sigErr error
+	switch up.Format {
+	case FormatJSON:
+		key, sigErr = s.Issuer.VerifyLD(ctx, origin, up.JSON)
+	default:
+		key, sigErr = up.JWT.VerifySignature(s.Issuer.KeySource(ctx))
+	}
+	if key == nil && sigErr == nil {
+		sigErr = credential.ErrUnknownKey
+	}
+	if r == nil {
+		out.Reason = MsgNotVerified + " No badge issued by Meritmark has this credential's id."
+		if sigErr != nil {
+			out.Reason = MsgSignatureFailed
+		}
+		if key != nil {
+			out.Checks.IssuerKey = key.KID
+		}
+		return out, nil
+	}
+	res := s.compute(ctx, r, now)
+	res.VerificationID = r.PublicVerificationID
+	res.Checks.IssuerKey = ""
+	if key != nil {
+		res.Checks.IssuerKey = key.KID
+	}
+	res.Checks.Signature = sigErr == nil && matchesCopy(up, key, r, r.CredentialOrigin)
+	settle(&res, r, now)
+	out.Result = res
+	return out, nil
+}
+
+// matchesCopy reports whether a signed copy is the credential this record describes, in
+// the form it was signed in (an EdDSA VC-JWT from before issue 15, an ES256 VC-JWT whose kid
+// is the key's URL, or the JSON-LD form with its Data Integrity proof). An older copy may
+// lack a later expiry (or carry one since cleared): the expiry and the revocation are taken
+// from the record, not from the copy.
+func matchesCopy(up *Upload, key *credential.Key, r *record, origin string) bool {
+	p := up.Payload
+	if p == nil || key == nil || p.ID != credential.CredentialURL(origin, r.PublicVerificationID) ||
+		p.ValidFrom != credential.Timestamp(r.GrantedAt) {
+		return false
+	}
+	if up.Format == FormatJSON {
+		return p.Issuer.ID == credential.DIDWeb(origin) && p.StatusIndexOf() == r.StatusIndex
+	}
+	if p.Jti != p.ID || p.Iss != p.Issuer.ID || p.Nbf != r.GrantedAt.UTC().Truncate(1e9).Unix() {
+		return false
+	}
+	h := up.JWT.Header
+	switch p.Iss {
+	case credential.DIDWeb(origin):
+		return h.Alg == credential.AlgES256 && h.Kid == credential.KeyURL(origin, key.KID)
+	case credential.IssuerURL(origin):
+		return h.Alg == credential.AlgEdDSA && p.StatusIndexOf() == r.StatusIndex
+	}
+	return false
+}
+
+func orNone(s string) string {
+	if s == "" {
+		return "no issuer"
+	}
+	return s
+}

@@ -1,0 +1,273 @@
+package verify_test
+
+import (
+	"bytes"
+	"compress/gzip"
+	"encoding/json"
+	"image"
+	"image/png"
+	"net/http"
+	"strings"
+	"testing"
+	"time"
+
+	"meritmark/app/apptest"
+	"meritmark/app/credential"
+	"meritmark/app/verify"
+)
+
+type fileResult struct {
+	result
+	Source        string `json:"source"`
+	Format        string `json:"format"`
+	ClaimedIssuer string `json:"claimedIssuer"`
+	CredentialID  string `json:"credentialId"`
+	TrustDetail   string `json:"trustDetail"`
+}
+
+func upload(c *apptest.Client, name, ctype string, data []byte) *apptest.Resp {
+	return c.Multipart("POST", "/verify/file", nil, apptest.File{Field: "file", Name: name, ContentType: ctype, Data: data})
+}
+
+func roomyLimits(t *testing.T) {
+	b, r := verify.LimitBurst, verify.LimitRate
+	verify.LimitBurst = 500
+	t.Cleanup(func() { verify.LimitBurst, verify.LimitRate = b, r })
+}
+
+// TestVerifyAFile: a baked PNG, a JWT (uploaded or sent as the body) and the JSON form
+// dropped on /verify-badge get the checks an id gets; a forged copy signed by an attacker's
+// key is reported untrusted, never fetched from; a changed byte is a failed signature;
+// revocation and a later expiry reach copies downloaded before them.
+func TestVerifyAFile(t *testing.T) {
+	roomyLimits(t)
+	w := newWorld(t)
+	_, g := w.grant(t, "Ada Lovelace", "ada@example.com", w.badge)
+	c := w.e.Client()
+	base := "/credentials/" + g.PublicVerificationID
+	pngBody := c.Abs("GET", base+".png", nil).Expect(http.StatusOK).Body
+	jwt := c.Abs("GET", base+".jwt", nil).Expect(http.StatusOK).Text()
+
+	var r fileResult
+	upload(c, "badge.png", "image/png", pngBody).Expect(http.StatusOK).JSON(&r)
+	if !r.IsValid || r.Status != "valid" || r.Source != "file" || r.Format != "png" || r.Reason != "" ||
+		!r.Checks.Signature || !r.Checks.NotRevoked || !r.Checks.NotExpired || !r.Checks.IssuerTrusted || r.Checks.IssuerKey == "" ||
+		r.VerificationID != g.PublicVerificationID || r.Badge.Name != "Go Developer" || r.User.Name != "Ada Lovelace" || r.User.Email != "a***@example.com" ||
+		r.ClaimedIssuer != credential.DIDWeb(w.e.URL) || r.CredentialID != w.e.URL+base || r.TrustDetail != "issued by the trusted issuer "+w.e.URL ||
+		r.Credential.VerifyURL != w.e.URL+"/verify/"+g.PublicVerificationID {
+		t.Fatalf("baked PNG: %+v", r)
+	}
+	upload(c, "c.jwt", "application/octet-stream", []byte("\n"+jwt+"\n")).Expect(http.StatusOK).JSON(&r)
+	if !r.IsValid || r.Format != "jwt" {
+		t.Fatalf("JWT file: %+v", r)
+	}
+	c.Raw("POST", "/backend/api/v1/verify/file", strings.NewReader(jwt), map[string]string{"Content-Type": "application/vc+jwt"}).Expect(http.StatusOK).JSON(&r)
+	if !r.IsValid || r.Format != "jwt" {
+		t.Fatalf("JWT body: %+v", r)
+	}
+	// the JSON download: its eddsa-rdfc-2022 Data Integrity proof by our did:web
+	jsonBody := c.Abs("GET", base+".json", nil).Expect(http.StatusOK).Body
+	upload(c, "c.json", "application/json", jsonBody).Expect(http.StatusOK).JSON(&r)
+	if !r.IsValid || r.Format != "json" || !r.Checks.Signature || !r.Checks.IssuerTrusted || r.ClaimedIssuer != credential.DIDWeb(w.e.URL) ||
+		r.VerificationID != g.PublicVerificationID {
+		t.Fatalf("JSON-LD file: %+v", r)
+	}
+	// one changed character in its content, or in its proof; the proof taken away
+	changed := bytes.Replace(jsonBody, []byte(`"Go Developer"`), []byte(`"Go Developes"`), 1)
+	upload(c, "c.json", "application/json", changed).Expect(http.StatusOK).JSON(&r)
+	if r.IsValid || r.Checks.Signature || r.Status != "invalid" || r.Reason != verify.MsgSignatureFailed {
+		t.Fatalf("JSON-LD with a changed name: %+v", r)
+	}
+	i := bytes.Index(jsonBody, []byte(`"proofValue": "z`)) + len(`"proofValue": "z`) + 5
+	changed = append([]byte{}, jsonBody...)
+	if changed[i] == 'A' {
+		changed[i] = 'B'
+	} else {
+		changed[i] = 'A'
+	}
+	upload(c, "c.json", "application/json", changed).Expect(http.StatusOK).JSON(&r)
+	if r.IsValid || r.Checks.Signature {
+		t.Fatalf("JSON-LD with a changed proof: %+v", r)
+	}
+	var doc map[string]any
+	_ = json.Unmarshal(jsonBody, &doc)
+	delete(doc, "proof")
+	unsigned, _ := json.Marshal(doc)
+	upload(c, "c.json", "application/json", unsigned).ExpectMsg(http.StatusUnprocessableEntity, verify.MsgUnsigned)
+
+	// one changed byte in the signature, or in the payload
+	parts := strings.Split(jwt, ".")
+	upload(c, "c.jwt", "", []byte(parts[0]+"."+parts[1]+"."+flip(parts[2]))).Expect(http.StatusOK).JSON(&r)
+	if r.IsValid || r.Status != "invalid" || r.Checks.Signature || r.Reason != verify.MsgSignatureFailed || !r.Checks.IssuerTrusted {
+		t.Fatalf("flipped signature byte: %+v", r)
+	}
+	tampered, err := credential.Bake(pngBody, parts[0]+"."+flip(parts[1])+"."+parts[2])
+	if err != nil {
+		t.Fatal(err)
+	}
+	res := upload(c, "c.png", "image/png", tampered)
+	if res.Status == http.StatusOK {
+		res.JSON(&r)
+		if r.IsValid || r.Checks.Signature {
+			t.Fatalf("flipped payload byte: %+v", r)
+		}
+	} else if res.Status != http.StatusBadRequest || res.Msg() != verify.MsgJWTMalformed {
+		t.Fatalf("flipped payload byte: %d %s", res.Status, res.Text())
+	}
+
+	// the forgery: the real credential re-signed by an attacker whose iss names the
+	// attacker's JWKS, baked into the real image
+	evil := newAttacker(t)
+	forged := forge(t, jwt, evil.key, func(m map[string]any) {
+		m["iss"] = evil.srv.URL + "/issuer"
+		m["issuer"].(map[string]any)["id"] = evil.srv.URL + "/issuer"
+	})
+	baked, _ := credential.Bake(pngBody, forged)
+	upload(c, "forged.png", "image/png", baked).Expect(http.StatusOK).JSON(&r)
+	if r.IsValid || r.Status != verify.StatusUntrusted || r.Checks.Signature || r.Checks.IssuerTrusted || r.Checks.IssuerKey != "" ||
+		r.Reason != verify.MsgUntrusted+" It names "+evil.srv.URL+"/issuer." || r.ClaimedIssuer != evil.srv.URL+"/issuer" ||
+		r.User.Name != "" || strings.Contains(r.Reason, "signature") ||
+		r.TrustDetail != "not trusted: the credential names the issuer "+evil.srv.URL+"/issuer; trusted: "+w.e.URL {
+		t.Fatalf("forged PNG: %+v", r)
+	}
+	for name, edit := range map[string]func(m map[string]any){
+		"iss only": func(m map[string]any) { m["iss"] = evil.srv.URL + "/issuer" },
+		"whole":    func(m map[string]any) { setOrigin(m, w.e.URL, evil.srv.URL) },
+		"id only": func(m map[string]any) {
+			m["id"], m["jti"] = evil.srv.URL+"/credentials/x", evil.srv.URL+"/credentials/x"
+		},
+	} {
+		upload(c, "f.jwt", "", []byte(forge(t, jwt, evil.key, edit))).Expect(http.StatusOK).JSON(&r)
+		if r.IsValid || r.Status != verify.StatusUntrusted || r.Checks.Signature {
+			t.Fatalf("forged (%s): %+v", name, r)
+		}
+	}
+	k := *evil.key
+	k.KID = evil.srv.URL + "/.well-known/jwks.json#" + evil.key.KID
+	upload(c, "f.jwt", "", []byte(forge(t, jwt, &k, func(map[string]any) {}))).Expect(http.StatusOK).JSON(&r)
+	if r.IsValid || r.Status != verify.StatusUntrusted || !strings.Contains(r.TrustDetail, "the signing key "+k.KID+" is not published by the issuer") {
+		t.Fatalf("forged kid: %+v", r)
+	}
+	// our ids throughout but the attacker's key: a failed signature, not a trust question
+	upload(c, "f.jwt", "", []byte(forge(t, jwt, evil.key, func(map[string]any) {}))).Expect(http.StatusOK).JSON(&r)
+	if r.IsValid || r.Status != "invalid" || r.Reason != verify.MsgSignatureFailed || !r.Checks.IssuerTrusted {
+		t.Fatalf("our ids, attacker's key: %+v", r)
+	}
+	if n := evil.hits.Load(); n != 0 {
+		t.Fatalf("the server asked the attacker's server %d times", n)
+	}
+
+	// a signed credential of ours naming no grant we know
+	ghost := forge(t, jwt, credential.ForDB(w.e.DB).Keys.Active(), func(m map[string]any) {
+		m["id"], m["jti"] = w.e.URL+"/credentials/"+strings.Repeat("a", 32), w.e.URL+"/credentials/"+strings.Repeat("a", 32)
+	})
+	upload(c, "ghost.jwt", "", []byte(ghost)).Expect(http.StatusOK).JSON(&r)
+	if r.IsValid || r.Status != "invalid" || !r.Checks.IssuerTrusted || r.Checks.IssuerKey == "" ||
+		r.Reason != verify.MsgNotVerified+" No badge issued by Meritmark has this credential's id." {
+		t.Fatalf("a credential we never issued: %+v", r)
+	}
+
+	// revoked, then expired: a copy downloaded before is judged by today's records
+	w.admin.Put("/admin/grants/"+g.ID+"/revoke", map[string]any{"reason": "Issued in error"}).Expect(http.StatusOK)
+	upload(c, "badge.png", "image/png", pngBody).Expect(http.StatusOK).JSON(&r)
+	if r.IsValid || r.Status != "revoked" || !r.Checks.Signature || r.Checks.NotRevoked || r.RevocationReason != "Issued in error" {
+		t.Fatalf("revoked: %+v", r)
+	}
+	_, g2 := w.grant(t, "Dorothy Vaughan", "dv@example.com", w.badge)
+	old := c.Abs("GET", "/credentials/"+g2.PublicVerificationID+".png", nil).Expect(http.StatusOK).Body
+	w.backdate(t, g2.ID, 10*24*time.Hour)
+	w.admin.Put("/admin/grants/"+g2.ID+"/expiry", map[string]any{"expiresAt": time.Now().UTC().Add(-time.Hour).Format(time.RFC3339)}).Expect(http.StatusOK)
+	upload(c, "old.png", "image/png", old).Expect(http.StatusOK).JSON(&r)
+	if r.IsValid || r.Status != "expired" || r.Checks.NotExpired {
+		t.Fatalf("expired after download: %+v", r)
+	}
+}
+
+// TestVerifyAFileRefusesBadInput: what is not a credential gets a 4xx and a message that
+// says what is wrong, never a 5xx.
+func TestVerifyAFileRefusesBadInput(t *testing.T) {
+	roomyLimits(t)
+	w := newWorld(t)
+	_, g := w.grant(t, "Alan Turing", "alan@example.com", w.badge)
+	c := w.e.Client()
+	jwt := c.Abs("GET", "/credentials/"+g.PublicVerificationID+".jwt", nil).Expect(http.StatusOK).Text()
+	var plain bytes.Buffer
+	_ = png.Encode(&plain, image.NewGray(image.Rect(0, 0, 4, 4)))
+	baked, _ := credential.Bake(plain.Bytes(), jwt)
+
+	cases := []struct {
+		name   string
+		data   []byte
+		status int
+		msg    string
+	}{
+		{"empty", nil, 400, verify.MsgFileEmpty},
+		{"spaces", []byte(" \n\t "), 400, verify.MsgFileEmpty},
+		{"random bytes", []byte("\x00\x01\x02\xff\xfe garbage"), 400, verify.MsgFileUnknown},
+		{"text", []byte("hello, I am a badge"), 400, verify.MsgFileUnknown},
+		{"a plain PNG", plain.Bytes(), 400, verify.MsgPNGNotBaked},
+		{"a truncated PNG", baked[:len(baked)/2], 400, verify.MsgPNGBroken},
+		{"a PNG with a bad CRC", append(append([]byte{}, baked[:len(baked)-5]...), 0, 0, 0, 0, 0), 400, verify.MsgPNGBroken},
+		{"a PNG claiming a 4 GB chunk", []byte("\x89PNG\r\n\x1a\n\xff\xff\xff\xffIHDR"), 400, verify.MsgPNGBroken},
+		{"a PNG baked with junk", mustBake(t, plain.Bytes(), "<script>alert(1)</script>"), 400, verify.MsgJWTMalformed},
+		{"a JWT of nothing", []byte("a.b.c"), 400, verify.MsgJWTMalformed},
+		{"alg none", []byte("eyJhbGciOiJub25lIn0.eyJ4IjoxfQ."), 400, verify.MsgJWTMalformed},
+		{"a JWT that is no credential", []byte("eyJhbGciOiJFZERTQSJ9.eyJ4IjoxfQ.AAAA"), 400, verify.MsgJWTMalformed},
+		{"broken JSON", []byte(`{"id": "x",`), 400, verify.MsgJSONBroken},
+		{"deep JSON", []byte(strings.Repeat(`{"a":`, 20000) + "1" + strings.Repeat("}", 20000)), 400, verify.MsgJSONBroken},
+		{"JSON that is no credential", []byte(`{"id":"https://x.example/1","type":["VerifiableCredential"],"issuer":"https://x.example"}`), 400, verify.MsgJSONNotOB},
+		{"JSON with a wrong issuer shape", []byte(`{"id":"https://x.example/1","type":"OpenBadgeCredential","issuer":[1,2]}`), 400, verify.MsgJSONNotOB},
+		{"JSON without proof", []byte(`{"id":"https://x.example/1","type":["VerifiableCredential","OpenBadgeCredential"],"issuer":{"id":"https://x.example"}}`), 422, verify.MsgUnsigned},
+		{"too large", bytes.Repeat([]byte("a"), verify.MaxFileBytes+1), 413, verify.MsgFileTooLarge},
+		{"UTF-16", []byte("\xff\xfe{\x00}\x00"), 400, verify.MsgFileUnknown},
+	}
+	for _, tc := range cases {
+		res := upload(c, "f", "", tc.data)
+		if res.Status != tc.status || res.Msg() != tc.msg {
+			t.Errorf("%s: %d %s, want %d %q", tc.name, res.Status, res.Text(), tc.status, tc.msg)
+		}
+	}
+	// no file, another field, a wrong content type, a compressed body, too large a body
+	c.Multipart("POST", "/verify/file", map[string]string{"file": jwt}).ExpectMsg(http.StatusBadRequest, verify.MsgFileMissing)
+	c.Multipart("POST", "/verify/file", nil, apptest.File{Field: "other", Name: "x.jwt", Data: []byte(jwt)}).ExpectMsg(http.StatusBadRequest, verify.MsgFileMissing)
+	c.Raw("POST", "/backend/api/v1/verify/file", strings.NewReader(jwt), map[string]string{"Content-Type": "application/x-www-form-urlencoded"}).
+		ExpectMsg(http.StatusUnsupportedMediaType, verify.MsgFileMissing)
+	c.Raw("POST", "/backend/api/v1/verify/file", strings.NewReader(""), map[string]string{"Content-Type": "text/plain"}).ExpectMsg(http.StatusBadRequest, verify.MsgFileMissing)
+	var gz bytes.Buffer
+	zw := gzip.NewWriter(&gz)
+	_, _ = zw.Write([]byte(jwt))
+	_ = zw.Close()
+	if res := c.Raw("POST", "/backend/api/v1/verify/file", &gz, map[string]string{"Content-Type": "text/plain", "Content-Encoding": "gzip"}); res.Status != http.StatusUnsupportedMediaType {
+		t.Fatalf("gzip body: %d", res.Status)
+	}
+	huge := upload(c, "huge.png", "image/png", bytes.Repeat([]byte("\x89PNG"), 300_000))
+	if huge.Status != http.StatusRequestEntityTooLarge {
+		t.Fatalf("1.2 MB upload: %d %s", huge.Status, huge.Text())
+	}
+	c.Get("/verify/file").Expect(http.StatusNotFound)
+}
+
+func mustBake(t *testing.T, img []byte, text string) []byte {
+	t.Helper()
+	b, err := credential.Bake(img, text)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return b
+}
+
+// TestVerifyAFileIsRateLimited: every upload costs a token of the verify rate limit.
+func TestVerifyAFileIsRateLimited(t *testing.T) {
+	defer func(b, r float64) { verify.LimitBurst, verify.LimitRate = b, r }(verify.LimitBurst, verify.LimitRate)
+	verify.LimitBurst, verify.LimitRate = 3, 0.001
+	w := newWorld(t)
+	c := w.e.Client()
+	for i := 0; i < 3; i++ {
+		upload(c, "x", "", []byte("nothing")).ExpectMsg(http.StatusBadRequest, verify.MsgFileUnknown)
+	}
+	res := upload(c, "x", "", []byte("nothing"))
+	res.ExpectMsg(http.StatusTooManyRequests, verify.MsgRateLimited)
+	if res.Header.Get("Retry-After") != "60" {
+		t.Fatal("no Retry-After")
+	}
+}
