@@ -37,7 +37,7 @@ const (
 	MsgPasswordShort     = "Password must be at least 8 characters."
 	MsgPasswordLong      = "Password must be at most 128 characters."
 	MsgEmailTaken        = "An account with this email already exists. Please log in instead."
-	MsgRegistered        = "Your account has been created."
+	MsgRegistered        = "Thanks for signing up. We have sent you an email: open its link to confirm your address."
 	MsgLoginFields       = "Please enter your email and password."
 	MsgBadCredentials    = "Invalid email or password."
 	MsgLoggedIn          = "Logged in successfully."
@@ -93,6 +93,12 @@ func CleanName(s string) string {
 		b.WriteRune(r)
 	}
 	return b.String()
+}
+
+// PasswordProblemFor is PasswordProblem for a password chosen by the account of email
+// and name.
+func PasswordProblemFor(pw, email, name string) string {
+	return PasswordProblem(pw)
 }
 
 // PasswordProblem says what is wrong with a new password ("" when it is acceptable): 8 to

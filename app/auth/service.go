@@ -98,47 +98,60 @@ type RegisterInput struct {
 	Password string `json:"password"`
 }
 
-// Register creates a member and signs it in; it returns the user and the session token.
-func (s *Service) Register(ctx context.Context, in RegisterInput, cl Client) (*model.User, string, error) {
+// Register creates a member and mails a link to confirm the address. It answers the
+// same whether or not the address already has an account: for an existing one, the
+// owner is mailed "you already have an account" instead, and nothing else changes. It
+// does not sign in (the client signs in next, as after any sign-up).
+func (s *Service) Register(ctx context.Context, in RegisterInput, cl Client, origin string) error {
 	name, email := CleanName(in.Name), NormalizeEmail(in.Email)
 	switch {
 	case name == "":
-		return nil, "", web.BadRequest(MsgNameRequired)
+		return web.BadRequest(MsgNameRequired)
 	case len([]rune(name)) > MaxName:
-		return nil, "", web.BadRequest(MsgNameTooLong)
+		return web.BadRequest(MsgNameTooLong)
 	case email == "":
-		return nil, "", web.BadRequest(MsgEmailRequired)
+		return web.BadRequest(MsgEmailRequired)
 	case !ValidEmail(email):
-		return nil, "", web.BadRequest(MsgEmailInvalid)
+		return web.BadRequest(MsgEmailInvalid)
 	}
-	if p := PasswordProblem(in.Password); p != "" {
-		return nil, "", web.BadRequest(p)
+	if p := PasswordProblemFor(in.Password, email, name); p != "" {
+		return web.BadRequest(p)
 	}
 	if err := s.check(ctx, keyed{signupPerIP, cl.IP}, keyed{signupPerEmail, email}); err != nil {
-		return nil, "", err
+		return err
 	}
+	// hashed in both cases, so that an existing address takes as long as a new one
 	hash, err := HashPassword(in.Password)
 	if err != nil {
-		return nil, "", err
+		return err
 	}
 	now := s.now()
 	u := &model.User{ID: model.NewID(), Name: name, Email: email, PasswordHash: hash, Role: model.RoleUser,
 		Skills: []string{}, CreatedAt: now, UpdatedAt: now}
-	var tok string
 	err = s.DB.RunInTx(ctx, nil, func(ctx context.Context, tx bun.Tx) error {
+		n, err := tx.NewSelect().Model((*model.User)(nil)).Where("email = ?", email).Count(ctx)
+		if err != nil {
+			return err
+		}
+		if n > 0 {
+			return mail.Queue(ctx, tx, existingAccountMail(email, origin))
+		}
 		if _, err := tx.NewInsert().Model(u).Exec(ctx); err != nil {
 			return err
 		}
-		tok, err = s.Sessions.Create(ctx, tx, u.ID, cl.IP, cl.UserAgent)
-		return err
+		return queueVerification(ctx, tx, u, origin, now)
 	})
 	if db.IsUniqueViolation(err) {
-		return nil, "", web.Conflict(MsgEmailTaken)
+		// the same address signed up at the same moment: tell its owner, like above
+		err = s.DB.RunInTx(ctx, nil, func(ctx context.Context, tx bun.Tx) error {
+			return mail.Queue(ctx, tx, existingAccountMail(email, origin))
+		})
 	}
 	if err != nil {
-		return nil, "", err
+		return err
 	}
-	return u, tok, nil
+	s.kick()
+	return nil
 }
 
 // LoginInput is the body of POST /auth/login.

@@ -22,13 +22,15 @@ export default function SignupForm({ next }: SignupFormProps) {
     }
     setBusy(true);
     try {
-      // the server signs the new account in (the session cookie comes with the answer)
+      // register answers the same whether or not the address has an account (the owner
+      // of an existing one is mailed instead); signing in comes next, as the spec says
       await api('/auth/register', { method: 'POST', body: { name: v('name'), email: v('email'), password: v('password') } });
+      await api('/auth/login', { method: 'POST', body: { email: v('email'), password: v('password') } });
       window.location.assign(safeNext(next));
     } catch (err) {
       // a reason the member can act on (email taken, invalid field, rate limit) is shown;
       // anything else gets the spec's 'Please try again'
-      const known = err instanceof ApiError && [400, 409, 429].includes(err.status);
+      const known = err instanceof ApiError && [400, 429].includes(err.status);
       toastError(known ? (err as ApiError).message : 'Please try again', 'Signup Failed');
       setBusy(false);
     }
