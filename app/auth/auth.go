@@ -47,7 +47,7 @@ const (
 	MsgNewPassword       = "Please enter a new password."
 	MsgResetInvalid      = "This password reset link is invalid or has expired. Please request a new one."
 	MsgResetDone         = "Your password has been reset. Please log in with your new password."
-	MsgTooManyLogins     = "Too many sign-in attempts. Please wait 15 minutes and try again."
+	MsgTooManyLogins     = "Too many sign-in attempts. Please wait a moment and try again."
 	MsgTooManySignups    = "Too many sign-up attempts. Please wait an hour and try again."
 	MsgTooManyResets     = "Too many password reset requests. Please wait an hour and try again."
 	MsgTooManyResetTries = "Too many password reset attempts. Please wait an hour and try again."

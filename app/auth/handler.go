@@ -6,6 +6,7 @@ import (
 	"strconv"
 	"strings"
 	"sync"
+	"time"
 
 	"github.com/gofiber/fiber/v3"
 	"github.com/uptrace/bun"
@@ -46,7 +47,16 @@ func (h *Handler) Routes() []web.Route {
 	}
 }
 
-func client(c fiber.Ctx) Client { return Client{IP: c.IP(), UserAgent: c.Get("User-Agent")} }
+func client(c fiber.Ctx) Client {
+	return Client{IP: c.IP(), UserAgent: c.Get("User-Agent"), Device: c.Cookies(DeviceCookie)}
+}
+
+// setDevice keeps the device token in the browser for a year; it is sent only to the
+// auth API (where sign-in reads it).
+func (h *Handler) setDevice(c fiber.Ctx, tok string) {
+	c.Cookie(&fiber.Cookie{Name: DeviceCookie, Value: tok, Path: web.APIBase + "/auth", HTTPOnly: true, Secure: h.svc.Sessions.Secure,
+		SameSite: fiber.CookieSameSiteStrictMode, MaxAge: int((365 * 24 * time.Hour).Seconds())})
+}
 
 // fail answers a rate-limited request with Retry-After, and passes other errors on.
 func fail(c fiber.Ctx, err error) error {
@@ -131,10 +141,11 @@ func (h *Handler) login(c fiber.Ctx) error {
 	if err := web.BindJSON(c, &in); err != nil {
 		return err
 	}
-	u, tok, err := h.svc.Login(c.Context(), in, client(c))
+	u, tok, device, err := h.svc.Login(c.Context(), in, client(c))
 	if err != nil {
 		return fail(c, err)
 	}
+	h.setDevice(c, device)
 	h.replaceSession(c, tok)
 	j, err := user.View(c.Context(), h.svc.DB, u)
 	if err != nil {

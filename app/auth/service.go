@@ -26,8 +26,6 @@ type limit struct {
 }
 
 var (
-	loginPerIP     = limit{"login:ip:", 50, 15 * time.Minute, MsgTooManyLogins}
-	loginPerEmail  = limit{"login:email:", 10, 15 * time.Minute, MsgTooManyLogins}
 	signupPerIP    = limit{"register:ip:", 10, time.Hour, MsgTooManySignups}
 	signupPerEmail = limit{"register:email:", 5, time.Hour, MsgTooManySignups}
 	forgotPerIP    = limit{"forgot:ip:", 10, time.Hour, MsgTooManyResets}
@@ -88,8 +86,8 @@ type keyed struct {
 	key string
 }
 
-// Client is who sends the request.
-type Client struct{ IP, UserAgent string }
+// Client is who sends the request: its address, its user agent and its device cookie.
+type Client struct{ IP, UserAgent, Device string }
 
 // RegisterInput is the body of POST /auth/register.
 type RegisterInput struct {
@@ -160,38 +158,64 @@ type LoginInput struct {
 	Password string `json:"password"`
 }
 
-// Login checks the credentials and starts a new session. A failure never says whether
-// the email exists: an unknown email is checked against a dummy hash, so it takes as long
-// as a wrong password, and both answer the same message.
-func (s *Service) Login(ctx context.Context, in LoginInput, cl Client) (*model.User, string, error) {
+// Login checks the credentials and starts a new session; it answers the user, the
+// session token and the device token to keep in the browser (see throttle.go). A failure
+// never says whether the email exists: an unknown email is checked against a dummy hash,
+// so it takes as long as a wrong password, is throttled the same way, and both answer the
+// same message.
+func (s *Service) Login(ctx context.Context, in LoginInput, cl Client) (*model.User, string, string, error) {
 	email := NormalizeEmail(in.Email)
 	if email == "" || in.Password == "" {
-		return nil, "", web.BadRequest(MsgLoginFields)
+		return nil, "", "", web.BadRequest(MsgLoginFields)
 	}
 	if !ValidEmail(email) {
-		return nil, "", web.BadRequest(MsgEmailInvalid)
+		return nil, "", "", web.BadRequest(MsgEmailInvalid)
 	}
-	if err := s.check(ctx, keyed{loginPerIP, cl.IP}, keyed{loginPerEmail, email}); err != nil {
-		return nil, "", err
-	}
+	now := s.now()
 	var u model.User
 	err := s.DB.NewSelect().Model(&u).Where("email = ?", email).Scan(ctx)
 	if err != nil && !db.IsNoRows(err) {
-		return nil, "", err
+		return nil, "", "", err
+	}
+	known := err == nil
+	var up *model.User
+	if known {
+		up = &u
+	}
+	trusted, err := s.trust(ctx, up, cl, now)
+	if err != nil {
+		return nil, "", "", err
+	}
+	cs := counts(email, up, cl, trusted)
+	wait, err := s.reserve(ctx, cs, now)
+	if err != nil {
+		return nil, "", "", err
+	}
+	if wait > 0 {
+		return nil, "", "", &RateLimitedError{Msg: MsgTooManyLogins, RetryAfter: wait}
 	}
 	hash := u.PasswordHash
-	if err != nil {
+	if !known {
 		hash = dummyHash
 	}
 	ok, herr := CheckPassword(hash, in.Password)
-	if err != nil || herr != nil || !ok {
-		return nil, "", web.Unauthorized(MsgBadCredentials)
+	if !known || herr != nil || !ok {
+		return nil, "", "", web.Unauthorized(MsgBadCredentials)
+	}
+	// a success never counts, and clears this client's own counts
+	s.release(ctx, cs, true, now)
+	device := cl.Device
+	if len(device) < 40 || len(device) > 100 {
+		device = NewToken()
+	}
+	if err := s.remember(ctx, u.ID, device, cl.IP, now); err != nil {
+		return nil, "", "", err
 	}
 	tok, err := s.Sessions.Create(ctx, s.DB, u.ID, cl.IP, cl.UserAgent)
 	if err != nil {
-		return nil, "", err
+		return nil, "", "", err
 	}
-	return &u, tok, nil
+	return &u, tok, device, nil
 }
 
 // ForgotPassword mails a reset link to email when it belongs to an account. It answers

@@ -5,6 +5,8 @@ import { toastError } from '../lib/toast';
 import { Button, Card, CardContent, Input, Label } from '../components/ui';
 import { PasswordInput, safeNext } from '../components/account';
 
+const MSG_CHECK_INBOX = 'Check your inbox: if this address already has an account, we have emailed its owner. Log in instead, or use Forgot Password.';
+
 export type SignupFormProps = { next: string };
 
 /** Full name, email, password and confirmation; signs the new member in. */
@@ -25,7 +27,17 @@ export default function SignupForm({ next }: SignupFormProps) {
       // register answers the same whether or not the address has an account (the owner
       // of an existing one is mailed instead); signing in comes next, as the spec says
       await api('/auth/register', { method: 'POST', body: { name: v('name'), email: v('email'), password: v('password') } });
-      await api('/auth/login', { method: 'POST', body: { email: v('email'), password: v('password') } });
+      try {
+        await api('/auth/login', { method: 'POST', body: { email: v('email'), password: v('password') } });
+      } catch (err) {
+        if (err instanceof ApiError && err.status === 401) {
+          // the address already had an account (with another password): its owner was mailed
+          toastError(MSG_CHECK_INBOX, 'Signup Failed');
+          setBusy(false);
+          return;
+        }
+        throw err;
+      }
       window.location.assign(safeNext(next));
     } catch (err) {
       // a reason the member can act on (email taken, invalid field, rate limit) is shown;
