@@ -31,6 +31,7 @@ import (
 	"meritmark/app"
 	"meritmark/app/application"
 	"meritmark/app/assets"
+	"meritmark/app/auth"
 	"meritmark/app/config"
 	"meritmark/app/credential"
 	"meritmark/app/mail"
@@ -263,6 +264,9 @@ func sweepOrphans(ctx context.Context, d *bun.DB, store storage.Store) {
 	for {
 		if _, err := application.SweepOrphans(ctx, d, store, orphanAge); err != nil && ctx.Err() == nil {
 			slog.Warn("sweeping orphaned uploads failed", "err", err)
+		}
+		if err := auth.SweepThrottle(ctx, d, time.Now()); err != nil && ctx.Err() == nil {
+			slog.Warn("sweeping sign-in counts failed", "err", err)
 		}
 		select {
 		case <-ctx.Done():

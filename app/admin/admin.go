@@ -20,7 +20,9 @@ const DefaultRejectionReason = "Application did not meet requirements"
 
 // Messages (success texts are the spec's toasts, section 8).
 const (
-	MsgApproved           = "Application approved successfully"
+	MsgApproved = "Application approved successfully"
+	// MsgApprovedWaiting: approved, but the applicant has not confirmed their e-mail yet.
+	MsgApprovedWaiting    = "Application approved. The badge is waiting for e-mail verification: it is granted when the applicant confirms their address."
 	MsgRejected           = "Application rejected successfully"
 	MsgUserUpdated        = "User updated successfully"
 	MsgProfilePicUpdated  = "Profile picture updated successfully"

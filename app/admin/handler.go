@@ -152,7 +152,12 @@ func (h *Handler) approve(c fiber.Ctx) error {
 	if err != nil {
 		return err
 	}
-	return c.JSON(fiber.Map{"msg": MsgApproved, "application": res.Application, "grantCreated": res.Created, "grantRestored": res.Restored})
+	msg := MsgApproved
+	if res.WaitingForEmail {
+		msg = MsgApprovedWaiting
+	}
+	return c.JSON(fiber.Map{"msg": msg, "application": res.Application, "grantCreated": res.Created, "grantRestored": res.Restored,
+		"waitingForEmailVerification": res.WaitingForEmail})
 }
 
 func (h *Handler) reject(c fiber.Ctx) error {

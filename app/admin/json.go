@@ -140,6 +140,8 @@ type ApplicationJSON struct {
 	LinkedinURL        string         `json:"linkedinUrl"`
 	PortfolioURL       string         `json:"portfolioUrl"`
 	Grant              *GrantRef      `json:"grant"`
+	// WaitingForEmail: approved, the grant waits for the applicant's e-mail confirmation.
+	WaitingForEmail bool `json:"waitingForEmailVerification"`
 }
 
 // UserGrantJSON is one badge grant of a user (spec section 3, "Badge grant").

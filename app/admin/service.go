@@ -150,6 +150,9 @@ func (s *Service) buildApplications(ctx context.Context, d bun.IDB, apps []model
 			Email: a.Email, Position: a.Position, LinkedinURL: a.LinkedIn, PortfolioURL: a.Portfolio,
 			Grant: grantRef(grants[a.ID]),
 		}
+		if u := users[a.UserID]; u != nil && !u.EmailVerified() && a.Status == model.StatusApproved && grants[a.ID] == nil {
+			j.WaitingForEmail = true
+		}
 		if b := badges[a.BadgeID]; b != nil {
 			j.Badge = &BadgeRef{ID: b.ID, Name: b.Name, Type: b.Type, Price: dollars(b.PriceCents), Category: b.Category, Level: b.Level}
 		}
@@ -247,6 +250,9 @@ type ReviewResult struct {
 	Created     bool            `json:"grantCreated"`
 	Restored    bool            `json:"grantRestored"`
 	Revoked     bool            `json:"grantRevoked"`
+	// WaitingForEmail: approved, but the grant waits until the applicant confirms their
+	// e-mail address.
+	WaitingForEmail bool `json:"waitingForEmailVerification"`
 }
 
 // Approve approves application id by actor in one transaction: the lifecycle moves the
@@ -305,6 +311,16 @@ func (s *Service) Approve(ctx context.Context, actor *model.User, id string, gra
 		a.ReviewedAt, a.ReviewedBy, a.UpdatedAt = &now, &actor.ID, now
 		if _, err := tx.NewUpdate().Model(a).Column("status", "rejection_reason", "reviewed_at", "reviewed_by", "updated_at").WherePK().Exec(ctx); err != nil {
 			return err
+		}
+		// no credential names an address its holder has not proven: the grant waits, and
+		// is issued when the applicant confirms the address (app/auth)
+		if !u.EmailVerified() {
+			res.WaitingForEmail = true
+			if err := record(ctx, tx, actor, "application.approve", "application", a.ID, before, stateOf(a, g0)); err != nil {
+				return err
+			}
+			app = a
+			return nil
 		}
 		r, err := grant.Issue(ctx, tx, grant.Input{Application: a, Badge: &b, GrantedBy: actor.ID, Now: now, Origin: origin})
 		if err != nil {
@@ -560,6 +576,9 @@ func (s *Service) UpdateUser(ctx context.Context, actor *model.User, id string, 
 				*dst = *v
 			}
 		}
+		if e.Email != nil && *e.Email != u.Email {
+			u.EmailVerifiedAt = nil // a new address is unproven until its owner confirms it
+		}
 		set(&u.Name, e.Name)
 		set(&u.Email, e.Email)
 		set(&u.Position, e.Position)
@@ -572,7 +591,7 @@ func (s *Service) UpdateUser(ctx context.Context, actor *model.User, id string, 
 			return nil
 		}
 		u.UpdatedAt = model.Now()
-		if _, err := tx.NewUpdate().Model(u).Column("name", "email", "position", "linkedin", "portfolio", "role", "updated_at").WherePK().Exec(ctx); err != nil {
+		if _, err := tx.NewUpdate().Model(u).Column("name", "email", "position", "linkedin", "portfolio", "role", "updated_at", "email_verified_at").WherePK().Exec(ctx); err != nil {
 			if db.IsUniqueViolation(err) {
 				return web.Conflict(MsgEmailTaken)
 			}

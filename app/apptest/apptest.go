@@ -236,8 +236,9 @@ func (e *Env) CreateUser(email, password, role string) *model.User {
 		e.T.Fatal(err)
 	}
 	now := model.Now()
+	// verified, so that grants are issued to it (a test of unverified members clears it)
 	u := &model.User{ID: model.NewID(), Name: strings.Split(email, "@")[0], Email: email, PasswordHash: hash, Role: role,
-		Skills: []string{}, CreatedAt: now, UpdatedAt: now}
+		Skills: []string{}, CreatedAt: now, UpdatedAt: now, EmailVerifiedAt: &now}
 	if _, err := e.DB.NewInsert().Model(u).Exec(e.Ctx()); err != nil {
 		e.T.Fatal(err)
 	}

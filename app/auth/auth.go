@@ -37,7 +37,7 @@ const (
 	MsgPasswordShort     = "Password must be at least 8 characters."
 	MsgPasswordLong      = "Password must be at most 128 characters."
 	MsgEmailTaken        = "An account with this email already exists. Please log in instead."
-	MsgRegistered        = "Your account has been created."
+	MsgRegistered        = "Thanks for signing up. We have sent you an email: open its link to confirm your address."
 	MsgLoginFields       = "Please enter your email and password."
 	MsgBadCredentials    = "Invalid email or password."
 	MsgLoggedIn          = "Logged in successfully."
@@ -47,7 +47,7 @@ const (
 	MsgNewPassword       = "Please enter a new password."
 	MsgResetInvalid      = "This password reset link is invalid or has expired. Please request a new one."
 	MsgResetDone         = "Your password has been reset. Please log in with your new password."
-	MsgTooManyLogins     = "Too many sign-in attempts. Please wait 15 minutes and try again."
+	MsgTooManyLogins     = "Too many sign-in attempts. Please wait a moment and try again."
 	MsgTooManySignups    = "Too many sign-up attempts. Please wait an hour and try again."
 	MsgTooManyResets     = "Too many password reset requests. Please wait an hour and try again."
 	MsgTooManyResetTries = "Too many password reset attempts. Please wait an hour and try again."
@@ -93,6 +93,12 @@ func CleanName(s string) string {
 		b.WriteRune(r)
 	}
 	return b.String()
+}
+
+// PasswordProblemFor is PasswordProblem for a password chosen by the account of email
+// and name.
+func PasswordProblemFor(pw, email, name string) string {
+	return PasswordProblem(pw)
 }
 
 // PasswordProblem says what is wrong with a new password ("" when it is acceptable): 8 to

@@ -6,6 +6,7 @@ import (
 	"strconv"
 	"strings"
 	"sync"
+	"time"
 
 	"github.com/gofiber/fiber/v3"
 	"github.com/uptrace/bun"
@@ -33,6 +34,9 @@ func (h *Handler) Routes() []web.Route {
 	return []web.Route{
 		web.Get("/auth/me", web.Member, h.me),
 		web.Post("/auth/register", web.Public, h.register),
+		web.Post("/auth/verify-email", web.Public, h.verifyEmail),
+		web.Post("/auth/resend-verification", web.Member, h.resendVerification),
+		web.PageRoute("/verify-email", web.Public, h.verifyEmailPage),
 		web.Post("/auth/login", web.Public, h.login),
 		web.Post("/auth/logout", web.Public, h.logout),
 		web.Post("/auth/forgot-password", web.Public, h.forgot),
@@ -43,7 +47,16 @@ func (h *Handler) Routes() []web.Route {
 	}
 }
 
-func client(c fiber.Ctx) Client { return Client{IP: c.IP(), UserAgent: c.Get("User-Agent")} }
+func client(c fiber.Ctx) Client {
+	return Client{IP: c.IP(), UserAgent: c.Get("User-Agent"), Device: c.Cookies(DeviceCookie)}
+}
+
+// setDevice keeps the device token in the browser for a year; it is sent only to the
+// auth API (where sign-in reads it).
+func (h *Handler) setDevice(c fiber.Ctx, tok string) {
+	c.Cookie(&fiber.Cookie{Name: DeviceCookie, Value: tok, Path: web.APIBase + "/auth", HTTPOnly: true, Secure: h.svc.Sessions.Secure,
+		SameSite: fiber.CookieSameSiteStrictMode, MaxAge: int((365 * 24 * time.Hour).Seconds())})
+}
 
 // fail answers a rate-limited request with Retry-After, and passes other errors on.
 func fail(c fiber.Ctx, err error) error {
@@ -73,22 +86,53 @@ func (h *Handler) me(c fiber.Ctx) error {
 	return h.userJSON(c, "", fiber.StatusOK, j)
 }
 
-// POST /auth/register (name, email, password) -> 201 {msg, user}; signed in.
+// POST /auth/register (name, email, password) -> 201 {msg}, the same answer whether or
+// not the address has an account; the client signs in next.
 func (h *Handler) register(c fiber.Ctx) error {
 	var in RegisterInput
 	if err := web.BindJSON(c, &in); err != nil {
 		return err
 	}
-	u, tok, err := h.svc.Register(c.Context(), in, client(c))
+	if err := h.svc.Register(c.Context(), in, client(c), h.resetOrigin(c)); err != nil {
+		return fail(c, err)
+	}
+	c.Set("Cache-Control", "no-store")
+	return c.Status(fiber.StatusCreated).JSON(fiber.Map{"msg": MsgRegistered})
+}
+
+// POST /auth/verify-email (token) -> {msg, grantsIssued}: confirms the address the link
+// was mailed to and issues the grants that waited for it.
+func (h *Handler) verifyEmail(c fiber.Ctx) error {
+	var in struct {
+		Token string `json:"token"`
+	}
+	if err := web.BindJSON(c, &in); err != nil {
+		return err
+	}
+	_, n, err := h.svc.VerifyEmail(c.Context(), in.Token, h.resetOrigin(c), client(c))
 	if err != nil {
 		return fail(c, err)
 	}
-	h.replaceSession(c, tok)
-	j, err := user.View(c.Context(), h.svc.DB, u)
-	if err != nil {
-		return err
+	return c.JSON(fiber.Map{"msg": MsgVerified, "grantsIssued": n})
+}
+
+// POST /auth/resend-verification -> {msg}: a new confirmation link for the signed-in
+// member (rate limited).
+func (h *Handler) resendVerification(c fiber.Ctx) error {
+	if err := h.svc.ResendVerification(c.Context(), web.Viewer(c), h.resetOrigin(c)); err != nil {
+		return fail(c, err)
 	}
-	return h.userJSON(c, MsgRegistered, fiber.StatusCreated, j)
+	return web.OK(c, MsgVerifySent)
+}
+
+// GET /verify-email?token=…: the page confirms the address with a POST (a mail scanner
+// fetching the link confirms nothing). The token stays out of the canonical URL.
+func (h *Handler) verifyEmailPage(c fiber.Ctx) error {
+	c.Set("Referrer-Policy", "no-referrer")
+	err := h.site.Render(c, "VerifyEmailPage", fiber.Map{"token": c.Query("token")},
+		web.Meta{Title: "Confirm your email", Description: "Confirm the email address of your Meritmark account.", Path: "/verify-email", NoIndex: true})
+	c.Set("Cache-Control", "no-store")
+	return err
 }
 
 // POST /auth/login (email, password) -> {msg, user}; a new session replaces any old one.
@@ -97,10 +141,11 @@ func (h *Handler) login(c fiber.Ctx) error {
 	if err := web.BindJSON(c, &in); err != nil {
 		return err
 	}
-	u, tok, err := h.svc.Login(c.Context(), in, client(c))
+	u, tok, device, err := h.svc.Login(c.Context(), in, client(c))
 	if err != nil {
 		return fail(c, err)
 	}
+	h.setDevice(c, device)
 	h.replaceSession(c, tok)
 	j, err := user.View(c.Context(), h.svc.DB, u)
 	if err != nil {

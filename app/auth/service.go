@@ -26,8 +26,6 @@ type limit struct {
 }
 
 var (
-	loginPerIP     = limit{"login:ip:", 50, 15 * time.Minute, MsgTooManyLogins}
-	loginPerEmail  = limit{"login:email:", 10, 15 * time.Minute, MsgTooManyLogins}
 	signupPerIP    = limit{"register:ip:", 10, time.Hour, MsgTooManySignups}
 	signupPerEmail = limit{"register:email:", 5, time.Hour, MsgTooManySignups}
 	forgotPerIP    = limit{"forgot:ip:", 10, time.Hour, MsgTooManyResets}
@@ -88,8 +86,8 @@ type keyed struct {
 	key string
 }
 
-// Client is who sends the request.
-type Client struct{ IP, UserAgent string }
+// Client is who sends the request: its address, its user agent and its device cookie.
+type Client struct{ IP, UserAgent, Device string }
 
 // RegisterInput is the body of POST /auth/register.
 type RegisterInput struct {
@@ -98,47 +96,60 @@ type RegisterInput struct {
 	Password string `json:"password"`
 }
 
-// Register creates a member and signs it in; it returns the user and the session token.
-func (s *Service) Register(ctx context.Context, in RegisterInput, cl Client) (*model.User, string, error) {
+// Register creates a member and mails a link to confirm the address. It answers the
+// same whether or not the address already has an account: for an existing one, the
+// owner is mailed "you already have an account" instead, and nothing else changes. It
+// does not sign in (the client signs in next, as after any sign-up).
+func (s *Service) Register(ctx context.Context, in RegisterInput, cl Client, origin string) error {
 	name, email := CleanName(in.Name), NormalizeEmail(in.Email)
 	switch {
 	case name == "":
-		return nil, "", web.BadRequest(MsgNameRequired)
+		return web.BadRequest(MsgNameRequired)
 	case len([]rune(name)) > MaxName:
-		return nil, "", web.BadRequest(MsgNameTooLong)
+		return web.BadRequest(MsgNameTooLong)
 	case email == "":
-		return nil, "", web.BadRequest(MsgEmailRequired)
+		return web.BadRequest(MsgEmailRequired)
 	case !ValidEmail(email):
-		return nil, "", web.BadRequest(MsgEmailInvalid)
+		return web.BadRequest(MsgEmailInvalid)
 	}
-	if p := PasswordProblem(in.Password); p != "" {
-		return nil, "", web.BadRequest(p)
+	if p := PasswordProblemFor(in.Password, email, name); p != "" {
+		return web.BadRequest(p)
 	}
 	if err := s.check(ctx, keyed{signupPerIP, cl.IP}, keyed{signupPerEmail, email}); err != nil {
-		return nil, "", err
+		return err
 	}
+	// hashed in both cases, so that an existing address takes as long as a new one
 	hash, err := HashPassword(in.Password)
 	if err != nil {
-		return nil, "", err
+		return err
 	}
 	now := s.now()
 	u := &model.User{ID: model.NewID(), Name: name, Email: email, PasswordHash: hash, Role: model.RoleUser,
 		Skills: []string{}, CreatedAt: now, UpdatedAt: now}
-	var tok string
 	err = s.DB.RunInTx(ctx, nil, func(ctx context.Context, tx bun.Tx) error {
+		n, err := tx.NewSelect().Model((*model.User)(nil)).Where("email = ?", email).Count(ctx)
+		if err != nil {
+			return err
+		}
+		if n > 0 {
+			return mail.Queue(ctx, tx, existingAccountMail(email, origin))
+		}
 		if _, err := tx.NewInsert().Model(u).Exec(ctx); err != nil {
 			return err
 		}
-		tok, err = s.Sessions.Create(ctx, tx, u.ID, cl.IP, cl.UserAgent)
-		return err
+		return queueVerification(ctx, tx, u, origin, now)
 	})
 	if db.IsUniqueViolation(err) {
-		return nil, "", web.Conflict(MsgEmailTaken)
+		// the same address signed up at the same moment: tell its owner, like above
+		err = s.DB.RunInTx(ctx, nil, func(ctx context.Context, tx bun.Tx) error {
+			return mail.Queue(ctx, tx, existingAccountMail(email, origin))
+		})
 	}
 	if err != nil {
-		return nil, "", err
+		return err
 	}
-	return u, tok, nil
+	s.kick()
+	return nil
 }
 
 // LoginInput is the body of POST /auth/login.
@@ -147,38 +158,64 @@ type LoginInput struct {
 	Password string `json:"password"`
 }
 
-// Login checks the credentials and starts a new session. A failure never says whether
-// the email exists: an unknown email is checked against a dummy hash, so it takes as long
-// as a wrong password, and both answer the same message.
-func (s *Service) Login(ctx context.Context, in LoginInput, cl Client) (*model.User, string, error) {
+// Login checks the credentials and starts a new session; it answers the user, the
+// session token and the device token to keep in the browser (see throttle.go). A failure
+// never says whether the email exists: an unknown email is checked against a dummy hash,
+// so it takes as long as a wrong password, is throttled the same way, and both answer the
+// same message.
+func (s *Service) Login(ctx context.Context, in LoginInput, cl Client) (*model.User, string, string, error) {
 	email := NormalizeEmail(in.Email)
 	if email == "" || in.Password == "" {
-		return nil, "", web.BadRequest(MsgLoginFields)
+		return nil, "", "", web.BadRequest(MsgLoginFields)
 	}
 	if !ValidEmail(email) {
-		return nil, "", web.BadRequest(MsgEmailInvalid)
+		return nil, "", "", web.BadRequest(MsgEmailInvalid)
 	}
-	if err := s.check(ctx, keyed{loginPerIP, cl.IP}, keyed{loginPerEmail, email}); err != nil {
-		return nil, "", err
-	}
+	now := s.now()
 	var u model.User
 	err := s.DB.NewSelect().Model(&u).Where("email = ?", email).Scan(ctx)
 	if err != nil && !db.IsNoRows(err) {
-		return nil, "", err
+		return nil, "", "", err
+	}
+	known := err == nil
+	var up *model.User
+	if known {
+		up = &u
+	}
+	trusted, err := s.trust(ctx, up, cl, now)
+	if err != nil {
+		return nil, "", "", err
+	}
+	cs := counts(email, up, cl, trusted)
+	wait, err := s.reserve(ctx, cs, now)
+	if err != nil {
+		return nil, "", "", err
+	}
+	if wait > 0 {
+		return nil, "", "", &RateLimitedError{Msg: MsgTooManyLogins, RetryAfter: wait}
 	}
 	hash := u.PasswordHash
-	if err != nil {
+	if !known {
 		hash = dummyHash
 	}
 	ok, herr := CheckPassword(hash, in.Password)
-	if err != nil || herr != nil || !ok {
-		return nil, "", web.Unauthorized(MsgBadCredentials)
+	if !known || herr != nil || !ok {
+		return nil, "", "", web.Unauthorized(MsgBadCredentials)
+	}
+	// a success never counts, and clears this client's own counts
+	s.release(ctx, cs, true, now)
+	device := cl.Device
+	if len(device) < 40 || len(device) > 100 {
+		device = NewToken()
+	}
+	if err := s.remember(ctx, u.ID, device, cl.IP, now); err != nil {
+		return nil, "", "", err
 	}
 	tok, err := s.Sessions.Create(ctx, s.DB, u.ID, cl.IP, cl.UserAgent)
 	if err != nil {
-		return nil, "", err
+		return nil, "", "", err
 	}
-	return &u, tok, nil
+	return &u, tok, device, nil
 }
 
 // ForgotPassword mails a reset link to email when it belongs to an account. It answers

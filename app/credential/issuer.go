@@ -12,6 +12,7 @@ import (
 	"github.com/uptrace/bun"
 
 	"meritmark/app/model"
+	"meritmark/app/web"
 )
 
 // SigningKey is the public half of an issuing key, recorded so that every instance serves
@@ -257,6 +258,10 @@ func (i *Issuer) OriginFor(requestOrigin string) string {
 	return strings.TrimRight(requestOrigin, "/")
 }
 
+// ErrHolderUnverified refuses to sign a credential for a holder whose e-mail address is
+// not verified (app/auth issues waiting grants once it is).
+var ErrHolderUnverified = web.Conflict("The holder has not confirmed their email address yet: no credential is issued to it.")
+
 // SignGrant builds g's credential from the grant, its holder and its badge, signs it with
 // the active key and stores it (credential_jwt, credential_origin and, on first signing,
 // the next status_index) through tx. A grant keeps its origin once signed.
@@ -269,8 +274,12 @@ func (i *Issuer) SignGrant(ctx context.Context, tx bun.IDB, g *model.BadgeGrant,
 		return errors.New("credential: no origin to build the credential's ids with")
 	}
 	var u model.User
-	if err := tx.NewSelect().Model(&u).Column("id", "email").Where("id = ?", g.UserID).Scan(ctx); err != nil {
+	if err := tx.NewSelect().Model(&u).Column("id", "email", "email_verified_at").Where("id = ?", g.UserID).Scan(ctx); err != nil {
 		return fmt.Errorf("credential holder: %w", err)
+	}
+	// the recipient identity is only ever an address its holder proved
+	if !u.EmailVerified() {
+		return ErrHolderUnverified
 	}
 	var b model.Badge
 	if err := tx.NewSelect().Model(&b).Where("id = ?", g.BadgeID).Scan(ctx); err != nil {

@@ -20,7 +20,7 @@ func TestRotationKeepsOldCredentialsVerifying(t *testing.T) {
 	d := apptest.OpenDB(t)
 	ctx := context.Background()
 	now := model.Now()
-	u := &model.User{ID: model.NewID(), Name: "Ann", Email: "ann@x.io", PasswordHash: "x", Role: model.RoleUser, Skills: []string{}, CreatedAt: now, UpdatedAt: now}
+	u := &model.User{ID: model.NewID(), Name: "Ann", Email: "ann@x.io", PasswordHash: "x", Role: model.RoleUser, Skills: []string{}, CreatedAt: now, UpdatedAt: now, EmailVerifiedAt: &now}
 	b := &model.Badge{ID: model.NewID(), Name: "B", Description: "d", Category: "Design", Type: model.TypeProof, Level: "beginner", CreatedAt: now, UpdatedAt: now}
 	grant := func(n int) *model.BadgeGrant {
 		g := &model.BadgeGrant{ID: model.NewID(), UserID: u.ID, BadgeID: b.ID, VerificationID: "MM-" + strings.Repeat(string(rune('A'+n)), 4) + "-0000-0000",

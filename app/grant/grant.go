@@ -120,6 +120,9 @@ func Issue(ctx context.Context, tx bun.Tx, in Input) (*Result, error) {
 		ID: model.NewID(), UserID: a.UserID, BadgeID: a.BadgeID, ApplicationID: &appID,
 		GrantedAt: in.Now, GrantedBy: &in.GrantedBy,
 	}
+	if in.GrantedBy == "" { // issued later (a waiting grant) after its reviewer was deleted
+		g.GrantedBy = nil
+	}
 	if in.Badge != nil && in.Badge.ValidDays != nil && *in.Badge.ValidDays > 0 {
 		exp := in.Now.AddDate(0, 0, *in.Badge.ValidDays)
 		g.ExpiresAt = &exp

@@ -28,7 +28,22 @@ type User struct {
 	Skills        []string  `bun:"skills,type:text"`
 	CreatedAt     time.Time `bun:"created_at"`
 	UpdatedAt     time.Time `bun:"updated_at"`
+
+	// Account security (app/auth): when the address was proven, a forced password change
+	// (the seeded admin), and TOTP two-factor (secret, when it was switched on, the last
+	// time step used so that a code is never accepted twice).
+	EmailVerifiedAt    *time.Time `bun:"email_verified_at"`
+	MustChangePassword bool       `bun:"must_change_password"`
+	TOTPSecret         string     `bun:"totp_secret"`
+	TOTPEnabledAt      *time.Time `bun:"totp_enabled_at"`
+	TOTPLastStep       int64      `bun:"totp_last_step"`
 }
+
+// EmailVerified reports whether the user proved their address.
+func (u *User) EmailVerified() bool { return u != nil && u.EmailVerifiedAt != nil }
+
+// TOTPEnabled reports whether two-factor sign-in is on.
+func (u *User) TOTPEnabled() bool { return u != nil && u.TOTPEnabledAt != nil && u.TOTPSecret != "" }
 
 // IsAdmin reports the admin role.
 func (u *User) IsAdmin() bool { return u != nil && u.Role == RoleAdmin }

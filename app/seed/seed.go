@@ -133,7 +133,7 @@ func EnsureAdmin(ctx context.Context, d *bun.DB, email, password, name string, r
 	}
 	_, err = d.NewInsert().Model(&model.User{
 		ID: model.NewID(), Name: name, Email: email, PasswordHash: hash, Role: model.RoleAdmin, Skills: []string{},
-		Position: "Platform Administrator", CreatedAt: now, UpdatedAt: now,
+		Position: "Platform Administrator", CreatedAt: now, UpdatedAt: now, EmailVerifiedAt: &now,
 	}).Exec(ctx)
 	return err
 }

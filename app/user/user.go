@@ -35,6 +35,10 @@ type JSON struct {
 	ProfilePicURL string      `json:"profilePicUrl"`
 	CreatedAt     time.Time   `json:"createdAt"`
 	BadgeGrants   []GrantJSON `json:"badgeGrants"`
+	// account security state (app/auth)
+	EmailVerified      bool `json:"emailVerified"`
+	TwoFactorEnabled   bool `json:"twoFactorEnabled"`
+	MustChangePassword bool `json:"mustChangePassword"`
 }
 
 // GrantJSON is one badge grant of the user (spec section 3, "Badge grant").
@@ -106,7 +110,8 @@ func ToJSON(u *model.User, grants []GrantJSON) *JSON {
 		grants = []GrantJSON{}
 	}
 	return &JSON{ID: u.ID, Name: u.Name, Email: u.Email, Role: u.Role, Position: u.Position, LinkedIn: u.LinkedIn,
-		Portfolio: u.Portfolio, ProfilePicURL: u.ProfilePicURL(), CreatedAt: u.CreatedAt.UTC(), BadgeGrants: grants}
+		Portfolio: u.Portfolio, ProfilePicURL: u.ProfilePicURL(), CreatedAt: u.CreatedAt.UTC(), BadgeGrants: grants,
+		EmailVerified: u.EmailVerified(), TwoFactorEnabled: u.TOTPEnabled(), MustChangePassword: u.MustChangePassword}
 }
 
 // Field limits.

@@ -394,7 +394,7 @@ test('the sign-in screens at 390 px and in the dark theme', async () => {
   await page.fill('#signup-password', 'whatever-password');
   await page.fill('#signup-confirm', 'whatever-password');
   await page.click('[data-testid="signup-submit"]');
-  await waitToast(page, 'Signup Failed', 'An account with this email already exists.');
+  await waitToast(page, 'Signup Failed', 'Check your inbox: if this address already has an account, we have emailed its owner.');
   await shot(page, 'accounts-signup-duplicate-1280');
   assert.deepEqual(realErrors(errors), []);
   await page.close();

@@ -7,7 +7,7 @@
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import path from 'node:path';
-import { startServer, launch, hydrated, shot, watchErrors, screenshotDir, ADMIN_EMAIL, ADMIN_PASSWORD } from './harness.mjs';
+import { startServer, launch, hydrated, shot, watchErrors, screenshotDir, ADMIN_EMAIL, ADMIN_PASSWORD, confirmSignup } from './harness.mjs';
 
 const API = '/backend/api/v1';
 const BADGE = 'Kubernetes Operator';
@@ -362,6 +362,7 @@ test('a member finds the new badge in the catalogue and takes its quiz to a pass
   const email = `member-${Date.now()}@example.com`;
   const r = await post(ctx, '/auth/register', { name: 'Grace Hopper', email, password: 'grace-password-1' });
   assert.equal(r.status, 201, JSON.stringify(r.body));
+  await confirmSignup(server, ctx.request, email, 'grace-password-1');
 
   const page = await ctx.newPage();
   const errors = watchErrors(page);

@@ -7,7 +7,7 @@
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import path from 'node:path';
-import { startServer, launch, hydrated, shot as fullShot, watchErrors, screenshotDir, ADMIN_EMAIL, ADMIN_PASSWORD } from './harness.mjs';
+import { startServer, launch, hydrated, shot as fullShot, watchErrors, screenshotDir, ADMIN_EMAIL, ADMIN_PASSWORD, confirmSignup } from './harness.mjs';
 
 /** A full-page screenshot from the top (the sticky header stays at the top). */
 async function shot(page, name) {
@@ -50,6 +50,7 @@ before(async () => {
   // the applicant: sign up, complete the profile, apply with a proof file, pay with FREEGRANT
   let r = await post(ctx, '/auth/register', { name: APPLICANT.name, email: APPLICANT.email, password: APPLICANT.password });
   assert.equal(r.status, 201, JSON.stringify(r.body));
+  await confirmSignup(server, ctx.request, APPLICANT.email, APPLICANT.password);
   r = await post(ctx, '/users/profile', { name: APPLICANT.name, position: 'Mathematician', linkedin: 'https://linkedin.com/in/ada', portfolio: 'https://ada.example' });
   assert.equal(r.status, 200, JSON.stringify(r.body));
   const sub = await ctx.request.post(server.url + API + '/applications', {

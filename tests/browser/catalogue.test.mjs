@@ -8,7 +8,7 @@ import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { startServer, launch, hydrated, wake, shot, watchErrors } from './harness.mjs';
+import { startServer, launch, hydrated, wake, shot, watchErrors, confirmSignup } from './harness.mjs';
 
 const root = path.resolve(path.dirname(new URL(import.meta.url).pathname), '..', '..');
 let server, browser, ids;
@@ -158,6 +158,7 @@ test('a member sees every card and detail state, and shares an owned badge', asy
     return;
   }
   assert.ok(reg.status === 200 || reg.status === 201, `register: ${reg.status} ${reg.body}`);
+  await confirmSignup(server, page.request, email, 'browser-test-pass-1');
 
   const bin = path.join(fs.mkdtempSync(path.join(os.tmpdir(), 'mm-fixtures-')), 'fixtures');
   execFileSync('go', ['build', '-o', bin, './tests/browser/fixtures'], { cwd: root, stdio: 'inherit' });

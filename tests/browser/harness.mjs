@@ -6,6 +6,7 @@ import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { chromium } from 'playwright-core';
+import { startSMTP } from './smtp.mjs';
 
 const root = path.resolve(path.dirname(new URL(import.meta.url).pathname), '..', '..');
 export const screenshotDir = path.join(root, 'tests', 'browser', 'screenshots');
@@ -29,7 +30,10 @@ function freePort() {
 export async function startServer(extraEnv = {}) {
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'mm-browser-'));
   const port = await freePort();
-  const env = { ...process.env, MERITMARK_DATA_DIR: dataDir, MERITMARK_ADDR: `127.0.0.1:${port}`, MERITMARK_DEMO_ADMIN_PASSWORD: ADMIN_PASSWORD, ...extraEnv };
+  // mail goes to an SMTP sink of our own unless the test brings one (server.smtp)
+  const smtp = extraEnv.MERITMARK_SMTP_URL ? null : await startSMTP();
+  const env = { ...process.env, MERITMARK_DATA_DIR: dataDir, MERITMARK_ADDR: `127.0.0.1:${port}`, MERITMARK_DEMO_ADMIN_PASSWORD: ADMIN_PASSWORD,
+    ...(smtp ? { MERITMARK_SMTP_URL: `smtp://127.0.0.1:${smtp.port}` } : {}), ...extraEnv };
   delete env.DATABASE_URL;
   const bin = path.join(root, 'bin', 'meritmark');
   execFileSync(bin, ['seed'], { env, stdio: 'ignore' });
@@ -49,10 +53,12 @@ export async function startServer(extraEnv = {}) {
   return {
     url,
     dataDir,
+    smtp,
     logs: () => out,
     stop: async () => {
       proc.kill('SIGTERM');
       await new Promise((r) => proc.once('exit', r));
+      await smtp?.close();
       fs.rmSync(dataDir, { recursive: true, force: true });
     },
   };
@@ -122,5 +128,30 @@ export async function signUp(server, page, name, prefix = 'member') {
     headers: { Origin: server.url },
   });
   if (r.status() !== 201) throw new Error(`sign-up answered ${r.status()}: ${await r.text()}`);
+  await confirmSignup(server, page.request, email, `${prefix}-password-1`);
   return email;
+}
+
+/** After POST /auth/register from request (a page's or a context's request): signs in, as
+ * the sign-up page does, and confirms the address with the link mailed to server.smtp. */
+export async function confirmSignup(server, request, email, password) {
+  const headers = { Origin: server.url };
+  const login = await request.post(server.url + '/backend/api/v1/auth/login', { data: { email, password }, headers });
+  if (login.status() !== 200) throw new Error(`sign-in after sign-up answered ${login.status()}: ${await login.text()}`);
+  const token = await confirmationToken(server, email);
+  const v = await request.post(server.url + '/backend/api/v1/auth/verify-email', { data: { token }, headers });
+  if (v.status() !== 200) throw new Error(`confirming ${email} answered ${v.status()}: ${await v.text()}`);
+}
+
+/** The token of the newest confirmation link mailed to email. */
+export async function confirmationToken(server, email) {
+  if (!server.smtp) throw new Error('the server was started with its own SMTP sink: read the link from it');
+  const deadline = Date.now() + 20000;
+  for (;;) {
+    const m = server.smtp.messages.filter((x) => x.to.includes(email) && /Subject: Confirm your Meritmark email address/.test(x.data));
+    const link = m.length && (/(https?:\/\/[^\s"<>]+\/verify-email\?token=[^\s"<>]+)/.exec(m[m.length - 1].data) || [])[1];
+    if (link) return new URL(link).searchParams.get('token');
+    if (Date.now() > deadline) throw new Error('no confirmation mail to ' + email);
+    await new Promise((r) => setTimeout(r, 100));
+  }
 }

@@ -3,7 +3,7 @@
 // decline, the success page (also after a reload), the failed page and a free grant.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { startServer, launch, hydrated, shot, watchErrors, ADMIN_EMAIL, ADMIN_PASSWORD } from './harness.mjs';
+import { startServer, launch, hydrated, shot, watchErrors, ADMIN_EMAIL, ADMIN_PASSWORD, confirmSignup } from './harness.mjs';
 
 let server, browser;
 before(async () => {
@@ -22,6 +22,7 @@ async function signUp(email) {
   await ctx.clearCookies();
   const r = await ctx.request.post(server.url + API + '/auth/register', { data: { name: 'Pat Payer', email, password: 'password123' } });
   assert.equal(r.status(), 201, await r.text());
+  await confirmSignup(server, ctx.request, email, 'password123');
 }
 
 async function badgeNamed(name) {

@@ -6,7 +6,7 @@
 // Performers, filters (with and without JavaScript), empty states and load failure.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { startServer, launch, hydrated, shot as fullShot, watchErrors, ADMIN_EMAIL, ADMIN_PASSWORD } from './harness.mjs';
+import { startServer, launch, hydrated, shot as fullShot, watchErrors, ADMIN_EMAIL, ADMIN_PASSWORD, confirmSignup } from './harness.mjs';
 
 /** A full-page screenshot from the top (the sticky header stays at the top). */
 async function shot(page, name) {
@@ -50,6 +50,7 @@ before(async () => {
     const email = `${p.name.split(' ')[0].toLowerCase()}-${Date.now()}@example.com`;
     let r = await post(ctx, '/auth/register', { name: p.name, email, password: 'password-123' });
     assert.equal(r.status, 201, JSON.stringify(r.body));
+    await confirmSignup(server, ctx.request, email, 'password-123');
     const slug = p.name.toLowerCase().replace(/ /g, '-');
     r = await post(ctx, '/users/profile', { name: p.name, position: p.position, linkedin: `https://linkedin.com/in/${slug}`, portfolio: i % 2 ? '' : `https://${slug}.example` });
     assert.equal(r.status, 200, JSON.stringify(r.body));

@@ -6,7 +6,7 @@
 // DOM, or the payload is not shown as the literal text typed.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { startServer, launch, hydrated, shot, wake, ADMIN_EMAIL, ADMIN_PASSWORD } from './harness.mjs';
+import { startServer, launch, hydrated, shot, wake, ADMIN_EMAIL, ADMIN_PASSWORD, confirmSignup } from './harness.mjs';
 
 const API = '/backend/api/v1';
 const PAYLOADS = ['<img src=x onerror=alert(1)>', '"><svg onload=alert(2)>', '</script><script>alert(3)</script>', '{{7*7}}'];
@@ -88,7 +88,9 @@ test('payloads in quiz questions, coupons and names stay text in every client-re
 
   // a member with a hostile name takes the quiz
   await admin.clearCookies();
-  await call(admin, 'POST', '/auth/register', { name: 'NAME ' + PAYLOADS.slice(0, 2).join(' '), email: `xss-${Date.now()}@example.com`, password: 'xss-password-1' });
+  const xssEmail = `xss-${Date.now()}@example.com`;
+  await call(admin, 'POST', '/auth/register', { name: 'NAME ' + PAYLOADS.slice(0, 2).join(' '), email: xssEmail, password: 'xss-password-1' });
+  await confirmSignup(server, admin.request, xssEmail, 'xss-password-1');
   const mp = await admin.newPage();
   const mdialogs = [];
   mp.on('dialog', (d) => {

@@ -29,6 +29,9 @@ export type ApiUser = {
   profilePicUrl: string;
   createdAt: string;
   badgeGrants: BadgeGrant[];
+  emailVerified?: boolean;
+  twoFactorEnabled?: boolean;
+  mustChangePassword?: boolean;
 };
 
 /** The client's user: `_id` mapped to `id` (spec section 3). */

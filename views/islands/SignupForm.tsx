@@ -5,6 +5,8 @@ import { toastError } from '../lib/toast';
 import { Button, Card, CardContent, Input, Label } from '../components/ui';
 import { PasswordInput, safeNext } from '../components/account';
 
+const MSG_CHECK_INBOX = 'Check your inbox: if this address already has an account, we have emailed its owner. Log in instead, or use Forgot Password.';
+
 export type SignupFormProps = { next: string };
 
 /** Full name, email, password and confirmation; signs the new member in. */
@@ -22,13 +24,25 @@ export default function SignupForm({ next }: SignupFormProps) {
     }
     setBusy(true);
     try {
-      // the server signs the new account in (the session cookie comes with the answer)
+      // register answers the same whether or not the address has an account (the owner
+      // of an existing one is mailed instead); signing in comes next, as the spec says
       await api('/auth/register', { method: 'POST', body: { name: v('name'), email: v('email'), password: v('password') } });
+      try {
+        await api('/auth/login', { method: 'POST', body: { email: v('email'), password: v('password') } });
+      } catch (err) {
+        if (err instanceof ApiError && err.status === 401) {
+          // the address already had an account (with another password): its owner was mailed
+          toastError(MSG_CHECK_INBOX, 'Signup Failed');
+          setBusy(false);
+          return;
+        }
+        throw err;
+      }
       window.location.assign(safeNext(next));
     } catch (err) {
       // a reason the member can act on (email taken, invalid field, rate limit) is shown;
       // anything else gets the spec's 'Please try again'
-      const known = err instanceof ApiError && [400, 409, 429].includes(err.status);
+      const known = err instanceof ApiError && [400, 429].includes(err.status);
       toastError(known ? (err as ApiError).message : 'Please try again', 'Signup Failed');
       setBusy(false);
     }

@@ -3,6 +3,7 @@ import { Island } from '../components/Island';
 import { Container, LinkButton } from '../components/ui';
 import { useShell } from '../lib/shell';
 import Profile, { type ProfileProps } from '../islands/Profile';
+import AccountSecurity from '../islands/AccountSecurity';
 
 /** /profile — the member's own profile (member only: visitors are sent to /login first). */
 export default function ProfilePage(p: ProfileProps) {
@@ -20,6 +21,7 @@ export default function ProfilePage(p: ProfileProps) {
   return (
     <Container className="py-8 sm:py-10">
       <Island name="Profile" component={Profile} props={{ user: p.user, badges: p.badges || [], origin: p.origin }} />
+      <Island name="AccountSecurity" component={AccountSecurity} props={{ email: p.user.email, emailVerified: !!p.user.emailVerified }} />
     </Container>
   );
 }

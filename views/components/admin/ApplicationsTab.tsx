@@ -85,6 +85,7 @@ export type Application = {
   linkedinUrl: string;
   portfolioUrl: string;
   grant: AppGrant | null;
+  waitingForEmailVerification?: boolean;
 };
 export type PageInfo = { page: number; limit: number; total: number; totalPages: number };
 export type AppList = PageInfo & { applications: Application[]; counts: Record<string, number> };
@@ -272,8 +273,8 @@ export function ApplicationsTab({ initial, refreshKey = 0, onChanged }: { initia
   const approve = async (a: Application, grantFree = false) => {
     setBusy(a._id);
     try {
-      const res = await api<{ msg: string; application: Application }>(`/admin/applications/${a._id}/approve`, { method: 'PUT', body: grantFree ? { grantFree: true } : {} });
-      toast({ title: 'Application approved successfully', variant: 'success' });
+      const res = await api<{ msg: string; application: Application; waitingForEmailVerification?: boolean }>(`/admin/applications/${a._id}/approve`, { method: 'PUT', body: grantFree ? { grantFree: true } : {} });
+      toast(res.waitingForEmailVerification ? { title: 'Application approved successfully', description: res.msg } : { title: 'Application approved successfully', variant: 'success' });
       after(a, res.application);
     } catch (e) {
       toastError(errorMessage(e, 'Failed to approve application'));
@@ -447,6 +448,11 @@ function ApplicationCard({ a, actions }: { a: Application; actions: Actions }) {
       {a.status === 'rejected' && a.rejectionReason && (
         <p className="mt-3 rounded-md bg-destructive/5 px-3 py-2 text-sm">
           <span className="font-medium text-destructive">Reason:</span> {a.rejectionReason}
+        </p>
+      )}
+      {a.status === 'approved' && a.waitingForEmailVerification && (
+        <p className="mt-3 rounded-md bg-amber-500/10 px-3 py-2 text-sm text-amber-800 dark:text-amber-300" data-testid="grant-waiting">
+          Waiting for e-mail verification: the badge is granted when the applicant confirms their address.
         </p>
       )}
       {a.status === 'approved' && a.grant && (
