@@ -169,6 +169,13 @@ func serve(args []string) error {
 		return err
 	}
 	setupLogging(cfg)
+	// no origin to trust beyond loopback, or the PayPal simulator on a public https site
+	if err := cfg.ServeProblem(); err != nil {
+		return err
+	}
+	if cfg.SimulatorBanner() {
+		slog.Warn("the built-in PayPal simulator takes payments on an https origin (MERITMARK_PAYPAL_SIMULATOR=1): nothing is charged, every page shows a banner")
+	}
 	if cfg.PprofAddr != "" {
 		startPprof(cfg.PprofAddr)
 	}

@@ -6,6 +6,7 @@ import (
 	"errors"
 	"log/slog"
 	"net/http"
+	"net/netip"
 	"strings"
 	"time"
 
@@ -80,6 +81,13 @@ func New(d *Deps) *App {
 		WriteTimeout: 60 * time.Second,
 		IdleTimeout:  120 * time.Second,
 		Immutable:    true,
+		// X-Forwarded-For/-Proto/-Host are believed only from the proxies in
+		// MERITMARK_TRUSTED_PROXIES; middleware.ForwardedClient resolves the client address
+		// from X-Forwarded-For into ProxyHeader (see there)
+		TrustProxy:         len(d.Config.TrustedProxies) > 0,
+		TrustProxyConfig:   fiber.TrustProxyConfig{Proxies: d.Config.TrustedProxies},
+		ProxyHeader:        middleware.ClientIPHeader,
+		EnableIPValidation: true,
 	})
 	a.App = f
 	// The body limit and read timeout of each request are chosen from its route as soon as
@@ -88,10 +96,12 @@ func New(d *Deps) *App {
 	f.Server().HeaderReceived = func(h *fasthttp.RequestHeader) fasthttp.RequestConfig {
 		return a.requestConfig(h)
 	}
+	f.Use(middleware.ForwardedClient(trustedPrefixes(d.Config)))
 	f.Use(middleware.RequestID())
 	f.Use(middleware.AccessLog(a.errorHandler))
 	f.Use(middleware.Recover())
 	f.Use(middleware.SecurityHeaders(" https://www.paypal.com https://www.paypalobjects.com", " https://www.paypal.com https://www.sandbox.paypal.com"))
+	f.Use(middleware.HSTS(d.Config.HSTSHeader()))
 	f.Use(refuseEncodedBodies)
 
 	f.Get("/healthz", func(c fiber.Ctx) error { return c.JSON(fiber.Map{"status": "ok"}) })
@@ -117,6 +127,17 @@ func New(d *Deps) *App {
 	}
 	f.Use(a.notFound)
 	return a
+}
+
+// trustedPrefixes parses MERITMARK_TRUSTED_PROXIES (validated by config.Load).
+func trustedPrefixes(cfg *config.Config) []netip.Prefix {
+	var ps []netip.Prefix
+	for _, s := range cfg.TrustedProxies {
+		if p, err := config.ParsePrefix(s); err == nil {
+			ps = append(ps, p)
+		}
+	}
+	return ps
 }
 
 func (a *App) ready(c fiber.Ctx) error {

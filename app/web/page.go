@@ -13,6 +13,8 @@ import (
 	"strings"
 
 	"github.com/gofiber/fiber/v3"
+
+	"meritmark/app/config"
 )
 
 // Renderer turns a page name and its props (JSON) into HTML. The SSR pool implements it;
@@ -85,12 +87,23 @@ var ThemeScriptCSP = func() string {
 	return "'sha256-" + base64.StdEncoding.EncodeToString(h[:]) + "'"
 }()
 
-// Origin is the public origin for links: the configured base URL, else the request's.
+// Origin is the public origin for links, canonical URLs, mail and credentials: the
+// configured base URL. Without one (a server on loopback: serve refuses anything else)
+// the request's own origin is used only when its host is a loopback one (localhost,
+// 127.0.0.1, ::1); any other Host header, which the client chooses, gives the address the
+// connection arrived at instead, so a request with "Host: evil.example" never gets a link
+// to evil.example mailed or signed.
 func (s *Site) Origin(c fiber.Ctx) string {
 	if s.BaseURL != "" {
 		return s.BaseURL
 	}
-	return c.Scheme() + "://" + c.Host()
+	if host := c.Host(); config.IsLoopbackHost(host) && !strings.ContainsAny(host, "/\\?#@ ") {
+		return c.Scheme() + "://" + host
+	}
+	if la := c.RequestCtx().LocalAddr(); la != nil && config.IsLoopbackHost(la.String()) {
+		return "http://" + la.String()
+	}
+	return "http://localhost"
 }
 
 // ShellFor builds the shell props for this request.
