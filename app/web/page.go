@@ -58,6 +58,8 @@ type Shell struct {
 	Path         string     `json:"path"`
 	Origin       string     `json:"origin"`
 	SupportEmail string     `json:"supportEmail"`
+	// PaymentsSimulated shows the "payments are simulated" banner (Site.SimulatorBanner).
+	PaymentsSimulated bool `json:"paymentsSimulated,omitempty"`
 }
 
 // Site renders pages into complete documents.
@@ -67,6 +69,9 @@ type Site struct {
 	BaseURL      string // public origin; empty = from the request
 	SupportEmail string
 	Name         string // site name for titles; default Meritmark
+	// SimulatorBanner puts a banner on every page: payments go to the built-in PayPal
+	// simulator on a public https origin (MERITMARK_PAYPAL_SIMULATOR=1).
+	SimulatorBanner bool
 	// Cache, when set, keeps recent renders for visitors (see RenderCache).
 	Cache *RenderCache
 }
@@ -108,7 +113,7 @@ func (s *Site) Origin(c fiber.Ctx) string {
 
 // ShellFor builds the shell props for this request.
 func (s *Site) ShellFor(c fiber.Ctx) Shell {
-	sh := Shell{Path: c.Path(), Origin: s.Origin(c), SupportEmail: s.SupportEmail}
+	sh := Shell{Path: c.Path(), Origin: s.Origin(c), SupportEmail: s.SupportEmail, PaymentsSimulated: s.SimulatorBanner}
 	if u := Viewer(c); u != nil {
 		sh.User = &ShellUser{ID: u.ID, Name: u.Name, Email: u.Email, Role: u.Role, ProfilePicURL: u.ProfilePicURL()}
 	}
