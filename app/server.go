@@ -115,7 +115,7 @@ func New(d *Deps) *App {
 
 	f.Use(middleware.SameOrigin(d.Config.BaseURL))
 	// JSON API bodies must say they are JSON (415); NUL and other control characters in
-	// a path, query or JSON string are refused (400) before any handler sees them
+	// a query or JSON string are refused (400) before any handler sees them
 	f.Use(middleware.RequireJSON())
 	f.Use(middleware.RefuseControlChars())
 	f.Use(a.requestDeadline)

@@ -14,7 +14,7 @@ import (
 // MsgJSONContentType answers a body sent to the JSON API with another content type.
 const MsgJSONContentType = "Send the request body as JSON (Content-Type: application/json)."
 
-// MsgControlChars answers a query string, path or JSON string holding a control
+// MsgControlChars answers a query string or JSON string holding a control
 // character.
 const MsgControlChars = "The request contains a control character (such as NUL), which is not allowed."
 
@@ -39,15 +39,13 @@ func RequireJSON() fiber.Handler {
 	}
 }
 
-// RefuseControlChars answers 400 to a request whose path or query string (decoded)
-// holds a control character (U+0000–U+001F, U+007F), or whose JSON body holds one other
+// RefuseControlChars answers 400 to a request whose query string (decoded) holds a control character (U+0000–U+001F, U+007F), or whose JSON body holds one other
 // than tab, line feed and carriage return inside a string or key. Such bytes are never
 // meant (a NUL in a search made PostgreSQL fail the whole query: a 500 or 503).
 func RefuseControlChars() fiber.Handler {
 	return func(c fiber.Ctx) error {
-		uri := c.Request().URI()
-		bad := hasControl(uri.Path(), false)
-		for k, v := range uri.QueryArgs().All() {
+		bad := false
+		for k, v := range c.Request().URI().QueryArgs().All() {
 			bad = bad || hasControl(k, false) || hasControl(v, false)
 		}
 		if !bad && len(c.Request().Body()) > 0 && strings.HasPrefix(c.Get(fiber.HeaderContentType), fiber.MIMEApplicationJSON) {
