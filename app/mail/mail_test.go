@@ -135,7 +135,9 @@ func TestConcurrentWorkersDeliverEachMessageOnce(t *testing.T) {
 
 type failing struct{}
 
-func (failing) Send(context.Context, string, *model.OutboxMessage) error { return context.DeadlineExceeded }
+func (failing) Send(context.Context, string, *model.OutboxMessage) error {
+	return context.DeadlineExceeded
+}
 
 func TestFailedSendsAreRetriedThenLeft(t *testing.T) {
 	ctx := context.Background()
