@@ -6,6 +6,7 @@
 //	meritmark create-admin --email E --password P --name N
 //	meritmark rotate-key     add a new active credential signing key (old ones keep verifying)
 //	meritmark verify <file.jwt|file.png|url> [--issuer O] [--jwks F] [--offline] [--email E] [--json]
+//	meritmark check          list unsafe deployment settings (exit status 1 when any)
 //
 // main only wires: config -> db -> ssr pool -> app.New -> Listen.
 package main
@@ -34,6 +35,7 @@ import (
 	"meritmark/app/auth"
 	"meritmark/app/config"
 	"meritmark/app/credential"
+	"meritmark/app/deploycheck"
 	"meritmark/app/mail"
 	"meritmark/app/ratelimit"
 	"meritmark/app/seed"
@@ -121,11 +123,13 @@ func run(args []string) error {
 		})
 	case "verify":
 		return credential.VerifyCommand(context.Background(), args, os.Stdout)
+	case "check":
+		return check(args)
 	case "help", "-h", "--help":
-		fmt.Println("usage: meritmark [serve|migrate|seed|create-admin --email E --password P --name N|rotate-key|verify <file.jwt|file.png|url>] [flags]")
+		fmt.Println("usage: meritmark [serve|migrate|seed|create-admin --email E --password P --name N|rotate-key|verify <file.jwt|file.png|url>|check] [flags]")
 		return nil
 	}
-	return fmt.Errorf("unknown command %q (serve, migrate, seed, create-admin, rotate-key, verify)", cmd)
+	return fmt.Errorf("unknown command %q (serve, migrate, seed, create-admin, rotate-key, verify, check)", cmd)
 }
 
 func setupLogging(cfg *config.Config) {
@@ -152,6 +156,45 @@ func withDB(args []string, fn func(context.Context, *config.Config, *bun.DB) err
 	return fn(ctx, cfg, d)
 }
 
+// check prints the unsafe settings of this deployment and fails when there is any.
+func check(args []string) error {
+	cfg, err := config.Load(nil, args)
+	if err != nil {
+		return err
+	}
+	ctx := context.Background()
+	var d *bun.DB
+	if cfg.DatabaseURL != "" || dirExists(cfg.DataDir) { // never creates a data dir
+		if d, err = db.Open(ctx, cfg.DatabaseURL, cfg.DataDir); err != nil {
+			return err
+		}
+		defer d.Close()
+	}
+	// the demo password without generating one: the environment, else the seeded secret
+	pw := os.Getenv("MERITMARK_DEMO_ADMIN_PASSWORD")
+	if b, err := os.ReadFile(filepath.Join(cfg.DataDir, "secrets", "demo-admin-password")); pw == "" && err == nil && len(strings.TrimSpace(string(b))) >= 12 {
+		pw = "demo-" + strings.TrimSpace(string(b))[:12]
+	}
+	findings, err := deploycheck.Run(ctx, cfg, d, pw)
+	if err != nil {
+		return err
+	}
+	if len(findings) == 0 {
+		fmt.Println("meritmark check: no unsafe settings found")
+		return nil
+	}
+	fmt.Printf("meritmark check: %d unsafe setting(s):\n", len(findings))
+	for _, f := range findings {
+		fmt.Println("  - " + f.String())
+	}
+	return fmt.Errorf("%d unsafe setting(s); see above", len(findings))
+}
+
+func dirExists(p string) bool {
+	st, err := os.Stat(p)
+	return err == nil && st.IsDir()
+}
+
 func demoAdminPassword(cfg *config.Config) (string, error) {
 	if v := os.Getenv("MERITMARK_DEMO_ADMIN_PASSWORD"); v != "" {
 		return v, nil
@@ -170,6 +213,13 @@ func serve(args []string) error {
 		return err
 	}
 	setupLogging(cfg)
+	// no origin to trust beyond loopback, or the PayPal simulator on a public https site
+	if err := cfg.ServeProblem(); err != nil {
+		return err
+	}
+	if cfg.SimulatorBanner() {
+		slog.Warn("the built-in PayPal simulator takes payments on an https origin (MERITMARK_PAYPAL_SIMULATOR=1): nothing is charged, every page shows a banner")
+	}
 	if cfg.PprofAddr != "" {
 		startPprof(cfg.PprofAddr)
 	}
@@ -229,7 +279,7 @@ func serve(args []string) error {
 	a := app.New(&app.Deps{
 		Config:   cfg,
 		DB:       d,
-		Site:     &web.Site{Renderer: pool, Assets: manifest, BaseURL: cfg.BaseURL, SupportEmail: cfg.SupportEmail, Cache: renderCacheFor(cfg)},
+		Site:     &web.Site{Renderer: pool, Assets: manifest, BaseURL: cfg.BaseURL, SupportEmail: cfg.SupportEmail, Cache: renderCacheFor(cfg), SimulatorBanner: cfg.SimulatorBanner()},
 		Storage:  store,
 		Mailer:   mailer,
 		Sessions: &session.Store{DB: d, Idle: cfg.SessionIdle, MaxAge: cfg.SessionMaxAge, Secure: cfg.Secure()},

@@ -6,6 +6,7 @@ import (
 	"errors"
 	"log/slog"
 	"net/http"
+	"net/netip"
 	"strings"
 	"time"
 
@@ -80,6 +81,13 @@ func New(d *Deps) *App {
 		WriteTimeout: 60 * time.Second,
 		IdleTimeout:  120 * time.Second,
 		Immutable:    true,
+		// X-Forwarded-For/-Proto/-Host are believed only from the proxies in
+		// MERITMARK_TRUSTED_PROXIES; middleware.ForwardedClient resolves the client address
+		// from X-Forwarded-For into ProxyHeader (see there)
+		TrustProxy:         len(d.Config.TrustedProxies) > 0,
+		TrustProxyConfig:   fiber.TrustProxyConfig{Proxies: d.Config.TrustedProxies},
+		ProxyHeader:        middleware.ClientIPHeader,
+		EnableIPValidation: true,
 	})
 	a.App = f
 	// The body limit and read timeout of each request are chosen from its route as soon as
@@ -88,10 +96,12 @@ func New(d *Deps) *App {
 	f.Server().HeaderReceived = func(h *fasthttp.RequestHeader) fasthttp.RequestConfig {
 		return a.requestConfig(h)
 	}
+	f.Use(middleware.ForwardedClient(trustedPrefixes(d.Config)))
 	f.Use(middleware.RequestID())
 	f.Use(middleware.AccessLog(a.errorHandler))
 	f.Use(middleware.Recover())
 	f.Use(middleware.SecurityHeaders(" https://www.paypal.com https://www.paypalobjects.com", " https://www.paypal.com https://www.sandbox.paypal.com"))
+	f.Use(middleware.HSTS(d.Config.HSTSHeader()))
 	f.Use(refuseEncodedBodies)
 
 	f.Get("/healthz", func(c fiber.Ctx) error { return c.JSON(fiber.Map{"status": "ok"}) })
@@ -104,9 +114,15 @@ func New(d *Deps) *App {
 	}
 
 	f.Use(middleware.SameOrigin(d.Config.BaseURL))
+	// JSON API bodies must say they are JSON (415); NUL and other control characters in
+	// a query or JSON string are refused (400) before any handler sees them
+	f.Use(middleware.RequireJSON())
+	f.Use(middleware.RefuseControlChars())
 	f.Use(a.requestDeadline)
 	if d.Sessions != nil {
 		f.Use(d.Sessions.Middleware())
+		// signed-in answers (and the sign-in's own) are never cached
+		f.Use(middleware.NoStore(func(c fiber.Ctx) bool { return web.Viewer(c) != nil }, session.CookieName, session.SecureCookieName))
 	}
 	a.Routes = append(a.routeTable(), d.Extra...)
 	for _, r := range a.Routes {
@@ -117,6 +133,17 @@ func New(d *Deps) *App {
 	}
 	f.Use(a.notFound)
 	return a
+}
+
+// trustedPrefixes parses MERITMARK_TRUSTED_PROXIES (validated by config.Load).
+func trustedPrefixes(cfg *config.Config) []netip.Prefix {
+	var ps []netip.Prefix
+	for _, s := range cfg.TrustedProxies {
+		if p, err := config.ParsePrefix(s); err == nil {
+			ps = append(ps, p)
+		}
+	}
+	return ps
 }
 
 func (a *App) ready(c fiber.Ctx) error {
@@ -216,15 +243,34 @@ func (a *App) requestConfig(h *fasthttp.RequestHeader) fasthttp.RequestConfig {
 	path := requestPath(h.RequestURI())
 	for _, r := range a.bigRoutes {
 		if r.Method == string(h.Method()) && matchRoute(r.Path, path) {
-			if r.Access != web.Public && len(h.Cookie(session.CookieName)) == 0 {
-				// without a session the guard answers 401 anyway: a visitor cannot make
-				// the server take in a large body first
+			if r.Access != web.Public && !a.sessionAllows(h, r.Access) {
+				// without a live session (of an admin, for an admin route) the guard
+				// answers 401/403 anyway: a visitor, or a made-up cookie, cannot make the
+				// server take in a large body first
 				break
 			}
 			return fasthttp.RequestConfig{MaxRequestBodySize: r.BodyLimit, ReadTimeout: UploadReadTimeout}
 		}
 	}
 	return fasthttp.RequestConfig{MaxRequestBodySize: DefaultBodyLimit}
+}
+
+// sessionAllows reports whether the request whose header is h carries a live session
+// (looked up in the database, before any body byte is read) of a user the access level
+// admits.
+func (a *App) sessionAllows(h *fasthttp.RequestHeader, access web.Access) bool {
+	s := a.Deps.Sessions
+	if s == nil {
+		return false
+	}
+	tok := string(h.Cookie(s.Cookie()))
+	if tok == "" {
+		return false
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+	defer cancel()
+	_, u, err := s.Lookup(ctx, tok)
+	return err == nil && u != nil && (access != web.Admin || u.IsAdmin())
 }
 
 // requestPath is the path of a request URI (origin form "/p?q" or absolute form

@@ -45,9 +45,10 @@ func SQLiteDSN(path string) string {
 func Open(ctx context.Context, databaseURL, dataDir string) (*bun.DB, error) {
 	switch {
 	case databaseURL == "":
-		if err := os.MkdirAll(dataDir, 0o750); err != nil {
+		if err := os.MkdirAll(dataDir, 0o700); err != nil {
 			return nil, fmt.Errorf("create data dir: %w", err)
 		}
+		_ = os.Chmod(dataDir, 0o700) // only this user reads the data dir (older ones were 0750)
 		return openSQLite(ctx, filepath.Join(dataDir, "meritmark.db"))
 	case strings.HasPrefix(databaseURL, "postgres://"), strings.HasPrefix(databaseURL, "postgresql://"):
 		return openPostgres(ctx, databaseURL)
@@ -60,6 +61,16 @@ func Open(ctx context.Context, databaseURL, dataDir string) (*bun.DB, error) {
 }
 
 func openSQLite(ctx context.Context, path string) (*bun.DB, error) {
+	// the database file is this user's alone (0600); SQLite gives its -wal and -shm files
+	// the database file's mode, and older files are narrowed here
+	if f, err := os.OpenFile(path, os.O_RDWR|os.O_CREATE|os.O_EXCL, 0o600); err == nil {
+		f.Close()
+	}
+	for _, p := range []string{path, path + "-wal", path + "-shm"} {
+		if st, err := os.Stat(p); err == nil && st.Mode().Perm()&0o077 != 0 {
+			_ = os.Chmod(p, 0o600)
+		}
+	}
 	sqldb, err := sql.Open("sqlite", SQLiteDSN(path))
 	if err != nil {
 		return nil, err

@@ -39,7 +39,7 @@ func cookie(t *testing.T, e *apptest.Env, c *apptest.Client) string {
 
 func setCookieHeader(r *apptest.Resp) string {
 	for _, h := range r.Header.Values("Set-Cookie") {
-		if strings.HasPrefix(h, session.CookieName+"=") {
+		if strings.HasPrefix(h, session.CookieName+"=") || strings.HasPrefix(h, session.SecureCookieName+"=") { // __Host- on https
 			return h
 		}
 	}

@@ -9,6 +9,7 @@ import (
 	"flag"
 	"fmt"
 	"net"
+	"net/netip"
 	"net/url"
 	"os"
 	"path/filepath"
@@ -19,7 +20,7 @@ import (
 
 // Config is the whole configuration of one process.
 type Config struct {
-	Addr         string // MERITMARK_ADDR, default :8080
+	Addr         string // MERITMARK_ADDR, default 127.0.0.1:8080 (loopback: see ListenProblem)
 	DataDir      string // MERITMARK_DATA_DIR, default ./data
 	DatabaseURL  string // DATABASE_URL: empty = SQLite in the data dir
 	BaseURL      string // MERITMARK_BASE_URL: public origin used in links; empty = from the request
@@ -48,6 +49,21 @@ type Config struct {
 	DevMode       bool          // MERITMARK_DEV: serve assets from disk, no caching
 	PprofAddr     string        // MERITMARK_PPROF: host:port serving net/http/pprof (profiling); empty = off
 
+	// TrustedProxies (MERITMARK_TRUSTED_PROXIES): comma-separated CIDRs (or single
+	// addresses) of the reverse proxies in front of the server. Only a request arriving
+	// from one of them has its X-Forwarded-For, X-Forwarded-Proto and X-Forwarded-Host
+	// believed; empty = no proxy is trusted and those headers are ignored.
+	TrustedProxies []string
+
+	// PayPalSimulator (MERITMARK_PAYPAL_SIMULATOR=1) allows the built-in PayPal simulator
+	// on an https origin (a public trial site); every page then shows a banner. Without
+	// it serve refuses to start with the simulator on https.
+	PayPalSimulator bool
+
+	// HSTS (MERITMARK_HSTS, default on) sends Strict-Transport-Security on an https
+	// origin; 0 turns it off (meritmark check reports that as unsafe).
+	HSTS bool
+
 	// RequestTimeout (MERITMARK_REQUEST_TIMEOUT, default 60s) bounds the work of one
 	// request (database, PayPal, storage): a database that stops answering costs a 503
 	// after it instead of a request, and a pool connection, held forever.
@@ -70,7 +86,7 @@ func Load(env Env, args []string) (*Config, error) {
 	}
 	c := &Config{}
 	fs := flag.NewFlagSet("meritmark", flag.ContinueOnError)
-	fs.StringVar(&c.Addr, "addr", def("MERITMARK_ADDR", ":8080"), "listen address (MERITMARK_ADDR)")
+	fs.StringVar(&c.Addr, "addr", def("MERITMARK_ADDR", DefaultAddr), "listen address (MERITMARK_ADDR)")
 	fs.StringVar(&c.DataDir, "data-dir", def("MERITMARK_DATA_DIR", "./data"), "data directory (MERITMARK_DATA_DIR)")
 	fs.StringVar(&c.DatabaseURL, "database-url", def("DATABASE_URL", ""), "database URL; empty = SQLite in the data dir (DATABASE_URL)")
 	fs.StringVar(&c.BaseURL, "base-url", def("MERITMARK_BASE_URL", ""), "public origin used in links (MERITMARK_BASE_URL)")
@@ -86,6 +102,10 @@ func Load(env Env, args []string) (*Config, error) {
 	fs.StringVar(&c.LogLevel, "log-level", def("MERITMARK_LOG_LEVEL", "info"), "log level")
 	var workers, renderTimeout, idle, maxAge, dev string
 	var requestTimeout string
+	var trustedProxies, simulator, hsts string
+	fs.StringVar(&trustedProxies, "trusted-proxies", def("MERITMARK_TRUSTED_PROXIES", ""), "CIDRs of reverse proxies whose X-Forwarded-* headers are believed (MERITMARK_TRUSTED_PROXIES)")
+	fs.StringVar(&simulator, "paypal-simulator", def("MERITMARK_PAYPAL_SIMULATOR", "0"), "1 = allow the PayPal simulator on an https origin (MERITMARK_PAYPAL_SIMULATOR)")
+	fs.StringVar(&hsts, "hsts", def("MERITMARK_HSTS", "1"), "Strict-Transport-Security on an https origin; 0 = off (MERITMARK_HSTS)")
 	fs.StringVar(&requestTimeout, "request-timeout", def("MERITMARK_REQUEST_TIMEOUT", "60s"), "longest a request may wait for the database, PayPal or storage (MERITMARK_REQUEST_TIMEOUT)")
 	var renderCache string
 	fs.StringVar(&renderCache, "render-cache", def("MERITMARK_RENDER_CACHE", "512"), "visitors' page renders kept for 10 s and reused for the same props; 0 = off (MERITMARK_RENDER_CACHE)")
@@ -170,12 +190,28 @@ func Load(env Env, args []string) (*Config, error) {
 			bad("MERITMARK_PPROF", fmt.Sprintf("%q is not host:port (for example 127.0.0.1:6060)", c.PprofAddr))
 		}
 	}
-	switch strings.ToLower(dev) {
-	case "1", "true", "yes":
-		c.DevMode = true
-	case "0", "false", "no", "":
-	default:
-		bad("MERITMARK_DEV", "must be true or false")
+	parseBool := func(name, v string) bool {
+		switch strings.ToLower(v) {
+		case "1", "true", "yes":
+			return true
+		case "0", "false", "no", "":
+			return false
+		}
+		bad(name, "must be true or false (1 or 0)")
+		return false
+	}
+	c.DevMode = parseBool("MERITMARK_DEV", dev)
+	c.PayPalSimulator = parseBool("MERITMARK_PAYPAL_SIMULATOR", simulator)
+	c.HSTS = parseBool("MERITMARK_HSTS", hsts)
+	for _, p := range strings.Split(trustedProxies, ",") {
+		if p = strings.TrimSpace(p); p == "" {
+			continue
+		}
+		if _, err := ParsePrefix(p); err != nil {
+			bad("MERITMARK_TRUSTED_PROXIES", fmt.Sprintf("%q is not an IP address or CIDR (for example 10.0.0.0/8)", p))
+			continue
+		}
+		c.TrustedProxies = append(c.TrustedProxies, p)
 	}
 	if len(errs) > 0 {
 		return nil, fmt.Errorf("invalid configuration:\n  %w", errors.Join(errs...))
@@ -231,4 +267,82 @@ func (c *Config) Secret(env Env, name string) (string, error) {
 		return "", err
 	}
 	return v, nil
+}
+
+// DefaultAddr is the listen address when none is configured: loopback only, so that a
+// server started without MERITMARK_BASE_URL is reachable only from this machine.
+const DefaultAddr = "127.0.0.1:8080"
+
+// ParsePrefix parses a CIDR ("10.0.0.0/8") or a single address ("10.1.2.3", a /32 or
+// /128).
+func ParsePrefix(s string) (netip.Prefix, error) {
+	if strings.Contains(s, "/") {
+		p, err := netip.ParsePrefix(s)
+		return p.Masked(), err
+	}
+	a, err := netip.ParseAddr(s)
+	if err != nil {
+		return netip.Prefix{}, err
+	}
+	a = a.Unmap()
+	return netip.PrefixFrom(a, a.BitLen()), nil
+}
+
+// IsLoopbackHost reports whether host (a host name or address, with or without a port
+// or brackets) names this machine: localhost (or a name under .localhost), 127.0.0.0/8
+// or ::1.
+func IsLoopbackHost(host string) bool {
+	if h, _, err := net.SplitHostPort(host); err == nil {
+		host = h
+	}
+	host = strings.ToLower(strings.TrimSuffix(strings.Trim(host, "[]"), "."))
+	if host == "localhost" || strings.HasSuffix(host, ".localhost") {
+		return true
+	}
+	a, err := netip.ParseAddr(host)
+	return err == nil && a.Unmap().IsLoopback()
+}
+
+// MsgNoBaseURL is why serve refuses to listen beyond loopback without a base URL.
+const MsgNoBaseURL = "MERITMARK_BASE_URL is not set, and MERITMARK_ADDR %q accepts connections from other machines: " +
+	"links in mail, canonical URLs and credentials would have no trustworthy origin. " +
+	"Set MERITMARK_BASE_URL to the public origin (for example https://meritmark.example), " +
+	"or listen on loopback only (MERITMARK_ADDR=127.0.0.1:8080)"
+
+// MsgSimulatorOnHTTPS is why serve refuses the PayPal simulator on an https origin.
+const MsgSimulatorOnHTTPS = "MERITMARK_BASE_URL is https but PayPal is not configured, so the built-in PayPal " +
+	"simulator would take payments: members could approve their own \"payments\". " +
+	"Configure PayPal (MERITMARK_PAYPAL_BASE_URL, _CLIENT_ID, _SECRET), or set " +
+	"MERITMARK_PAYPAL_SIMULATOR=1 for a trial site (every page then shows a banner)"
+
+// Simulated reports whether payments go to the built-in PayPal simulator.
+func (c *Config) Simulated() bool { return c.PayPalBaseURL == "" }
+
+// ServeProblem is why serve must not start with this configuration (nil when it may):
+// a listen address reachable from other machines without a configured origin, or the
+// PayPal simulator on an https origin without MERITMARK_PAYPAL_SIMULATOR=1.
+func (c *Config) ServeProblem() error {
+	if c.BaseURL == "" {
+		host, _, err := net.SplitHostPort(c.Addr)
+		if err != nil || !IsLoopbackHost(host) {
+			return fmt.Errorf(MsgNoBaseURL, c.Addr)
+		}
+	}
+	if c.Secure() && c.Simulated() && !c.PayPalSimulator {
+		return errors.New(MsgSimulatorOnHTTPS)
+	}
+	return nil
+}
+
+// SimulatorBanner reports whether pages show the "payments are simulated" banner: the
+// simulator explicitly allowed on an https origin.
+func (c *Config) SimulatorBanner() bool { return c.Secure() && c.Simulated() && c.PayPalSimulator }
+
+// HSTSHeader is the Strict-Transport-Security value to send ("" = none): only on an
+// https origin with HSTS on.
+func (c *Config) HSTSHeader() string {
+	if !c.Secure() || !c.HSTS {
+		return ""
+	}
+	return "max-age=63072000; includeSubDomains"
 }

@@ -15,7 +15,7 @@ func TestDefaults(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if c.Addr != ":8080" || c.DataDir != "./data" || c.DatabaseURL != "" || c.RenderTimeout != 2*time.Second {
+	if c.Addr != "127.0.0.1:8080" || c.DataDir != "./data" || c.DatabaseURL != "" || c.RenderTimeout != 2*time.Second {
 		t.Fatalf("defaults: %+v", c)
 	}
 }

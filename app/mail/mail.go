@@ -1,17 +1,23 @@
 // Package mail queues e-mail in the outbox table (inside the caller's transaction, so a
 // message is sent exactly when its cause commits) and a worker delivers it: over SMTP when
-// MERITMARK_SMTP_URL is set, otherwise to the log (the outbox keeps every message).
+// MERITMARK_SMTP_URL is set, otherwise to the log (envelope only). A sent message keeps its
+// envelope in the outbox, not its body; a claim lapses after a lease, so a crash between
+// claiming and sending delays a message, never loses it.
 package mail
 
 import (
+	"bytes"
 	"context"
 	"crypto/tls"
 	"fmt"
 	"log/slog"
 	"mime"
+	"mime/multipart"
+	"mime/quotedprintable"
 	"net"
 	"net/mail"
 	"net/smtp"
+	"net/textproto"
 	"net/url"
 	"strings"
 	"time"
@@ -43,11 +49,13 @@ type Sender interface {
 	Send(ctx context.Context, from string, m *model.OutboxMessage) error
 }
 
-// LogSender writes messages to the log (the default on a fresh machine).
+// LogSender writes messages to the log (the default on a fresh machine): their
+// envelope only. A body may hold a one-time link (a password reset), which must never
+// reach a log; set MERITMARK_SMTP_URL (or run a local SMTP catcher) to read mail.
 type LogSender struct{}
 
 func (LogSender) Send(_ context.Context, from string, m *model.OutboxMessage) error {
-	slog.Info("mail (log outbox)", "to", m.To, "subject", m.Subject, "body", m.BodyText)
+	slog.Info("mail (log outbox; body not logged, set MERITMARK_SMTP_URL to deliver it)", "id", m.ID, "to", m.To, "subject", m.Subject)
 	return nil
 }
 
@@ -125,40 +133,115 @@ func (s *SMTPSender) Send(ctx context.Context, from string, m *model.OutboxMessa
 	return c.Quit()
 }
 
-// Render formats m as an RFC 5322 message (plain text, or multipart/alternative with HTML).
+// Render formats m as an RFC 5322 message: plain text, or multipart/alternative with
+// HTML under a random boundary; bodies in quoted-printable, so that no line is longer
+// than 76 octets whatever the text (SMTP refuses lines over 998); the Subject encoded
+// and folded. The Message-ID comes from the message's id, the same on every attempt, so
+// a message delivered twice (a crash after the server accepted it, before the outbox
+// recorded it) is one message to the receiving side.
 func Render(from string, m *model.OutboxMessage) []byte {
-	var b strings.Builder
+	var b bytes.Buffer
 	b.WriteString("From: " + from + "\r\n")
 	b.WriteString("To: " + m.To + "\r\n")
-	b.WriteString("Subject: " + mime.QEncoding.Encode("utf-8", m.Subject) + "\r\n")
+	b.WriteString(foldHeader("Subject", mime.QEncoding.Encode("utf-8", m.Subject)))
 	b.WriteString("Date: " + time.Now().UTC().Format(time.RFC1123Z) + "\r\n")
-	b.WriteString("Message-ID: <" + m.ID + "@meritmark>\r\n")
+	b.WriteString("Message-ID: " + MessageID(from, m.ID) + "\r\n")
 	b.WriteString("MIME-Version: 1.0\r\n")
-	text := strings.ReplaceAll(m.BodyText, "\n", "\r\n")
 	if m.BodyHTML == "" {
-		b.WriteString("Content-Type: text/plain; charset=utf-8\r\nContent-Transfer-Encoding: 8bit\r\n\r\n")
-		b.WriteString(text + "\r\n")
-		return []byte(b.String())
+		b.WriteString("Content-Type: text/plain; charset=utf-8\r\nContent-Transfer-Encoding: quoted-printable\r\n\r\n")
+		writeQP(&b, m.BodyText)
+		return b.Bytes()
 	}
-	const boundary = "mm-alt-boundary"
-	b.WriteString("Content-Type: multipart/alternative; boundary=" + boundary + "\r\n\r\n")
-	b.WriteString("--" + boundary + "\r\nContent-Type: text/plain; charset=utf-8\r\nContent-Transfer-Encoding: 8bit\r\n\r\n" + text + "\r\n")
-	b.WriteString("--" + boundary + "\r\nContent-Type: text/html; charset=utf-8\r\nContent-Transfer-Encoding: 8bit\r\n\r\n" + strings.ReplaceAll(m.BodyHTML, "\n", "\r\n") + "\r\n")
-	b.WriteString("--" + boundary + "--\r\n")
-	return []byte(b.String())
+	var body bytes.Buffer
+	mw := multipart.NewWriter(&body) // a random boundary: no body can contain it by chance
+	for _, part := range []struct{ ctype, text string }{{"text/plain; charset=utf-8", m.BodyText}, {"text/html; charset=utf-8", m.BodyHTML}} {
+		w, _ := mw.CreatePart(textproto.MIMEHeader{"Content-Type": {part.ctype}, "Content-Transfer-Encoding": {"quoted-printable"}})
+		var qp bytes.Buffer
+		writeQP(&qp, part.text)
+		_, _ = w.Write(qp.Bytes())
+	}
+	_ = mw.Close()
+	b.WriteString("Content-Type: multipart/alternative; boundary=\"" + mw.Boundary() + "\"\r\n\r\n")
+	b.Write(body.Bytes())
+	return b.Bytes()
 }
+
+// MessageID is the Message-ID of outbox message id sent from address from:
+// <id@domain of from>.
+func MessageID(from, id string) string {
+	domain := "meritmark.invalid"
+	if a, err := mail.ParseAddress(from); err == nil {
+		if i := strings.LastIndexByte(a.Address, '@'); i >= 0 && i < len(a.Address)-1 {
+			domain = a.Address[i+1:]
+		}
+	}
+	return "<" + id + "@" + domain + ">"
+}
+
+// writeQP writes text quoted-printable with CRLF line ends, ending in CRLF.
+func writeQP(b *bytes.Buffer, text string) {
+	w := quotedprintable.NewWriter(b)
+	_, _ = w.Write([]byte(strings.ReplaceAll(text, "\r\n", "\n")))
+	_ = w.Close()
+	b.WriteString("\r\n")
+}
+
+// foldHeader writes "Name: value" folded at spaces into lines of at most 78 octets where
+// it can (RFC 5322 2.2.3); a single word longer than that is cut at 900 octets so that
+// no line exceeds 998.
+func foldHeader(name, value string) string {
+	var b strings.Builder
+	line := name + ":"
+	for _, word := range strings.Fields(value) {
+		if len(word) > 900 {
+			word = word[:900]
+		}
+		if len(line)+1+len(word) > 78 && len(line) > len(name)+1 {
+			b.WriteString(line + "\r\n")
+			line = ""
+		}
+		line += " " + word
+	}
+	b.WriteString(line + "\r\n")
+	return b.String()
+}
+
+// DefaultLease is how long a claimed message belongs to the worker that claimed it. A
+// message still 'sending' after its lease (its process died, or hung, between claiming
+// and recording the result) is claimed again. It outlasts the SMTP sender's own time
+// limits (10 s to connect, 30 s for the conversation).
+const DefaultLease = 2 * time.Minute
+
+// maxAttempts is how often a message is tried before it is left 'failed'.
+const maxAttempts = 5
 
 // Worker delivers pending outbox messages.
 type Worker struct {
 	DB     *bun.DB
 	Sender Sender
 	From   string
+	Lease  time.Duration    // 0 = DefaultLease
+	Now    func() time.Time // nil = the clock
 	kick   chan struct{}
 }
 
 // NewWorker makes a worker.
 func NewWorker(d *bun.DB, s Sender, from string) *Worker {
 	return &Worker{DB: d, Sender: s, From: from, kick: make(chan struct{}, 1)}
+}
+
+func (w *Worker) now() time.Time {
+	if w.Now != nil {
+		return w.Now().UTC()
+	}
+	return model.Now()
+}
+
+func (w *Worker) lease() time.Duration {
+	if w.Lease > 0 {
+		return w.Lease
+	}
+	return DefaultLease
 }
 
 // Kick asks the worker to look at the outbox now.
@@ -186,34 +269,68 @@ func (w *Worker) Run(ctx context.Context, interval time.Duration) {
 	}
 }
 
-// Flush sends every pending message once and reports how many were sent.
-func (w *Worker) Flush(ctx context.Context) (int, error) {
-	var msgs []model.OutboxMessage
-	if err := w.DB.NewSelect().Model(&msgs).Where("status = 'pending'").Where("attempts < 5").
-		Order("created_at").Limit(50).Scan(ctx); err != nil {
-		return 0, err
+// claimable selects the messages a worker may claim at now: pending ones, and ones whose
+// claim has lapsed.
+const claimable = "(status = 'pending' OR (status = 'sending' AND (lease_until IS NULL OR lease_until < ?)))"
+
+// Claim takes up to limit deliverable messages for this worker: each is marked 'sending'
+// with a lease until now + Lease in one conditional update, so of several workers (or
+// instances) exactly one claims a message, and a claim left by a crash lapses.
+func (w *Worker) Claim(ctx context.Context, limit int) ([]model.OutboxMessage, error) {
+	now := w.now()
+	var cands []model.OutboxMessage
+	if err := w.DB.NewSelect().Model(&cands).Where(claimable, now).Where("attempts < ?", maxAttempts).
+		Order("created_at").Limit(int64(limit)).Scan(ctx); err != nil {
+		return nil, err
 	}
-	sent := 0
-	for i := range msgs {
-		m := &msgs[i]
-		// claim it, so two instances do not both send it
+	until := now.Add(w.lease()).Truncate(time.Millisecond) // compared for equality: no precision a database drops
+	var claimed []model.OutboxMessage
+	for _, m := range cands {
 		res, err := w.DB.NewUpdate().Model((*model.OutboxMessage)(nil)).Set("status = 'sending'").Set("attempts = attempts + 1").
-			Where("id = ? AND status = 'pending'", m.ID).Exec(ctx)
+			Set("lease_until = ?", until).Where("id = ?", m.ID).Where(claimable, now).Exec(ctx)
 		if err != nil {
-			return sent, err
+			return claimed, err
 		}
 		if n, _ := res.RowsAffected(); n == 0 {
-			continue
+			continue // another worker claimed it first
 		}
-		if err := w.Sender.Send(ctx, w.From, m); err != nil {
-			slog.Warn("mail send failed", "to", m.To, "err", err)
-			_, _ = w.DB.NewUpdate().Model((*model.OutboxMessage)(nil)).Set("status = 'pending'").Set("last_error = ?", err.Error()).
-				Where("id = ?", m.ID).Exec(ctx)
-			continue
-		}
-		now := model.Now()
-		_, _ = w.DB.NewUpdate().Model((*model.OutboxMessage)(nil)).Set("status = 'sent'").Set("sent_at = ?", now).Where("id = ?", m.ID).Exec(ctx)
-		sent++
+		m.Status, m.Attempts, m.LeaseUntil = "sending", m.Attempts+1, &until
+		claimed = append(claimed, m)
 	}
-	return sent, nil
+	return claimed, nil
+}
+
+// Deliver sends one claimed message and records the result, if the claim is still this
+// worker's: sent (its body cleared: it may hold a one-time link), or back to pending
+// with the error (failed after the last attempt).
+func (w *Worker) Deliver(ctx context.Context, m *model.OutboxMessage) error {
+	mine := func(q *bun.UpdateQuery) *bun.UpdateQuery {
+		return q.Where("id = ? AND status = 'sending' AND lease_until = ?", m.ID, *m.LeaseUntil)
+	}
+	if err := w.Sender.Send(ctx, w.From, m); err != nil {
+		slog.Warn("mail send failed", "id", m.ID, "to", m.To, "err", err)
+		status := "pending"
+		if m.Attempts >= maxAttempts {
+			status = "failed"
+		}
+		_, _ = mine(w.DB.NewUpdate().Model((*model.OutboxMessage)(nil)).Set("status = ?", status).Set("last_error = ?", err.Error()).
+			Set("lease_until = NULL")).Exec(ctx)
+		return err
+	}
+	_, err := mine(w.DB.NewUpdate().Model((*model.OutboxMessage)(nil)).Set("status = 'sent'").Set("sent_at = ?", w.now()).
+		Set("body_text = ''").Set("body_html = ''").Set("lease_until = NULL")).Exec(ctx)
+	return err
+}
+
+// Flush claims the deliverable messages and sends each once; it reports how many were
+// sent.
+func (w *Worker) Flush(ctx context.Context) (int, error) {
+	msgs, err := w.Claim(ctx, 50)
+	sent := 0
+	for i := range msgs {
+		if w.Deliver(ctx, &msgs[i]) == nil {
+			sent++
+		}
+	}
+	return sent, err
 }

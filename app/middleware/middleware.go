@@ -7,6 +7,7 @@ import (
 	"encoding/hex"
 	"fmt"
 	"log/slog"
+	"net"
 	"net/url"
 	"runtime/debug"
 	"strings"
@@ -93,15 +94,17 @@ func SecurityHeaders(extraScriptSrc, extraFrameSrc string) fiber.Handler {
 	}
 }
 
+// MsgCrossSite answers a state-changing request sent from another origin.
+const MsgCrossSite = "Cross-site request refused."
+
 // SameOrigin refuses state-changing requests that a browser sent from another site
 // (CSRF), the way Go's net/http.CrossOriginProtection does: Sec-Fetch-Site first, then
-// Origin against the request's host (or the configured base URL). Requests without either
-// header are not from a browser form or script of another site and pass.
+// the full origin (scheme, host and port) of Origin, or of Referer without it, against
+// the configured base URL and the request's own origin (its scheme and host as fiber
+// sees them: forwarded ones only from a trusted proxy). Requests without either header
+// are not from a browser form or script of another site and pass.
 func SameOrigin(baseURL string) fiber.Handler {
-	var baseHost string
-	if u, err := url.Parse(baseURL); err == nil {
-		baseHost = u.Host
-	}
+	base := NormalizeOrigin(baseURL)
 	return func(c fiber.Ctx) error {
 		switch c.Method() {
 		case fiber.MethodGet, fiber.MethodHead, fiber.MethodOptions:
@@ -114,7 +117,7 @@ func SameOrigin(baseURL string) fiber.Handler {
 		case "same-origin", "none":
 			return c.Next()
 		case "cross-site", "same-site":
-			return web.Forbidden("Cross-site request refused.")
+			return web.Forbidden(MsgCrossSite)
 		}
 		origin := c.Get("Origin")
 		if origin == "" {
@@ -125,13 +128,47 @@ func SameOrigin(baseURL string) fiber.Handler {
 		if origin == "" {
 			return c.Next()
 		}
-		u, err := url.Parse(origin)
-		if err != nil || u.Host == "" {
-			return web.Forbidden("Cross-site request refused.")
+		got := NormalizeOrigin(origin)
+		if got == "" {
+			return web.Forbidden(MsgCrossSite)
 		}
-		if u.Host == c.Host() || (baseHost != "" && u.Host == baseHost) {
+		if (base != "" && got == base) || got == NormalizeOrigin(c.Scheme()+"://"+c.Host()) {
 			return c.Next()
 		}
-		return web.Forbidden("Cross-site request refused.")
+		return web.Forbidden(MsgCrossSite)
+	}
+}
+
+// NormalizeOrigin reduces a URL to its origin "scheme://host[:port]", lower-cased, the
+// default port (80 for http, 443 for https) dropped; "" when it has no http(s) scheme or
+// no host (such as Origin: null).
+func NormalizeOrigin(raw string) string {
+	u, err := url.Parse(strings.TrimSpace(raw))
+	if err != nil || u.Host == "" {
+		return ""
+	}
+	scheme := strings.ToLower(u.Scheme)
+	if scheme != "http" && scheme != "https" {
+		return ""
+	}
+	host := strings.ToLower(u.Host)
+	if h, port, err := net.SplitHostPort(host); err == nil &&
+		((scheme == "http" && port == "80") || (scheme == "https" && port == "443")) {
+		host = h
+		if strings.Contains(h, ":") {
+			host = "[" + h + "]"
+		}
+	}
+	return scheme + "://" + host
+}
+
+// HSTS sets Strict-Transport-Security to value on every answer ("" = off: the origin is
+// not https, or MERITMARK_HSTS=0).
+func HSTS(value string) fiber.Handler {
+	return func(c fiber.Ctx) error {
+		if value != "" {
+			c.Set(fiber.HeaderStrictTransportSecurity, value)
+		}
+		return c.Next()
 	}
 }

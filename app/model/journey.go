@@ -222,16 +222,18 @@ type PasswordReset struct {
 type OutboxMessage struct {
 	bun.BaseModel `bun:"table:outbox"`
 
-	ID        string     `bun:"id,pk"`
-	To        string     `bun:"to_addr"`
-	Subject   string     `bun:"subject"`
-	BodyText  string     `bun:"body_text"`
-	BodyHTML  string     `bun:"body_html"`
-	Status    string     `bun:"status"` // pending, sent, failed
-	Attempts  int        `bun:"attempts"`
-	LastError string     `bun:"last_error"`
-	CreatedAt time.Time  `bun:"created_at"`
-	SentAt    *time.Time `bun:"sent_at"`
+	ID       string `bun:"id,pk"`
+	To       string `bun:"to_addr"`
+	Subject  string `bun:"subject"`
+	BodyText string `bun:"body_text"`
+	BodyHTML string `bun:"body_html"`
+	Status   string `bun:"status"` // pending, sending (claimed until LeaseUntil), sent, failed
+	Attempts int    `bun:"attempts"`
+	// LeaseUntil is when a claim ('sending') lapses and the message may be claimed again.
+	LeaseUntil *time.Time `bun:"lease_until"`
+	LastError  string     `bun:"last_error"`
+	CreatedAt  time.Time  `bun:"created_at"`
+	SentAt     *time.Time `bun:"sent_at"`
 }
 
 // Coupon statuses as the admin list filters them.

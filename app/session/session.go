@@ -23,8 +23,24 @@ import (
 	"meritmark/db"
 )
 
-// CookieName is the session cookie.
+// CookieName is the session cookie on a plain-http origin (local development).
 const CookieName = "mm_session"
+
+// SecureCookieName is the session cookie on an https origin: with the __Host- prefix the
+// browser keeps it only when it is Secure, for Path=/ and without a Domain, so no other
+// subdomain (or plain-http page) can set or overwrite it.
+const SecureCookieName = "__Host-" + CookieName
+
+// tokenKey holds the request's session token, read from this store's cookie.
+const tokenKey = "mm.session-token"
+
+// Cookie is the name of this store's session cookie.
+func (s *Store) Cookie() string {
+	if s.Secure {
+		return SecureCookieName
+	}
+	return CookieName
+}
 
 // touchEvery limits how often last_seen_at is written (not on every request).
 const touchEvery = time.Minute
@@ -142,7 +158,7 @@ func (s *Store) DeleteAllFor(ctx context.Context, d bun.IDB, userID string) erro
 // SetCookie writes the session cookie.
 func (s *Store) SetCookie(c fiber.Ctx, token string) {
 	c.Cookie(&fiber.Cookie{
-		Name: CookieName, Value: token, Path: "/", HTTPOnly: true, Secure: s.Secure,
+		Name: s.Cookie(), Value: token, Path: "/", HTTPOnly: true, Secure: s.Secure,
 		SameSite: fiber.CookieSameSiteLaxMode, MaxAge: int(s.MaxAge.Seconds()),
 	})
 }
@@ -150,19 +166,26 @@ func (s *Store) SetCookie(c fiber.Ctx, token string) {
 // ClearCookie removes the session cookie.
 func (s *Store) ClearCookie(c fiber.Ctx) {
 	c.Cookie(&fiber.Cookie{
-		Name: CookieName, Value: "", Path: "/", HTTPOnly: true, Secure: s.Secure,
+		Name: s.Cookie(), Value: "", Path: "/", HTTPOnly: true, Secure: s.Secure,
 		SameSite: fiber.CookieSameSiteLaxMode, MaxAge: -1, Expires: time.Unix(1, 0),
 	})
 }
 
-// Token is the request's session token ("" when none).
-func Token(c fiber.Ctx) string { return c.Cookies(CookieName) }
+// Token is the request's session token ("" when none), from the store's cookie (see
+// Store.Cookie) once the middleware ran.
+func Token(c fiber.Ctx) string {
+	if t, ok := c.Locals(tokenKey).(string); ok {
+		return t
+	}
+	return c.Cookies(CookieName)
+}
 
 // Middleware loads the signed-in user, if any. A database outage is not fatal here:
 // the request goes on as a visitor and the handler reports what it must.
 func (s *Store) Middleware() fiber.Handler {
 	return func(c fiber.Ctx) error {
-		tok := Token(c)
+		tok := c.Cookies(s.Cookie())
+		c.Locals(tokenKey, tok)
 		if tok == "" || isAsset(c.Path()) {
 			return c.Next()
 		}

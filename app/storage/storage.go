@@ -50,7 +50,7 @@ type Local struct{ Dir string }
 
 // NewLocal makes the folder if needed.
 func NewLocal(dir string) (*Local, error) {
-	if err := os.MkdirAll(dir, 0o750); err != nil {
+	if err := os.MkdirAll(dir, 0o700); err != nil { // uploads are this user's alone (files 0600)
 		return nil, err
 	}
 	// a symlinked folder (e.g. uploads on a shared mount) is used through its target, or
@@ -74,7 +74,7 @@ func (l *Local) Put(_ context.Context, key string, r io.Reader, _ string) error 
 	if err != nil {
 		return err
 	}
-	if err := os.MkdirAll(filepath.Dir(p), 0o750); err != nil {
+	if err := os.MkdirAll(filepath.Dir(p), 0o700); err != nil {
 		return err
 	}
 	tmp, err := os.CreateTemp(filepath.Dir(p), ".upload-*")
@@ -90,6 +90,7 @@ func (l *Local) Put(_ context.Context, key string, r io.Reader, _ string) error 
 		os.Remove(tmp.Name())
 		return err
 	}
+	_ = os.Chmod(tmp.Name(), 0o600) // CreateTemp's mode already; stated, not assumed
 	return os.Rename(tmp.Name(), p)
 }
 

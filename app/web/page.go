@@ -13,6 +13,8 @@ import (
 	"strings"
 
 	"github.com/gofiber/fiber/v3"
+
+	"meritmark/app/config"
 )
 
 // Renderer turns a page name and its props (JSON) into HTML. The SSR pool implements it;
@@ -56,6 +58,8 @@ type Shell struct {
 	Path         string     `json:"path"`
 	Origin       string     `json:"origin"`
 	SupportEmail string     `json:"supportEmail"`
+	// PaymentsSimulated shows the "payments are simulated" banner (Site.SimulatorBanner).
+	PaymentsSimulated bool `json:"paymentsSimulated,omitempty"`
 }
 
 // Site renders pages into complete documents.
@@ -65,6 +69,9 @@ type Site struct {
 	BaseURL      string // public origin; empty = from the request
 	SupportEmail string
 	Name         string // site name for titles; default Meritmark
+	// SimulatorBanner puts a banner on every page: payments go to the built-in PayPal
+	// simulator on a public https origin (MERITMARK_PAYPAL_SIMULATOR=1).
+	SimulatorBanner bool
 	// Cache, when set, keeps recent renders for visitors (see RenderCache).
 	Cache *RenderCache
 }
@@ -85,17 +92,28 @@ var ThemeScriptCSP = func() string {
 	return "'sha256-" + base64.StdEncoding.EncodeToString(h[:]) + "'"
 }()
 
-// Origin is the public origin for links: the configured base URL, else the request's.
+// Origin is the public origin for links, canonical URLs, mail and credentials: the
+// configured base URL. Without one (a server on loopback: serve refuses anything else)
+// the request's own origin is used only when its host is a loopback one (localhost,
+// 127.0.0.1, ::1); any other Host header, which the client chooses, gives the address the
+// connection arrived at instead, so a request with "Host: evil.example" never gets a link
+// to evil.example mailed or signed.
 func (s *Site) Origin(c fiber.Ctx) string {
 	if s.BaseURL != "" {
 		return s.BaseURL
 	}
-	return c.Scheme() + "://" + c.Host()
+	if host := c.Host(); config.IsLoopbackHost(host) && !strings.ContainsAny(host, "/\\?#@ ") {
+		return c.Scheme() + "://" + host
+	}
+	if la := c.RequestCtx().LocalAddr(); la != nil && config.IsLoopbackHost(la.String()) {
+		return "http://" + la.String()
+	}
+	return "http://localhost"
 }
 
 // ShellFor builds the shell props for this request.
 func (s *Site) ShellFor(c fiber.Ctx) Shell {
-	sh := Shell{Path: c.Path(), Origin: s.Origin(c), SupportEmail: s.SupportEmail}
+	sh := Shell{Path: c.Path(), Origin: s.Origin(c), SupportEmail: s.SupportEmail, PaymentsSimulated: s.SimulatorBanner}
 	if u := Viewer(c); u != nil {
 		sh.User = &ShellUser{ID: u.ID, Name: u.Name, Email: u.Email, Role: u.Role, ProfilePicURL: u.ProfilePicURL()}
 	}

@@ -11,6 +11,11 @@ export function Layout({ shell, children }: { shell: Shell; bare?: boolean; chil
       <a href="#main" className="sr-only focus:not-sr-only focus:absolute focus:left-2 focus:top-2 focus:z-50 focus:rounded focus:bg-background focus:px-3 focus:py-2">
         Skip to content
       </a>
+      {shell.paymentsSimulated ? (
+        <div role="status" data-testid="simulator-banner" className="bg-amber-100 px-4 py-1.5 text-center text-xs font-medium text-amber-900 dark:bg-amber-950 dark:text-amber-100">
+          Demo site: payments go to a PayPal simulator. Nothing is charged and no payment is real.
+        </div>
+      ) : null}
       <Island name="Header" component={Header} props={{ shell }} className="sticky top-0 z-40" hydrate="interaction" />
       <main id="main" className="flex-1">
         {children}

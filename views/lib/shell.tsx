@@ -7,6 +7,8 @@ export type Shell = {
   path: string;
   origin: string;
   supportEmail: string;
+  /** Payments go to the built-in PayPal simulator on a public (https) site: a banner says so. */
+  paymentsSimulated?: boolean;
 };
 
 export const emptyShell: Shell = { user: null, path: '/', origin: '', supportEmail: '' };

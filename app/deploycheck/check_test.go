@@ -1,0 +1,111 @@
+package deploycheck
+
+import (
+	"context"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"meritmark/app/apptest"
+	"meritmark/app/config"
+	"meritmark/app/seed"
+)
+
+func TestMain(m *testing.M) { apptest.Main(m) }
+
+func load(t *testing.T, env map[string]string) *config.Config {
+	t.Helper()
+	c, err := config.Load(func(k string) string { return env[k] }, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return c
+}
+
+func settings(fs []Finding) string {
+	var s []string
+	for _, f := range fs {
+		s = append(s, f.Setting)
+	}
+	return strings.Join(s, ",")
+}
+
+func TestUnsafeSettingsAreListed(t *testing.T) {
+	ctx := context.Background()
+	d := apptest.OpenDB(t)
+	if _, err := seed.Run(ctx, d, "demo-0123456789ab"); err != nil {
+		t.Fatal(err)
+	}
+	dir := t.TempDir()
+	if err := os.Chmod(dir, 0o700); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(dir, "meritmark.db"), []byte("x"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Mkdir(filepath.Join(dir, "uploads"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(dir, "uploads", "a.pdf"), []byte("x"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	// everything wrong: simulator allowed on https, HSTS off, demo password, 0644 files
+	cfg := load(t, map[string]string{"MERITMARK_DATA_DIR": dir, "MERITMARK_BASE_URL": "https://badges.example",
+		"MERITMARK_PAYPAL_SIMULATOR": "1", "MERITMARK_HSTS": "0"})
+	fs, err := Run(ctx, cfg, d, "demo-0123456789ab")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := settings(fs); got != "MERITMARK_PAYPAL_SIMULATOR,MERITMARK_HSTS,demo admin,data files,data files" {
+		t.Fatalf("findings %s: %v", got, fs)
+	}
+	all := ""
+	for _, f := range fs {
+		all += f.String() + "\n"
+	}
+	for _, want := range []string{filepath.Join(dir, "meritmark.db") + " is 0644", filepath.Join(dir, "uploads") + " is 0755", seed.DemoAdminEmail} {
+		if !strings.Contains(all, want) {
+			t.Errorf("no %q in\n%s", want, all)
+		}
+	}
+	if strings.Contains(all, "a.pdf") {
+		t.Errorf("a 0600 file listed:\n%s", all)
+	}
+
+	// no base URL, and a public listen
+	fs, _ = Run(ctx, load(t, map[string]string{"MERITMARK_DATA_DIR": filepath.Join(t.TempDir(), "none"), "MERITMARK_ADDR": ":8080"}), nil, "")
+	if got := settings(fs); got != "MERITMARK_BASE_URL,MERITMARK_ADDR,MERITMARK_HSTS" {
+		t.Fatalf("findings %s: %v", got, fs)
+	}
+	// the simulator on https without the explicit setting
+	fs, _ = Run(ctx, load(t, map[string]string{"MERITMARK_DATA_DIR": filepath.Join(t.TempDir(), "none"), "MERITMARK_BASE_URL": "https://badges.example"}), nil, "")
+	if got := settings(fs); got != "MERITMARK_PAYPAL_BASE_URL" {
+		t.Fatalf("findings %s: %v", got, fs)
+	}
+}
+
+func TestASafeDeploymentHasNoFindings(t *testing.T) {
+	ctx := context.Background()
+	d := apptest.OpenDB(t)
+	if _, err := seed.Run(ctx, d, "demo-0123456789ab"); err != nil {
+		t.Fatal(err)
+	}
+	// the admin changed the password (create-admin resets it)
+	if err := seed.EnsureAdmin(ctx, d, seed.DemoAdminEmail, "a-long-new-password", "Admin", true); err != nil {
+		t.Fatal(err)
+	}
+	dir := filepath.Join(t.TempDir(), "data")
+	if err := os.Mkdir(dir, 0o700); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(dir, "meritmark.db"), []byte("x"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	cfg := load(t, map[string]string{"MERITMARK_DATA_DIR": dir, "MERITMARK_ADDR": ":8080", "MERITMARK_BASE_URL": "https://badges.example",
+		"MERITMARK_PAYPAL_BASE_URL": "https://api-m.paypal.com", "MERITMARK_PAYPAL_CLIENT_ID": "id", "MERITMARK_PAYPAL_SECRET": "s"})
+	fs, err := Run(ctx, cfg, d, "demo-0123456789ab")
+	if err != nil || len(fs) != 0 {
+		t.Fatalf("%v %v", err, fs)
+	}
+}
