@@ -85,7 +85,8 @@ export default function PaymentCheckout({ badge, quote: base, provider, lastPaym
     }
   };
 
-  const removeCoupon = () => {
+  const removeCoupon = (e?: { preventDefault: () => void }) => {
+    e?.preventDefault();
     setApplied(null);
     setCode('');
   };
@@ -234,11 +235,13 @@ export default function PaymentCheckout({ badge, quote: base, provider, lastPaym
                 data-testid="coupon-input"
               />
               {applied ? (
-                <Button type="button" variant="outline" onClick={removeCoupon} disabled={processing} data-testid="coupon-remove">
+                // distinct keys: React must not reuse the Remove button as the submit button
+                // while its click is still being handled (that submitted the emptied form)
+                <Button key="remove" type="button" variant="outline" onClick={removeCoupon} disabled={processing} data-testid="coupon-remove">
                   <X /> Remove
                 </Button>
               ) : (
-                <Button type="submit" variant="secondary" disabled={applying || processing} data-testid="coupon-apply">
+                <Button key="apply" type="submit" variant="secondary" disabled={applying || processing} data-testid="coupon-apply">
                   {applying && <Loader2 className="animate-spin" />} Apply
                 </Button>
               )}
