@@ -1,5 +1,5 @@
 // Dialog on Radix (focus trap, Escape, aria) in the shadcn/ui style.
-import { useState, type ComponentPropsWithoutRef, type HTMLAttributes, type ReactNode } from 'react';
+import { useRef, useState, type ComponentPropsWithoutRef, type HTMLAttributes, type ReactNode } from 'react';
 import { Dialog as D } from 'radix-ui';
 import { X } from 'lucide-react';
 import { cn } from '../lib/cn';
@@ -10,20 +10,28 @@ export const DialogClose = D.Close;
 
 /**
  * The dialog's content. Radix returns focus on close only to a Dialog.Trigger; most of
- * our dialogs are opened by state, so the control focused when the dialog opened (read
- * at its first render, before focus moves in) gets the focus back when it closes.
+ * our dialogs are opened by state, so the control focused when the dialog opened (still
+ * the active element when Radix announces the open auto-focus) gets the focus back when
+ * it closes.
  */
-export function DialogContent({ className, children, onCloseAutoFocus, ...rest }: ComponentPropsWithoutRef<typeof D.Content> & { children: ReactNode }) {
-  const [opener] = useState<HTMLElement | null>(() => (typeof document === 'undefined' ? null : (document.activeElement as HTMLElement | null)));
+export function DialogContent({ className, children, onOpenAutoFocus, onCloseAutoFocus, ...rest }: ComponentPropsWithoutRef<typeof D.Content> & { children: ReactNode }) {
+  // a dialog whose content mounts as it opens: the focused control at its first render
+  const [first] = useState<HTMLElement | null>(() => (typeof document === 'undefined' ? null : (document.activeElement as HTMLElement | null)));
+  const opener = useRef<HTMLElement | null>(first && first !== document.body ? first : null);
+  const remember = (e: Event) => {
+    // a dialog kept mounted while closed: the focused control as Radix opens it
+    const a = document.activeElement as HTMLElement | null;
+    if (a && a !== document.body && !(e.currentTarget as Node | null)?.contains?.(a)) opener.current = a;
+    onOpenAutoFocus?.(e);
+  };
   const returnFocus = (e: Event) => {
     onCloseAutoFocus?.(e);
-    if (e.defaultPrevented) return;
-    if (opener && opener !== document.body && opener.isConnected) {
-      e.preventDefault();
-      // a control disabled while the dialog worked is enabled again a moment later
-      opener.focus();
-      if (document.activeElement !== opener) setTimeout(() => opener.isConnected && opener.focus(), 50);
-    }
+    const el = opener.current;
+    if (e.defaultPrevented || !el || !el.isConnected) return;
+    e.preventDefault();
+    el.focus();
+    // a control disabled while the dialog worked is enabled again a moment later
+    if (document.activeElement !== el) setTimeout(() => el.isConnected && el.focus(), 50);
   };
   return (
     <D.Portal>
@@ -33,6 +41,7 @@ export function DialogContent({ className, children, onCloseAutoFocus, ...rest }
           'fixed left-1/2 top-1/2 z-50 grid max-h-[90vh] w-[calc(100%-2rem)] max-w-lg -translate-x-1/2 -translate-y-1/2 gap-4 overflow-y-auto rounded-xl border bg-background p-6 shadow-xl',
           className,
         )}
+        onOpenAutoFocus={remember}
         onCloseAutoFocus={returnFocus}
         {...rest}
       >

@@ -154,8 +154,16 @@ function popup(e: MouseEvent<HTMLAnchorElement>) {
   const h = 400;
   const left = Math.max(0, Math.round((window.screenX || 0) + ((window.outerWidth || w) - w) / 2));
   const top = Math.max(0, Math.round((window.screenY || 0) + ((window.outerHeight || h) - h) / 2));
-  const win = window.open(url, 'share', `width=${w},height=${h},left=${left},top=${top},resizable=yes,scrollbars=yes`);
+  // one window per network: with a single shared name the second button only navigated
+  // the first popup (often hidden behind this page) and seemed to do nothing
+  const name = 'share-' + (e.currentTarget.dataset.network || 'link');
+  const win = window.open(url, name, `width=${w},height=${h},left=${left},top=${top},resizable=yes,scrollbars=yes`);
   if (win) {
+    try {
+      win.focus();
+    } catch {
+      /* ignore */
+    }
     try {
       win.opener = null;
     } catch {
@@ -211,10 +219,10 @@ function ShareDialog({ open, onOpenChange, badgeName, share }: { open: boolean; 
           </Button>
         </div>
         <div className="grid gap-2 sm:grid-cols-2">
-          <a href={share.linkedinShareUrl} onClick={popup} target="_blank" rel="noopener noreferrer" className={buttonClass('outline')} data-testid="share-linkedin">
+          <a href={share.linkedinShareUrl} onClick={popup} target="_blank" rel="noopener noreferrer" className={buttonClass('outline')} data-testid="share-linkedin" data-network="linkedin">
             <Linkedin className="text-[#0a66c2]" /> Share on LinkedIn
           </a>
-          <a href={share.twitterShareUrl} onClick={popup} target="_blank" rel="noopener noreferrer" className={buttonClass('outline')} data-testid="share-twitter">
+          <a href={share.twitterShareUrl} onClick={popup} target="_blank" rel="noopener noreferrer" className={buttonClass('outline')} data-testid="share-twitter" data-network="twitter">
             <Twitter className="text-sky-500" /> Share on Twitter
           </a>
         </div>
