@@ -42,6 +42,9 @@ function whenTouched(el: HTMLElement) {
     });
   };
   for (const ev of events) el.addEventListener(ev, wake, { capture: true, passive: ev !== 'click' });
+  // another island changed the signed-in user (a new name or picture): wake now, so the
+  // header shows it at once rather than the server-rendered one until first touched
+  window.addEventListener('meritmark:user', wake, { once: true });
 }
 
 for (const el of document.querySelectorAll<HTMLElement>('[data-island]')) {

@@ -55,6 +55,20 @@ const (
 	MaxPosition = 120
 )
 
+// MsgRestorePrefix starts the answer to a re-approve that would restore a revoked grant
+// without the admin's confirmation; RestoreConfirmMsg is that 409 answer, naming the
+// reason: restoring must be confirmed knowing why the badge was revoked.
+const MsgRestorePrefix = "This badge was revoked"
+
+// RestoreConfirmMsg is the 409 answer to a re-approve of an application whose grant is
+// revoked, sent without restoreRevoked.
+func RestoreConfirmMsg(reason string) string {
+	if strings.TrimSpace(reason) == "" {
+		reason = "no reason given"
+	}
+	return MsgRestorePrefix + " (reason: " + reason + "). Re-approving restores it and e-mails the holder: confirm the restore to continue."
+}
+
 // MaxReason is the longest rejection reason kept.
 const MaxReason = 1000
 

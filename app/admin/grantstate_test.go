@@ -4,6 +4,7 @@ import (
 	"testing"
 	"time"
 
+	"meritmark/app/admin"
 	"meritmark/app/apptest"
 	"meritmark/app/verify"
 )
@@ -68,4 +69,53 @@ func TestUserListShowsGrantState(t *testing.T) {
 	if ug := carols().Users[0].BadgeGrants[0]; ug.RevocationReason != "The proof was copied." {
 		t.Fatalf("after a second revoke: %+v", ug)
 	}
+}
+
+// TestReapproveRevokedGrantNeedsConfirmation: a grant revoked in User Management shows on
+// the application (the review list carries grant.revokedAt and the reason), and
+// Re-approve does not silently bring it back: without restoreRevoked it is a 409 naming
+// the revocation reason and changes nothing (no grant, no mail); confirmed, it restores
+// the same grant and tells the holder.
+func TestReapproveRevokedGrantNeedsConfirmation(t *testing.T) {
+	e := apptest.New(t)
+	_, ac := e.Admin("boss@x.io")
+	carol, _ := e.Member("carol@x.io")
+	b := newBadge(t, e, "Kubernetes Pro", 1000)
+	a := paidApplication(t, e, carol, b)
+	ac.Put("/admin/applications/"+a.ID+"/approve", nil).Expect(200)
+	g := grantsOf(t, e, a.ID)[0]
+	ac.Put("/admin/grants/"+g.ID+"/revoke", map[string]any{"reason": "The proof was copied."}).ExpectMsg(200, verify.MsgRevoked)
+
+	var list struct {
+		Applications []struct {
+			ID     string `json:"_id"`
+			Status string `json:"status"`
+			Grant  *struct {
+				RevokedAt        *time.Time `json:"revokedAt"`
+				RevocationReason string     `json:"revocationReason"`
+			} `json:"grant"`
+		} `json:"applications"`
+	}
+	ac.Get("/admin/applications?status=approved").Expect(200).JSON(&list)
+	if len(list.Applications) != 1 || list.Applications[0].Grant == nil || list.Applications[0].Grant.RevokedAt == nil ||
+		list.Applications[0].Grant.RevocationReason != "The proof was copied." {
+		t.Fatalf("the review list does not show the revocation: %+v", list.Applications)
+	}
+
+	mails := len(outboxTo(t, e, carol.Email))
+	ac.Put("/admin/applications/"+a.ID+"/approve", nil).ExpectMsg(409, admin.RestoreConfirmMsg("The proof was copied."))
+	ac.Put("/admin/applications/"+a.ID+"/approve", map[string]any{"grantFree": true}).ExpectMsg(409, admin.RestoreConfirmMsg("The proof was copied."))
+	if gs := grantsOf(t, e, a.ID); len(gs) != 1 || gs[0].RevokedAt == nil || len(outboxTo(t, e, carol.Email)) != mails {
+		t.Fatalf("an unconfirmed re-approve restored the grant or mailed: %+v", gs)
+	}
+
+	r := ac.Put("/admin/applications/"+a.ID+"/approve", map[string]any{"restoreRevoked": true}).ExpectMsg(200, admin.MsgApproved)
+	if r.Map()["grantRestored"] != true {
+		t.Fatalf("confirmed re-approve: %s", r.Text())
+	}
+	if gs := grantsOf(t, e, a.ID); len(gs) != 1 || gs[0].ID != g.ID || gs[0].RevokedAt != nil || len(outboxTo(t, e, carol.Email)) != mails+1 {
+		t.Fatalf("after the confirmed restore: %+v", gs)
+	}
+	// a grant in force needs no confirmation
+	ac.Put("/admin/applications/"+a.ID+"/approve", nil).ExpectMsg(200, admin.MsgApproved)
 }

@@ -144,11 +144,13 @@ func (h *Handler) approve(c fiber.Ctx) error {
 	}
 	var body struct {
 		GrantFree bool `json:"grantFree"`
+		// RestoreRevoked confirms restoring a revoked grant (the UI names the reason first)
+		RestoreRevoked bool `json:"restoreRevoked"`
 	}
 	if err := optionalJSON(c, &body); err != nil {
 		return err
 	}
-	res, err := h.svc.Approve(c.Context(), web.Viewer(c), id, body.GrantFree, h.site.Origin(c))
+	res, err := h.svc.Approve(c.Context(), web.Viewer(c), id, body.GrantFree, body.RestoreRevoked, h.site.Origin(c))
 	if err != nil {
 		return err
 	}

@@ -1,6 +1,7 @@
 package admin_test
 
 import (
+	"net/url"
 	"strings"
 	"testing"
 	"time"
@@ -235,6 +236,21 @@ func TestAuditLogList(t *testing.T) {
 	ac.Get("/admin/audit?action=application.reject").Expect(200).JSON(&l)
 	if l.Total != 1 || l.Entries[0].Action != "application.reject" {
 		t.Fatalf("action filter: %+v", l.Entries)
+	}
+	// a whole area: every application action, every user action; "_" and "%" are literal
+	ac.Get("/admin/audit?action=application.*").Expect(200).JSON(&l)
+	if l.Total != 2 || l.Entries[0].Action != "application.reject" || l.Entries[1].Action != "application.approve" {
+		t.Fatalf("area filter: %+v", l.Entries)
+	}
+	ac.Get("/admin/audit?action=user.*").Expect(200).JSON(&l)
+	if l.Total != 2 {
+		t.Fatalf("user area filter: %d", l.Total)
+	}
+	for _, f := range []string{"coupon.*", "_ser.*", "%.*"} {
+		ac.Get("/admin/audit?action=" + url.QueryEscape(f)).Expect(200).JSON(&l)
+		if l.Total != 0 {
+			t.Fatalf("filter %s: %d", f, l.Total)
+		}
 	}
 	ac.Get("/admin/audit?targetId=" + a.ID).Expect(200).JSON(&l)
 	if l.Total != 2 {

@@ -241,8 +241,15 @@ func TestRejectStoresReasonAndReRejectRevokes(t *testing.T) {
 		t.Fatalf("revocation mail: %+v", last)
 	}
 
-	// re-approve restores the same grant: same ids, no second grant
-	r = ac.Put("/admin/applications/"+a2.ID+"/approve", nil).ExpectMsg(200, admin.MsgApproved)
+	// re-approve restores the same grant only once confirmed, knowing the reason: no
+	// confirmation is a 409 that names it, and changes nothing
+	before := len(outboxTo(t, e, u.Email))
+	ac.Put("/admin/applications/"+a2.ID+"/approve", nil).ExpectMsg(409, admin.RestoreConfirmMsg("Certificate was forged"))
+	if gs := grantsOf(t, e, a2.ID); len(gs) != 1 || gs[0].RevokedAt == nil || reload(t, e, a2).Status != model.StatusRejected || len(outboxTo(t, e, u.Email)) != before {
+		t.Fatalf("an unconfirmed re-approve changed something: %+v", gs)
+	}
+	// re-approve with the confirmation restores the same grant: same ids, no second grant
+	r = ac.Put("/admin/applications/"+a2.ID+"/approve", map[string]any{"restoreRevoked": true}).ExpectMsg(200, admin.MsgApproved)
 	if !strings.Contains(r.Text(), `"grantRestored":true`) {
 		t.Fatalf("re-approve answer: %s", r.Text())
 	}

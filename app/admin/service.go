@@ -259,7 +259,10 @@ type ReviewResult struct {
 // status (refusing an unpaid application unless grantFree), the application's one grant
 // is issued (or restored after a rejection; never a second one), the review is stamped,
 // the applicant is e-mailed when the badge becomes theirs, and the audit log records it.
-func (s *Service) Approve(ctx context.Context, actor *model.User, id string, grantFree bool, origin string) (*ReviewResult, error) {
+//
+// A revoked grant (by a rejection or by Revoke in User Management) comes back only with
+// restore set: the admin confirmed it knowing the revocation reason (else 409).
+func (s *Service) Approve(ctx context.Context, actor *model.User, id string, grantFree, restore bool, origin string) (*ReviewResult, error) {
 	var res ReviewResult
 	var app *model.Application
 	mailed := false
@@ -304,6 +307,9 @@ func (s *Service) Approve(ctx context.Context, actor *model.User, id string, gra
 		g0, err := currentGrant(ctx, tx, a.ID)
 		if err != nil {
 			return err
+		}
+		if g0 != nil && g0.RevokedAt != nil && !restore {
+			return web.Conflict(RestoreConfirmMsg(g0.RevocationReason))
 		}
 		before := stateOf(a, g0)
 

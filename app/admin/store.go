@@ -2,6 +2,7 @@ package admin
 
 import (
 	"context"
+	"strings"
 	"time"
 
 	"github.com/uptrace/bun"
@@ -226,7 +227,10 @@ func (store) payments(ctx context.Context, d bun.IDB, status, search string, pg 
 func (store) audit(ctx context.Context, d bun.IDB, action, targetID, search string, pg Page) ([]model.AuditEntry, int64, error) {
 	var es []model.AuditEntry
 	q := d.NewSelect().Model(&es)
-	if action != "" {
+	if area, ok := strings.CutSuffix(action, ".*"); ok && area != "" {
+		// every action of one area (the filter's "All coupon actions")
+		q = q.Where("action LIKE ?"+likeEsc, strings.TrimSuffix(LikePattern(area+"."), "%")[1:]+"%")
+	} else if action != "" {
 		q = q.Where("action = ?", action)
 	}
 	if targetID != "" {

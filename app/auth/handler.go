@@ -1,8 +1,10 @@
 package auth
 
 import (
+	"errors"
 	"log/slog"
 	"net"
+	"net/http"
 	"strconv"
 	"strings"
 	"sync"
@@ -44,6 +46,10 @@ func (h *Handler) Routes() []web.Route {
 		web.PageRoute("/login", web.Public, h.loginPage),
 		web.PageRoute("/signup", web.Public, h.signupPage),
 		web.PageRoute("/reset-password", web.Public, h.resetPage),
+		// the sign-in and sign-up forms posted as plain forms (JavaScript off, or sent
+		// before their script loaded): urlencoded in, a redirect or the page again out
+		{Method: "POST", Path: "/login", Access: web.Public, Kind: web.Page, Handler: h.loginForm},
+		{Method: "POST", Path: "/signup", Access: web.Public, Kind: web.Page, Handler: h.signupForm},
 	}
 }
 
@@ -255,3 +261,77 @@ func (h *Handler) resetPage(c fiber.Ctx) error {
 	c.Set("Cache-Control", "no-store")
 	return err
 }
+
+// Plain form posts of the sign-in and sign-up pages. The islands post the same forms as
+// JSON; without JavaScript the browser sends them urlencoded to the page's own address.
+// Success redirects (303) to next; a failure renders the page again with the message
+// and the typed values (never the password) and the matching status.
+
+// formFailure is the status and message a failed form post shows; ok is false for a
+// server fault, which goes to the error handler as usual.
+func formFailure(c fiber.Ctx, err error, fallback string) (int, string, bool) {
+	if rl, isRL := isRateLimited(err); isRL {
+		c.Set("Retry-After", strconv.Itoa(int(rl.RetryAfter.Seconds())+1))
+		return http.StatusTooManyRequests, rl.Msg, true
+	}
+	var we *web.Error
+	if errors.As(err, &we) && we.Status >= 400 && we.Status < 500 {
+		if fallback != "" {
+			return we.Status, fallback, true
+		}
+		return we.Status, we.Msg, true
+	}
+	return 0, "", false
+}
+
+// POST /login (email, password, next).
+func (h *Handler) loginForm(c fiber.Ctx) error {
+	next := SafeNext(c.FormValue("next"))
+	email := strings.TrimSpace(c.FormValue("email"))
+	_, tok, err := h.svc.Login(c.Context(), LoginInput{Email: email, Password: c.FormValue("password")}, client(c))
+	if err != nil {
+		// the spec's message whatever the cause; a rate limit says how long to wait
+		status, msg, ok := formFailure(c, err, "")
+		if !ok {
+			return err
+		}
+		if status != http.StatusTooManyRequests {
+			msg = MsgFormLoginFailed
+		}
+		c.Set("Cache-Control", "no-store")
+		return h.site.Render(c, "LoginPage", fiber.Map{"next": next, "reset": false, "error": msg, "email": email},
+			web.Meta{Title: "Login", Path: "/login", NoIndex: true, Status: status})
+	}
+	h.replaceSession(c, tok)
+	return c.Redirect().Status(http.StatusSeeOther).To(next)
+}
+
+// POST /signup (name, email, password, confirmPassword, next).
+func (h *Handler) signupForm(c fiber.Ctx) error {
+	next := SafeNext(c.FormValue("next"))
+	name, email := strings.TrimSpace(c.FormValue("name")), strings.TrimSpace(c.FormValue("email"))
+	again := func(status int, msg string) error {
+		c.Set("Cache-Control", "no-store")
+		return h.site.Render(c, "SignupPage", fiber.Map{"next": next, "error": msg, "name": name, "email": email},
+			web.Meta{Title: "Sign Up", Path: "/signup", NoIndex: true, Status: status})
+	}
+	if c.FormValue("password") != c.FormValue("confirmPassword") {
+		return again(http.StatusBadRequest, MsgFormPasswordsDiffer)
+	}
+	_, tok, err := h.svc.Register(c.Context(), RegisterInput{Name: name, Email: email, Password: c.FormValue("password")}, client(c))
+	if err != nil {
+		status, msg, ok := formFailure(c, err, "")
+		if !ok {
+			return err
+		}
+		return again(status, msg)
+	}
+	h.replaceSession(c, tok)
+	return c.Redirect().Status(http.StatusSeeOther).To(next)
+}
+
+// Messages of the plain form posts (the islands show the same as toasts).
+const (
+	MsgFormLoginFailed     = "Login Failed: Please check your credentials"
+	MsgFormPasswordsDiffer = "Passwords don't match: Please make sure your passwords match."
+)

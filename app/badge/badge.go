@@ -81,6 +81,9 @@ type Owned struct {
 	Badge
 	IsOwned           bool    `json:"isOwned"`
 	ApplicationStatus *string `json:"applicationStatus"`
+	// PaymentProcessing: the application awaits payment but PayPal is still processing
+	// a capture, so nothing more is owed (the payment page says the same).
+	PaymentProcessing bool `json:"paymentProcessing"`
 }
 
 // Application is the user's latest application for a badge, as the detail shows it.
@@ -90,6 +93,8 @@ type Application struct {
 	CreatedAt       time.Time  `json:"createdAt"`
 	ReviewedAt      *time.Time `json:"reviewedAt"`
 	RejectionReason string     `json:"rejectionReason"`
+	// PaymentProcessing: awaiting payment while PayPal still processes a capture.
+	PaymentProcessing bool `json:"paymentProcessing"`
 }
 
 // Grant is the user's (unrevoked) grant of a badge.
@@ -117,6 +122,7 @@ type record struct {
 	Reason         string     `bun:"reason"`
 	VerificationID string     `bun:"vid"`
 	PublicVerifyID string     `bun:"pvid"`
+	Payment        string     `bun:"pay"` // the application's latest payment status ("" when none)
 }
 
 // fold groups a user's records by badge: the latest application and the latest grant.
@@ -132,7 +138,8 @@ func fold(recs []record) map[string]*Mine {
 		switch r.Kind {
 		case "a":
 			if m.Application == nil || later(r.At, r.ID, m.Application.CreatedAt, m.Application.ID) {
-				m.Application = &Application{ID: r.ID, Status: r.Status, CreatedAt: r.At.UTC(), ReviewedAt: utcPtr(r.At2), RejectionReason: r.Reason}
+				m.Application = &Application{ID: r.ID, Status: r.Status, CreatedAt: r.At.UTC(), ReviewedAt: utcPtr(r.At2), RejectionReason: r.Reason,
+					PaymentProcessing: r.Status == model.StatusAwaitingPayment && r.Payment == model.PaymentPending}
 			}
 		case "g":
 			if m.Grant == nil || r.At.After(m.Grant.GrantedAt) {
@@ -170,6 +177,7 @@ func WithOwnership(b Badge, m *Mine) Owned {
 	if m.Application != nil {
 		s := m.Application.Status
 		o.ApplicationStatus = &s
+		o.PaymentProcessing = m.Application.PaymentProcessing
 	}
 	return o
 }
@@ -230,8 +238,11 @@ type Actions struct {
 	StartLabel string `json:"startLabel"` // 'Start Quiz' (skill) or 'Upload Proof' (proof)
 	// StartHref: the quiz or proof upload, or /login?next=… for a visitor.
 	StartHref string `json:"startHref"`
-	// ContinuePaymentHref is set when the latest application awaits payment.
+	// ContinuePaymentHref is set when the latest application awaits payment (and no
+	// capture is being processed).
 	ContinuePaymentHref string `json:"continuePaymentHref"`
+	// PaymentStatusHref is set instead while PayPal processes the payment: nothing is owed.
+	PaymentStatusHref string `json:"paymentStatusHref"`
 }
 
 // StartPath is where starting an application for b leads.
@@ -268,7 +279,11 @@ func ActionsFor(b *Badge, signedIn bool, m *Mine) Actions {
 		a.StartHref = "/login?next=" + url.QueryEscape(a.StartHref)
 	}
 	if m.Application != nil && m.Application.Status == model.StatusAwaitingPayment {
-		a.ContinuePaymentHref = "/payment/" + b.ID
+		if m.Application.PaymentProcessing {
+			a.PaymentStatusHref = "/payment-success/" + b.ID
+		} else {
+			a.ContinuePaymentHref = "/payment/" + b.ID
+		}
 	}
 	return a
 }

@@ -276,7 +276,7 @@ func TestBadgeDetailCarriesTheLatestApplicationAndGrant(t *testing.T) {
 	if a["status"] != "rejected" || a["rejectionReason"] != "Missing proof" || a["createdAt"] != "2026-05-04T10:00:00Z" || a["reviewedAt"] != "2026-05-04T11:00:00Z" {
 		t.Errorf("application %v", a)
 	}
-	if keys(a) != "_id,createdAt,rejectionReason,reviewedAt,status" {
+	if keys(a) != "_id,createdAt,paymentProcessing,rejectionReason,reviewedAt,status" {
 		t.Errorf("application keys %s", keys(a))
 	}
 	if r["grant"] != nil {
@@ -606,5 +606,62 @@ func TestCatalogueQueryCountDoesNotGrowWithBadges(t *testing.T) {
 	d := qc.count(func() { c.Get("/badges/" + u.ID) })
 	if d > 3 {
 		t.Errorf("detail of an unknown id ran %d queries", d)
+	}
+}
+
+// TestPaymentProcessingIsNotAwaitingPayment: while PayPal still processes the capture of
+// an application awaiting payment, the payment page says nothing is owed; the catalogue
+// and the detail say the same (paymentProcessing, and no Continue Payment button but a
+// link to the payment's status). A failed last payment is owed again.
+func TestPaymentProcessingIsNotAwaitingPayment(t *testing.T) {
+	f := newFx(t)
+	b := f.badge("Docker", "DevOps")
+	u, c := f.env.Member("m@example.com")
+	t0 := time.Date(2026, 5, 4, 10, 0, 0, 0, time.UTC)
+	a := f.app(u, b, model.StatusAwaitingPayment, t0, "")
+	pay := func(status string, at time.Time) {
+		p := &model.Payment{ID: model.NewID(), UserID: u.ID, ApplicationID: a.ID, BadgeID: b.ID, Provider: "paypal",
+			TransactionID: "TX" + model.NewID(), Status: status, AmountCents: 1000, OriginalCents: 1000, Currency: "USD", CreatedAt: at}
+		if _, err := f.env.DB.NewInsert().Model(p).Exec(f.env.Ctx()); err != nil {
+			t.Fatal(err)
+		}
+	}
+	detail := func() (map[string]any, map[string]any) {
+		r := c.Get("/badges/" + b.ID).Expect(200).Map()
+		return r["application"].(map[string]any), nil
+	}
+	entry := func() map[string]any {
+		var l struct {
+			Badges []map[string]any `json:"badges"`
+		}
+		c.Get("/badges/with-ownership").Expect(200).JSON(&l)
+		for _, x := range l.Badges {
+			if x["_id"] == b.ID {
+				return x
+			}
+		}
+		t.Fatal("badge missing from the catalogue")
+		return nil
+	}
+	actions := func() map[string]any {
+		_, props := c.Page("/badges/" + b.ID)
+		return props["page"].(map[string]any)["actions"].(map[string]any)
+	}
+
+	// nothing paid yet: owed
+	if ap, _ := detail(); ap["paymentProcessing"] != false || entry()["paymentProcessing"] != false || actions()["continuePaymentHref"] != "/payment/"+b.ID {
+		t.Fatalf("unpaid: %v %v %v", ap, entry(), actions())
+	}
+	// a capture pending at PayPal: nothing more owed
+	pay(model.PaymentPending, t0.Add(time.Hour))
+	ap, _ := detail()
+	act := actions()
+	if ap["paymentProcessing"] != true || entry()["paymentProcessing"] != true || act["continuePaymentHref"] != "" || act["paymentStatusHref"] != "/payment-success/"+b.ID {
+		t.Fatalf("pending capture: %v %v %v", ap, entry(), act)
+	}
+	// it failed later: owed again
+	pay(model.PaymentFailed, t0.Add(2*time.Hour))
+	if ap, _ := detail(); ap["paymentProcessing"] != false || actions()["continuePaymentHref"] != "/payment/"+b.ID {
+		t.Fatalf("after a failed payment: %v %v", ap, actions())
 	}
 }

@@ -108,11 +108,12 @@ func userRecords(ctx context.Context, d bun.IDB, userID, badgeID string) ([]reco
 	var recs []record
 	err := d.NewRaw(`
 SELECT 'a' AS kind, a.id, a.badge_id, a.status, a.created_at AS at, a.reviewed_at AS at2,
-	a.rejection_reason AS reason, '' AS vid, '' AS pvid
+	a.rejection_reason AS reason, '' AS vid, '' AS pvid,
+	COALESCE((SELECT p.status FROM payments p WHERE p.application_id = a.id ORDER BY p.created_at DESC, p.id DESC LIMIT 1), '') AS pay
 FROM applications a WHERE `+appWhere+`
 UNION ALL
 SELECT 'g' AS kind, g.id, g.badge_id, '' AS status, g.granted_at AS at, g.expires_at AS at2,
-	'' AS reason, g.verification_id AS vid, g.public_verification_id AS pvid
+	'' AS reason, g.verification_id AS vid, g.public_verification_id AS pvid, '' AS pay
 FROM badge_grants g WHERE `+grantWhere, args...).Scan(ctx, &recs)
 	return recs, err
 }

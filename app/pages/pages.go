@@ -57,9 +57,26 @@ func (h *Handler) Routes() []web.Route {
 	return rs
 }
 
+// RobotsRules keeps crawlers off the private pages only, path by path. The public profile
+// /profile/{id} (what Share Profile copies) stays open, or link-preview bots, which obey
+// robots.txt, would show no card for it: only the signed-in /profile itself ("$" ends the
+// match, RFC 9309 longest match makes "Allow: /profile/" win) is disallowed.
+const RobotsRules = "User-agent: *\n" +
+	"Allow: /profile/\n" +
+	"Disallow: /profile$\n" +
+	"Disallow: /admin\n" +
+	"Disallow: /backend/\n" +
+	"Disallow: /quiz/\n" +
+	"Disallow: /proof-upload/\n" +
+	"Disallow: /resume-upload/\n" +
+	"Disallow: /payment/\n" +
+	"Disallow: /payment-success/\n" +
+	"Disallow: /payment-failed/\n" +
+	"Disallow: /reset-password\n"
+
 func (h *Handler) robots(c fiber.Ctx) error {
 	c.Set("Content-Type", "text/plain; charset=utf-8")
-	return c.SendString("User-agent: *\nDisallow: /admin\nDisallow: /backend/\nDisallow: /profile\nSitemap: " + h.site.Origin(c) + "/sitemap.xml\n")
+	return c.SendString(RobotsRules + "Sitemap: " + h.site.Origin(c) + "/sitemap.xml\n")
 }
 
 func (h *Handler) sitemap(c fiber.Ctx) error {

@@ -86,6 +86,8 @@ func TestVerifyPagesRendered(t *testing.T) {
 	verifyPageHas(t, "shared link", r.Text(), "Verified Badge", "Cloud Architect 0", "Ada Lovelace", "a***@example.com", "Signature valid",
 		"Issued by Meritmark", "Not revoked", "Not expired", "Add to LinkedIn", "Badge image", "Does not expire",
 		`<meta property="og:image" content="`+e.URL+`/credentials/`+ada.PublicVerificationID+`/card.png">`,
+		`<meta property="og:image:width" content="1200">`, `<meta property="og:image:height" content="630">`,
+		`<meta property="og:image:alt" content="Meritmark card of the Cloud Architect 0 badge held by Ada Lovelace">`,
 		`<link rel="canonical" href="`+e.URL+`/verify/`+ada.PublicVerificationID+`">`, `data-island="VerifyBadge"`)
 	if strings.Contains(r.Text(), "Badge Not Found") {
 		t.Error("a valid badge page says Badge Not Found")

@@ -2,6 +2,7 @@ package payment_test
 
 import (
 	"fmt"
+	"strings"
 	"sync/atomic"
 	"testing"
 	"time"
@@ -647,5 +648,37 @@ func TestPaymentPages(t *testing.T) {
 	st, p = state("/payment-failed/" + f.badge.ID)
 	if st != 200 || p["badge"].(map[string]any)["name"] != f.badge.Name {
 		t.Fatalf("failed page: %d %v", st, p)
+	}
+}
+
+// TestFreeBadgeNeedsNoPayment: a $0 badge's application goes straight to review with no
+// payment row. The payment page must not link to "payment details" that do not exist, and
+// the success page must not send the member back to payment (the old loop between 'View
+// payment details' and 'No payment found … Go to payment').
+func TestFreeBadgeNeedsNoPayment(t *testing.T) {
+	f := newFixture(t)
+	free := f.addBadge("Community Helper", "Management", 0)
+	u, c := f.member("free@x.io")
+	state := func(path string) map[string]any {
+		_, props := c.Page(path)
+		return props["page"].(map[string]any)
+	}
+	// before applying: the success page still says no payment and offers the payment page
+	if p := state("/payment-success/" + free.ID); p["result"] != nil || p["applicationState"] != payment.PageNoApplication {
+		t.Fatalf("before applying: %v", p)
+	}
+	a := f.application(u, free)
+	if _, err := f.env.DB.NewUpdate().Model((*model.Application)(nil)).Set("status = ?", model.StatusPending).Set("payment_status = ?", model.PaymentCompleted).
+		Where("id = ?", a.ID).Exec(f.env.Ctx()); err != nil {
+		t.Fatal(err)
+	}
+	p := state("/payment/" + free.ID)
+	if d := p["data"].(map[string]any); d["state"] != payment.PageInReview || d["lastPayment"] != nil {
+		t.Fatalf("payment page: %v", d)
+	}
+	r, props := c.Page("/payment-success/" + free.ID)
+	pg := props["page"].(map[string]any)
+	if pg["result"] != nil || pg["applicationState"] != payment.PageInReview || !strings.Contains(r.Text(), "<title>No payment needed | Meritmark</title>") {
+		t.Fatalf("success page of a free application: %v", pg)
 	}
 }

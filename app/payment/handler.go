@@ -328,8 +328,19 @@ func (h *Handler) successPage(c fiber.Ctx) error {
 	if err != nil {
 		return err
 	}
+	// without a payment, say what the application needs (a free one needs nothing)
+	appState := ""
+	if r == nil {
+		d, err := h.Svc.Page(c.Context(), web.Viewer(c), c.Params("badgeId"))
+		if err != nil {
+			return err
+		}
+		appState = d.State
+	}
 	title := "Payment Successful!"
 	switch {
+	case r == nil && (appState == PageInReview || appState == PageApproved):
+		title = "No payment needed"
 	case r == nil:
 		title = "No payment found"
 	case r.ApplicationApproved:
@@ -337,7 +348,7 @@ func (h *Handler) successPage(c fiber.Ctx) error {
 	case r.Status == "pending":
 		title = "Payment Processing"
 	}
-	return h.site.Render(c, "PaymentSuccessPage", fiber.Map{"result": r, "badgeId": c.Params("badgeId")},
+	return h.site.Render(c, "PaymentSuccessPage", fiber.Map{"result": r, "badgeId": c.Params("badgeId"), "applicationState": appState},
 		web.Meta{Title: title, NoIndex: true})
 }
 

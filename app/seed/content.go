@@ -34,7 +34,7 @@ var badges = []badgeSeed{
 	{
 		name: "Go Backend Engineer", category: "Development", typ: "skill", level: "advanced", icon: "Server", color: "cyan", price: 7900, requiresResume: true,
 		description: "Proves command of Go for backend services: concurrency, errors, HTTP and databases.",
-		criteria:    "Score at least 75 percent on the Go Backend Engineer assessment and submit a resume that shows backend work; reviewers check the resume against the assessment result.",
+		criteria:    "Score at least 70 percent on the Go Backend Engineer assessment and submit a resume that shows backend work; reviewers check the resume against the assessment result.",
 		questions: []q{
 			{"What happens when you send on an unbuffered channel with no receiver ready?", []string{"The value is dropped", "The sender blocks", "It panics", "It returns an error"}, 1, "easy", "An unbuffered send blocks until a receiver takes the value.", "Concurrency"},
 			{"Which is the idiomatic way to check an error's identity through wrapping?", []string{"err == target", "errors.Is(err, target)", "err.Error() == target.Error()", "reflect.DeepEqual"}, 1, "medium", "errors.Is walks the wrap chain created with %w.", "Errors"},

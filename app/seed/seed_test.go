@@ -2,6 +2,8 @@ package seed_test
 
 import (
 	"context"
+	"regexp"
+	"strconv"
 	"testing"
 
 	"meritmark/app/apptest"
@@ -91,5 +93,36 @@ func TestCreateAdminResetsAnExistingAccount(t *testing.T) {
 	}
 	if ok, _ := auth.CheckPassword(u.PasswordHash, "second-password"); !ok || u.Name != "Boss Two" || u.Role != model.RoleAdmin {
 		t.Fatalf("%+v", u)
+	}
+}
+
+// TestSeededCriteriaMatchTheQuiz: a skill badge's criteria text names the score its quiz
+// really passes at (the Go Backend Engineer once said 75 % while its quiz passed at 70 %).
+func TestSeededCriteriaMatchTheQuiz(t *testing.T) {
+	d := apptest.OpenDB(t)
+	ctx := context.Background()
+	if _, err := seed.Run(ctx, d, "demo-password"); err != nil {
+		t.Fatal(err)
+	}
+	var quizzes []model.Quiz
+	if err := d.NewSelect().Model(&quizzes).Scan(ctx); err != nil {
+		t.Fatal(err)
+	}
+	percent := regexp.MustCompile(`(\d+)\s*(?:percent|%)`)
+	checked := 0
+	for _, q := range quizzes {
+		var b model.Badge
+		if err := d.NewSelect().Model(&b).Where("id = ?", q.BadgeID).Scan(ctx); err != nil {
+			t.Fatal(err)
+		}
+		for _, m := range percent.FindAllStringSubmatch(b.Criteria+" "+q.Description, -1) {
+			checked++
+			if n, _ := strconv.Atoi(m[1]); n != q.PassingScore {
+				t.Errorf("%s: the text says %s%% but the quiz passes at %d%%", b.Name, m[1], q.PassingScore)
+			}
+		}
+	}
+	if checked < 5 {
+		t.Fatalf("only %d scores named in the seeded criteria", checked)
 	}
 }

@@ -300,6 +300,8 @@ func TestProfilePages(t *testing.T) {
 		`<meta property="og:type" content="profile">`,
 		`<meta property="og:title" content="Page Owner | Meritmark">`,
 		`<meta property="og:image" content="` + e.URL + pic.ProfilePicURL + `">`,
+		`<meta property="og:image:width" content="64">`, `<meta property="og:image:height" content="64">`,
+		`<meta property="og:image:alt" content="Profile picture of Page Owner">`,
 		`<link rel="canonical" href="` + e.URL + "/profile/" + u.ID + `">`,
 		html.EscapeString("Page Owner, Designer & <Lead>, holds 1 verified badge on Meritmark."),
 		`application/ld+json`, `"@type":"Person"`,

@@ -1,10 +1,13 @@
 package user
 
 import (
+	"context"
 	"errors"
 	"fmt"
+	"image/png"
 	"io"
 	"net/http"
+	"strings"
 	"time"
 
 	"github.com/gofiber/fiber/v3"
@@ -169,10 +172,17 @@ func (h *Handler) publicPage(c fiber.Ctx) error {
 	if len(same) > 0 {
 		person["sameAs"] = same
 	}
+	// the picture's size for link previews (stored pictures are square PNGs of at most 512 px)
+	imgW, imgH, imgAlt := 0, 0, ""
+	if p.ProfilePicURL != "" {
+		imgAlt = "Profile picture of " + p.Name
+		imgW, imgH = h.pictureSize(c.Context(), strings.TrimPrefix(p.ProfilePicURL, "/media/"))
+	}
 	return h.site.Render(c, "PublicProfilePage", fiber.Map{
 		"profile": p, "origin": origin, "isOwner": v != nil && v.ID == p.ID,
 	}, web.Meta{
 		Title: p.Name, Description: desc, Image: p.ProfilePicURL, Type: "profile", Path: "/profile/" + p.ID,
+		ImageWidth: imgW, ImageHeight: imgH, ImageAlt: imgAlt,
 		JSONLD: map[string]any{"@context": "https://schema.org", "@type": "ProfilePage", "mainEntity": person},
 	})
 }
@@ -215,4 +225,21 @@ func (h *Handler) media(c fiber.Ctx) error {
 	c.Set("Content-Security-Policy", "default-src 'none'; sandbox")
 	c.Set("Content-Disposition", "inline")
 	return c.Status(http.StatusOK).Send(data)
+}
+
+// pictureSize reads a stored picture's dimensions (0, 0 when it cannot).
+func (h *Handler) pictureSize(ctx context.Context, key string) (int, int) {
+	if !ValidPictureKey(key) {
+		return 0, 0
+	}
+	rc, err := h.svc.Store.Open(ctx, key)
+	if err != nil {
+		return 0, 0
+	}
+	defer rc.Close()
+	cfg, err := png.DecodeConfig(rc)
+	if err != nil {
+		return 0, 0
+	}
+	return cfg.Width, cfg.Height
 }

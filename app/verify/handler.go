@@ -171,7 +171,9 @@ func sendPage(c fiber.Ctx, p *page) error {
 }
 
 func pageMeta(r *Result, pvid string) web.Meta {
-	m := web.Meta{Path: "/verify/" + pvid, Image: "/credentials/" + pvid + "/card.png", NoIndex: !r.IsValid}
+	m := web.Meta{Path: "/verify/" + pvid, Image: "/credentials/" + pvid + "/card.png", NoIndex: !r.IsValid,
+		ImageWidth: 1200, ImageHeight: 630, // credential.Card
+		ImageAlt: "Meritmark card of the " + r.Badge.Name + " badge held by " + r.User.Name}
 	issued := day(r.IssuedAt)
 	switch {
 	case r.IsValid:

@@ -185,6 +185,8 @@ func (s *Service) compute(ctx context.Context, r *record, now time.Time) Result 
 		ExpiresAt: utc(r.ExpiresAt),
 		RevokedAt: utc(r.RevokedAt),
 		CheckedAt: now.UTC().Truncate(time.Second),
+		// the one id to quote, whichever form was entered
+		VerificationID: r.VerificationID,
 	}
 	if origin != "" {
 		res.Credential = links(origin, r)
@@ -316,10 +318,13 @@ func (s *Service) Lookup(ctx context.Context, kind, id, ip, requestOrigin string
 	return s.answer(e, id), e, nil
 }
 
-// answer is the cached result with the id as the visitor gave it.
+// answer is a copy of the cached result (its verificationId is the grant's MM-… id,
+// whichever form the visitor gave).
 func (s *Service) answer(e *entry, id string) *Result {
 	r := e.result
-	r.VerificationID = id
+	if r.VerificationID == "" {
+		r.VerificationID = id
+	}
 	return &r
 }
 

@@ -18,8 +18,11 @@ import (
 //   - A verification id looks like MM-7K2D-9QXA-4PZM (Crockford base32). It is read
 //     case-insensitively, with spaces and dashes optional, and the letters O, I and L are
 //     read as 0, 1 and 1 (they are never issued), so an id typed from a printout works.
-//   - A public verification id (the one in shared links, /verify/{id}) is 32 lower-case
-//     base32 characters and is case-sensitive: it is matched exactly as issued.
+//   - A public verification id (the one in shared links, /verify/{id}) is 32 base32
+//     characters, issued in lower case and read case-insensitively too (the verify page
+//     promises "not case-sensitive" for every id), so one typed in upper case works.
+//   - Whichever is entered, the answer names the grant by its verification id
+//     (MM-XXXX-XXXX-XXXX): the one id a holder quotes everywhere.
 //   - Either may be pasted as a whole link (…/verify/{id}, …/credentials/{id}.json): the
 //     last path segment is used. Leading and trailing spaces are ignored.
 //
@@ -31,7 +34,7 @@ const (
 	KindPublic       = "public"
 )
 
-var publicRe = regexp.MustCompile(`^[a-z2-7]{32}$`)
+var publicRe = regexp.MustCompile(`^[a-zA-Z2-7]{32}$`)
 
 const crockford = "0123456789ABCDEFGHJKMNPQRSTVWXYZ"
 
@@ -59,7 +62,7 @@ func NormalizeID(raw string) (kind, id string, ok bool) {
 		s = strings.TrimSpace(s)
 	}
 	if publicRe.MatchString(s) {
-		return KindPublic, s, true
+		return KindPublic, strings.ToLower(s), true
 	}
 	var b strings.Builder
 	for _, r := range strings.ToUpper(s) {

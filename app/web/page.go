@@ -37,6 +37,11 @@ type Meta struct {
 	Description string
 	Path        string // canonical path; default: the request path
 	Image       string // og:image path or URL; default: the site card
+	// ImageWidth, ImageHeight (pixels, when known) and ImageAlt describe Image for link
+	// previews (og:image:width/height/alt, twitter:image:alt); the site card's are built in.
+	ImageWidth  int
+	ImageHeight int
+	ImageAlt    string
 	Type        string // og:type; default website
 	NoIndex     bool
 	JSONLD      any // structured data, marshalled with json.Marshal
@@ -78,6 +83,9 @@ type Site struct {
 
 // SiteName is the product's name.
 const SiteName = "Meritmark"
+
+// DefaultImageAlt describes the site card (static/images/og-card.png, 1200x630).
+const DefaultImageAlt = "Meritmark: verified professional badges"
 
 // DefaultDescription is used when a page gives none.
 const DefaultDescription = "Earn verified professional badges by passing a quiz or submitting proof, and share credentials anyone can verify."
@@ -198,9 +206,15 @@ func (s *Site) document(c fiber.Ctx, body string, islands []islandOut, meta Meta
 		path = c.Path()
 	}
 	canonical := origin + path
-	image := meta.Image
+	image, imgW, imgH, imgAlt := meta.Image, meta.ImageWidth, meta.ImageHeight, meta.ImageAlt
 	if image == "" {
-		image = "/static/images/og-card.png"
+		image, imgW, imgH = "/static/images/og-card.png", 1200, 630
+		if imgAlt == "" {
+			imgAlt = DefaultImageAlt
+		}
+	}
+	if imgAlt == "" {
+		imgAlt = title
 	}
 	if strings.HasPrefix(image, "/") {
 		image = origin + image
@@ -220,8 +234,12 @@ func (s *Site) document(c fiber.Ctx, body string, islands []islandOut, meta Meta
 	}
 	fmt.Fprintf(&b, `<meta property="og:site_name" content="%s"><meta property="og:type" content="%s"><meta property="og:title" content="%s"><meta property="og:description" content="%s"><meta property="og:url" content="%s"><meta property="og:image" content="%s">`,
 		SiteName, esc(ogType), esc(title), esc(desc), esc(canonical), esc(image))
-	fmt.Fprintf(&b, `<meta name="twitter:card" content="summary_large_image"><meta name="twitter:title" content="%s"><meta name="twitter:description" content="%s"><meta name="twitter:image" content="%s">`,
-		esc(title), esc(desc), esc(image))
+	if imgW > 0 && imgH > 0 {
+		fmt.Fprintf(&b, `<meta property="og:image:width" content="%d"><meta property="og:image:height" content="%d">`, imgW, imgH)
+	}
+	fmt.Fprintf(&b, `<meta property="og:image:alt" content="%s">`, esc(imgAlt))
+	fmt.Fprintf(&b, `<meta name="twitter:card" content="summary_large_image"><meta name="twitter:title" content="%s"><meta name="twitter:description" content="%s"><meta name="twitter:image" content="%s"><meta name="twitter:image:alt" content="%s">`,
+		esc(title), esc(desc), esc(image), esc(imgAlt))
 	b.WriteString(`<meta name="theme-color" content="#4f46e5"><link rel="icon" href="/static/images/favicon.svg" type="image/svg+xml">`)
 	b.WriteString(`<script>` + ThemeScript + `</script>`)
 	if s.Assets.CSS != "" {

@@ -155,6 +155,10 @@ test('the admin reviews the pending application and approves it; the applicant s
   const rejected = page.locator(`[data-application-id="${applicationId}"]`);
   await rejected.getByText('The linked repository is private.').waitFor();
   await rejected.getByRole('button', { name: 'Re-approve' }).click();
+  // restoring the revoked grant is confirmed knowing why it was revoked
+  const restore = page.getByTestId('restore-dialog');
+  await restore.getByText('The linked repository is private.', { exact: false }).waitFor();
+  await restore.getByRole('button', { name: 'Restore badge' }).click();
   await page.locator('[data-toaster] li', { hasText: 'Application approved successfully' }).waitFor();
   await page.getByText('Approved (1)').waitFor();
   await page.getByTestId('tab-approved').click();

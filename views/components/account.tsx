@@ -55,6 +55,15 @@ export type EarnedBadge = {
   verificationId: string;
 };
 
+/** A failed plain form post's message (rendered by the server, announced on load). */
+export function FormError({ message }: { message: string }) {
+  return (
+    <div role="alert" className="mb-4 rounded-lg border border-destructive/50 bg-destructive/10 px-4 py-3 text-sm text-foreground" data-testid="form-error">
+      {message}
+    </div>
+  );
+}
+
 /** The same-site path to go to after signing in: a local path, else '/'. */
 export function safeNext(next: string | null | undefined): string {
   if (!next || next[0] !== '/' || next.startsWith('//') || next.startsWith('/\\') || /[\\\r\n\t]/.test(next)) return '/';

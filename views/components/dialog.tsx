@@ -1,5 +1,5 @@
 // Dialog on Radix (focus trap, Escape, aria) in the shadcn/ui style.
-import type { ComponentPropsWithoutRef, HTMLAttributes, ReactNode } from 'react';
+import { useRef, useState, type ComponentPropsWithoutRef, type HTMLAttributes, type ReactNode } from 'react';
 import { Dialog as D } from 'radix-ui';
 import { X } from 'lucide-react';
 import { cn } from '../lib/cn';
@@ -8,7 +8,31 @@ export const Dialog = D.Root;
 export const DialogTrigger = D.Trigger;
 export const DialogClose = D.Close;
 
-export function DialogContent({ className, children, ...rest }: ComponentPropsWithoutRef<typeof D.Content> & { children: ReactNode }) {
+/**
+ * The dialog's content. Radix returns focus on close only to a Dialog.Trigger; most of
+ * our dialogs are opened by state, so the control focused when the dialog opened (still
+ * the active element when Radix announces the open auto-focus) gets the focus back when
+ * it closes.
+ */
+export function DialogContent({ className, children, onOpenAutoFocus, onCloseAutoFocus, ...rest }: ComponentPropsWithoutRef<typeof D.Content> & { children: ReactNode }) {
+  // a dialog whose content mounts as it opens: the focused control at its first render
+  const [first] = useState<HTMLElement | null>(() => (typeof document === 'undefined' ? null : (document.activeElement as HTMLElement | null)));
+  const opener = useRef<HTMLElement | null>(first && first !== document.body ? first : null);
+  const remember = (e: Event) => {
+    // a dialog kept mounted while closed: the focused control as Radix opens it
+    const a = document.activeElement as HTMLElement | null;
+    if (a && a !== document.body && !(e.currentTarget as Node | null)?.contains?.(a)) opener.current = a;
+    onOpenAutoFocus?.(e);
+  };
+  const returnFocus = (e: Event) => {
+    onCloseAutoFocus?.(e);
+    const el = opener.current;
+    if (e.defaultPrevented || !el || !el.isConnected) return;
+    e.preventDefault();
+    el.focus();
+    // a control disabled while the dialog worked is enabled again a moment later
+    if (document.activeElement !== el) setTimeout(() => el.isConnected && el.focus(), 50);
+  };
   return (
     <D.Portal>
       <D.Overlay className="fixed inset-0 z-50 bg-black/60 backdrop-blur-[1px]" />
@@ -17,6 +41,8 @@ export function DialogContent({ className, children, ...rest }: ComponentPropsWi
           'fixed left-1/2 top-1/2 z-50 grid max-h-[90vh] w-[calc(100%-2rem)] max-w-lg -translate-x-1/2 -translate-y-1/2 gap-4 overflow-y-auto rounded-xl border bg-background p-6 shadow-xl',
           className,
         )}
+        onOpenAutoFocus={remember}
+        onCloseAutoFocus={returnFocus}
         {...rest}
       >
         {children}

@@ -6,7 +6,7 @@ import { useEffect, useRef, useState, type MouseEvent } from 'react';
 import { BadgeCheck, Check, CircleX, Copy, CreditCard, Hourglass, Linkedin, ListChecks, Plus, Share2, ShieldCheck, Twitter, Upload } from 'lucide-react';
 import { Button, Chip, Input, LinkButton, buttonClass } from '../components/ui';
 import { Dialog, DialogContent, DialogDescription, DialogHeader, DialogTitle } from '../components/dialog';
-import { STATUS_LABELS, type BadgeApplication, type BadgeGrant } from '../lib/badges';
+import { statusLabel, type BadgeApplication, type BadgeGrant } from '../lib/badges';
 import { date } from '../lib/format';
 import { toast, toastError } from '../lib/toast';
 import { cn } from '../lib/cn';
@@ -22,6 +22,7 @@ export type BadgeActionsProps = {
     startLabel: string;
     startHref: string;
     continuePaymentHref: string;
+    paymentStatusHref?: string;
   };
   application: BadgeApplication | null;
   grant: BadgeGrant | null;
@@ -85,7 +86,7 @@ export default function BadgeActions({ badgeId, badgeName, type, actions, applic
         <div className="rounded-lg border p-4" data-testid="application-status" data-status={status}>
           <div className="flex items-center justify-between gap-3">
             <p className="text-sm font-medium">Your application</p>
-            <Chip tone={statusTone[status as keyof typeof statusTone] || 'secondary'}>{STATUS_LABELS[status] || status}</Chip>
+            <Chip tone={statusTone[status as keyof typeof statusTone] || 'secondary'}>{statusLabel(status, application.paymentProcessing)}</Chip>
           </div>
           <p className="mt-2 text-sm text-muted-foreground">
             Submitted {date(application.createdAt)}
@@ -97,8 +98,13 @@ export default function BadgeActions({ badgeId, badgeName, type, actions, applic
               <span>Your application is in process. Our team reviews applications within 2-3 business days and e-mails you the result.</span>
             </p>
           )}
-          {status === 'awaiting_payment' && (
+          {status === 'awaiting_payment' && !application.paymentProcessing && (
             <p className="mt-3 text-sm">Your application is saved. Complete the payment to send it for review.</p>
+          )}
+          {status === 'awaiting_payment' && application.paymentProcessing && (
+            <p className="mt-3 text-sm" data-testid="payment-processing">
+              PayPal is still processing your payment. Your application moves to review as soon as PayPal completes it; there is nothing more to pay.
+            </p>
           )}
           {status === 'rejected' && (
             <div className="mt-3 rounded-md border border-destructive/30 bg-destructive/10 p-3 text-sm" data-testid="rejection">
@@ -115,6 +121,12 @@ export default function BadgeActions({ badgeId, badgeName, type, actions, applic
       {actions.continuePaymentHref && (
         <LinkButton href={actions.continuePaymentHref} size="lg" className="w-full" data-testid="continue-payment">
           <CreditCard /> Continue Payment
+        </LinkButton>
+      )}
+
+      {actions.paymentStatusHref && (
+        <LinkButton href={actions.paymentStatusHref} size="lg" variant="outline" className="w-full" data-testid="payment-status">
+          <Hourglass /> View payment status
         </LinkButton>
       )}
 
@@ -142,8 +154,16 @@ function popup(e: MouseEvent<HTMLAnchorElement>) {
   const h = 400;
   const left = Math.max(0, Math.round((window.screenX || 0) + ((window.outerWidth || w) - w) / 2));
   const top = Math.max(0, Math.round((window.screenY || 0) + ((window.outerHeight || h) - h) / 2));
-  const win = window.open(url, 'share', `width=${w},height=${h},left=${left},top=${top},resizable=yes,scrollbars=yes`);
+  // one window per network: with a single shared name the second button only navigated
+  // the first popup (often hidden behind this page) and seemed to do nothing
+  const name = 'share-' + (e.currentTarget.dataset.network || 'link');
+  const win = window.open(url, name, `width=${w},height=${h},left=${left},top=${top},resizable=yes,scrollbars=yes`);
   if (win) {
+    try {
+      win.focus();
+    } catch {
+      /* ignore */
+    }
     try {
       win.opener = null;
     } catch {
@@ -199,10 +219,10 @@ function ShareDialog({ open, onOpenChange, badgeName, share }: { open: boolean; 
           </Button>
         </div>
         <div className="grid gap-2 sm:grid-cols-2">
-          <a href={share.linkedinShareUrl} onClick={popup} target="_blank" rel="noopener noreferrer" className={buttonClass('outline')} data-testid="share-linkedin">
+          <a href={share.linkedinShareUrl} onClick={popup} target="_blank" rel="noopener noreferrer" className={buttonClass('outline')} data-testid="share-linkedin" data-network="linkedin">
             <Linkedin className="text-[#0a66c2]" /> Share on LinkedIn
           </a>
-          <a href={share.twitterShareUrl} onClick={popup} target="_blank" rel="noopener noreferrer" className={buttonClass('outline')} data-testid="share-twitter">
+          <a href={share.twitterShareUrl} onClick={popup} target="_blank" rel="noopener noreferrer" className={buttonClass('outline')} data-testid="share-twitter" data-network="twitter">
             <Twitter className="text-sky-500" /> Share on Twitter
           </a>
         </div>

@@ -6,7 +6,7 @@ import { useMemo, useState, type MouseEvent } from 'react';
 import { CircleCheck, FileCheck, Hourglass, ListChecks, Search, SearchX } from 'lucide-react';
 import { Button, Card, Chip, LinkButton } from '../components/ui';
 import { BadgeIcon, priceLabel } from '../components/badges';
-import { CATEGORIES, catalogueHref, levelLabel, matches, normalizeQuery, typeLabel, type CatalogueBadge } from '../lib/badges';
+import { CATEGORIES, catalogueHref, levelLabel, matches, normalizeQuery, statusLabel, typeLabel, type CatalogueBadge } from '../lib/badges';
 import { words } from '../lib/format';
 import { cn } from '../lib/cn';
 
@@ -187,12 +187,12 @@ function BadgeCard({ b, signedIn }: { b: CatalogueBadge; signedIn: boolean }) {
           {typeLabel(b.type)}
         </Chip>
         <Chip tone="outline">{levelLabel(b.level)}</Chip>
-        {b.applicationStatus === 'awaiting_payment' && !b.isOwned && <Chip tone="warning">Awaiting payment</Chip>}
+        {b.applicationStatus === 'awaiting_payment' && !b.isOwned && <Chip tone="warning">{statusLabel('awaiting_payment', b.paymentProcessing)}</Chip>}
       </div>
       <p className="px-6 pt-4 text-sm leading-relaxed text-muted-foreground">
         {criteria.text}{' '}
         {criteria.cut && (
-          <a href={href} className="whitespace-nowrap font-medium text-primary hover:underline">
+          <a href={href} className="whitespace-nowrap font-medium text-primary hover:underline" aria-label={`Read more about ${b.name}`}>
             Read more
           </a>
         )}

@@ -194,9 +194,10 @@ export default function HallOfFameBoard(p: HallOfFameBoardProps) {
           <h2 id="top-heading" className="flex items-center gap-2 text-xl font-semibold tracking-tight">
             <Crown className="h-5 w-5 text-warning" aria-hidden="true" /> Top Performers
           </h2>
-          <ol className="mt-4 grid gap-4 md:grid-cols-3" data-testid="hof-top">
+          {/* minmax(0, 1fr) columns and min-w-0 items: a long job title is cut, not widening the page */}
+          <ol className="mt-4 grid grid-cols-1 gap-4 md:grid-cols-3" data-testid="hof-top">
             {top.map((u, i) => (
-              <li key={u.id}>
+              <li key={u.id} className="min-w-0">
                 <TopCard u={u} first={i === 0} />
               </li>
             ))}
@@ -211,7 +212,7 @@ export default function HallOfFameBoard(p: HallOfFameBoardProps) {
           </h2>
           <ul className="mt-4 divide-y overflow-hidden rounded-xl border bg-card" data-testid="hof-all">
             {rest.map((u) => (
-              <li key={u.id}>
+              <li key={u.id} className="min-w-0">
                 <EarnerRow u={u} />
               </li>
             ))}

@@ -4,15 +4,16 @@ import { api, ApiError, errorMessage } from '../lib/api';
 import { toast, toastError } from '../lib/toast';
 import { Button, Card, CardContent, Input, Label } from '../components/ui';
 import { Dialog, DialogContent, DialogDescription, DialogFooter, DialogHeader, DialogTitle } from '../components/dialog';
-import { PasswordInput, safeNext } from '../components/account';
+import { FormError, PasswordInput, safeNext } from '../components/account';
 
-export type LoginFormProps = { next: string; reset: boolean };
+/** error and email come back from a plain form post (JavaScript off) that failed. */
+export type LoginFormProps = { next: string; reset: boolean; error?: string; email?: string };
 
 /** Email and password, Sign in, the Forgot Password dialog and a link to sign up. */
-export default function LoginForm({ next, reset }: LoginFormProps) {
+export default function LoginForm({ next, reset, error, email: typed }: LoginFormProps) {
   const [busy, setBusy] = useState(false);
   const [forgotOpen, setForgotOpen] = useState(false);
-  const [email, setEmail] = useState('');
+  const [email, setEmail] = useState(typed || '');
 
   const submit = async (e: FormEvent<HTMLFormElement>) => {
     e.preventDefault();
@@ -42,7 +43,10 @@ export default function LoginForm({ next, reset }: LoginFormProps) {
       )}
       <Card>
         <CardContent className="pt-6">
-          <form method="post" onSubmit={submit} className="space-y-4" aria-busy={busy}>
+          {error && <FormError message={error} />}
+          {/* without JavaScript the browser posts this form to /login (urlencoded) */}
+          <form method="post" action="/login" onSubmit={submit} className="space-y-4" aria-busy={busy}>
+            <input type="hidden" name="next" value={next} />
             <div className="space-y-2">
               <Label htmlFor="login-email">Email</Label>
               <Input id="login-email" name="email" type="email" autoComplete="email" required placeholder="you@example.com" value={email} onChange={(e) => setEmail(e.target.value)} />

@@ -85,7 +85,8 @@ export default function PaymentCheckout({ badge, quote: base, provider, lastPaym
     }
   };
 
-  const removeCoupon = () => {
+  const removeCoupon = (e?: { preventDefault: () => void }) => {
+    e?.preventDefault();
     setApplied(null);
     setCode('');
   };
@@ -234,11 +235,13 @@ export default function PaymentCheckout({ badge, quote: base, provider, lastPaym
                 data-testid="coupon-input"
               />
               {applied ? (
-                <Button type="button" variant="outline" onClick={removeCoupon} disabled={processing} data-testid="coupon-remove">
+                // distinct keys: React must not reuse the Remove button as the submit button
+                // while its click is still being handled (that submitted the emptied form)
+                <Button key="remove" type="button" variant="outline" onClick={removeCoupon} disabled={processing} data-testid="coupon-remove">
                   <X /> Remove
                 </Button>
               ) : (
-                <Button type="submit" variant="secondary" disabled={applying || processing} data-testid="coupon-apply">
+                <Button key="apply" type="submit" variant="secondary" disabled={applying || processing} data-testid="coupon-apply">
                   {applying && <Loader2 className="animate-spin" />} Apply
                 </Button>
               )}
@@ -308,6 +311,7 @@ export default function PaymentCheckout({ badge, quote: base, provider, lastPaym
                 <p className="mt-2 text-center text-xs text-muted-foreground">
                   Sandbox simulator: this server has no PayPal credentials, so no real money moves.
                 </p>
+                <RefreshLink />
               </div>
             )}
           </CardContent>
@@ -500,9 +504,25 @@ function PayPalButtons(p: {
         <p className="rounded-md border border-destructive/40 bg-destructive/10 px-3 py-2 text-sm">PayPal could not be loaded. Check your connection or any content blocker, then refresh.</p>
       )}
       <div ref={ref} aria-busy={p.disabled} className={cn('relative z-0', p.disabled && 'pointer-events-none opacity-60')} data-testid="paypal-buttons" />
-      <button type="button" onClick={() => window.location.reload()} className="mt-2 flex w-full items-center justify-center gap-1.5 text-sm text-muted-foreground underline-offset-4 hover:text-foreground hover:underline">
-        <RefreshCw className="h-3.5 w-3.5" aria-hidden="true" /> PayPal not loading? Click to refresh
-      </button>
+      <RefreshLink />
     </div>
+  );
+}
+
+/** The spec's 'PayPal not loading? Click to refresh' (under the real button and the
+ * simulator alike): a plain link to this page, so it works even if scripts stalled. */
+function RefreshLink() {
+  return (
+    <a
+      href=""
+      onClick={(e) => {
+        e.preventDefault();
+        window.location.reload();
+      }}
+      className="mt-2 flex w-full items-center justify-center gap-1.5 rounded-sm text-sm text-muted-foreground underline-offset-4 hover:text-foreground hover:underline focus-visible:outline-none focus-visible:ring-2 focus-visible:ring-ring"
+      data-testid="paypal-refresh"
+    >
+      <RefreshCw className="h-3.5 w-3.5" aria-hidden="true" /> PayPal not loading? Click to refresh
+    </a>
   );
 }

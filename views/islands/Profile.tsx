@@ -37,6 +37,12 @@ function useCopied(): [string, (key: string, text: string, success: string) => P
   return [copied, copy];
 }
 
+/** The id a holder quotes (MM-XXXX-XXXX-XXXX, as on the badge page and the verify page);
+ * the earned badge's own verificationId is the link form used in /verify/{id}. */
+function quoteId(user: User, b: EarnedBadge): string {
+  return user.badgeGrants?.find((g) => g.id === b.id)?.verificationId || b.verificationId;
+}
+
 /** The member's own profile: header, stats, earned badges, details and picture editing. */
 export default function Profile({ user: initial, badges, origin }: ProfileProps) {
   const [user, setUser] = useState<User>(() => fromApi(initial));
@@ -141,7 +147,10 @@ export default function Profile({ user: initial, badges, origin }: ProfileProps)
                         <span>Earned {date(b.earnedDate)}</span>
                       </div>
                       <p className="mt-1.5 text-xs text-muted-foreground">
-                        Verification ID: <code className="break-all rounded bg-muted px-1 py-0.5 font-mono text-[11px] text-foreground">{b.verificationId}</code>
+                        Verification ID:{' '}
+                        <code className="break-all rounded bg-muted px-1 py-0.5 font-mono text-[11px] text-foreground" data-testid="earned-verification-id">
+                          {quoteId(user, b)}
+                        </code>
                       </p>
                       <div className="mt-2 flex flex-wrap gap-x-4 gap-y-1 text-xs" data-testid="badge-downloads">
                         <a href={`/credentials/${encodeURIComponent(b.verificationId)}.json?download=1`} download className={DOWNLOAD_LINK} aria-label={`Credential (JSON) of ${b.name}`}>

@@ -3,14 +3,15 @@ import { LoaderCircle, UserPlus } from 'lucide-react';
 import { api, ApiError } from '../lib/api';
 import { toastError } from '../lib/toast';
 import { Button, Card, CardContent, Input, Label } from '../components/ui';
-import { PasswordInput, safeNext } from '../components/account';
+import { FormError, PasswordInput, safeNext } from '../components/account';
 
 const MSG_CHECK_INBOX = 'Check your inbox: if this address already has an account, we have emailed its owner. Log in instead, or use Forgot Password.';
 
-export type SignupFormProps = { next: string };
+/** error, name and email come back from a plain form post (JavaScript off) that failed. */
+export type SignupFormProps = { next: string; error?: string; name?: string; email?: string };
 
 /** Full name, email, password and confirmation; signs the new member in. */
-export default function SignupForm({ next }: SignupFormProps) {
+export default function SignupForm({ next, error, name, email }: SignupFormProps) {
   const [busy, setBusy] = useState(false);
 
   const submit = async (e: FormEvent<HTMLFormElement>) => {
@@ -52,14 +53,17 @@ export default function SignupForm({ next }: SignupFormProps) {
   return (
     <Card>
       <CardContent className="pt-6">
-        <form method="post" onSubmit={submit} className="space-y-4" aria-busy={busy}>
+        {error && <FormError message={error} />}
+        {/* without JavaScript the browser posts this form to /signup (urlencoded) */}
+        <form method="post" action="/signup" onSubmit={submit} className="space-y-4" aria-busy={busy}>
+          <input type="hidden" name="next" value={next} />
           <div className="space-y-2">
             <Label htmlFor="signup-name">Full name</Label>
-            <Input id="signup-name" name="name" autoComplete="name" required maxLength={100} placeholder="Jane Doe" />
+            <Input id="signup-name" name="name" autoComplete="name" required maxLength={100} placeholder="Jane Doe" defaultValue={name} />
           </div>
           <div className="space-y-2">
             <Label htmlFor="signup-email">Email</Label>
-            <Input id="signup-email" name="email" type="email" autoComplete="email" required placeholder="you@example.com" />
+            <Input id="signup-email" name="email" type="email" autoComplete="email" required placeholder="you@example.com" defaultValue={email} />
           </div>
           <div className="space-y-2">
             <Label htmlFor="signup-password">Password</Label>

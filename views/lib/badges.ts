@@ -26,9 +26,9 @@ export type Badge = {
 export type ApplicationStatus = 'pending' | 'approved' | 'rejected' | 'awaiting_payment';
 
 /** A catalogue entry: for a signed-in user, ownership and the latest application's status. */
-export type CatalogueBadge = Badge & { isOwned?: boolean; applicationStatus?: ApplicationStatus | string | null };
+export type CatalogueBadge = Badge & { isOwned?: boolean; applicationStatus?: ApplicationStatus | string | null; paymentProcessing?: boolean };
 
-export type BadgeApplication = { _id: string; status: ApplicationStatus | string; createdAt: string; reviewedAt: string | null; rejectionReason: string };
+export type BadgeApplication = { _id: string; status: ApplicationStatus | string; createdAt: string; reviewedAt: string | null; rejectionReason: string; paymentProcessing?: boolean };
 
 export type BadgeGrant = { grantedAt: string; verificationId: string; publicVerificationId: string; expiresAt: string | null };
 
@@ -82,3 +82,10 @@ export const STATUS_LABELS: Record<string, string> = {
   approved: 'Approved',
   rejected: 'Rejected',
 };
+
+/** The label of an application's status; an application awaiting payment whose PayPal
+ * capture is still processing owes nothing more, so it is not 'Awaiting payment'. */
+export function statusLabel(status: string, paymentProcessing?: boolean): string {
+  if (status === 'awaiting_payment' && paymentProcessing) return 'Payment processing';
+  return STATUS_LABELS[status] || status;
+}

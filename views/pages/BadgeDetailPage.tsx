@@ -97,7 +97,8 @@ export default function BadgeDetailPage(p: Props) {
                       ? `${b.quiz.questionCount} ${b.quiz.questionCount === 1 ? 'question' : 'questions'}, ${b.quiz.timeLimit} minutes, pass with ${b.quiz.passingScore}% or more.`
                       : 'A timed multiple-choice quiz on the skills this badge covers.'
                     : 'Documents or links that show your work: PDF, DOC, DOCX, JPG or PNG, up to 10MB each.'}
-                  {b.requiresResume && ' A resume is required.'}
+                  {' '}
+                  {applicationAsks(b)}
                 </Step>
                 <Step n={2} title={b.price > 0 ? 'Pay the fee' : 'No fee'}>
                   {b.price > 0 ? `${priceLabel(b.price)} in USD, paid securely. Coupons are applied at checkout.` : 'This badge is free: your application goes straight to review.'}
@@ -138,7 +139,9 @@ export default function BadgeDetailPage(p: Props) {
                 <Row label="Level">{levelLabel(b.level)}</Row>
                 {b.quiz && <Row label="Quiz">{`${b.quiz.questionCount} questions · ${b.quiz.timeLimit} min`}</Row>}
                 {b.quiz && <Row label="Passing score">{`${b.quiz.passingScore}%`}</Row>}
-                <Row label="Resume required">{b.requiresResume ? 'Yes' : 'No'}</Row>
+                <Row label="Application asks for">
+                  <span data-testid="application-asks">{asksFor(b)}</span>
+                </Row>
                 <Row label="Issued by">
                   <span className="inline-flex items-center gap-1">
                     <ShieldCheck className="h-3.5 w-3.5 text-primary" aria-hidden="true" /> Meritmark
@@ -225,4 +228,17 @@ export function BadgeNotFound() {
       </LinkButton>
     </Container>
   );
+}
+
+/** What the application form will ask for (views/islands/ApplicationForm.tsx: a skill
+ * badge asks for a resume and a profile picture after the quiz; a proof badge for proof
+ * files or a portfolio link, plus a resume when the badge requires one). */
+function asksFor(b: { type: string; requiresResume: boolean }): string {
+  if (b.type === 'skill') return 'Resume and profile picture';
+  return b.requiresResume ? 'Proof files or portfolio link, and resume' : 'Proof files or portfolio link';
+}
+
+function applicationAsks(b: { type: string; requiresResume: boolean }): string {
+  if (b.type === 'skill') return 'After passing, your application asks for your resume (PDF, DOC or DOCX) and a profile picture.';
+  return b.requiresResume ? 'Your application also asks for your resume (PDF, DOC or DOCX).' : '';
 }

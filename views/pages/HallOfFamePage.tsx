@@ -38,14 +38,18 @@ export default function HallOfFamePage({ result, query, error }: Props) {
   );
 }
 
+/** One figure of the stats <dl>: the card is the <div> group, directly holding its
+ * <dt> and <dd> (the icon sits inside the term, hidden from assistive technology). */
 function Stat({ icon, label, value }: { icon: ReactNode; label: string; value: string }) {
   return (
-    <Card className="flex flex-col items-center gap-1 p-3 text-center sm:flex-row sm:gap-4 sm:p-5 sm:text-left">
-      <span className="hidden h-11 w-11 shrink-0 items-center justify-center rounded-lg bg-primary/10 text-primary sm:flex">{icon}</span>
-      <div className="flex flex-col-reverse sm:flex-col">
-        <dt className="text-xs text-muted-foreground sm:text-sm">{label}</dt>
-        <dd className="text-xl font-bold tabular-nums sm:text-2xl">{value}</dd>
-      </div>
+    <Card className="flex flex-col-reverse items-center gap-1 p-3 text-center sm:flex-col sm:items-start sm:gap-2 sm:p-5 sm:text-left">
+      <dt className="flex items-center gap-2 text-xs text-muted-foreground sm:text-sm">
+        <span className="hidden h-8 w-8 shrink-0 items-center justify-center rounded-lg bg-primary/10 text-primary sm:flex" aria-hidden="true">
+          {icon}
+        </span>
+        {label}
+      </dt>
+      <dd className="text-xl font-bold tabular-nums sm:text-2xl">{value}</dd>
     </Card>
   );
 }

@@ -86,9 +86,15 @@ export default function PaymentPage({ data, provider }: Props) {
           </StateCard>
         ) : data.state === 'in-review' ? (
           <StateCard icon={<FileSearch className="h-7 w-7" />} tone="success" title="Nothing to pay: your application is in review" testid="state-in-review">
-            <p>This application has been paid. Our team reviews applications within 2-3 business days and e-mails you the result.</p>
+            <p>
+              {data.lastPayment ? 'This application has been paid.' : 'This badge has no fee, so there was nothing to pay.'} Our team reviews applications within 2-3 business days and e-mails you the result.
+            </p>
             <Actions>
-              <LinkButton href={`/payment-success/${b._id}`}>View payment details</LinkButton>
+              {data.lastPayment ? (
+                <LinkButton href={`/payment-success/${b._id}`}>View payment details</LinkButton>
+              ) : (
+                <LinkButton href={applyHref}>View your application</LinkButton>
+              )}
               <LinkButton href="/badges" variant="outline">
                 Back to Badges
               </LinkButton>

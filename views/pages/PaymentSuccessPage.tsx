@@ -24,13 +24,34 @@ type Result = {
   badge: { _id: string; name: string; category: string; icon: string; color: string } | null;
 };
 
-type Props = { result: Result | null; badgeId: string };
+/** Without a payment: the payment page's state of the application (no-application,
+ * ready, in-review, approved, ...), so a free application is not sent back to payment. */
+type Props = { result: Result | null; badgeId: string; applicationState?: string };
 
 /**
  * /payment-success/:badgeId — the result of the payment. It is rendered from the server's
  * record of the newest payment, so it is the same after a reload or a later visit.
  */
-export default function PaymentSuccessPage({ result: r, badgeId }: Props) {
+export default function PaymentSuccessPage({ result: r, badgeId, applicationState }: Props) {
+  if (!r && (applicationState === 'in-review' || applicationState === 'approved')) {
+    return (
+      <Container className="py-16">
+        <StateCard icon={<CircleCheckBig className="h-7 w-7" />} tone="success" title="No payment needed" testid="state-no-payment-needed">
+          <p>
+            {applicationState === 'approved'
+              ? 'This badge had no fee to pay, and your application was approved.'
+              : 'This badge has no fee, so there was nothing to pay. Our team reviews applications within 2-3 business days and e-mails you the result.'}
+          </p>
+          <Actions>
+            <LinkButton href={`/badges/${badgeId}`}>View your application</LinkButton>
+            <LinkButton href="/badges" variant="outline">
+              Back to Badges
+            </LinkButton>
+          </Actions>
+        </StateCard>
+      </Container>
+    );
+  }
   if (!r) {
     return (
       <Container className="py-16">

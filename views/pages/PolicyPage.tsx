@@ -324,8 +324,8 @@ const policies: Record<Kind, Policy> = {
         body: (
           <>
             <P>
-              When you share a badge, its verification page shows the badge, your name, e-mail address and profile picture, the issue
-              date and the verification ID. The Hall of Fame lists people who have earned badges with their name, title, company,
+              When you share a badge, its verification page shows the badge, your name and profile picture, your e-mail address masked
+              to its first letter and domain (for example j***@example.com), the issue date and the verification ID. The Hall of Fame lists people who have earned badges with their name, title, company,
               badges and the LinkedIn or portfolio links they added.
             </P>
             <P>Uploaded documents, quiz answers and payment details are never public; only you and our reviewers can see them.</P>

@@ -199,6 +199,51 @@ function ScoreChip({ score }: { score: number | null }) {
   );
 }
 
+/** Approved, but the grant was revoked since (User Management's Revoke). */
+function revokedApproval(a: Application) {
+  return a.status === 'approved' && !!a.grant?.revokedAt;
+}
+
+type PayFilter = 'review' | 'pending' | 'awaiting_payment';
+const PAY_FILTERS: [PayFilter, string][] = [
+  ['review', 'All'],
+  ['pending', 'Paid, ready to review'],
+  ['awaiting_payment', 'Awaiting payment'],
+];
+
+function ConfirmDialog({ open, title, confirm, destructive, busy, testid, onClose, onConfirm, children }: {
+  open: boolean;
+  title: string;
+  confirm: string;
+  destructive?: boolean;
+  busy: boolean;
+  testid: string;
+  onClose: () => void;
+  onConfirm: () => void;
+  children: ReactNode;
+}) {
+  return (
+    <Dialog open={open} onOpenChange={(o) => !o && onClose()}>
+      {open && (
+        <DialogContent data-testid={testid}>
+          <DialogHeader>
+            <DialogTitle>{title}</DialogTitle>
+            <DialogDescription>{children}</DialogDescription>
+          </DialogHeader>
+          <DialogFooter>
+            <Button variant="outline" onClick={onClose}>
+              Cancel
+            </Button>
+            <Button variant={destructive ? 'destructive' : 'default'} disabled={busy} onClick={onConfirm}>
+              {busy && <Loader2 className="animate-spin" />} {confirm}
+            </Button>
+          </DialogFooter>
+        </DialogContent>
+      )}
+    </Dialog>
+  );
+}
+
 function paid(a: Application) {
   return a.paymentStatus === 'completed';
 }
@@ -216,7 +261,7 @@ function typeLabel(t: string | undefined) {
 
 type Actions = {
   busy: string | null;
-  approve: (a: Application, grantFree?: boolean) => void;
+  approve: (a: Application, grantFree?: boolean, restore?: boolean) => void;
   askReject: (a: Application) => void;
   quickReject: (a: Application) => void;
   details: (a: Application) => void;
@@ -232,6 +277,12 @@ export function ApplicationsTab({ initial, refreshKey = 0, onChanged }: { initia
   const [busy, setBusy] = useState<string | null>(null);
   const [rejecting, setRejecting] = useState<Application | null>(null);
   const [viewing, setViewing] = useState<Application | null>(null);
+  // a revoked grant is restored only after a confirmation naming the revocation reason
+  const [restoring, setRestoring] = useState<{ a: Application; grantFree: boolean } | null>(null);
+  // the one-click reject asks first (it cannot be undone: the applicant is e-mailed)
+  const [quickRejecting, setQuickRejecting] = useState<Application | null>(null);
+  // Pending Review: all, paid (ready to approve) or awaiting payment
+  const [payFilter, setPayFilter] = useState<PayFilter>('review');
   const skipFirst = useRef(!!initial);
   const seq = useRef(0);
 
@@ -239,7 +290,7 @@ export function ApplicationsTab({ initial, refreshKey = 0, onChanged }: { initia
     const mine = ++seq.current;
     setLoading(true);
     try {
-      const qs = new URLSearchParams({ status: group, page: String(page), limit: String(LIMIT) });
+      const qs = new URLSearchParams({ status: group === 'review' ? payFilter : group, page: String(page), limit: String(LIMIT) });
       if (query) qs.set('search', query);
       const res = await api<AppList>('/admin/applications?' + qs.toString());
       if (mine !== seq.current) return;
@@ -254,7 +305,7 @@ export function ApplicationsTab({ initial, refreshKey = 0, onChanged }: { initia
     } finally {
       if (mine === seq.current) setLoading(false);
     }
-  }, [group, page, query]);
+  }, [group, page, query, payFilter]);
 
   useEffect(() => {
     if (skipFirst.current) {
@@ -270,11 +321,19 @@ export function ApplicationsTab({ initial, refreshKey = 0, onChanged }: { initia
     if (viewing && viewing._id === a._id) setViewing(updated || null);
   };
 
-  const approve = async (a: Application, grantFree = false) => {
+  const approve = async (a: Application, grantFree = false, restore = false) => {
+    if (a.grant?.revokedAt && !restore) {
+      setRestoring({ a, grantFree });
+      return;
+    }
     setBusy(a._id);
     try {
-      const res = await api<{ msg: string; application: Application; waitingForEmailVerification?: boolean }>(`/admin/applications/${a._id}/approve`, { method: 'PUT', body: grantFree ? { grantFree: true } : {} });
+      const body: Record<string, boolean> = {};
+      if (grantFree) body.grantFree = true;
+      if (restore) body.restoreRevoked = true;
+      const res = await api<{ msg: string; application: Application; waitingForEmailVerification?: boolean }>(`/admin/applications/${a._id}/approve`, { method: 'PUT', body });
       toast(res.waitingForEmailVerification ? { title: 'Application approved successfully', description: res.msg } : { title: 'Application approved successfully', variant: 'success' });
+      setRestoring(null);
       after(a, res.application);
     } catch (e) {
       toastError(errorMessage(e, 'Failed to approve application'));
@@ -289,6 +348,7 @@ export function ApplicationsTab({ initial, refreshKey = 0, onChanged }: { initia
       const res = await api<{ msg: string; application: Application }>(`/admin/applications/${a._id}/reject`, { method: 'PUT', body: { reason } });
       toast({ title: 'Application rejected successfully', variant: 'success' });
       setRejecting(null);
+      setQuickRejecting(null);
       after(a, res.application);
     } catch (e) {
       toastError(errorMessage(e, 'Failed to reject application'));
@@ -301,7 +361,7 @@ export function ApplicationsTab({ initial, refreshKey = 0, onChanged }: { initia
     busy,
     approve,
     askReject: (a) => setRejecting(a),
-    quickReject: (a) => reject(a, ''),
+    quickReject: (a) => setQuickRejecting(a),
     details: (a) => setViewing(a),
   };
 
@@ -333,13 +393,35 @@ export function ApplicationsTab({ initial, refreshKey = 0, onChanged }: { initia
           }}
         >
           <TabsList className="h-auto w-full justify-start sm:w-auto">
-            <TabsTrigger value="review" data-testid="tab-review">Pending Review ({n('review')})</TabsTrigger>
-            <TabsTrigger value="approved" data-testid="tab-approved">Approved ({n('approved')})</TabsTrigger>
-            <TabsTrigger value="rejected" data-testid="tab-rejected">Rejected ({n('rejected')})</TabsTrigger>
+            {/* one tab panel below serves the three tabs: point every tab at it */}
+            <TabsTrigger value="review" id="app-tab-review" aria-controls="applications-panel" data-testid="tab-review">Pending Review ({n('review')})</TabsTrigger>
+            <TabsTrigger value="approved" id="app-tab-approved" aria-controls="applications-panel" data-testid="tab-approved">Approved ({n('approved')})</TabsTrigger>
+            <TabsTrigger value="rejected" id="app-tab-rejected" aria-controls="applications-panel" data-testid="tab-rejected">Rejected ({n('rejected')})</TabsTrigger>
           </TabsList>
         </Tabs>
       </CardHeader>
-      <CardContent className="space-y-4">
+      <CardContent className="space-y-4" id="applications-panel" role="tabpanel" aria-labelledby={`app-tab-${group}`}>
+        {group === 'review' && (
+          <div role="group" aria-label="Payment" className="flex flex-wrap gap-2" data-testid="pay-filter">
+            {PAY_FILTERS.map(([value, label]) => (
+              <button
+                key={value}
+                type="button"
+                aria-pressed={payFilter === value}
+                onClick={() => {
+                  setPayFilter(value);
+                  setPage(1);
+                }}
+                className={cn(
+                  'rounded-full border px-3 py-1 text-sm font-medium transition-colors focus-visible:outline-none focus-visible:ring-2 focus-visible:ring-ring',
+                  payFilter === value ? 'border-primary bg-primary text-primary-foreground' : 'bg-background hover:bg-accent',
+                )}
+              >
+                {label} ({n(value)})
+              </button>
+            ))}
+          </div>
+        )}
         {group === 'review' && (
           <p className="flex items-start gap-2 rounded-lg border border-primary/20 bg-primary/5 px-3 py-2.5 text-sm" data-testid="payment-note">
             <Info className="mt-0.5 h-4 w-4 shrink-0 text-primary" aria-hidden="true" />
@@ -360,6 +442,39 @@ export function ApplicationsTab({ initial, refreshKey = 0, onChanged }: { initia
         <Pager info={list} busy={loading} onPage={setPage} />
       </CardContent>
       <RejectDialog app={rejecting} busy={!!busy} onClose={() => setRejecting(null)} onReject={reject} />
+      <ConfirmDialog
+        open={!!restoring}
+        title="Restore a revoked badge?"
+        confirm="Restore badge"
+        busy={!!busy}
+        testid="restore-dialog"
+        onClose={() => setRestoring(null)}
+        onConfirm={() => restoring && approve(restoring.a, restoring.grantFree, true)}
+      >
+        {restoring?.a.grant && (
+          <>
+            {restoring.a.user?.name || 'The applicant'}’s {restoring.a.badge?.name || 'badge'} badge was revoked
+            {restoring.a.grant.revokedAt && <> on {date(restoring.a.grant.revokedAt)}</>}. Reason: “{restoring.a.grant.revocationReason || 'no reason given'}”. Re-approving restores
+            the same verification ID and e-mails the holder.
+          </>
+        )}
+      </ConfirmDialog>
+      <ConfirmDialog
+        open={!!quickRejecting}
+        title="Reject this application?"
+        confirm="Reject"
+        destructive
+        busy={!!busy}
+        testid="quick-reject-dialog"
+        onClose={() => setQuickRejecting(null)}
+        onConfirm={() => quickRejecting && reject(quickRejecting, '')}
+      >
+        {quickRejecting && (
+          <>
+            {quickRejecting.user?.name || 'The applicant'} · {quickRejecting.badge?.name || 'badge'}. The reason will be “{DEFAULT_REASON}” and the applicant is told by e-mail.
+          </>
+        )}
+      </ConfirmDialog>
       <DetailsDialog app={viewing} actions={actions} onClose={() => setViewing(null)} />
     </Card>
   );
@@ -412,7 +527,7 @@ function ApplicationCard({ a, actions }: { a: Application; actions: Actions }) {
             <p className="truncate text-sm text-muted-foreground">{a.user.email}</p>
           </div>
         </div>
-        <Chip tone={STATUS_TONE[a.status] || 'secondary'}>{STATUS_LABEL[a.status] || a.status}</Chip>
+        <Chip tone={revokedApproval(a) ? 'destructive' : STATUS_TONE[a.status] || 'secondary'}>{revokedApproval(a) ? 'Approved · badge revoked' : STATUS_LABEL[a.status] || a.status}</Chip>
       </div>
       <p className="mt-3 text-sm">
         <span className="font-medium">{a.badge.name}</span>
@@ -453,6 +568,11 @@ function ApplicationCard({ a, actions }: { a: Application; actions: Actions }) {
       {a.status === 'approved' && a.waitingForEmailVerification && (
         <p className="mt-3 rounded-md bg-amber-500/10 px-3 py-2 text-sm text-amber-800 dark:text-amber-300" data-testid="grant-waiting">
           Waiting for e-mail verification: the badge is granted when the applicant confirms their address.
+        </p>
+      )}
+      {a.grant?.revokedAt && (
+        <p className="mt-3 rounded-md bg-destructive/5 px-3 py-2 text-sm" data-testid="grant-revoked">
+          <span className="font-medium text-destructive">Badge revoked {date(a.grant.revokedAt)}:</span> {a.grant.revocationReason || 'no reason given'}
         </p>
       )}
       {a.status === 'approved' && a.grant && (

@@ -45,6 +45,8 @@ const LABELS: Record<string, string> = {
   'coupon.toggle': 'Toggled coupon',
   'coupon.delete': 'Deleted coupon',
   'coupon.free_grant': 'Created free grant coupon',
+  'grant.revoke': 'Revoked badge',
+  'grant.expiry': 'Set badge expiry',
 };
 
 export function actionLabel(a: string) {
@@ -93,14 +95,16 @@ export function AuditChanges({ before, after, className }: { before: unknown; af
   );
 }
 
-const ACTION_FILTERS = [
-  ['', 'All actions'],
-  ['application.approve', 'Approvals'],
-  ['application.grant_free', 'Free grants'],
-  ['application.reject', 'Rejections'],
-  ['user.update', 'User edits'],
-  ['user.role_change', 'Role changes'],
-  ['user.profile_pic', 'Picture changes'],
+/** The filter offers every kind of action the dashboard records, by area; "area.*"
+ * selects the whole area (the server matches the prefix). */
+const ACTION_GROUPS: [string, string, string[]][] = [
+  ['application', 'Applications', ['application.approve', 'application.grant_free', 'application.reject']],
+  ['grant', 'Badge grants', ['grant.revoke', 'grant.expiry']],
+  ['user', 'Users', ['user.update', 'user.role_change', 'user.profile_pic']],
+  ['badge', 'Badges', ['badge.create', 'badge.update', 'badge.toggle', 'badge.delete']],
+  ['quiz', 'Quizzes', ['quiz.create', 'quiz.toggle', 'quiz.add_question', 'quiz.remove_question']],
+  ['question', 'Questions', ['question.create', 'question.update', 'question.delete']],
+  ['coupon', 'Coupons', ['coupon.create', 'coupon.update', 'coupon.toggle', 'coupon.delete', 'coupon.free_grant']],
 ];
 
 export function AuditLog({ refreshKey = 0 }: { refreshKey?: number }) {
@@ -149,10 +153,16 @@ export function AuditLog({ refreshKey = 0 }: { refreshKey?: number }) {
               }}
               className="h-10 rounded-md border border-input bg-background px-3 text-sm focus-visible:outline-none focus-visible:ring-2 focus-visible:ring-ring"
             >
-              {ACTION_FILTERS.map(([v, l]) => (
-                <option key={v} value={v}>
-                  {l}
-                </option>
+              <option value="">All actions</option>
+              {ACTION_GROUPS.map(([area, label, actions]) => (
+                <optgroup key={area} label={label}>
+                  <option value={`${area}.*`}>All {label.toLowerCase()} actions</option>
+                  {actions.map((a) => (
+                    <option key={a} value={a}>
+                      {actionLabel(a)}
+                    </option>
+                  ))}
+                </optgroup>
               ))}
             </select>
             <SearchBox

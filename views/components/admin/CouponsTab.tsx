@@ -18,6 +18,12 @@ const COPY_FEEDBACK_MS = 2000;
 
 const statusTone = { active: 'success', inactive: 'secondary', expired: 'destructive' } as const;
 
+/** Switched on but at its usage limit: the server counts it inactive, while its switch
+ * (isActive) still reads On; say why rather than a bare 'Inactive'. */
+function usedUp(c: { isActive: boolean; status: string; usageLimit: number | null; usedCount: number }) {
+  return c.isActive && c.status === 'inactive' && c.usageLimit != null && c.usedCount >= c.usageLimit;
+}
+
 function discountLabel(c: AdminCoupon) {
   return c.discountType === 'percentage' ? `${c.discountValue}% off` : `${money(c.discountValue)} off`;
 }
@@ -199,8 +205,8 @@ export function CouponsTab() {
                     <span className="truncate rounded-md border border-dashed bg-muted/50 px-2 py-0.5 font-mono text-sm font-semibold tracking-wide">{c.code}</span>
                     <CopyButton code={c.code} />
                   </div>
-                  <Chip tone={statusTone[c.status]} data-testid="coupon-status">
-                    {c.status[0].toUpperCase() + c.status.slice(1)}
+                  <Chip tone={statusTone[c.status]} data-testid="coupon-status" title={usedUp(c) ? 'Switched on, but its usage limit is reached: nobody can redeem it.' : undefined}>
+                    {usedUp(c) ? 'Used up' : c.status[0].toUpperCase() + c.status.slice(1)}
                   </Chip>
                 </div>
                 <p className="mt-3 text-2xl font-bold tracking-tight">{discountLabel(c)}</p>
