@@ -115,6 +115,7 @@ func New(d *Deps) *App {
 			a.bigRoutes = append(a.bigRoutes, r)
 		}
 	}
+	a.addHeadRoutes(f) // HEAD answers wherever GET does (head.go)
 	f.Use(a.notFound)
 	return a
 }
