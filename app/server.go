@@ -89,6 +89,7 @@ func New(d *Deps) *App {
 		return a.requestConfig(h)
 	}
 	f.Use(middleware.RequestID())
+	f.Use(middleware.Compress())
 	f.Use(middleware.AccessLog(a.errorHandler))
 	f.Use(middleware.Recover())
 	f.Use(middleware.SecurityHeaders(" https://www.paypal.com https://www.paypalobjects.com", " https://www.paypal.com https://www.sandbox.paypal.com"))

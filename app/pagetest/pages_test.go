@@ -30,7 +30,7 @@ func TestPublicPagesHaveRealContentInRawHTML(t *testing.T) {
 		"Get Started Today", `href="/signup"`, "animate-marquee",
 	}
 	for _, logo := range []string{"lumora", "vertexa", "northpeak", "helixa", "orbitra", "kestrel", "quantive", "arborly", "cobalt", "brightline", "nimbus"} {
-		home = append(home, `src="/static/images/logos/`+logo+`.svg"`)
+		home = append(home, `src="/static/dist/images/`+logo+`-`)
 	}
 	for path, want := range map[string][]string{
 		"/": home,
@@ -70,11 +70,12 @@ func TestPublicPagesHaveRealContentInRawHTML(t *testing.T) {
 	}
 }
 
-// The 11 logos are real files, and so is the default social card every page points to.
+// The 11 logos are real files with hashed names (cached for a year), and so is the
+// default social card every page points to.
 func TestMarketingImagesAreServed(t *testing.T) {
 	e := New(t)
 	body := get(t, e, "/").Text()
-	logos := regexp.MustCompile(`src="(/static/images/logos/[a-z]+\.svg)"`).FindAllStringSubmatch(body, -1)
+	logos := regexp.MustCompile(`src="(/static/dist/images/[a-z]+-[0-9A-F]{8}\.svg)"`).FindAllStringSubmatch(body, -1)
 	seen := map[string]bool{}
 	for _, m := range logos {
 		seen[m[1]] = true
@@ -86,6 +87,9 @@ func TestMarketingImagesAreServed(t *testing.T) {
 		r := e.Client().Raw("GET", src, nil, nil).Expect(200)
 		if ct := r.Header.Get("Content-Type"); !strings.HasPrefix(ct, "image/svg+xml") || !strings.Contains(r.Text(), "<svg") {
 			t.Errorf("%s: content type %q", src, ct)
+		}
+		if cc := r.Header.Get("Cache-Control"); cc != "public, max-age=31536000, immutable" {
+			t.Errorf("%s: Cache-Control %q", src, cc)
 		}
 	}
 	og := regexp.MustCompile(`<meta property="og:image" content="([^"]+)">`).FindStringSubmatch(body)
