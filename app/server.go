@@ -16,6 +16,7 @@ import (
 	"meritmark/app/config"
 	"meritmark/app/mail"
 	"meritmark/app/middleware"
+	"meritmark/app/pagecache"
 	"meritmark/app/ratelimit"
 	"meritmark/app/session"
 	"meritmark/app/storage"
@@ -47,6 +48,8 @@ type App struct {
 	*fiber.App
 	Deps   *Deps
 	Routes []web.Route
+	// PageCache serves visitors' pages whose data has not changed (nil when off).
+	PageCache *pagecache.Cache
 	// bigRoutes are the routes accepting more than DefaultBodyLimit (see requestConfig).
 	bigRoutes []web.Route
 }
@@ -110,6 +113,7 @@ func New(d *Deps) *App {
 		f.Use(d.Sessions.Middleware())
 	}
 	a.Routes = append(a.routeTable(), d.Extra...)
+	a.cachePages() // visitors' pages through the data-aware page cache (pagecache.go)
 	for _, r := range a.Routes {
 		f.Add([]string{r.Method}, r.Path, accessGuard(r), bodyLimit(r), r.Handler)
 		if r.BodyLimit > DefaultBodyLimit {
