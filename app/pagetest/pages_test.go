@@ -10,6 +10,7 @@ import (
 
 	"meritmark/app"
 	"meritmark/app/apptest"
+	"meritmark/app/seed"
 	"meritmark/app/web"
 )
 
@@ -190,5 +191,43 @@ func TestJavaScriptBudgetForHeaderOnlyPages(t *testing.T) {
 	t.Logf("JavaScript loaded by a header-only page: %d bytes gzipped in %d files", total, len(seen))
 	if total == 0 || total > 70*1024 {
 		t.Fatalf("JavaScript at load: %d bytes gzipped (budget 70 KB)", total)
+	}
+}
+
+// The catalogue is light: its cards are server HTML outside any island, the island (search
+// and chips) carries no badge data and hydrates on first touch, so /badges loads at most
+// 30 KB of script (gzipped) and no React.
+func TestJavaScriptBudgetForTheCatalogue(t *testing.T) {
+	e := New(t)
+	if _, err := seed.Run(e.Ctx(), e.DB, "password123"); err != nil {
+		t.Fatal(err)
+	}
+	body := get(t, e, "/badges").Text()
+	if n := strings.Count(body, `data-testid="badge-card"`); n != 13 {
+		t.Fatalf("%d server-rendered cards, want 13", n)
+	}
+	// the island ends before the results block, which no island contains
+	island := strings.Index(body, `data-island="BadgeCatalogue"`)
+	results := strings.Index(body, `id="catalogue-results"`)
+	if island < 0 || results < 0 || island > results || !strings.Contains(body, `data-island="BadgeCatalogue" data-island-id="1" data-hydrate="interaction"`) {
+		t.Fatalf("island at %d, results at %d", island, results)
+	}
+	props := regexp.MustCompile(`<script type="application/json" id="props-i1">([^<]*)</script>`).FindStringSubmatch(body)
+	if props == nil || len(props[1]) > 200 || strings.Contains(props[1], "React Developer") {
+		t.Fatalf("catalogue island props: %v", props)
+	}
+	scripts := regexp.MustCompile(`<(?:script[^>]*src|link rel="modulepreload" href)="([^"]+\.js)"`).FindAllStringSubmatch(body, -1)
+	total, seen := 0, map[string]bool{}
+	for _, s := range scripts {
+		if seen[s[1]] {
+			continue
+		}
+		seen[s[1]] = true
+		r := e.Client().Raw("GET", s[1], nil, map[string]string{"Accept-Encoding": "gzip"}).Expect(200)
+		total += len(r.Body)
+	}
+	t.Logf("JavaScript loaded by /badges: %d bytes gzipped in %d files (%d more when the filters are first touched)", total, len(seen), e.Deps.Site.Assets.Sizes["BadgeCatalogue"]-e.Deps.Site.Assets.Sizes["initial"])
+	if total == 0 || total > 30*1024 {
+		t.Fatalf("JavaScript at load on /badges: %d bytes gzipped (budget 30 KB)", total)
 	}
 }
