@@ -1,6 +1,7 @@
 package pagetest
 
 import (
+	"io/fs"
 	"net/http"
 	"regexp"
 	"strings"
@@ -12,6 +13,7 @@ import (
 	"meritmark/app/apptest"
 	"meritmark/app/seed"
 	"meritmark/app/web"
+	"meritmark/static"
 )
 
 func TestMain(m *testing.M) { apptest.Main(m) }
@@ -230,4 +232,38 @@ func TestJavaScriptBudgetForTheCatalogue(t *testing.T) {
 	if total == 0 || total > 30*1024 {
 		t.Fatalf("JavaScript at load on /badges: %d bytes gzipped (budget 30 KB)", total)
 	}
+}
+
+// The admin dashboard loads a tab's code when the tab is opened: the users, badges,
+// quizzes and coupons tabs are chunks of their own, neither preloaded by /admin nor among
+// the files the dashboard island needs to hydrate.
+func TestAdminDashboardLoadsTabsOnDemand(t *testing.T) {
+	e := New(t)
+	_, admin := e.Admin("admin@meritmark.test")
+	body := admin.Raw("GET", "/admin", nil, map[string]string{"Accept": "text/html"}).Expect(200).Text()
+	need := strings.Join(e.Deps.Site.Assets.Islands["AdminDashboard"], " ")
+	if need == "" || !strings.Contains(body, `data-island="AdminDashboard"`) {
+		t.Fatal("no dashboard island")
+	}
+	entries, err := fs.ReadDir(static.FS, "dist/chunks")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, tab := range []string{"UsersTab", "BadgesTab", "QuizTab", "CouponsTab"} {
+		var chunk string
+		for _, en := range entries {
+			if strings.HasPrefix(en.Name(), tab+"-") && strings.HasSuffix(en.Name(), ".js") {
+				chunk = "/static/dist/chunks/" + en.Name()
+			}
+		}
+		if chunk == "" {
+			t.Errorf("%s is not a chunk of its own", tab)
+			continue
+		}
+		if strings.Contains(need, chunk) || strings.Contains(body, chunk) {
+			t.Errorf("%s (%s) is loaded with the dashboard", tab, chunk)
+		}
+		e.Client().Raw("GET", chunk, nil, nil).Expect(200)
+	}
+	t.Logf("dashboard at hydration: %d bytes gzipped", e.Deps.Site.Assets.Sizes["AdminDashboard"])
 }
