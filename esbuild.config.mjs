@@ -11,7 +11,7 @@ import { createHash } from 'node:crypto';
 import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
-import { gzipSync } from 'node:zlib';
+import { brotliCompressSync, constants as zlibConstants, gzipSync } from 'node:zlib';
 
 const root = path.dirname(new URL(import.meta.url).pathname);
 const views = path.join(root, 'views');
@@ -46,6 +46,39 @@ const registry = (target) => ({
   },
 });
 
+// Images imported from views (`import url from '../../static/images/logos/x.svg'`) are
+// copied to static/dist/images/<name>-<HASH>.<ext> and the import is that URL: a hashed
+// name, so the server can cache it for a year (both bundles get the same URL).
+const hashedImages = {
+  name: 'hashed-images',
+  setup(build) {
+    build.onLoad({ filter: /static[\\/]images[\\/].*\.(svg|png)$/ }, (a) => {
+      const body = fs.readFileSync(a.path);
+      const hash = createHash('sha256').update(body).digest('hex').slice(0, 8).toUpperCase();
+      const ext = path.extname(a.path);
+      const name = `${path.basename(a.path, ext)}-${hash}${ext}`;
+      fs.mkdirSync(path.join(staticDist, 'images'), { recursive: true });
+      fs.writeFileSync(path.join(staticDist, 'images', name), body);
+      return { contents: `export default ${JSON.stringify('/static/dist/images/' + name)};`, loader: 'js' };
+    });
+  },
+};
+
+// precompress writes name.gz and name.br beside every compressible file of static/dist
+// (the server sends them as they are, by Accept-Encoding) when they are smaller.
+function precompress(dir) {
+  for (const f of fs.readdirSync(dir, { withFileTypes: true })) {
+    const p = path.join(dir, f.name);
+    if (f.isDirectory()) { precompress(p); continue; }
+    if (!/\.(js|css|svg|json|txt|map)$/.test(f.name) || f.name === 'manifest.json') continue;
+    const body = fs.readFileSync(p);
+    const gz = gzipSync(body, { level: 9 });
+    const br = brotliCompressSync(body, { params: { [zlibConstants.BROTLI_PARAM_QUALITY]: 11, [zlibConstants.BROTLI_PARAM_SIZE_HINT]: body.length } });
+    if (gz.length < body.length) fs.writeFileSync(p + '.gz', gz);
+    if (br.length < body.length) fs.writeFileSync(p + '.br', br);
+  }
+}
+
 const common = {
   bundle: true,
   minify: !process.env.MERITMARK_DEBUG_ASSETS,
@@ -71,7 +104,7 @@ async function buildServer() {
     target: 'es2022',
     // React's string renderer for browsers needs no Node or Web Streams polyfills.
     alias: { 'react-dom/server': path.join(root, 'node_modules/react-dom/cjs/react-dom-server-legacy.browser.production.js') },
-    plugins: [registry('server')],
+    plugins: [registry('server'), hashedImages],
   });
 }
 
@@ -87,7 +120,7 @@ async function buildClient() {
     platform: 'browser',
     target: ['es2022', 'chrome100', 'firefox100', 'safari15'],
     metafile: true,
-    plugins: [registry('client')],
+    plugins: [registry('client'), hashedImages],
   });
   const outputs = result.metafile.outputs;
   const fileOf = (f) => '/static/' + path.relative(path.join(root, 'static'), path.join(root, f)).split(path.sep).join('/');
@@ -142,6 +175,7 @@ async function buildAll() {
   const manifest = await buildClient();
   buildCSS(manifest);
   fs.writeFileSync(path.join(staticDist, 'manifest.json'), JSON.stringify(manifest, null, 2));
+  precompress(staticDist);
   console.log(`assets built in ${Date.now() - t0} ms: ${names('pages').length} pages, ${Object.keys(manifest.islands).length} islands`);
 }
 

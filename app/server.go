@@ -17,6 +17,7 @@ import (
 	"meritmark/app/config"
 	"meritmark/app/mail"
 	"meritmark/app/middleware"
+	"meritmark/app/pagecache"
 	"meritmark/app/ratelimit"
 	"meritmark/app/session"
 	"meritmark/app/storage"
@@ -48,6 +49,8 @@ type App struct {
 	*fiber.App
 	Deps   *Deps
 	Routes []web.Route
+	// PageCache serves visitors' pages whose data has not changed (nil when off).
+	PageCache *pagecache.Cache
 	// bigRoutes are the routes accepting more than DefaultBodyLimit (see requestConfig).
 	bigRoutes []web.Route
 }
@@ -98,6 +101,7 @@ func New(d *Deps) *App {
 	}
 	f.Use(middleware.ForwardedClient(trustedPrefixes(d.Config)))
 	f.Use(middleware.RequestID())
+	f.Use(middleware.Compress())
 	f.Use(middleware.AccessLog(a.errorHandler))
 	f.Use(middleware.Recover())
 	f.Use(middleware.SecurityHeaders(" https://www.paypal.com https://www.paypalobjects.com", " https://www.paypal.com https://www.sandbox.paypal.com"))
@@ -125,12 +129,14 @@ func New(d *Deps) *App {
 		f.Use(middleware.NoStore(func(c fiber.Ctx) bool { return web.Viewer(c) != nil }, session.CookieName, session.SecureCookieName))
 	}
 	a.Routes = append(a.routeTable(), d.Extra...)
+	a.cachePages() // visitors' pages through the data-aware page cache (pagecache.go)
 	for _, r := range a.Routes {
 		f.Add([]string{r.Method}, r.Path, accessGuard(r), bodyLimit(r), r.Handler)
 		if r.BodyLimit > DefaultBodyLimit {
 			a.bigRoutes = append(a.bigRoutes, r)
 		}
 	}
+	a.addHeadRoutes(f) // HEAD answers wherever GET does (head.go)
 	f.Use(a.notFound)
 	return a
 }

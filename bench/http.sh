@@ -1,23 +1,75 @@
 #!/usr/bin/env bash
-# End-to-end figures for the foundation: cold start of `bin/meritmark serve` to a ready
-# /readyz on SQLite, and GET / under wrk -t2 -c64 -d10s. Usage: bench/http.sh [path...]
+# End-to-end figures: cold start of `bin/meritmark serve` to a ready /readyz on SQLite,
+# then, for each path (default / and /badges), wrk -t2 -c32 against three servers run
+# side by side and ALTERNATED in rounds (the machine's load drifts; ratios of the same
+# round are what count):
+#   node     a bare Node renderToString server of the same bundle (bench/node-server.mjs:
+#            one worker per core, no database, no compression, no cache)
+#   mm       Meritmark as configured by default (page cache and render cache on)
+#   mm-off   Meritmark with the page cache and the render cache off
+# Usage: bench/http.sh [path...]; ROUNDS (3) and DURATION (5s) adjust the runs.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 command -v wrk >/dev/null || { apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq wrk >/dev/null; }
 [ -x bin/meritmark ] || make build
-data=$(mktemp -d)
-port=$((20000 + RANDOM % 20000))
-export MERITMARK_DATA_DIR=$data MERITMARK_ADDR=127.0.0.1:$port MERITMARK_LOG_LEVEL=warn
-./bin/meritmark seed >/dev/null
-start=$(date +%s%N)
-./bin/meritmark serve 2>/dev/null &
-pid=$!
-trap 'kill $pid 2>/dev/null; rm -rf "$data"' EXIT
-until curl -sf "http://127.0.0.1:$port/readyz" >/dev/null; do sleep 0.005; done
-echo "cold start to ready /readyz: $(( ($(date +%s%N) - start) / 1000000 )) ms (budget < 1000 ms)"
+ROUNDS=${ROUNDS:-3}
+DURATION=${DURATION:-5s}
 paths=("$@")
-[ ${#paths[@]} -gt 0 ] || paths=(/)
+[ ${#paths[@]} -gt 0 ] || paths=(/ /badges)
+pids=()
+dirs=()
+cleanup() { for p in "${pids[@]}"; do kill "$p" 2>/dev/null || true; done; for d in "${dirs[@]}"; do rm -rf "$d"; done; }
+trap cleanup EXIT
+
+# start_mm PORT [ENV...]: a seeded Meritmark on its own data dir
+start_mm() {
+  local port=$1; shift
+  local data; data=$(mktemp -d); dirs+=("$data")
+  env MERITMARK_DATA_DIR="$data" MERITMARK_ADDR=127.0.0.1:$port MERITMARK_LOG_LEVEL=warn "$@" ./bin/meritmark seed >/dev/null
+  env MERITMARK_DATA_DIR="$data" MERITMARK_ADDR=127.0.0.1:$port MERITMARK_LOG_LEVEL=warn "$@" ./bin/meritmark serve 2>/dev/null &
+  pids+=($!)
+}
+wait_ready() { until curl -sf "$1" >/dev/null; do sleep 0.005; done; }
+
+base=$((20000 + RANDOM % 20000))
+mm=$base; off=$((base + 1)); node_port=$((base + 2))
+start=$(date +%s%N)
+start_mm $mm
+wait_ready "http://127.0.0.1:$mm/readyz"
+echo "cold start to ready /readyz: $(( ($(date +%s%N) - start) / 1000000 )) ms (budget < 1000 ms)"
+start_mm $off MERITMARK_PAGE_CACHE=false MERITMARK_RENDER_CACHE=0
+wait_ready "http://127.0.0.1:$off/readyz"
+
+# the Node server renders the same pages with the same props (taken from Meritmark once)
+props=$(mktemp); dirs+=("$props")
+curl -sf "http://127.0.0.1:$mm/backend/api/v1/badges/with-ownership" | node -e '
+let s = ""; process.stdin.on("data", (d) => (s += d)).on("end", () => {
+  const badges = JSON.parse(s).badges;
+  const shell = (path) => ({ user: null, path, origin: "http://127.0.0.1:'"$mm"'", supportEmail: "support@meritmark.example" });
+  const out = {
+    "/": { page: "HomePage", title: "Meritmark", props: JSON.stringify({ shell: shell("/"), page: {} }) },
+    "/badges": { page: "BadgesPage", title: "Discover Professional Badges | Meritmark", props: JSON.stringify({ shell: shell("/badges"),
+      page: { badges, q: "", category: "", matchIds: badges.map((b) => b._id), pageSize: 24, showAll: false } }) },
+  };
+  process.stdout.write(JSON.stringify(out));
+});' > "$props"
+node bench/node-server.mjs $node_port "$props" &
+pids+=($!)
+wait_ready "http://127.0.0.1:$node_port/"
+
+rps() { wrk -t2 -c32 -d"$DURATION" --latency "$1" 2>/dev/null | awk '/Requests\/sec/ {print $2}'; }
+declare -A sum
 for p in "${paths[@]}"; do
-  echo "== wrk -t2 -c64 -d10s $p"
-  wrk -t2 -c64 -d10s --latency "http://127.0.0.1:$port$p" | grep -E "Requests/sec|Latency|50%|99%|Non-2xx|Socket errors" || true
+  echo "== $p: wrk -t2 -c32 -d$DURATION, $ROUNDS rounds alternating node / mm / mm-off (req/s)"
+  printf '%-6s %10s %10s %10s %9s %9s\n' round node mm mm-off mm/node off/node
+  for r in $(seq 1 "$ROUNDS"); do
+    n=$(rps "http://127.0.0.1:$node_port$p")
+    m=$(rps "http://127.0.0.1:$mm$p")
+    o=$(rps "http://127.0.0.1:$off$p")
+    printf '%-6s %10s %10s %10s %9s %9s\n' "$r" "$n" "$m" "$o" "$(awk -v a="$m" -v b="$n" 'BEGIN{printf "%.2fx", a/b}')" "$(awk -v a="$o" -v b="$n" 'BEGIN{printf "%.2fx", a/b}')"
+  done
+  # sizes as a browser gets them
+  printf 'bytes: %s identity, %s gzip, %s br (Meritmark); %s (node)\n' \
+    "$(curl -s "http://127.0.0.1:$mm$p" | wc -c)" "$(curl -s -H 'Accept-Encoding: gzip' "http://127.0.0.1:$mm$p" | wc -c)" \
+    "$(curl -s -H 'Accept-Encoding: br' "http://127.0.0.1:$mm$p" | wc -c)" "$(curl -s "http://127.0.0.1:$node_port$p" | wc -c)"
 done

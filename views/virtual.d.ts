@@ -11,3 +11,11 @@ declare module 'virtual:islands' {
 declare module 'react-dom/cjs/react-dom-server-legacy.browser.production.js' {
   export { renderToString } from 'react-dom/server';
 }
+declare module '*.svg' {
+  const url: string; // /static/dist/images/<name>-<HASH>.svg (esbuild.config.mjs, hashedImages)
+  export default url;
+}
+declare module '*.png' {
+  const url: string;
+  export default url;
+}

@@ -16,6 +16,7 @@ import (
 	"meritmark/app/grant"
 	"meritmark/app/mail"
 	"meritmark/app/model"
+	"meritmark/app/pagecache"
 	"meritmark/app/storage"
 	"meritmark/app/web"
 	"meritmark/db"
@@ -603,6 +604,9 @@ func (s *Service) UpdateUser(ctx context.Context, actor *model.User, id string, 
 			}
 			return err
 		}
+		if err := pagecache.Bump(ctx, tx, pagecache.Profiles); err != nil {
+			return err
+		}
 		profileBefore, profileAfter := before, after
 		profileBefore.Role, profileAfter.Role = "", ""
 		if profileBefore != profileAfter {
@@ -645,6 +649,9 @@ func (s *Service) SetProfilePic(ctx context.Context, actor *model.User, id strin
 		oldKey = u.ProfilePicKey
 		u.ProfilePicKey, u.UpdatedAt = newKey, model.Now()
 		if _, err := tx.NewUpdate().Model(u).Column("profile_pic_key", "updated_at").WherePK().Exec(ctx); err != nil {
+			return err
+		}
+		if err := pagecache.Bump(ctx, tx, pagecache.Profiles); err != nil {
 			return err
 		}
 		url = u.ProfilePicURL()

@@ -179,6 +179,7 @@ func New(t testing.TB, opts ...Option) *Env {
 	if err != nil {
 		t.Fatal(err)
 	}
+	cfg.PageCache = false // on with WithPageCache: most tests write rows directly
 	store, err := storage.NewLocal(filepath.Join(dataDir, "uploads"))
 	if err != nil {
 		t.Fatal(err)
@@ -222,7 +223,7 @@ func New(t testing.TB, opts ...Option) *Env {
 		_ = a.ShutdownWithTimeout(5 * time.Second)
 		<-done
 	})
-	return &Env{T: t, App: a, Deps: deps, DB: d, URL: base, DataDir: dataDir}
+	return &Env{T: t, App: a, Deps: deps, DB: deps.DB, URL: base, DataDir: dataDir}
 }
 
 // Ctx is a background context.
@@ -496,4 +497,17 @@ func Row[T any](e *Env, id string) *T {
 		e.T.Fatalf("load %T %s: %v", v, id, err)
 	}
 	return v
+}
+
+// WithPageCache turns the data-aware page cache on (apptest.New keeps it off).
+func WithPageCache(d *app.Deps) { d.Config.PageCache = true }
+
+// SharedDB makes the app use other's database (two instances on one database).
+func SharedDB(other *Env) Option {
+	return func(d *app.Deps) {
+		d.DB = other.DB
+		d.Sessions = &session.Store{DB: other.DB, Idle: d.Config.SessionIdle, MaxAge: d.Config.SessionMaxAge}
+		d.Limiter = &ratelimit.Limiter{DB: other.DB}
+		d.Mailer = mail.NewWorker(other.DB, mail.LogSender{}, d.Config.MailFrom)
+	}
 }

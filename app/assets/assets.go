@@ -1,5 +1,6 @@
 // Package assets serves the embedded static files (/static/*) and reads the build
-// manifest. Hashed build files are cached for a year; gzip copies are made once at start.
+// manifest. Hashed build files are cached for a year; their brotli and gzip copies are made
+// by the build (esbuild.config.mjs), those of other text files once at start.
 package assets
 
 import (
@@ -33,9 +34,9 @@ func Manifest() (web.Assets, error) {
 }
 
 type file struct {
-	body, gz    []byte
-	ctype, etag string
-	immutable   bool
+	body, gz, br []byte
+	ctype, etag  string
+	immutable    bool
 }
 
 // Handler serves /static/* from the embedded files.
@@ -59,8 +60,18 @@ func Handler() fiber.Handler {
 			if f.ctype == "" {
 				f.ctype = "application/octet-stream"
 			}
+			// the build writes name.br and name.gz beside each compressible file of dist/
+			if br, err := fs.ReadFile(static.FS, name+".br"); err == nil && len(br) < len(body) {
+				f.br = br
+			}
+			if gz, err := fs.ReadFile(static.FS, name+".gz"); err == nil && len(gz) < len(body) {
+				f.gz = gz
+			}
 			switch path.Ext(name) {
 			case ".js", ".css", ".svg", ".json", ".txt", ".html":
+				if f.gz != nil {
+					break
+				}
 				var buf bytes.Buffer
 				zw, _ := gzip.NewWriterLevel(&buf, gzip.BestCompression)
 				zw.Write(body)
@@ -95,10 +106,19 @@ func Handler() fiber.Handler {
 		if c.Get("If-None-Match") == f.etag {
 			return c.SendStatus(fiber.StatusNotModified)
 		}
-		if f.gz != nil && strings.Contains(c.Get("Accept-Encoding"), "gzip") {
-			c.Set("Content-Encoding", "gzip")
-			return c.Send(f.gz)
+		// (middleware.Compress takes an encoding suffix off If-None-Match and puts it back)
+		switch enc := web.RequestEncoding(c); {
+		case enc == web.Brotli && f.br != nil:
+			return sendEncoded(c, f, f.br, "br")
+		case enc != web.Identity && f.gz != nil:
+			return sendEncoded(c, f, f.gz, "gzip")
 		}
 		return c.Send(f.body)
 	}
+}
+
+func sendEncoded(c fiber.Ctx, f *file, body []byte, token string) error {
+	c.Set("Content-Encoding", token)
+	c.Set("ETag", f.etag[:len(f.etag)-1]+"-"+token+`"`)
+	return c.Send(body)
 }

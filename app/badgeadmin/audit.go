@@ -7,6 +7,7 @@ import (
 	"github.com/uptrace/bun"
 
 	"meritmark/app/model"
+	"meritmark/app/pagecache"
 )
 
 // Audit writes one audit_log entry for an admin change, inside the caller's transaction,
@@ -35,4 +36,13 @@ func auditJSON(v any) string {
 		return "null"
 	}
 	return string(b)
+}
+
+// CatalogueChanged audits a change to a badge, quiz or question and, in the same
+// transaction, marks the catalogue's public pages changed (app/pagecache).
+func CatalogueChanged(ctx context.Context, tx bun.IDB, actor *model.User, action, targetType, targetID string, before, after any) error {
+	if err := pagecache.Bump(ctx, tx, pagecache.Badges); err != nil {
+		return err
+	}
+	return Audit(ctx, tx, actor, action, targetType, targetID, before, after)
 }

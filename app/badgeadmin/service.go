@@ -60,7 +60,7 @@ func (s *Service) Create(ctx context.Context, actor *model.User, in Input) (*Vie
 		if out, err = view(ctx, tx, b.ID); err != nil {
 			return err
 		}
-		return Audit(ctx, tx, actor, "badge.create", "badge", b.ID, nil, out)
+		return CatalogueChanged(ctx, tx, actor, "badge.create", "badge", b.ID, nil, out)
 	})
 	return out, err
 }
@@ -113,7 +113,7 @@ func (s *Service) Update(ctx context.Context, actor *model.User, id string, in I
 		if out, err = view(ctx, tx, id); err != nil {
 			return err
 		}
-		return Audit(ctx, tx, actor, "badge.update", "badge", id, before, out)
+		return CatalogueChanged(ctx, tx, actor, "badge.update", "badge", id, before, out)
 	})
 	return out, err
 }
@@ -147,7 +147,7 @@ func (s *Service) Toggle(ctx context.Context, actor *model.User, id string) (*Vi
 		if out, err = view(ctx, tx, id); err != nil {
 			return err
 		}
-		return Audit(ctx, tx, actor, "badge.toggle", "badge", id, before, out)
+		return CatalogueChanged(ctx, tx, actor, "badge.toggle", "badge", id, before, out)
 	})
 	return out, err
 }
@@ -188,7 +188,7 @@ func (s *Service) Delete(ctx context.Context, actor *model.User, id string) erro
 		if _, err := tx.NewDelete().Model((*model.Badge)(nil)).Where("id = ?", id).Exec(ctx); err != nil {
 			return err
 		}
-		return Audit(ctx, tx, actor, "badge.delete", "badge", id, before, nil)
+		return CatalogueChanged(ctx, tx, actor, "badge.delete", "badge", id, before, nil)
 	})
 }
 

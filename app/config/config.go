@@ -43,6 +43,7 @@ type Config struct {
 	SSRWorkers    int           // MERITMARK_SSR_WORKERS: isolates in the pool, default = cores
 	RenderTimeout time.Duration // MERITMARK_RENDER_TIMEOUT, default 2s
 	RenderCache   int           // MERITMARK_RENDER_CACHE: visitors' page renders kept (10 s, same props), default 512; 0 = off
+	PageCache     bool          // MERITMARK_PAGE_CACHE: visitors' pages served from the data-aware page cache, default true
 	SessionIdle   time.Duration // MERITMARK_SESSION_IDLE, default 7 days
 	SessionMaxAge time.Duration // MERITMARK_SESSION_MAX_AGE, default 30 days
 	LogLevel      string        // MERITMARK_LOG_LEVEL: debug, info, warn, error
@@ -107,7 +108,8 @@ func Load(env Env, args []string) (*Config, error) {
 	fs.StringVar(&simulator, "paypal-simulator", def("MERITMARK_PAYPAL_SIMULATOR", "0"), "1 = allow the PayPal simulator on an https origin (MERITMARK_PAYPAL_SIMULATOR)")
 	fs.StringVar(&hsts, "hsts", def("MERITMARK_HSTS", "1"), "Strict-Transport-Security on an https origin; 0 = off (MERITMARK_HSTS)")
 	fs.StringVar(&requestTimeout, "request-timeout", def("MERITMARK_REQUEST_TIMEOUT", "60s"), "longest a request may wait for the database, PayPal or storage (MERITMARK_REQUEST_TIMEOUT)")
-	var renderCache string
+	var renderCache, pageCache string
+	fs.StringVar(&pageCache, "page-cache", def("MERITMARK_PAGE_CACHE", "true"), "serve visitors' pages whose data has not changed from memory (MERITMARK_PAGE_CACHE)")
 	fs.StringVar(&renderCache, "render-cache", def("MERITMARK_RENDER_CACHE", "512"), "visitors' page renders kept for 10 s and reused for the same props; 0 = off (MERITMARK_RENDER_CACHE)")
 	fs.StringVar(&workers, "ssr-workers", def("MERITMARK_SSR_WORKERS", "0"), "SSR isolates; 0 = one per core")
 	fs.StringVar(&renderTimeout, "render-timeout", def("MERITMARK_RENDER_TIMEOUT", "2s"), "longest a page render may run")
@@ -168,6 +170,13 @@ func Load(env Env, args []string) (*Config, error) {
 		bad("MERITMARK_RENDER_CACHE", "must be a whole number from 0 (off) to 100000")
 	} else {
 		c.RenderCache = n
+	}
+	switch strings.ToLower(pageCache) {
+	case "true", "1", "on", "yes":
+		c.PageCache = true
+	case "false", "0", "off", "no":
+	default:
+		bad("MERITMARK_PAGE_CACHE", "must be true or false")
 	}
 	parseDur := func(name, v string, min time.Duration) time.Duration {
 		d, err := time.ParseDuration(v)

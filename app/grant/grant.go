@@ -17,6 +17,7 @@ import (
 	"meritmark/app/credential"
 	"meritmark/app/halloffame"
 	"meritmark/app/model"
+	"meritmark/app/pagecache"
 	"meritmark/db"
 )
 
@@ -110,6 +111,9 @@ func Issue(ctx context.Context, tx bun.Tx, in Input) (*Result, error) {
 		if err := halloffame.Refresh(ctx, tx, g.UserID); err != nil {
 			return nil, err
 		}
+		if err := pagecache.Bump(ctx, tx, pagecache.Grants); err != nil {
+			return nil, err
+		}
 		return &Result{Grant: &g, Restored: true}, nil
 	case !db.IsNoRows(err):
 		return nil, fmt.Errorf("find grant: %w", err)
@@ -155,6 +159,9 @@ func Issue(ctx context.Context, tx bun.Tx, in Input) (*Result, error) {
 	if err := halloffame.Refresh(ctx, tx, g.UserID); err != nil {
 		return nil, err
 	}
+	if err := pagecache.Bump(ctx, tx, pagecache.Grants); err != nil {
+		return nil, err
+	}
 	return &Result{Grant: &g, Created: true}, nil
 }
 
@@ -190,6 +197,9 @@ func Revoke(ctx context.Context, tx bun.Tx, applicationID, reason string, now ti
 		return nil, fmt.Errorf("revoke grant: %w", err)
 	}
 	if err := halloffame.Refresh(ctx, tx, g.UserID); err != nil {
+		return nil, err
+	}
+	if err := pagecache.Bump(ctx, tx, pagecache.Grants); err != nil {
 		return nil, err
 	}
 	credential.Changed(tx.NewSelect().DB(), g.ID)

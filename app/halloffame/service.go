@@ -9,18 +9,22 @@ import (
 	"github.com/uptrace/bun"
 
 	"meritmark/app/model"
+	"meritmark/app/pagecache"
 )
 
 // Service answers Hall of Fame queries.
 type Service struct {
 	DB *bun.DB
 
-	mu        sync.Mutex
-	stats     *Stats
-	statsAt   time.Time
-	syncedAt  time.Time
-	StatsTTL  time.Duration // how long the stat cards are reused (default 5s)
-	SyncEvery time.Duration // how often badge categories are compared (default 10s)
+	mu       sync.Mutex
+	stats    *Stats
+	statsAt  time.Time
+	syncedAt time.Time
+	// the page cache's versions the stats and the category sync were made at: a request
+	// carrying newer ones (a grant or badge changed, on any instance) does not reuse them
+	statsVer, syncedVer pagecache.Versions
+	StatsTTL            time.Duration // how long the stat cards are reused (default 5s)
+	SyncEvery           time.Duration // how often badge categories are compared (default 10s)
 }
 
 // Invalidate drops the cached stat cards (a grant changed on this instance).
@@ -41,7 +45,8 @@ func (s *Service) ttl(d, def time.Duration) time.Duration {
 // Stats are the stat cards, cached a few seconds (they are the same for every visitor).
 func (s *Service) Stats(ctx context.Context) (Stats, error) {
 	s.mu.Lock()
-	if s.stats != nil && time.Since(s.statsAt) < s.ttl(s.StatsTTL, 5*time.Second) {
+	ver, versioned := pagecache.FromContext(ctx)
+	if s.stats != nil && time.Since(s.statsAt) < s.ttl(s.StatsTTL, 5*time.Second) && (!versioned || ver == s.statsVer) {
 		st := *s.stats
 		s.mu.Unlock()
 		return st, nil
@@ -52,16 +57,17 @@ func (s *Service) Stats(ctx context.Context) (Stats, error) {
 		return st, err
 	}
 	s.mu.Lock()
-	s.stats, s.statsAt = &st, time.Now()
+	s.stats, s.statsAt, s.statsVer = &st, time.Now(), ver
 	s.mu.Unlock()
 	return st, nil
 }
 
 func (s *Service) syncCategories(ctx context.Context) error {
 	s.mu.Lock()
-	due := time.Since(s.syncedAt) >= s.ttl(s.SyncEvery, 10*time.Second)
+	ver, versioned := pagecache.FromContext(ctx)
+	due := time.Since(s.syncedAt) >= s.ttl(s.SyncEvery, 10*time.Second) || (versioned && ver != s.syncedVer)
 	if due {
-		s.syncedAt = time.Now()
+		s.syncedAt, s.syncedVer = time.Now(), ver
 	}
 	s.mu.Unlock()
 	if !due {

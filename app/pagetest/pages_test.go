@@ -1,6 +1,7 @@
 package pagetest
 
 import (
+	"io/fs"
 	"net/http"
 	"regexp"
 	"strings"
@@ -10,7 +11,9 @@ import (
 
 	"meritmark/app"
 	"meritmark/app/apptest"
+	"meritmark/app/seed"
 	"meritmark/app/web"
+	"meritmark/static"
 )
 
 func TestMain(m *testing.M) { apptest.Main(m) }
@@ -30,7 +33,7 @@ func TestPublicPagesHaveRealContentInRawHTML(t *testing.T) {
 		"Get Started Today", `href="/signup"`, "animate-marquee",
 	}
 	for _, logo := range []string{"lumora", "vertexa", "northpeak", "helixa", "orbitra", "kestrel", "quantive", "arborly", "cobalt", "brightline", "nimbus"} {
-		home = append(home, `src="/static/images/logos/`+logo+`.svg"`)
+		home = append(home, `src="/static/dist/images/`+logo+`-`)
 	}
 	for path, want := range map[string][]string{
 		"/": home,
@@ -70,11 +73,12 @@ func TestPublicPagesHaveRealContentInRawHTML(t *testing.T) {
 	}
 }
 
-// The 11 logos are real files, and so is the default social card every page points to.
+// The 11 logos are real files with hashed names (cached for a year), and so is the
+// default social card every page points to.
 func TestMarketingImagesAreServed(t *testing.T) {
 	e := New(t)
 	body := get(t, e, "/").Text()
-	logos := regexp.MustCompile(`src="(/static/images/logos/[a-z]+\.svg)"`).FindAllStringSubmatch(body, -1)
+	logos := regexp.MustCompile(`src="(/static/dist/images/[a-z]+-[0-9A-F]{8}\.svg)"`).FindAllStringSubmatch(body, -1)
 	seen := map[string]bool{}
 	for _, m := range logos {
 		seen[m[1]] = true
@@ -86,6 +90,9 @@ func TestMarketingImagesAreServed(t *testing.T) {
 		r := e.Client().Raw("GET", src, nil, nil).Expect(200)
 		if ct := r.Header.Get("Content-Type"); !strings.HasPrefix(ct, "image/svg+xml") || !strings.Contains(r.Text(), "<svg") {
 			t.Errorf("%s: content type %q", src, ct)
+		}
+		if cc := r.Header.Get("Cache-Control"); cc != "public, max-age=31536000, immutable" {
+			t.Errorf("%s: Cache-Control %q", src, cc)
 		}
 	}
 	og := regexp.MustCompile(`<meta property="og:image" content="([^"]+)">`).FindStringSubmatch(body)
@@ -187,4 +194,76 @@ func TestJavaScriptBudgetForHeaderOnlyPages(t *testing.T) {
 	if total == 0 || total > 70*1024 {
 		t.Fatalf("JavaScript at load: %d bytes gzipped (budget 70 KB)", total)
 	}
+}
+
+// The catalogue is light: its cards are server HTML outside any island, the island (search
+// and chips) carries no badge data and hydrates on first touch, so /badges loads at most
+// 30 KB of script (gzipped) and no React.
+func TestJavaScriptBudgetForTheCatalogue(t *testing.T) {
+	e := New(t)
+	if _, err := seed.Run(e.Ctx(), e.DB, "password123"); err != nil {
+		t.Fatal(err)
+	}
+	body := get(t, e, "/badges").Text()
+	if n := strings.Count(body, `data-testid="badge-card"`); n != 13 {
+		t.Fatalf("%d server-rendered cards, want 13", n)
+	}
+	// the island ends before the results block, which no island contains
+	island := strings.Index(body, `data-island="BadgeCatalogue"`)
+	results := strings.Index(body, `id="catalogue-results"`)
+	if island < 0 || results < 0 || island > results || !strings.Contains(body, `data-island="BadgeCatalogue" data-island-id="1" data-hydrate="interaction"`) {
+		t.Fatalf("island at %d, results at %d", island, results)
+	}
+	props := regexp.MustCompile(`<script type="application/json" id="props-i1">([^<]*)</script>`).FindStringSubmatch(body)
+	if props == nil || len(props[1]) > 200 || strings.Contains(props[1], "React Developer") {
+		t.Fatalf("catalogue island props: %v", props)
+	}
+	scripts := regexp.MustCompile(`<(?:script[^>]*src|link rel="modulepreload" href)="([^"]+\.js)"`).FindAllStringSubmatch(body, -1)
+	total, seen := 0, map[string]bool{}
+	for _, s := range scripts {
+		if seen[s[1]] {
+			continue
+		}
+		seen[s[1]] = true
+		r := e.Client().Raw("GET", s[1], nil, map[string]string{"Accept-Encoding": "gzip"}).Expect(200)
+		total += len(r.Body)
+	}
+	t.Logf("JavaScript loaded by /badges: %d bytes gzipped in %d files (%d more when the filters are first touched)", total, len(seen), e.Deps.Site.Assets.Sizes["BadgeCatalogue"]-e.Deps.Site.Assets.Sizes["initial"])
+	if total == 0 || total > 30*1024 {
+		t.Fatalf("JavaScript at load on /badges: %d bytes gzipped (budget 30 KB)", total)
+	}
+}
+
+// The admin dashboard loads a tab's code when the tab is opened: the users, badges,
+// quizzes and coupons tabs are chunks of their own, neither preloaded by /admin nor among
+// the files the dashboard island needs to hydrate.
+func TestAdminDashboardLoadsTabsOnDemand(t *testing.T) {
+	e := New(t)
+	_, admin := e.Admin("admin@meritmark.test")
+	body := admin.Raw("GET", "/admin", nil, map[string]string{"Accept": "text/html"}).Expect(200).Text()
+	need := strings.Join(e.Deps.Site.Assets.Islands["AdminDashboard"], " ")
+	if need == "" || !strings.Contains(body, `data-island="AdminDashboard"`) {
+		t.Fatal("no dashboard island")
+	}
+	entries, err := fs.ReadDir(static.FS, "dist/chunks")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, tab := range []string{"UsersTab", "BadgesTab", "QuizTab", "CouponsTab"} {
+		var chunk string
+		for _, en := range entries {
+			if strings.HasPrefix(en.Name(), tab+"-") && strings.HasSuffix(en.Name(), ".js") {
+				chunk = "/static/dist/chunks/" + en.Name()
+			}
+		}
+		if chunk == "" {
+			t.Errorf("%s is not a chunk of its own", tab)
+			continue
+		}
+		if strings.Contains(need, chunk) || strings.Contains(body, chunk) {
+			t.Errorf("%s (%s) is loaded with the dashboard", tab, chunk)
+		}
+		e.Client().Raw("GET", chunk, nil, nil).Expect(200)
+	}
+	t.Logf("dashboard at hydration: %d bytes gzipped", e.Deps.Site.Assets.Sizes["AdminDashboard"])
 }

@@ -10,6 +10,7 @@ import (
 	"github.com/uptrace/bun"
 
 	"meritmark/app/model"
+	"meritmark/app/pagecache"
 	"meritmark/app/storage"
 )
 
@@ -59,7 +60,14 @@ func (s *Service) UpdateProfile(ctx context.Context, u *model.User, in ProfileIn
 	if err != nil {
 		return nil, err
 	}
-	if err := updateProfile(ctx, s.DB, u.ID, p); err != nil {
+	// the public profile, the Hall of Fame and verify pages show these: their cached
+	// pages are invalidated in the same transaction
+	if err := s.DB.RunInTx(ctx, nil, func(ctx context.Context, tx bun.Tx) error {
+		if err := updateProfile(ctx, tx, u.ID, p); err != nil {
+			return err
+		}
+		return pagecache.Bump(ctx, tx, pagecache.Profiles)
+	}); err != nil {
 		return nil, err
 	}
 	return findUser(ctx, s.DB, u.ID)
@@ -107,7 +115,14 @@ func (s *Service) swap(ctx context.Context, userID, key string) (string, error) 
 		if err != nil {
 			return "", err
 		}
-		ok, err := swapPicture(ctx, s.DB, userID, u.ProfilePicKey, key)
+		var ok bool
+		err = s.DB.RunInTx(ctx, nil, func(ctx context.Context, tx bun.Tx) error {
+			var err error
+			if ok, err = swapPicture(ctx, tx, userID, u.ProfilePicKey, key); err != nil || !ok {
+				return err
+			}
+			return pagecache.Bump(ctx, tx, pagecache.Profiles)
+		})
 		if err != nil {
 			return "", err
 		}

@@ -3,6 +3,8 @@ package verify
 import (
 	"sync"
 	"time"
+
+	"meritmark/app/pagecache"
 )
 
 // LimitBurst and LimitRate size each client's bucket: 30 lookups at once, then one every
@@ -87,7 +89,8 @@ type entry struct {
 	fingerprint string // the record it was computed from
 	result      Result // VerificationID left empty: it is the id as entered
 	publicID    string
-	checkedAt   time.Time // when the record was last compared with the database
+	checkedAt   time.Time          // when the record was last compared with the database
+	checkedVer  pagecache.Versions // the page cache's versions then (zero outside it)
 	pages       map[string]*page
 }
 
@@ -147,10 +150,17 @@ func (c *cache) put(id string, e *entry) {
 }
 
 // touch marks an entry as compared with the database now.
-func (c *cache) touch(e *entry, now time.Time) {
+func (c *cache) touch(e *entry, now time.Time, ver pagecache.Versions) {
 	c.mu.Lock()
-	e.checkedAt = now
+	e.checkedAt, e.checkedVer = now, ver
 	c.mu.Unlock()
+}
+
+// checkedAt is the page cache versions e was last compared with the database at.
+func (c *cache) checkedAt(e *entry) pagecache.Versions {
+	c.mu.RLock()
+	defer c.mu.RUnlock()
+	return e.checkedVer
 }
 
 func (c *cache) fresh(e *entry, now time.Time, ttl time.Duration) bool {

@@ -21,6 +21,7 @@ import (
 	"meritmark/app/halloffame"
 	"meritmark/app/mail"
 	"meritmark/app/model"
+	"meritmark/app/pagecache"
 	"meritmark/app/web"
 	"meritmark/db"
 )
@@ -287,7 +288,11 @@ func links(origin string, r *record) Links {
 func (s *Service) Lookup(ctx context.Context, kind, id, ip, requestOrigin string) (*Result, *entry, error) {
 	now := s.now()
 	e := s.cache.lookup(id)
-	if e != nil && s.cache.fresh(e, now, s.Fresh) && !(e.result.IsValid && e.result.ExpiresAt != nil && !now.Before(*e.result.ExpiresAt)) {
+	// a request through the page cache carries the data versions it read: an entry
+	// checked at other versions (a grant or profile changed since, on any instance) is
+	// compared with the database again, so a rebuilt page never shows the older result
+	ver, versioned := pagecache.FromContext(ctx)
+	if e != nil && s.cache.fresh(e, now, s.Fresh) && (!versioned || s.cache.checkedAt(e) == ver) && !(e.result.IsValid && e.result.ExpiresAt != nil && !now.Before(*e.result.ExpiresAt)) {
 		return s.answer(e, id), e, nil
 	}
 	if e == nil {
@@ -310,10 +315,10 @@ func (s *Service) Lookup(ctx context.Context, kind, id, ip, requestOrigin string
 	}
 	fp := r.fingerprint(now)
 	if e != nil && e.fingerprint == fp {
-		s.cache.touch(e, now)
+		s.cache.touch(e, now, ver)
 		return s.answer(e, id), e, nil
 	}
-	e = &entry{grantID: r.GrantID, fingerprint: fp, result: s.compute(ctx, r, now), publicID: r.PublicVerificationID, checkedAt: now}
+	e = &entry{grantID: r.GrantID, fingerprint: fp, result: s.compute(ctx, r, now), publicID: r.PublicVerificationID, checkedAt: now, checkedVer: ver}
 	s.cache.put(id, e)
 	return s.answer(e, id), e, nil
 }
@@ -673,6 +678,9 @@ func (s *Service) Revoke(ctx context.Context, actor *model.User, id, reason, ori
 		if err := halloffame.Refresh(ctx, tx, g.UserID); err != nil {
 			return err
 		}
+		if err := pagecache.Bump(ctx, tx, pagecache.Grants); err != nil {
+			return err
+		}
 		if err := audit(ctx, tx, actor, "grant.revoke", g, before, stateOf(g)); err != nil {
 			return err
 		}
@@ -738,6 +746,9 @@ func (s *Service) SetExpiry(ctx context.Context, actor *model.User, id string, e
 			return err
 		}
 		if err := audit(ctx, tx, actor, "grant.expiry", g, before, stateOf(g)); err != nil {
+			return err
+		}
+		if err := pagecache.Bump(ctx, tx, pagecache.Grants); err != nil {
 			return err
 		}
 		out = g

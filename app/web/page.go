@@ -29,6 +29,7 @@ type Assets struct {
 	Entry   string              `json:"entry"`   // client entry module
 	CSS     string              `json:"css"`     // stylesheet
 	Islands map[string][]string `json:"islands"` // island name -> its chunk and the chunks it imports
+	Sizes   map[string]int      `json:"sizes"`   // gzipped bytes: "initial" (the entry), island name -> entry + what hydrating it loads
 }
 
 // Meta is what a page says about itself in <head>.

@@ -1,19 +1,35 @@
 // The admin dashboard island (/admin). Owned by the admin-review work; the badge, quiz
 // and coupon tabs live in views/components/admin/ and are owned by the catalogue-admin work.
-import { useState } from 'react';
+import { lazy, Suspense, useState, type ReactNode } from 'react';
 import { Award, ClipboardList, History, Loader2, RefreshCw, Settings2, Tag, Users } from 'lucide-react';
 import { Tabs, TabsContent, TabsList, TabsTrigger } from '../components/tabs';
 import { ApplicationsTab, type AppList } from '../components/admin/ApplicationsTab';
-import { UsersTab } from '../components/admin/UsersTab';
-import { BadgesTab } from '../components/admin/BadgesTab';
-import { QuizTab } from '../components/admin/QuizTab';
-import { CouponsTab } from '../components/admin/CouponsTab';
 import { SummaryCards, type Summary } from '../components/admin/SummaryCards';
 import { SummaryChart } from '../components/admin/SummaryChart';
 import { AuditLog } from '../components/admin/AuditLog';
 import { Button, Container } from '../components/ui';
 import { api } from '../lib/api';
 import { toast } from '../lib/toast';
+
+// The other tabs' code is loaded when a tab is first opened (each is its own chunk).
+const UsersTab = lazy(() => import('../components/admin/UsersTab').then((m) => ({ default: m.UsersTab })));
+const BadgesTab = lazy(() => import('../components/admin/BadgesTab').then((m) => ({ default: m.BadgesTab })));
+const QuizTab = lazy(() => import('../components/admin/QuizTab').then((m) => ({ default: m.QuizTab })));
+const CouponsTab = lazy(() => import('../components/admin/CouponsTab').then((m) => ({ default: m.CouponsTab })));
+
+function TabLoading({ children }: { children: ReactNode }) {
+  return (
+    <Suspense
+      fallback={
+        <p className="flex items-center gap-2 py-10 text-sm text-muted-foreground" data-testid="tab-loading">
+          <Loader2 className="h-4 w-4 animate-spin" aria-hidden="true" /> Loading…
+        </p>
+      }
+    >
+      {children}
+    </Suspense>
+  );
+}
 
 export type AdminDashboardProps = { adminName: string; adminId: string; summary: Summary; applications: AppList };
 
@@ -89,16 +105,16 @@ export default function AdminDashboard({ adminName, adminId, summary: initialSum
           <ApplicationsTab initial={applications} refreshKey={refreshKey} onChanged={loadSummary} />
         </TabsContent>
         <TabsContent value="users">
-          <UsersTab currentUserId={adminId} refreshKey={refreshKey} onChanged={loadSummary} />
+          <TabLoading><UsersTab currentUserId={adminId} refreshKey={refreshKey} onChanged={loadSummary} /></TabLoading>
         </TabsContent>
         <TabsContent value="badges">
-          <BadgesTab key={refreshKey} />
+          <TabLoading><BadgesTab key={refreshKey} /></TabLoading>
         </TabsContent>
         <TabsContent value="quizzes">
-          <QuizTab key={refreshKey} />
+          <TabLoading><QuizTab key={refreshKey} /></TabLoading>
         </TabsContent>
         <TabsContent value="coupons">
-          <CouponsTab key={refreshKey} />
+          <TabLoading><CouponsTab key={refreshKey} /></TabLoading>
         </TabsContent>
         <TabsContent value="audit">
           <AuditLog refreshKey={refreshKey} />

@@ -1,6 +1,7 @@
 import { ShieldCheck } from 'lucide-react';
 import { Container } from '../components/ui';
 import { Island } from '../components/Island';
+import { CatalogueResults } from '../components/catalogue';
 import BadgeCatalogue from '../islands/BadgeCatalogue';
 import { useShell } from '../lib/shell';
 import type { CatalogueBadge } from '../lib/badges';
@@ -8,9 +9,13 @@ import type { CatalogueBadge } from '../lib/badges';
 type Props = { badges: CatalogueBadge[]; q: string; category: string; matchIds: string[]; pageSize: number; showAll: boolean };
 
 /** /badges: the catalogue. Filters come from ?q=…&category=… (the server already applied
- * them: matchIds) and then live in the island. */
+ * them: matchIds). The cards are server HTML; the island holds only search and chips. */
 export default function BadgesPage({ badges, q, category, matchIds, pageSize, showAll }: Props) {
   const { user } = useShell();
+  const all = badges || [];
+  const ids = new Set(matchIds || []);
+  const visible = all.filter((b) => ids.has(b._id));
+  const shown = showAll ? visible : visible.slice(0, pageSize || 24);
   return (
     <>
       <section className="border-b bg-gradient-to-b from-primary/[0.06] to-background">
@@ -26,11 +31,8 @@ export default function BadgesPage({ badges, q, category, matchIds, pageSize, sh
         </Container>
       </section>
       <Container className="py-8 sm:py-10">
-        <Island
-          name="BadgeCatalogue"
-          component={BadgeCatalogue}
-          props={{ badges: badges || [], q: q || '', category: category || '', matchIds: matchIds || [], pageSize: pageSize || 24, showAll: !!showAll, signedIn: !!user }}
-        />
+        <Island name="BadgeCatalogue" component={BadgeCatalogue} hydrate="interaction" props={{ q: q || '', category: category || '', showAll: !!showAll }} />
+        <CatalogueResults total={all.length} visible={visible} shown={shown} q={q || ''} category={category || ''} showAll={!!showAll} signedIn={!!user} />
       </Container>
     </>
   );

@@ -14,21 +14,32 @@ import {
 } from 'lucide-react';
 import type { ReactNode } from 'react';
 import { Container, LinkButton } from '../components/ui';
+import lumoraLogo from '../../static/images/logos/lumora.svg';
+import vertexaLogo from '../../static/images/logos/vertexa.svg';
+import northpeakLogo from '../../static/images/logos/northpeak.svg';
+import helixaLogo from '../../static/images/logos/helixa.svg';
+import orbitraLogo from '../../static/images/logos/orbitra.svg';
+import kestrelLogo from '../../static/images/logos/kestrel.svg';
+import quantiveLogo from '../../static/images/logos/quantive.svg';
+import arborlyLogo from '../../static/images/logos/arborly.svg';
+import cobaltLogo from '../../static/images/logos/cobalt.svg';
+import brightlineLogo from '../../static/images/logos/brightline.svg';
+import nimbusLogo from '../../static/images/logos/nimbus.svg';
 import { CtaPanel, Eyebrow, GradientText, HeroBackdrop, IconTile, SectionHeading, StatsGrid, ctaPrimary, ctaSecondary } from '../components/marketing';
 
 /** The 11 logos of the scrolling strip (fictional companies; files in static/images/logos). */
 export const LOGOS = [
-  { file: 'lumora', name: 'Lumora', w: 115 },
-  { file: 'vertexa', name: 'Vertexa', w: 112 },
-  { file: 'northpeak', name: 'Northpeak', w: 139 },
-  { file: 'helixa', name: 'Helixa', w: 101 },
-  { file: 'orbitra', name: 'Orbitra', w: 108 },
-  { file: 'kestrel', name: 'Kestrel', w: 109 },
-  { file: 'quantive', name: 'Quantive', w: 126 },
-  { file: 'arborly', name: 'Arborly', w: 112 },
-  { file: 'cobalt', name: 'Cobalt', w: 104 },
-  { file: 'brightline', name: 'Brightline', w: 133 },
-  { file: 'nimbus', name: 'Nimbus', w: 115 },
+  { file: 'lumora', src: lumoraLogo, name: 'Lumora', w: 115 },
+  { file: 'vertexa', src: vertexaLogo, name: 'Vertexa', w: 112 },
+  { file: 'northpeak', src: northpeakLogo, name: 'Northpeak', w: 139 },
+  { file: 'helixa', src: helixaLogo, name: 'Helixa', w: 101 },
+  { file: 'orbitra', src: orbitraLogo, name: 'Orbitra', w: 108 },
+  { file: 'kestrel', src: kestrelLogo, name: 'Kestrel', w: 109 },
+  { file: 'quantive', src: quantiveLogo, name: 'Quantive', w: 126 },
+  { file: 'arborly', src: arborlyLogo, name: 'Arborly', w: 112 },
+  { file: 'cobalt', src: cobaltLogo, name: 'Cobalt', w: 104 },
+  { file: 'brightline', src: brightlineLogo, name: 'Brightline', w: 133 },
+  { file: 'nimbus', src: nimbusLogo, name: 'Nimbus', w: 115 },
 ];
 
 export default function HomePage() {
@@ -174,7 +185,7 @@ function LogoRow({ duplicate }: { duplicate?: boolean }) {
       {LOGOS.map((l) => (
         <li key={l.file} className="shrink-0">
           <img
-            src={`/static/images/logos/${l.file}.svg`}
+            src={l.src}
             alt={duplicate ? '' : l.name}
             width={l.w}
             height={40}

@@ -1,0 +1,393 @@
+// Package pagecache serves visitors' pages whose data has not changed without running
+// their handlers (no queries, no render). Each cached page names the data scopes it shows
+// (badges, grants, profiles); every write that changes what a public page shows bumps the
+// scope's version in the page_versions table, in the same transaction as the write
+// (Bump). Each visitor request reads the versions (one small query, shared by the
+// requests that arrive while it runs), so a write on any instance invalidates the pages of
+// every instance at once. Entries are also bounded by TTL and, for pages that show grants,
+// by the next moment a grant expires.
+//
+// Only requests without a signed-in user are served from or stored in the cache; only 200
+// answers with HTML or JSON and no cookie are kept. Answers carry a weak ETag and a
+// matching If-None-Match gets 304. The brotli and gzip forms are made once per entry.
+package pagecache
+
+import (
+	"context"
+	"crypto/sha256"
+	"encoding/base64"
+	"errors"
+	"strings"
+	"sync"
+	"sync/atomic"
+	"time"
+
+	"github.com/gofiber/fiber/v3"
+	"github.com/uptrace/bun"
+
+	"meritmark/app/web"
+)
+
+// Scope is a kind of data public pages show.
+type Scope int
+
+const (
+	Badges   Scope = iota // badges, their quizzes and questions (catalogue, badge pages)
+	Grants                // badge grants: issue, revoke, expiry (verify, profiles, Hall of Fame)
+	Profiles              // public profile fields of users (names, pictures, links)
+	nScopes
+)
+
+var scopeNames = [nScopes]string{"badges", "grants", "profiles"}
+
+func (s Scope) String() string { return scopeNames[s] }
+
+// Versions is one reading of every scope's version.
+type Versions [nScopes]int64
+
+// Bump marks scopes changed, inside the caller's transaction tx (so the versions move
+// exactly when the write commits, and not at all when it rolls back).
+func Bump(ctx context.Context, tx bun.IDB, scopes ...Scope) error {
+	for _, s := range scopes {
+		if _, err := tx.NewRaw(`INSERT INTO page_versions (scope, version) VALUES (?, 1)
+ON CONFLICT (scope) DO UPDATE SET version = page_versions.version + 1`, s.String()).Exec(ctx); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// Read reads the versions now.
+func Read(ctx context.Context, db bun.IDB) (Versions, error) {
+	var v Versions
+	var rows []struct {
+		Scope   string `bun:"scope"`
+		Version int64  `bun:"version"`
+	}
+	if err := db.NewRaw(`SELECT scope, version FROM page_versions`).Scan(ctx, &rows); err != nil {
+		return v, err
+	}
+	for _, r := range rows {
+		for i, n := range scopeNames {
+			if n == r.Scope {
+				v[i] = r.Version
+			}
+		}
+	}
+	return v, nil
+}
+
+type ctxKey struct{}
+
+// FromContext answers the versions the page cache read for this request, when it did:
+// services that keep their own short-lived caches (Hall of Fame stats, verification
+// results) compare them so that a page rebuilt after a write never shows older data.
+func FromContext(ctx context.Context) (Versions, bool) {
+	v, ok := ctx.Value(ctxKey{}).(Versions)
+	return v, ok
+}
+
+// WithVersions returns ctx carrying v (tests, and the cache itself).
+func WithVersions(ctx context.Context, v Versions) context.Context {
+	return context.WithValue(ctx, ctxKey{}, v)
+}
+
+// Cache is the page cache of one instance.
+type Cache struct {
+	DB *bun.DB
+	// Origin is the public origin of a request (pages carry it in links); part of the key.
+	Origin func(fiber.Ctx) string
+	// TTL bounds every entry (default 10 minutes); MaxBytes bounds the cache (default 64 MB).
+	TTL      time.Duration
+	MaxBytes int
+	// Now is the clock (tests).
+	Now func() time.Time
+
+	reader reader
+
+	mu      sync.Mutex
+	entries map[string]*entry
+	bytes   int
+
+	hits, misses, stores atomic.Int64
+}
+
+// New makes a cache reading versions from d.
+func New(d *bun.DB, origin func(fiber.Ctx) string) *Cache {
+	pc := &Cache{DB: d, Origin: origin, TTL: 10 * time.Minute, MaxBytes: 64 << 20, Now: time.Now, entries: map[string]*entry{}}
+	pc.reader.db = d
+	return pc
+}
+
+type entry struct {
+	stamp   Versions
+	scopes  []Scope
+	expires time.Time
+
+	status       int
+	headers      [][2]string
+	body, gz, br []byte
+	etag         string
+}
+
+func (e *entry) size() int { return len(e.body) + len(e.gz) + len(e.br) + 256 }
+
+// Stats reports hits, misses and stores so far, and the entries held.
+func (pc *Cache) Stats() (hits, misses, stores int64, entries int) {
+	pc.mu.Lock()
+	defer pc.mu.Unlock()
+	return pc.hits.Load(), pc.misses.Load(), pc.stores.Load(), len(pc.entries)
+}
+
+// skipped headers are the ones made per request or per encoding.
+var skipped = map[string]bool{"Date": true, "Content-Length": true, "Content-Encoding": true, "Etag": true,
+	"X-Request-Id": true, "Set-Cookie": true, "Vary": true, "Server": true, "Connection": true, "Transfer-Encoding": true}
+
+// Wrap serves the route's handler next through the cache; scopes are the data the page
+// shows (none for a page that shows no data).
+func (pc *Cache) Wrap(scopes []Scope, next fiber.Handler) fiber.Handler {
+	return func(c fiber.Ctx) error {
+		m := c.Method()
+		if (m != fiber.MethodGet && m != fiber.MethodHead) || web.Viewer(c) != nil {
+			return next(c)
+		}
+		var cur Versions
+		if len(scopes) > 0 {
+			v, err := pc.reader.read(c.Context())
+			if err != nil {
+				return next(c) // the handler meets the same database and answers for it
+			}
+			cur = v
+		}
+		key := pc.key(c)
+		now := pc.Now()
+		pc.mu.Lock()
+		e := pc.entries[key]
+		pc.mu.Unlock()
+		if e != nil && now.Before(e.expires) && e.current(cur) {
+			pc.hits.Add(1)
+			return pc.serve(c, e)
+		}
+		pc.misses.Add(1)
+		// the handler runs with the versions read above (services keep their own caches
+		// in step with them) and always renders the whole page: the cache answers
+		// If-None-Match itself, with its own ETag
+		inm := string(c.Request().Header.Peek(fiber.HeaderIfNoneMatch))
+		c.Request().Header.Del(fiber.HeaderIfNoneMatch)
+		parent := c.Context()
+		if len(scopes) > 0 {
+			c.SetContext(WithVersions(parent, cur))
+		}
+		err := next(c)
+		c.SetContext(parent)
+		if inm != "" {
+			c.Request().Header.Set(fiber.HeaderIfNoneMatch, inm)
+		}
+		if err != nil {
+			return err
+		}
+		ne := pc.build(c, cur, scopes, now)
+		if ne == nil {
+			return nil
+		}
+		pc.store(key, ne)
+		return pc.serve(c, ne)
+	}
+}
+
+func (e *entry) current(cur Versions) bool {
+	for _, s := range e.scopes {
+		if e.stamp[s] != cur[s] {
+			return false
+		}
+	}
+	return true
+}
+
+func (pc *Cache) key(c fiber.Ctx) string {
+	kind := "j"
+	if acc := c.Get(fiber.HeaderAccept); acc == "" || strings.Contains(acc, "text/html") || strings.Contains(acc, "*/*") {
+		kind = "h"
+	}
+	return kind + "\x00" + pc.Origin(c) + "\x00" + c.OriginalURL()
+}
+
+// build makes an entry of the answer the handler just produced, or nil when it must not
+// be shared.
+func (pc *Cache) build(c fiber.Ctx, stamp Versions, scopes []Scope, now time.Time) *entry {
+	res := c.Response()
+	if res.StatusCode() != fiber.StatusOK || res.IsBodyStream() || len(res.Header.ContentEncoding()) > 0 ||
+		len(res.Header.Peek(fiber.HeaderSetCookie)) > 0 {
+		return nil
+	}
+	ct := string(res.Header.ContentType())
+	if !strings.HasPrefix(ct, "text/html") && !strings.HasPrefix(ct, "application/json") {
+		return nil
+	}
+	if cc := string(res.Header.Peek(fiber.HeaderCacheControl)); strings.Contains(cc, "no-store") || strings.Contains(cc, "private") {
+		return nil
+	}
+	body := append([]byte(nil), res.Body()...)
+	sum := sha256.Sum256(body)
+	e := &entry{stamp: stamp, scopes: scopes, expires: now.Add(pc.TTL), status: res.StatusCode(), body: body,
+		etag: `W/"p-` + base64.RawURLEncoding.EncodeToString(sum[:12]) + `"`}
+	for _, s := range scopes {
+		if s == Grants {
+			if t, ok := pc.nextExpiry(c.Context(), now); ok && t.Before(e.expires) {
+				e.expires = t
+			}
+		}
+	}
+	for k, v := range res.Header.All() {
+		name := string(k)
+		if !skipped[name] {
+			e.headers = append(e.headers, [2]string{name, string(v)})
+		}
+	}
+	if len(body) >= 512 {
+		if gz := web.Compress(web.Gzip, body, web.CachedGzipLevel, 0); len(gz) < len(body) {
+			e.gz = gz
+		}
+		if br := web.Compress(web.Brotli, body, 0, web.CachedBrotliLevel); len(br) < len(body) {
+			e.br = br
+		}
+	}
+	return e
+}
+
+// nextExpiry is the next moment a live grant expires (after it, pages showing grants
+// change without any write).
+func (pc *Cache) nextExpiry(ctx context.Context, now time.Time) (time.Time, bool) {
+	var t []time.Time
+	err := pc.DB.NewRaw(`SELECT expires_at FROM badge_grants WHERE expires_at > ? AND revoked_at IS NULL ORDER BY expires_at LIMIT 1`, now.UTC()).Scan(ctx, &t)
+	if err != nil {
+		return now, true // unknown: keep the entry no time at all
+	}
+	if len(t) == 0 {
+		return time.Time{}, false
+	}
+	return t[0], true
+}
+
+func (pc *Cache) store(key string, e *entry) {
+	pc.mu.Lock()
+	defer pc.mu.Unlock()
+	if old := pc.entries[key]; old != nil {
+		delete(pc.entries, key)
+		pc.bytes -= old.size()
+	}
+	if e.size() > pc.MaxBytes/8 {
+		return
+	}
+	for len(pc.entries) > 0 && pc.bytes+e.size() > pc.MaxBytes {
+		for k, victim := range pc.entries { // map order is random: an arbitrary victim
+			delete(pc.entries, k)
+			pc.bytes -= victim.size()
+			break
+		}
+	}
+	pc.entries[key] = e
+	pc.bytes += e.size()
+	pc.stores.Add(1)
+}
+
+// serve answers c with e: 304 when If-None-Match names it, else the body in the coding
+// the request accepts.
+func (pc *Cache) serve(c fiber.Ctx, e *entry) error {
+	res := c.Response()
+	res.ResetBody()
+	for _, h := range e.headers {
+		res.Header.Set(h[0], h[1])
+	}
+	res.Header.Set(fiber.HeaderETag, e.etag)
+	web.AddVary(c, fiber.HeaderAcceptEncoding)
+	res.Header.Del(fiber.HeaderContentEncoding)
+	if inm := c.Get(fiber.HeaderIfNoneMatch); inm != "" && etagMatch(inm, e.etag) {
+		res.Header.Del(fiber.HeaderContentType)
+		return c.SendStatus(fiber.StatusNotModified)
+	}
+	c.Status(e.status)
+	switch enc := web.RequestEncoding(c); {
+	case enc == web.Brotli && e.br != nil:
+		res.Header.SetContentEncoding("br")
+		return c.Send(e.br)
+	case enc != web.Identity && e.gz != nil:
+		res.Header.SetContentEncoding("gzip")
+		return c.Send(e.gz)
+	}
+	return c.Send(e.body)
+}
+
+// etagMatch is If-None-Match's weak comparison against tag.
+func etagMatch(header, tag string) bool {
+	want := strings.TrimPrefix(tag, "W/")
+	for _, t := range strings.Split(header, ",") {
+		t = strings.TrimSpace(t)
+		if t == "*" || strings.TrimPrefix(t, "W/") == want {
+			return true
+		}
+	}
+	return false
+}
+
+// reader reads the versions for many requests at once: a request joins a read that
+// starts after it arrived (so it sees every write committed before it), never one
+// already under way.
+type reader struct {
+	db      *bun.DB
+	mu      sync.Mutex
+	running bool
+	next    *flight
+}
+
+type flight struct {
+	done chan struct{}
+	v    Versions
+	err  error
+}
+
+var errClosed = errors.New("pagecache: no database")
+
+func (r *reader) read(ctx context.Context) (Versions, error) {
+	if r.db == nil {
+		return Versions{}, errClosed
+	}
+	r.mu.Lock()
+	if !r.running {
+		r.running = true
+		r.mu.Unlock()
+		f := &flight{done: make(chan struct{})}
+		r.run(f)
+		return f.v, f.err
+	}
+	if r.next == nil {
+		r.next = &flight{done: make(chan struct{})}
+	}
+	f := r.next
+	r.mu.Unlock()
+	select {
+	case <-f.done:
+		return f.v, f.err
+	case <-ctx.Done():
+		return Versions{}, ctx.Err()
+	}
+}
+
+// run performs f's read, then starts the read queued meanwhile (in its own goroutine, so
+// the request that led this one is not held up).
+func (r *reader) run(f *flight) {
+	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+	f.v, f.err = Read(ctx, r.db)
+	cancel()
+	close(f.done)
+	r.mu.Lock()
+	next := r.next
+	r.next = nil
+	if next == nil {
+		r.running = false
+	}
+	r.mu.Unlock()
+	if next != nil {
+		go r.run(next)
+	}
+}
