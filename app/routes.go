@@ -24,6 +24,9 @@ import (
 // assembled, registered by New and walked by the permission tests.
 func (a *App) routeTable() []web.Route {
 	d := a.Deps
+	if d.Site.LinkedInOrganizationID == "" && d.Config != nil {
+		d.Site.LinkedInOrganizationID = d.Config.LinkedInOrganizationID
+	}
 	var rs []web.Route
 	rs = append(rs, pages.New(d.Site, d.DB).Routes()...)
 	rs = append(rs, auth.New(d.DB, d.Site, d.Sessions, d.Limiter, d.Mailer).Routes()...)

@@ -65,6 +65,9 @@ type Site struct {
 	BaseURL      string // public origin; empty = from the request
 	SupportEmail string
 	Name         string // site name for titles; default Meritmark
+	// LinkedInOrganizationID is the issuer's LinkedIn company page id for Add-to-profile
+	// links (config MERITMARK_LINKEDIN_ORGANIZATION_ID; copied by app.New when empty).
+	LinkedInOrganizationID string
 	// Cache, when set, keeps recent renders for visitors (see RenderCache).
 	Cache *RenderCache
 }
