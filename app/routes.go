@@ -24,6 +24,9 @@ import (
 // assembled, registered by New and walked by the permission tests.
 func (a *App) routeTable() []web.Route {
 	d := a.Deps
+	if d.Site.LinkedInOrganizationID == "" && d.Config != nil {
+		d.Site.LinkedInOrganizationID = d.Config.LinkedInOrganizationID
+	}
 	var rs []web.Route
 	rs = append(rs, pages.New(d.Site, d.DB).Routes()...)
 	rs = append(rs, auth.New(d.DB, d.Site, d.Sessions, d.Limiter, d.Mailer).Routes()...)
@@ -37,6 +40,7 @@ func (a *App) routeTable() []web.Route {
 	rs = append(rs, coupon.New(d.DB).Routes()...)
 	rs = append(rs, payment.New(payment.Deps{DB: d.DB, Site: d.Site, Config: d.Config, Mailer: d.Mailer, Limiter: d.Limiter}).Routes()...)
 	rs = append(rs, verify.New(d.DB, d.Site, d.Config, d.Mailer).Routes()...)
+	rs = append(rs, verify.NewBulk(d.DB, d.Site, d.Config, d.Limiter).Routes()...)
 	rs = append(rs, halloffame.New(d.DB, d.Site, d.Config).Routes()...)
 	return rs
 }

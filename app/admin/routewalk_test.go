@@ -60,6 +60,8 @@ var rwPublic = map[string]string{
 	"GET /backend/api/v1/badges/:id":               "badge detail",
 	"POST /backend/api/v1/payments/paypal-webhook": "PayPal, verified by signature",
 	"GET /backend/api/v1/verify/badge/:id":         "verification",
+	"POST /backend/api/v1/verify/bulk":             "recruiters' bulk verification (rate limited per client)",
+	"POST /backend/api/v1/verify/receipts/check":   "anyone checks a verification receipt",
 	"GET /backend/api/v1/hall-of-fame":             "Hall of Fame",
 }
 

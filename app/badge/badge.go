@@ -301,16 +301,26 @@ type Share struct {
 // ShareFor builds the share links: the public verification URL
 // {origin}/verify/{publicVerificationId}, LinkedIn and Twitter share intents, and
 // LinkedIn's add-certification link (name, organization, issue and expiry month, URL, id).
-func ShareFor(origin string, b *Badge, g *Grant) Share {
+func ShareFor(origin string, b *Badge, g *Grant) Share { return ShareWith(origin, "", b, g) }
+
+// ShareWith is ShareFor with the issuer's LinkedIn company page id (orgID, digits; empty =
+// none): LinkedIn then files the certification under that page (organizationId) instead of
+// a free-text organization name.
+func ShareWith(origin, orgID string, b *Badge, g *Grant) Share {
 	verify := strings.TrimRight(origin, "/") + "/verify/" + url.PathEscape(g.PublicVerificationID)
 	text := "I earned the " + b.Name + " badge on " + Organization + ". Verify it here:"
 	add := []string{
 		"startTask=CERTIFICATION_NAME",
 		"name=" + url.QueryEscape(b.Name),
 		"organizationName=" + url.QueryEscape(Organization),
-		"issueYear=" + strconv.Itoa(g.GrantedAt.UTC().Year()),
-		"issueMonth=" + strconv.Itoa(int(g.GrantedAt.UTC().Month())),
 	}
+	if orgID != "" {
+		add = append(add, "organizationId="+url.QueryEscape(orgID))
+	}
+	add = append(add,
+		"issueYear="+strconv.Itoa(g.GrantedAt.UTC().Year()),
+		"issueMonth="+strconv.Itoa(int(g.GrantedAt.UTC().Month())),
+	)
 	if g.ExpiresAt != nil {
 		add = append(add,
 			"expirationYear="+strconv.Itoa(g.ExpiresAt.UTC().Year()),

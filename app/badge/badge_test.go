@@ -153,3 +153,23 @@ func TestJSONLDAndSummary(t *testing.T) {
 		t.Error("type labels")
 	}
 }
+
+func TestLinkedInAddToProfileURL(t *testing.T) {
+	b := &Badge{Name: "Kubernetes Ops"}
+	exp := time.Date(2028, 3, 15, 0, 0, 0, 0, time.UTC)
+	g := &Grant{GrantedAt: time.Date(2026, 11, 23, 9, 0, 0, 0, time.UTC), VerificationID: "MM-SECRET", PublicVerificationID: "abcdefghijklmnopqrstuvwxyz234567", ExpiresAt: &exp}
+	got := ShareWith("https://meritmark.example", "1337", b, g).LinkedInAddURL
+	want := "https://www.linkedin.com/profile/add?startTask=CERTIFICATION_NAME&name=Kubernetes+Ops&organizationName=Meritmark&organizationId=1337" +
+		"&issueYear=2026&issueMonth=11&expirationYear=2028&expirationMonth=3" +
+		"&certUrl=https%3A%2F%2Fmeritmark.example%2Fverify%2Fabcdefghijklmnopqrstuvwxyz234567&certId=abcdefghijklmnopqrstuvwxyz234567"
+	if got != want {
+		t.Errorf("add to profile:\n got %s\nwant %s", got, want)
+	}
+	// without a configured organization the link carries no organizationId
+	if u := ShareWith("https://meritmark.example", "", b, g).LinkedInAddURL; strings.Contains(u, "organizationId") {
+		t.Errorf("unconfigured: %s", u)
+	}
+	if strings.Contains(got, "MM-SECRET") {
+		t.Error("leaks the private verification id")
+	}
+}

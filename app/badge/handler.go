@@ -150,7 +150,7 @@ func (h *Handler) detailPage(c fiber.Ctx) error {
 	}
 	origin := h.site.Origin(c)
 	if d.Mine.Grant != nil {
-		sh := ShareFor(origin, b, d.Mine.Grant)
+		sh := ShareWith(origin, h.site.LinkedInOrganizationID, b, d.Mine.Grant)
 		props.Share = &sh
 	}
 	meta := web.Meta{

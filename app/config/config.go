@@ -69,6 +69,11 @@ type Config struct {
 	// request (database, PayPal, storage): a database that stops answering costs a 503
 	// after it instead of a request, and a pool connection, held forever.
 	RequestTimeout time.Duration
+
+	// LinkedInOrganizationID (MERITMARK_LINKEDIN_ORGANIZATION_ID): the issuer's LinkedIn
+	// company page id (digits); when set, "Add to profile" links carry organizationId so
+	// LinkedIn shows the certification under that page. Empty = organizationName only.
+	LinkedInOrganizationID string
 }
 
 // Env is how configuration reads the environment (a map in tests).
@@ -117,6 +122,7 @@ func Load(env Env, args []string) (*Config, error) {
 	fs.StringVar(&maxAge, "session-max-age", def("MERITMARK_SESSION_MAX_AGE", "720h"), "session absolute expiry")
 	fs.StringVar(&dev, "dev", def("MERITMARK_DEV", "false"), "development mode")
 	fs.StringVar(&c.PprofAddr, "pprof", def("MERITMARK_PPROF", ""), "host:port serving net/http/pprof for profiling; empty = off (MERITMARK_PPROF)")
+	fs.StringVar(&c.LinkedInOrganizationID, "linkedin-organization-id", def("MERITMARK_LINKEDIN_ORGANIZATION_ID", ""), "LinkedIn company page id for Add-to-profile links; empty = name only (MERITMARK_LINKEDIN_ORGANIZATION_ID)")
 	fs.SetOutput(new(strings.Builder))
 	if err := fs.Parse(args); err != nil {
 		return nil, fmt.Errorf("config: %w", err)
@@ -197,6 +203,15 @@ func Load(env Env, args []string) (*Config, error) {
 	if c.PprofAddr != "" {
 		if _, _, err := net.SplitHostPort(c.PprofAddr); err != nil {
 			bad("MERITMARK_PPROF", fmt.Sprintf("%q is not host:port (for example 127.0.0.1:6060)", c.PprofAddr))
+		}
+	}
+	if id := c.LinkedInOrganizationID; id != "" {
+		ok := len(id) <= 20
+		for i := 0; i < len(id); i++ {
+			ok = ok && id[i] >= '0' && id[i] <= '9'
+		}
+		if !ok {
+			bad("MERITMARK_LINKEDIN_ORGANIZATION_ID", fmt.Sprintf("%q must be the numeric id of a LinkedIn company page (up to 20 digits)", id))
 		}
 	}
 	parseBool := func(name, v string) bool {

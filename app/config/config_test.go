@@ -94,3 +94,19 @@ func TestSecretRaceGivesEveryoneTheSameValue(t *testing.T) {
 		}
 	}
 }
+
+func TestLinkedInOrganizationID(t *testing.T) {
+	c, err := Load(env(map[string]string{"MERITMARK_LINKEDIN_ORGANIZATION_ID": "1337"}), nil)
+	if err != nil || c.LinkedInOrganizationID != "1337" {
+		t.Fatalf("%v %+v", err, c)
+	}
+	if c, _ := Load(env(nil), nil); c.LinkedInOrganizationID != "" {
+		t.Fatalf("default %q", c.LinkedInOrganizationID)
+	}
+	for _, bad := range []string{"acme", "12a", "123456789012345678901", "-5"} {
+		_, err := Load(env(map[string]string{"MERITMARK_LINKEDIN_ORGANIZATION_ID": bad}), nil)
+		if err == nil || !strings.Contains(err.Error(), "MERITMARK_LINKEDIN_ORGANIZATION_ID") {
+			t.Errorf("%q: %v", bad, err)
+		}
+	}
+}

@@ -30,7 +30,9 @@ type Handler struct {
 // configuration or the data directory).
 func New(d *bun.DB, site *web.Site, cfg *config.Config, mailer *mail.Worker) *Handler {
 	iss := credential.MustOpen(d, credential.Options{DataDir: cfg.DataDir, Configured: cfg.CredentialKeys, BaseURL: site.BaseURL})
-	return &Handler{site: site, svc: NewService(d, iss, mailer, cfg.DataDir), support: cfg.SupportEmail}
+	svc := NewService(d, iss, mailer, cfg.DataDir)
+	svc.LinkedInOrgID = site.LinkedInOrganizationID
+	return &Handler{site: site, svc: svc, support: cfg.SupportEmail}
 }
 
 // Service is the handler's service (tests and benchmarks use it).

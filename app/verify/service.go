@@ -42,6 +42,8 @@ type Service struct {
 	// with the database again (changes made on this instance drop it at once).
 	Fresh   time.Duration
 	DataDir string // card images are kept under DataDir/cache/cards ("" = memory only)
+	// LinkedInOrgID is the issuer's LinkedIn company page id for Add-to-profile links.
+	LinkedInOrgID string
 
 	cache  *cache
 	images *imageCache
@@ -190,7 +192,7 @@ func (s *Service) compute(ctx context.Context, r *record, now time.Time) Result 
 		VerificationID: r.VerificationID,
 	}
 	if origin != "" {
-		res.Credential = links(origin, r)
+		res.Credential = links(origin, s.LinkedInOrgID, r)
 	}
 	if r.CredentialJWT != "" {
 		v, err := s.Issuer.Verify(ctx, r.CredentialJWT)
@@ -272,9 +274,9 @@ func utc(t *time.Time) *time.Time {
 }
 
 // links builds the credential's documents and share links.
-func links(origin string, r *record) Links {
+func links(origin, orgID string, r *record) Links {
 	cred := credential.CredentialURL(origin, r.PublicVerificationID)
-	share := badge.ShareFor(origin, &badge.Badge{Name: r.BadgeName}, &badge.Grant{GrantedAt: r.GrantedAt,
+	share := badge.ShareWith(origin, orgID, &badge.Badge{Name: r.BadgeName}, &badge.Grant{GrantedAt: r.GrantedAt,
 		PublicVerificationID: r.PublicVerificationID, ExpiresAt: r.ExpiresAt})
 	return Links{ID: cred, JSON: cred + ".json", JWT: cred + ".jwt", PNG: cred + ".png", VerifyURL: share.VerifyURL,
 		Issuer: credential.IssuerURL(origin), JWKS: credential.JWKSURL(origin), StatusList: credential.StatusListURL(origin),

@@ -78,6 +78,9 @@ type Site struct {
 	// SimulatorBanner puts a banner on every page: payments go to the built-in PayPal
 	// simulator on a public https origin (MERITMARK_PAYPAL_SIMULATOR=1).
 	SimulatorBanner bool
+	// LinkedInOrganizationID is the issuer's LinkedIn company page id for Add-to-profile
+	// links (config MERITMARK_LINKEDIN_ORGANIZATION_ID; copied by app.New when empty).
+	LinkedInOrganizationID string
 	// Cache, when set, keeps recent renders for visitors (see RenderCache).
 	Cache *RenderCache
 }

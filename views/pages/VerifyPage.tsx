@@ -3,6 +3,10 @@ import { FileCheck2, KeyRound, ListChecks, ShieldCheck } from 'lucide-react';
 import { Card, Container } from '../components/ui';
 import { Island } from '../components/Island';
 import VerifyBadge, { type VerifyBadgeProps } from '../islands/VerifyBadge';
+import BulkVerify from '../islands/BulkVerify';
+
+// the bulk check's limits (app/verify: MaxBulkIDs, MaxBulkBytes)
+const BULK_LIMITS = { maxIds: 1000, maxBytes: 1 << 20 };
 
 /** /verify-badge and /verify/:verificationId: the result is rendered on the server. */
 export default function VerifyPage(p: VerifyBadgeProps) {
@@ -22,6 +26,12 @@ export default function VerifyPage(p: VerifyBadgeProps) {
       <div className="mx-auto mt-8 max-w-5xl">
         <Island name="VerifyBadge" component={VerifyBadge} props={{ query: p.query, result: p.result, notFound: p.notFound, rateLimited: p.rateLimited, error: p.error }} />
       </div>
+
+      {empty && (
+        <section aria-label="Bulk verification" className="mx-auto mt-8 max-w-5xl" id="bulk">
+          <Island name="BulkVerify" component={BulkVerify} props={BULK_LIMITS} />
+        </section>
+      )}
 
       {empty && (
         <section aria-labelledby="how-heading" className="mt-12">
