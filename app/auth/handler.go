@@ -288,7 +288,7 @@ func formFailure(c fiber.Ctx, err error, fallback string) (int, string, bool) {
 func (h *Handler) loginForm(c fiber.Ctx) error {
 	next := SafeNext(c.FormValue("next"))
 	email := strings.TrimSpace(c.FormValue("email"))
-	_, tok, err := h.svc.Login(c.Context(), LoginInput{Email: email, Password: c.FormValue("password")}, client(c))
+	_, tok, device, err := h.svc.Login(c.Context(), LoginInput{Email: email, Password: c.FormValue("password")}, client(c))
 	if err != nil {
 		// the spec's message whatever the cause; a rate limit says how long to wait
 		status, msg, ok := formFailure(c, err, "")
@@ -302,6 +302,7 @@ func (h *Handler) loginForm(c fiber.Ctx) error {
 		return h.site.Render(c, "LoginPage", fiber.Map{"next": next, "reset": false, "error": msg, "email": email},
 			web.Meta{Title: "Login", Path: "/login", NoIndex: true, Status: status})
 	}
+	h.setDevice(c, device)
 	h.replaceSession(c, tok)
 	return c.Redirect().Status(http.StatusSeeOther).To(next)
 }
@@ -318,14 +319,27 @@ func (h *Handler) signupForm(c fiber.Ctx) error {
 	if c.FormValue("password") != c.FormValue("confirmPassword") {
 		return again(http.StatusBadRequest, MsgFormPasswordsDiffer)
 	}
-	_, tok, err := h.svc.Register(c.Context(), RegisterInput{Name: name, Email: email, Password: c.FormValue("password")}, client(c))
-	if err != nil {
+	if err := h.svc.Register(c.Context(), RegisterInput{Name: name, Email: email, Password: c.FormValue("password")}, client(c), h.resetOrigin(c)); err != nil {
 		status, msg, ok := formFailure(c, err, "")
 		if !ok {
 			return err
 		}
 		return again(status, msg)
 	}
+	// register answers the same whether or not the address had an account; signing in
+	// tells the two apart without saying more than the API does
+	_, tok, device, err := h.svc.Login(c.Context(), LoginInput{Email: email, Password: c.FormValue("password")}, client(c))
+	if err != nil {
+		status, msg, ok := formFailure(c, err, "")
+		if !ok {
+			return err
+		}
+		if status != http.StatusTooManyRequests {
+			msg = MsgFormCheckInbox
+		}
+		return again(status, msg)
+	}
+	h.setDevice(c, device)
 	h.replaceSession(c, tok)
 	return c.Redirect().Status(http.StatusSeeOther).To(next)
 }
@@ -334,4 +348,5 @@ func (h *Handler) signupForm(c fiber.Ctx) error {
 const (
 	MsgFormLoginFailed     = "Login Failed: Please check your credentials"
 	MsgFormPasswordsDiffer = "Passwords don't match: Please make sure your passwords match."
+	MsgFormCheckInbox      = "Check your inbox: if this address already has an account, we have emailed its owner. Log in instead, or use Forgot Password."
 )

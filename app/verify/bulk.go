@@ -232,7 +232,7 @@ func (s *Service) Bulk(ctx context.Context, entries []BulkEntry, requestOrigin s
 		if r.CredentialJWT != "" {
 			continue
 		}
-		if err := s.signLazily(ctx, r, requestOrigin); err != nil {
+		if err := s.signLazily(ctx, r, requestOrigin, false); err != nil {
 			return nil, err
 		}
 		kind := KindVerification
