@@ -26,6 +26,8 @@ var rwPublic = map[string]string{
 	"GET /sitemap.xml":                     "crawlers",
 	"GET /login":                           "sign in",
 	"GET /signup":                          "sign up",
+	"POST /login":                          "sign in as a plain form post (JavaScript off)",
+	"POST /signup":                         "sign up as a plain form post (JavaScript off)",
 	"GET /reset-password":                  "reset link target",
 	"GET /profile/:id":                     "shared profile link (spec: /profile/{id})",
 	"GET /media/*":                         "profile pictures (generated keys only)",
