@@ -137,7 +137,11 @@ export default function BadgeDetailPage(p: Props) {
                 <Row label="Category">{b.category}</Row>
                 <Row label="Type">{typeLabel(b.type)}</Row>
                 <Row label="Level">{levelLabel(b.level)}</Row>
-                {b.quiz && <Row label="Quiz">{`${b.quiz.questionCount} questions · ${b.quiz.timeLimit} min`}</Row>}
+                {p.assessment ? (
+                  <Row label="Quiz">{`${p.assessment.questionsPerAttempt} of ${p.assessment.poolSize} questions · ${p.assessment.timeLimit} min`}</Row>
+                ) : (
+                  b.quiz && <Row label="Quiz">{`${b.quiz.questionCount} questions · ${b.quiz.timeLimit} min`}</Row>
+                )}
                 {b.quiz && <Row label="Passing score">{`${b.quiz.passingScore}%`}</Row>}
                 <Row label="Application asks for">
                   <span data-testid="application-asks">{asksFor(b)}</span>
