@@ -137,6 +137,11 @@ func TestES256JWTAndDataIntegrityRoundTrip(t *testing.T) {
 	if _, err := VerifyProof([]byte(strings.Replace(string(s.LD), pv, flipped, 1)), vmKeys); err == nil {
 		t.Fatal("flipped proofValue verified")
 	}
+	// an inline context in front of ours (an @vocab that changes nothing) is refused
+	vocab := strings.Replace(string(s.LD), `"@context": [`, `"@context": [{"@vocab": "http://x.example/"},`, 1)
+	if _, err := VerifyProof([]byte(vocab), vmKeys); !errors.Is(err, ErrUnsafeDocument) {
+		t.Fatalf("inline context: %v", err)
+	}
 	other, _ := KeyFromSeed(NewSeed())
 	if _, err := VerifyProof(s.LD, func(string) *Key { return other }); !errors.Is(err, ErrProofValue) {
 		t.Fatalf("other key: %v", err)
