@@ -108,6 +108,9 @@ func TestES256JWTAndDataIntegrityRoundTrip(t *testing.T) {
 		ls["statusListCredential"] != "http://localhost:8443/credentials/status/revocation" || ls["id"] == ls["statusListCredential"] {
 		t.Fatalf("status %v", ls)
 	}
+	if rs := doc["refreshService"].(map[string]any); rs["id"] != doc["id"] || rs["type"] != "1EdTechCredentialRefresh" {
+		t.Fatalf("refreshService %v", rs)
+	}
 	if doc["awardedDate"] != "2026-11-01T10:00:00Z" || len(doc["evidence"].([]any)) != 1 {
 		t.Fatalf("awardedDate %v evidence %v", doc["awardedDate"], doc["evidence"])
 	}
