@@ -265,3 +265,23 @@ func TestBitstringEncoding(t *testing.T) {
 		t.Fatal("ListBits")
 	}
 }
+
+func BenchmarkSignBoth(b *testing.B) {
+	ed, _ := KeyFromSeed(NewSeed())
+	in := stdInput()
+	for b.Loop() {
+		if _, err := SignBoth(ed, ed.Companion, in, time.Now()); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
+
+func BenchmarkVerifyProof(b *testing.B) {
+	ed, _ := KeyFromSeed(NewSeed())
+	s, _ := SignBoth(ed, ed.Companion, stdInput(), time.Now())
+	for b.Loop() {
+		if _, err := VerifyProof(s.LD, func(string) *Key { return ed }); err != nil {
+			b.Fatal(err)
+		}
+	}
+}

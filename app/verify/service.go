@@ -195,6 +195,15 @@ func (s *Service) compute(ctx context.Context, r *record, now time.Time) Result 
 			res.Checks.IssuerKey = v.Key.KID
 		}
 		res.Checks.Signature = err == nil && matches(v, r, origin)
+		// the JSON-LD form, when the grant has one: its Data Integrity proof by our did:web
+		// and the same credential id
+		if res.Checks.Signature && r.CredentialLD != "" {
+			_, err := s.Issuer.VerifyLD(ctx, origin, []byte(r.CredentialLD))
+			var doc struct {
+				ID string `json:"id"`
+			}
+			res.Checks.Signature = err == nil && json.Unmarshal([]byte(r.CredentialLD), &doc) == nil && doc.ID == v.Payload.ID
+		}
 	}
 	res.Checks.IssuerTrusted = true // the record is ours
 	settle(&res, r, now)

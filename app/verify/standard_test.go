@@ -194,6 +194,22 @@ func TestOldEdDSACredentialStillVerifies(t *testing.T) {
 	if !r.IsValid || !r.Checks.Signature || r.Checks.IssuerKey != iss.Keys.Active().KID {
 		t.Fatalf("old EdDSA credential: %+v", r)
 	}
+	// its JSON download (no JSON-LD form yet) signs the grant again in both forms; the old
+	// token still verifies against the published keys
+	if _, err := w.e.DB.NewRaw("DELETE FROM badge_grant_credentials WHERE grant_id = ?", g.ID).Exec(w.e.Ctx()); err != nil {
+		t.Fatal(err)
+	}
+	body := w.e.Client().Abs("GET", "/credentials/"+g.PublicVerificationID+".json", nil).Expect(http.StatusOK).Body
+	if _, err := iss.VerifyLD(w.e.Ctx(), origin, body); err != nil {
+		t.Fatalf("re-signed JSON: %v", err)
+	}
+	if p2, _ := credential.ParseJWT(w.reload(t, g.ID).CredentialJWT); p2 == nil || p2.Header.Alg != "ES256" {
+		t.Fatal("the grant was not signed again with ES256")
+	}
+	if _, err := iss.Verify(w.e.Ctx(), tok); err != nil {
+		t.Fatalf("old token after re-signing: %v", err)
+	}
+
 	// the same old token with another status index does not match the record
 	p.CredentialStatus.ID = origin + "/credentials/status#999999"
 	raw, _ = json.Marshal(p)
@@ -264,5 +280,20 @@ func TestStatusIndexSkipsIndexesHeldWithoutASlot(t *testing.T) {
 	idx, err := credential.AllocateStatusIndex(ctx, w.e.DB, model.NewID())
 	if err != nil || idx != 77 || len(draws) != 0 {
 		t.Fatalf("index %d, %v", idx, err)
+	}
+}
+
+// TestTamperedStoredJSONLDFailsTheVerifyPage: the verify API checks the JSON-LD form's
+// proof too.
+func TestTamperedStoredJSONLDFailsTheVerifyPage(t *testing.T) {
+	w := newWorld(t)
+	_, g := w.grant(t, "Tamper Target", "tt@example.com", w.badge)
+	if _, err := w.e.DB.NewRaw("UPDATE badge_grant_credentials SET credential_ld = REPLACE(credential_ld, 'idiomatic', 'idiomatik') WHERE grant_id = ?", g.ID).Exec(w.e.Ctx()); err != nil {
+		t.Fatal(err)
+	}
+	var r result
+	w.e.Client().Get("/verify/badge/" + g.VerificationID).Expect(http.StatusOK).JSON(&r)
+	if r.IsValid || r.Checks.Signature || r.Status != "invalid" {
+		t.Fatalf("tampered JSON-LD: %+v", r)
 	}
 }

@@ -364,10 +364,10 @@ function CredentialCode() {
             {k('"credentialSubject"')}: {'{\n    '}
             {k('"achievement"')}: {'{ '}
             {k('"name"')}: {v('"Kubernetes Platform Engineer"')} {'}\n  },\n  '}
-            {k('"proof"')}: {'{\n    '}
-            {k('"alg"')}: {v('"EdDSA"')},{'\n    '}
-            {k('"kid"')}: {v('"/.well-known/jwks.json#mm-1"')}
-            {'\n  }\n}'}
+            {k('"proof"')}: {'[{\n    '}
+            {k('"type"')}: {v('"DataIntegrityProof"')},{'\n    '}
+            {k('"cryptosuite"')}: {v('"eddsa-rdfc-2022"')}
+            {'\n  }]\n}'}
           </code>
         </pre>
       </div>
