@@ -58,6 +58,7 @@ var rwPublic = map[string]string{
 	"GET /backend/api/v1/badges/:id":               "badge detail",
 	"POST /backend/api/v1/payments/paypal-webhook": "PayPal, verified by signature",
 	"GET /backend/api/v1/verify/badge/:id":         "verification",
+	"POST /backend/api/v1/verify/file":             "verification of a dropped or chosen credential file (rate limited)",
 	"GET /backend/api/v1/hall-of-fame":             "Hall of Fame",
 }
 
