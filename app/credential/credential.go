@@ -59,6 +59,14 @@ type Credential struct {
 	Evidence          []Evidence         `json:"evidence,omitempty"`
 	CredentialSchema  []Schema           `json:"credentialSchema,omitempty"`
 	CredentialStatus  *Status            `json:"credentialStatus,omitempty"`
+	RefreshService    *Refresh           `json:"refreshService,omitempty"`
+}
+
+// Refresh is the refreshService: the credential's own URL answers its current version
+// (an expiry set after issue, a re-signed credential).
+type Refresh struct {
+	ID   string `json:"id"`
+	Type string `json:"type"`
 }
 
 // Evidence says what the achievement was awarded on (never the holder's documents).
@@ -273,6 +281,7 @@ func Build(in Input) *Payload {
 		Evidence:         in.Evidence,
 		CredentialSchema: []Schema{{ID: SchemaURL, Type: SchemaType}},
 		CredentialStatus: &Status{ID: StatusListURL(origin), Type: StatusType},
+		RefreshService:   &Refresh{ID: CredentialURL(origin, in.PublicVerificationID), Type: "1EdTechCredentialRefresh"},
 	}
 	c.Image = c.CredentialSubject.Achievement.Image
 	p := &Payload{Credential: c, Claims: Claims{

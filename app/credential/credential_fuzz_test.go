@@ -64,3 +64,47 @@ func FuzzUnbake(f *testing.F) {
 		}
 	})
 }
+
+// FuzzVerifyProof: any JSON document is refused or verified without a panic; only the
+// document we signed verifies.
+func FuzzVerifyProof(f *testing.F) {
+	ed, err := KeyFromSeed(NewSeed())
+	if err != nil {
+		f.Fatal(err)
+	}
+	in := sampleInput()
+	s, err := SignBoth(ed, ed.Companion, in, in.GrantedAt)
+	if err != nil {
+		f.Fatal(err)
+	}
+	good := string(s.LD)
+	var gm map[string]any
+	_ = json.Unmarshal(s.LD, &gm)
+	delete(gm, "proof")
+	goodNQ, err := Canonicalize(gm)
+	if err != nil {
+		f.Fatal(err)
+	}
+	for _, x := range []string{good, strings.Replace(good, "Go", "Gö", 1), `{}`, `{"proof":[{}]}`, `[]`, `{"@context":"http://x/","proof":{"type":"DataIntegrityProof","cryptosuite":"eddsa-rdfc-2022","proofPurpose":"assertionMethod","proofValue":"z11"}}`,
+		strings.Replace(good, `"@context": [`, `"@context": [{"@vocab":"http://x/"},`, 1), strings.Replace(good, "https://www.w3.org/ns/credentials/v2", "https://evil.example/v2", 1)} {
+		f.Add(x)
+	}
+	f.Fuzz(func(t *testing.T, doc string) {
+		if len(doc) > 1<<16 {
+			return
+		}
+		// a document that verifies says what we signed: the same RDF dataset (key order,
+		// spacing and set order may differ)
+		if _, err := VerifyProof([]byte(doc), func(string) *Key { return ed }); err == nil && doc != good {
+			var m map[string]any
+			if json.Unmarshal([]byte(doc), &m) != nil {
+				t.Fatalf("verified non-JSON %q", doc)
+			}
+			delete(m, "proof")
+			got, err1 := Canonicalize(m)
+			if err1 != nil || got != goodNQ {
+				t.Fatalf("a document we did not sign verified: %q", doc)
+			}
+		}
+	})
+}

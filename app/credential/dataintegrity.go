@@ -284,6 +284,9 @@ func AddProof(doc any, k *Key, verificationMethod string, created time.Time) ([]
 	return json.MarshalIndent(m, "", "  ")
 }
 
+// MaxLDSize is the largest JSON-LD document VerifyProof reads.
+const MaxLDSize = 256 << 10
+
 // Errors of VerifyProof.
 var (
 	ErrNoProof    = errors.New("the document carries no eddsa-rdfc-2022 Data Integrity proof")
@@ -292,10 +295,27 @@ var (
 
 // VerifyProof checks the eddsa-rdfc-2022 proof of a JSON-LD document: keys finds the
 // Ed25519 key of a verificationMethod (nil when unknown). It returns the proof checked.
+//
+// Only documents whose @context is a list of the embedded context URLs are verified (no
+// inline contexts, so no @vocab or redefinitions slipped in front of ours), up to
+// MaxLDSize bytes.
 func VerifyProof(raw []byte, keys func(verificationMethod string) *Key) (*Proof, error) {
+	if len(raw) > MaxLDSize {
+		return nil, fmt.Errorf("%w: larger than %d bytes", ErrUnsafeDocument, MaxLDSize)
+	}
 	var m map[string]any
 	if err := json.Unmarshal(raw, &m); err != nil {
 		return nil, fmt.Errorf("%w: %v", ErrMalformed, err)
+	}
+	ctxs, ok := m["@context"].([]any)
+	if !ok || len(ctxs) == 0 {
+		return nil, fmt.Errorf("%w: @context must be a list of known context URLs", ErrUnsafeDocument)
+	}
+	for _, c := range ctxs {
+		u, _ := c.(string)
+		if _, known := embeddedContexts[u]; !known {
+			return nil, fmt.Errorf("%w: unknown @context %v", ErrUnsafeDocument, c)
+		}
 	}
 	var proofs []Proof
 	switch pv := m["proof"].(type) {

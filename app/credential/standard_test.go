@@ -108,6 +108,9 @@ func TestES256JWTAndDataIntegrityRoundTrip(t *testing.T) {
 		ls["statusListCredential"] != "http://localhost:8443/credentials/status/revocation" || ls["id"] == ls["statusListCredential"] {
 		t.Fatalf("status %v", ls)
 	}
+	if rs := doc["refreshService"].(map[string]any); rs["id"] != doc["id"] || rs["type"] != "1EdTechCredentialRefresh" {
+		t.Fatalf("refreshService %v", rs)
+	}
 	if doc["awardedDate"] != "2026-11-01T10:00:00Z" || len(doc["evidence"].([]any)) != 1 {
 		t.Fatalf("awardedDate %v evidence %v", doc["awardedDate"], doc["evidence"])
 	}
@@ -136,6 +139,11 @@ func TestES256JWTAndDataIntegrityRoundTrip(t *testing.T) {
 	flipped := pv[:10] + c + pv[11:]
 	if _, err := VerifyProof([]byte(strings.Replace(string(s.LD), pv, flipped, 1)), vmKeys); err == nil {
 		t.Fatal("flipped proofValue verified")
+	}
+	// an inline context in front of ours (an @vocab that changes nothing) is refused
+	vocab := strings.Replace(string(s.LD), `"@context": [`, `"@context": [{"@vocab": "http://x.example/"},`, 1)
+	if _, err := VerifyProof([]byte(vocab), vmKeys); !errors.Is(err, ErrUnsafeDocument) {
+		t.Fatalf("inline context: %v", err)
 	}
 	other, _ := KeyFromSeed(NewSeed())
 	if _, err := VerifyProof(s.LD, func(string) *Key { return other }); !errors.Is(err, ErrProofValue) {
