@@ -40,7 +40,7 @@ run: build
 ## test: everything — Go tests with -race on SQLite and PostgreSQL, the type check, and
 ## the browser tests in headless Chromium
 test: assets
-	$(MAKE) --no-print-directory test-ts test-go test-fuzz test-browser
+	$(MAKE) --no-print-directory test-ts test-go test-fuzz test-credentials test-browser
 
 test-ts: deps
 	npx tsc --noEmit -p .
@@ -77,6 +77,13 @@ test-fuzz:
 FUZZTIME ?= 30s
 fuzz:
 	FUZZTIME=$(FUZZTIME) bench/fuzz.sh $(FUZZ)
+
+## test-credentials: our credentials through independent verifiers, offline (jose, the
+## Digital Bazaar vc/data-integrity/eddsa-rdfc-2022/status-list libraries, Ajv with the
+## official OB 3.0 schema in tests/credentials/testdata)
+.PHONY: test-credentials
+test-credentials: deps build
+	node --test --test-concurrency=1 --test-timeout=300000 tests/credentials/
 
 test-browser: browser-deps build
 	node --test --test-concurrency=1 --test-timeout=300000 tests/browser/

