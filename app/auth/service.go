@@ -281,7 +281,7 @@ func (s *Service) ResetPassword(ctx context.Context, in ResetInput, cl Client) e
 	if in.NewPassword == "" {
 		return web.BadRequest(MsgNewPassword)
 	}
-	if p := PasswordProblem(in.NewPassword); p != "" {
+	if p := PasswordProblemFor(in.NewPassword, email, ""); p != "" {
 		return web.BadRequest(p)
 	}
 	if err := s.check(ctx, keyed{resetPerIP, cl.IP}); err != nil {
