@@ -37,6 +37,11 @@ func (h *Handler) Routes() []web.Route {
 		web.Post("/auth/verify-email", web.Public, h.verifyEmail),
 		web.Post("/auth/resend-verification", web.Member, h.resendVerification),
 		web.PageRoute("/verify-email", web.Public, h.verifyEmailPage),
+		web.Post("/auth/change-password", web.Member, h.changePassword),
+		web.Get("/auth/sessions", web.Member, h.sessions),
+		web.Delete("/auth/sessions/:id", web.Member, h.endSession),
+		web.Post("/auth/logout-everywhere", web.Member, h.logoutEverywhere),
+		web.PageRoute("/account/password", web.Member, h.setPasswordPage),
 		web.Post("/auth/login", web.Public, h.login),
 		web.Post("/auth/logout", web.Public, h.logout),
 		web.Post("/auth/forgot-password", web.Public, h.forgot),
@@ -252,6 +257,59 @@ func (h *Handler) resetPage(c fiber.Ctx) error {
 	c.Set("Referrer-Policy", "no-referrer")
 	err := h.site.Render(c, "ResetPasswordPage", fiber.Map{"email": NormalizeEmail(c.Query("email")), "token": c.Query("token")},
 		web.Meta{Title: "Reset Password", Description: "Choose a new password for your Meritmark account.", Path: "/reset-password", NoIndex: true})
+	c.Set("Cache-Control", "no-store")
+	return err
+}
+
+// POST /auth/change-password (currentPassword, newPassword) -> {msg}; the other sessions end.
+func (h *Handler) changePassword(c fiber.Ctx) error {
+	var in ChangeInput
+	if err := web.BindJSON(c, &in); err != nil {
+		return err
+	}
+	if err := h.svc.ChangePassword(c.Context(), web.Viewer(c), in, session.Token(c)); err != nil {
+		return fail(c, err)
+	}
+	return web.OK(c, MsgPasswordChanged)
+}
+
+// GET /auth/sessions -> {sessions}
+func (h *Handler) sessions(c fiber.Ctx) error {
+	list, err := h.svc.ListSessions(c.Context(), web.Viewer(c), session.Token(c))
+	if err != nil {
+		return err
+	}
+	c.Set("Cache-Control", "no-store")
+	return c.JSON(fiber.Map{"sessions": list})
+}
+
+// DELETE /auth/sessions/:id -> {msg}; ending the current one signs this browser out.
+func (h *Handler) endSession(c fiber.Ctx) error {
+	cur, err := h.svc.EndSession(c.Context(), web.Viewer(c), c.Params("id"), session.Token(c))
+	if err != nil {
+		return err
+	}
+	if cur {
+		h.svc.Sessions.ClearCookie(c)
+	}
+	return web.OK(c, MsgSessionEnded)
+}
+
+// POST /auth/logout-everywhere -> {msg}; every session of the member ends, this one too.
+func (h *Handler) logoutEverywhere(c fiber.Ctx) error {
+	if err := h.svc.Sessions.DeleteAllFor(c.Context(), h.svc.DB, web.Viewer(c).ID); err != nil {
+		return err
+	}
+	h.svc.Sessions.ClearCookie(c)
+	return web.OK(c, MsgSignedOutAll)
+}
+
+// GET /account/password: the page where a member must choose a new password (the seeded
+// admin at first sign-in) or changes it.
+func (h *Handler) setPasswordPage(c fiber.Ctx) error {
+	u := web.Viewer(c)
+	err := h.site.Render(c, "SetPasswordPage", fiber.Map{"required": u.MustChangePassword, "email": u.Email, "next": SafeNext(c.Query("next"))},
+		web.Meta{Title: "Choose a new password", Description: "Choose a new password for your Meritmark account.", Path: "/account/password", NoIndex: true})
 	c.Set("Cache-Control", "no-store")
 	return err
 }
