@@ -96,12 +96,12 @@ func TestSessionsListRevokeAndSignOutEverywhere(t *testing.T) {
 			phone = s.ID
 		}
 	}
-	a.Delete("/auth/sessions/" + phone).ExpectMsg(200, auth.MsgSessionEnded)
+	a.Delete("/auth/sessions/"+phone).ExpectMsg(200, auth.MsgSessionEnded)
 	b.Get("/auth/me").Expect(401)
-	a.Delete("/auth/sessions/" + phone).ExpectMsg(404, auth.MsgSessionMissing)
+	a.Delete("/auth/sessions/"+phone).ExpectMsg(404, auth.MsgSessionMissing)
 	// another member cannot end ours
 	_, m := e.Member("other@example.com")
-	m.Delete("/auth/sessions/" + out.Sessions[0].ID).ExpectMsg(404, auth.MsgSessionMissing)
+	m.Delete("/auth/sessions/"+out.Sessions[0].ID).ExpectMsg(404, auth.MsgSessionMissing)
 	a.Get("/auth/me").Expect(200)
 	// sign out everywhere
 	a.Post("/auth/logout-everywhere", nil).ExpectMsg(200, auth.MsgSignedOutAll)
@@ -144,9 +144,10 @@ func TestSeededAdminMustChooseANewPassword(t *testing.T) {
 		t.Fatalf("set-password page %d %v", pr.Status, props)
 	}
 	c.Post("/auth/change-password", map[string]any{"currentPassword": "demo-admin-password", "newPassword": "a-private-admin-phrase"}).ExpectMsg(200, auth.MsgPasswordChanged)
-	c.Get("/admin/applications").Expect(200)
-	if pr, _ := c.Page("/admin"); pr.Status != 200 {
-		t.Fatalf("/admin after the change: %d", pr.Status)
+	// next: two-step sign-in, before anything admin opens
+	c.Get("/admin/applications").ExpectMsg(403, auth.MsgAdminNeedsMFA)
+	if pr, _ := c.Page("/admin"); pr.Header.Get("Location") != "/account/two-factor?next=%2Fadmin" {
+		t.Fatalf("/admin after the change: %d %q", pr.Status, pr.Header.Get("Location"))
 	}
 	// create-admin (an operator's chosen password) does not force a change
 	if err := seed.EnsureAdmin(e.Ctx(), e.DB, "ops@example.com", "ops-chosen-phrase", "Ops", true); err != nil {
@@ -154,7 +155,7 @@ func TestSeededAdminMustChooseANewPassword(t *testing.T) {
 	}
 	c2 := e.Client()
 	login(c2, "ops@example.com", "ops-chosen-phrase").Expect(200)
-	c2.Get("/admin/applications").Expect(200)
+	c2.Get("/admin/applications").ExpectMsg(403, auth.MsgAdminNeedsMFA)
 }
 
 func mustURL(s string) *url.URL {

@@ -42,6 +42,11 @@ func (h *Handler) Routes() []web.Route {
 		web.Delete("/auth/sessions/:id", web.Member, h.endSession),
 		web.Post("/auth/logout-everywhere", web.Member, h.logoutEverywhere),
 		web.PageRoute("/account/password", web.Member, h.setPasswordPage),
+		web.Post("/auth/login/2fa", web.Public, h.loginMFA),
+		web.Post("/auth/2fa/setup", web.Member, h.setupMFA),
+		web.Post("/auth/2fa/enable", web.Member, h.enableMFA),
+		web.Post("/auth/2fa/disable", web.Member, h.disableMFA),
+		web.PageRoute("/account/two-factor", web.Member, h.twoFactorPage),
 		web.Post("/auth/login", web.Public, h.login),
 		web.Post("/auth/logout", web.Public, h.logout),
 		web.Post("/auth/forgot-password", web.Public, h.forgot),
@@ -146,11 +151,18 @@ func (h *Handler) login(c fiber.Ctx) error {
 	if err := web.BindJSON(c, &in); err != nil {
 		return err
 	}
-	u, tok, device, err := h.svc.Login(c.Context(), in, client(c))
+	u, tok, device, challenge, err := h.svc.Login(c.Context(), in, client(c))
 	if err != nil {
 		return fail(c, err)
 	}
 	h.setDevice(c, device)
+	if challenge != "" {
+		// the password was right; the code comes next (POST /auth/login/2fa)
+		c.Cookie(&fiber.Cookie{Name: MFACookie, Value: challenge, Path: web.APIBase + "/auth", HTTPOnly: true, Secure: h.svc.Sessions.Secure,
+			SameSite: fiber.CookieSameSiteStrictMode, MaxAge: int(challengeTTL.Seconds())})
+		c.Set("Cache-Control", "no-store")
+		return c.JSON(fiber.Map{"msg": MsgMFARequired, "mfaRequired": true})
+	}
 	h.replaceSession(c, tok)
 	j, err := user.View(c.Context(), h.svc.DB, u)
 	if err != nil {
@@ -310,6 +322,75 @@ func (h *Handler) setPasswordPage(c fiber.Ctx) error {
 	u := web.Viewer(c)
 	err := h.site.Render(c, "SetPasswordPage", fiber.Map{"required": u.MustChangePassword, "email": u.Email, "next": SafeNext(c.Query("next"))},
 		web.Meta{Title: "Choose a new password", Description: "Choose a new password for your Meritmark account.", Path: "/account/password", NoIndex: true})
+	c.Set("Cache-Control", "no-store")
+	return err
+}
+
+// POST /auth/login/2fa (code | recoveryCode) -> {msg, user}: the second step of a sign-in.
+func (h *Handler) loginMFA(c fiber.Ctx) error {
+	var in MFAInput
+	if err := web.BindJSON(c, &in); err != nil {
+		return err
+	}
+	u, tok, err := h.svc.CompleteLogin(c.Context(), c.Cookies(MFACookie), in, client(c))
+	if err != nil {
+		return fail(c, err)
+	}
+	c.Cookie(&fiber.Cookie{Name: MFACookie, Value: "", Path: web.APIBase + "/auth", HTTPOnly: true, Secure: h.svc.Sessions.Secure,
+		SameSite: fiber.CookieSameSiteStrictMode, MaxAge: -1, Expires: time.Unix(1, 0)})
+	h.replaceSession(c, tok)
+	j, err := user.View(c.Context(), h.svc.DB, u)
+	if err != nil {
+		return err
+	}
+	return h.userJSON(c, MsgLoggedIn, fiber.StatusOK, j)
+}
+
+// POST /auth/2fa/setup -> {secret, otpauthUrl, qr}: a new secret to enrol.
+func (h *Handler) setupMFA(c fiber.Ctx) error {
+	out, err := h.svc.SetupTOTP(c.Context(), web.Viewer(c))
+	if err != nil {
+		return err
+	}
+	c.Set("Cache-Control", "no-store")
+	return c.JSON(out)
+}
+
+// POST /auth/2fa/enable (code) -> {msg, recoveryCodes}
+func (h *Handler) enableMFA(c fiber.Ctx) error {
+	var in struct {
+		Code string `json:"code"`
+	}
+	if err := web.BindJSON(c, &in); err != nil {
+		return err
+	}
+	codes, err := h.svc.EnableTOTP(c.Context(), web.Viewer(c), in.Code)
+	if err != nil {
+		return fail(c, err)
+	}
+	c.Set("Cache-Control", "no-store")
+	return c.JSON(fiber.Map{"msg": MsgMFAEnabled, "recoveryCodes": codes})
+}
+
+// POST /auth/2fa/disable (password) -> {msg}; not for admins.
+func (h *Handler) disableMFA(c fiber.Ctx) error {
+	var in struct {
+		Password string `json:"password"`
+	}
+	if err := web.BindJSON(c, &in); err != nil {
+		return err
+	}
+	if err := h.svc.DisableTOTP(c.Context(), web.Viewer(c), in.Password); err != nil {
+		return fail(c, err)
+	}
+	return web.OK(c, MsgMFADisabled)
+}
+
+// GET /account/two-factor: set up (or see) two-step sign-in; admins are sent here first.
+func (h *Handler) twoFactorPage(c fiber.Ctx) error {
+	u := web.Viewer(c)
+	err := h.site.Render(c, "TwoFactorPage", fiber.Map{"enabled": u.TOTPEnabled(), "required": u.IsAdmin() && AdminMFARequired, "next": SafeNext(c.Query("next"))},
+		web.Meta{Title: "Two-step sign-in", Description: "Protect your Meritmark account with an authenticator app.", Path: "/account/two-factor", NoIndex: true})
 	c.Set("Cache-Control", "no-store")
 	return err
 }
