@@ -14,6 +14,7 @@ import (
 	"github.com/uptrace/bun"
 	"github.com/valyala/fasthttp"
 
+	"meritmark/app/auth"
 	"meritmark/app/config"
 	"meritmark/app/mail"
 	"meritmark/app/middleware"
@@ -181,6 +182,13 @@ func accessGuard(r web.Route) fiber.Handler {
 				return c.Next() // the page renders Access Denied with status 403
 			}
 			return web.Forbidden(web.MsgAdminRequired)
+		}
+		if r.Access == web.Admin && auth.AdminMFARequired && !u.TOTPEnabled() {
+			// an admin without two-step sign-in sets it up before anything admin opens
+			if r.Kind == web.Page {
+				return c.Redirect().To("/account/two-factor?next=" + urlQueryEscape(c.OriginalURL()))
+			}
+			return web.Forbidden(auth.MsgAdminNeedsMFA)
 		}
 		return c.Next()
 	}

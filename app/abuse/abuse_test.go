@@ -398,7 +398,7 @@ func TestFailedLoginFlood(t *testing.T) {
 	// signing up and asking for reset links are limited the same way
 	statuses = map[int]int{}
 	for i := 0; i < 30; i++ {
-		r := c.Post("/auth/register", map[string]string{"name": "Spam", "email": fmt.Sprintf("s%d@spam.io", i), "password": "password123"})
+		r := c.Post("/auth/register", map[string]string{"name": "Spam", "email": fmt.Sprintf("s%d@spam.io", i), "password": "spam-filter-42"})
 		statuses[r.Status]++
 	}
 	if statuses[201] != 10 || statuses[429] != 20 {

@@ -54,6 +54,7 @@ var rwPublic = map[string]string{
 	"POST /backend/api/v1/auth/register":           "sign up",
 	"POST /backend/api/v1/auth/login":              "sign in",
 	"POST /backend/api/v1/auth/verify-email":       "confirm an address with a mailed token",
+	"POST /backend/api/v1/auth/login/2fa":          "second step of a sign-in (its challenge cookie)",
 	"GET /verify-email":                            "the page of the mailed confirmation link",
 	"POST /backend/api/v1/auth/logout":             "sign out (fine without a session)",
 	"POST /backend/api/v1/auth/forgot-password":    "reset request",

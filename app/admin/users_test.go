@@ -12,6 +12,7 @@ import (
 
 	"meritmark/app/admin"
 	"meritmark/app/apptest"
+	"meritmark/app/auth"
 	"meritmark/app/model"
 )
 
@@ -162,7 +163,8 @@ func TestUpdateUser(t *testing.T) {
 	if len(es) != 2 || es[1].Action != "user.role_change" || es[1].Before != `{"role":"user"}` || es[1].After != `{"role":"admin"}` {
 		t.Fatalf("role audit: %+v", es[len(es)-1])
 	}
-	annc.Get("/admin/users").Expect(200)
+	// a promoted member must set up two-step sign-in before the admin API opens (app/auth)
+	annc.Get("/admin/users").ExpectMsg(403, auth.MsgAdminNeedsMFA)
 	// and demote again (two admins exist)
 	ac.Put("/admin/users/"+ann.ID, map[string]any{"role": "user"}).ExpectMsg(200, admin.MsgUserUpdated)
 	annc.Get("/admin/users").Expect(403)

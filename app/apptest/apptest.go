@@ -240,11 +240,18 @@ func (e *Env) CreateUser(email, password, role string) *model.User {
 	// verified, so that grants are issued to it (a test of unverified members clears it)
 	u := &model.User{ID: model.NewID(), Name: strings.Split(email, "@")[0], Email: email, PasswordHash: hash, Role: role,
 		Skills: []string{}, CreatedAt: now, UpdatedAt: now, EmailVerifiedAt: &now}
+	if role == model.RoleAdmin {
+		// admins must have two-step sign-in (app/auth): a test admin has it on
+		u.TOTPSecret, u.TOTPEnabledAt = TestTOTPSecret, &now
+	}
 	if _, err := e.DB.NewInsert().Model(u).Exec(e.Ctx()); err != nil {
 		e.T.Fatal(err)
 	}
 	return u
 }
+
+// TestTOTPSecret is the two-step sign-in secret of the admins CreateUser makes.
+const TestTOTPSecret = "JBSWY3DPEHPK3PXPJBSWY3DPEHPK3PXP"
 
 // Client is a browser-like HTTP client with its own cookies.
 type Client struct {

@@ -138,7 +138,7 @@ func TestRegisterCreatesMemberThenLoginSignsIn(t *testing.T) {
 func TestRegisterValidation(t *testing.T) {
 	e := apptest.New(t)
 	c := e.Client()
-	ok := map[string]any{"name": "Ann", "email": "ann@example.com", "password": "12345678"}
+	ok := map[string]any{"name": "Ann", "email": "ann@example.com", "password": "8chars!!"}
 	with := func(k string, v any) map[string]any {
 		m := map[string]any{}
 		for kk, vv := range ok {
@@ -165,6 +165,10 @@ func TestRegisterValidation(t *testing.T) {
 		{"missing password", with("password", nil), auth.MsgPasswordRequired},
 		{"short password", with("password", "1234567"), auth.MsgPasswordShort},
 		{"too-long password", with("password", strings.Repeat("p", 129)), auth.MsgPasswordLong},
+		{"eight spaces", with("password", "        "), auth.MsgPasswordShort},
+		{"common password", with("password", "password"), auth.MsgPasswordCommon},
+		{"digits", with("password", "12345678"), auth.MsgPasswordCommon},
+		{"the email", with("password", "ann@example.com"), auth.MsgPasswordPersonal},
 		{"empty body", "", "The request body is empty; expected JSON."},
 		{"malformed JSON", "{name:", web.MsgInvalidJSON},
 		{"wrong types", map[string]any{"name": 1, "email": true, "password": []int{1}}, web.MsgInvalidJSON},
@@ -180,15 +184,15 @@ func TestRegisterValidation(t *testing.T) {
 		t.Fatal("a failed sign-up set a session cookie")
 	}
 	// the bounds themselves are accepted
-	c.Post("/auth/register", with("password", strings.Repeat("p", 128))).Expect(201)
+	c.Post("/auth/register", with("password", strings.Repeat("pq7", 42)+"xy")).Expect(201)
 	e.Client().Post("/auth/register", map[string]any{"name": "Bo", "email": "bo@example.com", "password": "8chars!!"}).Expect(201)
 }
 
 func TestRegisterAnswersTheSameForAnExistingAddress(t *testing.T) {
 	e := apptest.New(t)
-	first := e.Client().Post("/auth/register", map[string]any{"name": "Ann", "email": "ann@example.com", "password": "password-1"}).Expect(201)
+	first := e.Client().Post("/auth/register", map[string]any{"name": "Ann", "email": "ann@example.com", "password": "kettle-lamp-91"}).Expect(201)
 	c := e.Client()
-	again := c.Post("/auth/register", map[string]any{"name": "Other Ann", "email": "  ANN@example.com", "password": "password-2"}).Expect(201)
+	again := c.Post("/auth/register", map[string]any{"name": "Other Ann", "email": "  ANN@example.com", "password": "kettle-lamp-92"}).Expect(201)
 	if again.Text() != first.Text() || setCookieHeader(again) != "" || setCookieHeader(first) != "" {
 		t.Fatalf("new address %s, existing address %s", first.Text(), again.Text())
 	}
@@ -201,13 +205,13 @@ func TestRegisterAnswersTheSameForAnExistingAddress(t *testing.T) {
 		t.Fatal("mails after a sign-up for an existing address are not as expected")
 	}
 	// the first account's password is untouched
-	e.Client().Post("/auth/login", map[string]any{"email": "ann@example.com", "password": "password-1"}).Expect(200)
-	e.Client().Post("/auth/login", map[string]any{"email": "ann@example.com", "password": "password-2"}).ExpectMsg(401, auth.MsgBadCredentials)
+	e.Client().Post("/auth/login", map[string]any{"email": "ann@example.com", "password": "kettle-lamp-91"}).Expect(200)
+	e.Client().Post("/auth/login", map[string]any{"email": "ann@example.com", "password": "kettle-lamp-92"}).ExpectMsg(401, auth.MsgBadCredentials)
 
 	// racing sign-ups for one new email: all answer the same, exactly one account exists
 	statuses := make([]int, 4)
 	apptest.Parallel(4, func(i int) {
-		statuses[i] = e.Client().Post("/auth/register", map[string]any{"name": "Racer", "email": "race@example.com", "password": "password-" + strconv.Itoa(i)}).Status
+		statuses[i] = e.Client().Post("/auth/register", map[string]any{"name": "Racer", "email": "race@example.com", "password": "kettle-lamp-9" + strconv.Itoa(i)}).Status
 	})
 	for _, s := range statuses {
 		if s != 201 {
@@ -368,11 +372,11 @@ func TestCrossSitePostsAreRefused(t *testing.T) {
 	victim := e.LoginAs(u)
 	victim.Origin = "https://evil.example"
 	for path, body := range map[string]any{
-		"/auth/register":        map[string]any{"name": "Eve", "email": "eve@example.com", "password": "password-1"},
+		"/auth/register":        map[string]any{"name": "Eve", "email": "eve@example.com", "password": "kettle-lamp-91"},
 		"/auth/login":           map[string]any{"email": "csrf@example.com", "password": "right-password"},
 		"/auth/logout":          map[string]any{},
 		"/auth/forgot-password": map[string]any{"email": "csrf@example.com"},
-		"/auth/reset-password":  map[string]any{"email": "csrf@example.com", "token": "x", "newPassword": "password-2"},
+		"/auth/reset-password":  map[string]any{"email": "csrf@example.com", "token": "x", "newPassword": "kettle-lamp-92"},
 		"/users/profile":        map[string]any{"name": "Pwned"},
 	} {
 		victim.Post(path, body).ExpectMsg(403, "Cross-site request refused.")
@@ -418,16 +422,16 @@ func TestRegisterRateLimits(t *testing.T) {
 	e := apptest.New(t)
 	c := e.Client()
 	// per email: 5 attempts an hour
-	c.Post("/auth/register", map[string]any{"name": "A", "email": "same@example.com", "password": "password-1"}).Expect(201)
+	c.Post("/auth/register", map[string]any{"name": "A", "email": "same@example.com", "password": "kettle-lamp-91"}).Expect(201)
 	for i := 0; i < 4; i++ {
-		e.Client().Post("/auth/register", map[string]any{"name": "A", "email": "same@example.com", "password": "password-1"}).Expect(201)
+		e.Client().Post("/auth/register", map[string]any{"name": "A", "email": "same@example.com", "password": "kettle-lamp-91"}).Expect(201)
 	}
-	e.Client().Post("/auth/register", map[string]any{"name": "A", "email": "same@example.com", "password": "password-1"}).ExpectMsg(429, auth.MsgTooManySignups)
+	e.Client().Post("/auth/register", map[string]any{"name": "A", "email": "same@example.com", "password": "kettle-lamp-91"}).ExpectMsg(429, auth.MsgTooManySignups)
 	// per IP: 10 an hour (6 used above)
 	for i := 0; i < 4; i++ {
-		e.Client().Post("/auth/register", map[string]any{"name": "A", "email": "new" + strconv.Itoa(i) + "@example.com", "password": "password-1"}).Expect(201)
+		e.Client().Post("/auth/register", map[string]any{"name": "A", "email": "new" + strconv.Itoa(i) + "@example.com", "password": "kettle-lamp-91"}).Expect(201)
 	}
-	e.Client().Post("/auth/register", map[string]any{"name": "A", "email": "one-more@example.com", "password": "password-1"}).ExpectMsg(429, auth.MsgTooManySignups)
+	e.Client().Post("/auth/register", map[string]any{"name": "A", "email": "one-more@example.com", "password": "kettle-lamp-91"}).ExpectMsg(429, auth.MsgTooManySignups)
 	if countRows(t, e, "users", "email = ?", "one-more@example.com") != 0 {
 		t.Fatal("a rate-limited sign-up created the account")
 	}
@@ -600,7 +604,7 @@ func TestResetTokenIsSingleUseUnderRace(t *testing.T) {
 	link, _ := resetLink(t, srv, "race@example.com")
 	statuses := make([]int, 4)
 	apptest.Parallel(4, func(i int) {
-		statuses[i] = e.Client().Post("/auth/reset-password", map[string]any{"email": "race@example.com", "token": link.Query().Get("token"), "newPassword": "password-" + strconv.Itoa(i)}).Status
+		statuses[i] = e.Client().Post("/auth/reset-password", map[string]any{"email": "race@example.com", "token": link.Query().Get("token"), "newPassword": "kettle-lamp-9" + strconv.Itoa(i)}).Status
 	})
 	ok := 0
 	for _, s := range statuses {
@@ -617,7 +621,7 @@ func TestResetTokenIsSingleUseUnderRace(t *testing.T) {
 
 func TestForgotPasswordValidationAndRateLimits(t *testing.T) {
 	e := apptest.New(t)
-	e.CreateUser("known@example.com", "password-1", model.RoleUser)
+	e.CreateUser("known@example.com", "kettle-lamp-91", model.RoleUser)
 	c := e.Client()
 	c.Post("/auth/forgot-password", map[string]any{}).ExpectMsg(400, auth.MsgEmailRequired)
 	c.Post("/auth/forgot-password", map[string]any{"email": "   "}).ExpectMsg(400, auth.MsgEmailRequired)
@@ -642,15 +646,15 @@ func TestResetPasswordRateLimit(t *testing.T) {
 	e := apptest.New(t)
 	c := e.Client()
 	for i := 0; i < 20; i++ {
-		c.Post("/auth/reset-password", map[string]any{"email": "x@example.com", "token": auth.NewToken(), "newPassword": "password-1"}).ExpectMsg(400, auth.MsgResetInvalid)
+		c.Post("/auth/reset-password", map[string]any{"email": "x@example.com", "token": auth.NewToken(), "newPassword": "kettle-lamp-91"}).ExpectMsg(400, auth.MsgResetInvalid)
 	}
-	c.Post("/auth/reset-password", map[string]any{"email": "x@example.com", "token": auth.NewToken(), "newPassword": "password-1"}).ExpectMsg(429, auth.MsgTooManyResetTries)
+	c.Post("/auth/reset-password", map[string]any{"email": "x@example.com", "token": auth.NewToken(), "newPassword": "kettle-lamp-91"}).ExpectMsg(429, auth.MsgTooManyResetTries)
 }
 
 func TestResetLinkUsesTheConfiguredBaseURL(t *testing.T) {
 	srv := mailtest.Start(t)
 	e := apptest.New(t, withSMTP(srv), func(d *app.Deps) { d.Site.BaseURL = "https://badges.example" })
-	e.CreateUser("base@example.com", "password-1", model.RoleUser)
+	e.CreateUser("base@example.com", "kettle-lamp-91", model.RoleUser)
 	// a forged Host header does not steer the link elsewhere
 	e.Client().Raw("POST", web.APIBase+"/auth/forgot-password", strings.NewReader(`{"email":"base@example.com"}`),
 		map[string]string{"Content-Type": "application/json", "Host": "evil.example"}).Expect(200)
@@ -704,8 +708,8 @@ func TestAuthPages(t *testing.T) {
 func TestCookieIsSecureBehindHTTPS(t *testing.T) {
 	e := apptest.New(t, func(d *app.Deps) { d.Sessions.Secure = true })
 	c := e.Client()
-	c.Post("/auth/register", map[string]any{"name": "Sec", "email": "sec@example.com", "password": "password-1"}).Expect(201)
-	r := c.Post("/auth/login", map[string]any{"email": "sec@example.com", "password": "password-1"}).Expect(200)
+	c.Post("/auth/register", map[string]any{"name": "Sec", "email": "sec@example.com", "password": "kettle-lamp-91"}).Expect(201)
+	r := c.Post("/auth/login", map[string]any{"email": "sec@example.com", "password": "kettle-lamp-91"}).Expect(200)
 	if sc := strings.ToLower(setCookieHeader(r)); !strings.Contains(sc, "; secure") || !strings.Contains(sc, "httponly") {
 		t.Fatalf("Set-Cookie %q", sc)
 	}

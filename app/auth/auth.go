@@ -36,6 +36,8 @@ const (
 	MsgPasswordRequired  = "Please enter a password."
 	MsgPasswordShort     = "Password must be at least 8 characters."
 	MsgPasswordLong      = "Password must be at most 128 characters."
+	MsgPasswordCommon    = "This password is too common or easy to guess. Please choose a longer, less predictable one (a few unrelated words work well)."
+	MsgPasswordPersonal  = "Your password must not be your email address or your name."
 	MsgEmailTaken        = "An account with this email already exists. Please log in instead."
 	MsgRegistered        = "Thanks for signing up. We have sent you an email: open its link to confirm your address."
 	MsgLoginFields       = "Please enter your email and password."
@@ -95,25 +97,24 @@ func CleanName(s string) string {
 	return b.String()
 }
 
-// PasswordProblemFor is PasswordProblem for a password chosen by the account of email
-// and name.
-func PasswordProblemFor(pw, email, name string) string {
-	return PasswordProblem(pw)
-}
-
 // PasswordProblem says what is wrong with a new password ("" when it is acceptable): 8 to
-// 128 characters, no composition rules.
-func PasswordProblem(pw string) string {
+// 128 characters, not counting spaces at either end, and not common or easy to guess
+// (see PasswordProblemFor). No composition rules.
+func PasswordProblem(pw string) string { return PasswordProblemFor(pw, "", "") }
+
+// PasswordProblemFor is PasswordProblem for the account of email and name: a password
+// made of them is refused too.
+func PasswordProblemFor(pw, email, name string) string {
 	n := utf8.RuneCountInString(pw)
 	switch {
 	case n == 0:
 		return MsgPasswordRequired
-	case n < MinPassword:
-		return MsgPasswordShort
 	case n > MaxPassword:
 		return MsgPasswordLong
+	case utf8.RuneCountInString(strings.TrimSpace(pw)) < MinPassword:
+		return MsgPasswordShort
 	}
-	return ""
+	return guessable(pw, email, name)
 }
 
 // NewToken returns 256 random bits, base64url (reset tokens).

@@ -27,19 +27,35 @@ func TestNormalizeAndValidEmail(t *testing.T) {
 
 func TestPasswordProblem(t *testing.T) {
 	for pw, want := range map[string]string{
-		"":                       auth.MsgPasswordRequired,
-		"1234567":                auth.MsgPasswordShort,
-		"12345678":               "",
-		"        ":               "",                    // no composition rules
-		"ééééééé":                auth.MsgPasswordShort, // 7 characters, 14 bytes
-		"éééééééé":               "",
-		strings.Repeat("x", 128): "",
-		strings.Repeat("x", 129): auth.MsgPasswordLong,
-		strings.Repeat("é", 128): "",
-		strings.Repeat("é", 129): auth.MsgPasswordLong,
+		"":                                   auth.MsgPasswordRequired,
+		"1234567":                            auth.MsgPasswordShort,
+		"  short  ":                          auth.MsgPasswordShort, // 5 characters between the spaces
+		"        ":                           auth.MsgPasswordShort, // eight spaces
+		"ééééééé":                            auth.MsgPasswordShort, // 7 characters, 14 bytes
+		"12345678":                           auth.MsgPasswordCommon,
+		"password":                           auth.MsgPasswordCommon,
+		"password123":                        auth.MsgPasswordCommon,
+		"qwertyuiop":                         auth.MsgPasswordCommon,
+		"iloveyou1":                          auth.MsgPasswordCommon,
+		"passw0rd!":                          auth.MsgPasswordCommon,
+		"éééééééé":                           auth.MsgPasswordCommon, // one character repeated
+		"zzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzz": auth.MsgPasswordCommon,
+		"8chars!!":                           "",
+		"correct horse battery":              "",
+		"Tr0ub4dor&3":                        "",
+		strings.Repeat("xy7", 42) + "qz":     "",
+		strings.Repeat("x", 129):             auth.MsgPasswordLong,
+		strings.Repeat("é", 129):             auth.MsgPasswordLong,
+		"vélo rouge du matin":                "",
 	} {
 		if got := auth.PasswordProblem(pw); got != want {
-			t.Errorf("PasswordProblem(%d runes) = %q, want %q", len([]rune(pw)), got, want)
+			t.Errorf("PasswordProblem(%q) = %q, want %q", pw, got, want)
+		}
+	}
+	// the account's own email and name are refused
+	for _, pw := range []string{"ann.lee.smith@example.com", "Ann.Lee.Smith", "annleesmith", "Ann Lee Smith"} {
+		if got := auth.PasswordProblemFor(pw, "ann.lee.smith@example.com", "Ann Lee Smith"); got != auth.MsgPasswordPersonal {
+			t.Errorf("PasswordProblemFor(%q) = %q", pw, got)
 		}
 	}
 }

@@ -39,6 +39,16 @@ func (h *Handler) Routes() []web.Route {
 		web.Post("/auth/verify-email", web.Public, h.verifyEmail),
 		web.Post("/auth/resend-verification", web.Member, h.resendVerification),
 		web.PageRoute("/verify-email", web.Public, h.verifyEmailPage),
+		web.Post("/auth/change-password", web.Member, h.changePassword),
+		web.Get("/auth/sessions", web.Member, h.sessions),
+		web.Delete("/auth/sessions/:id", web.Member, h.endSession),
+		web.Post("/auth/logout-everywhere", web.Member, h.logoutEverywhere),
+		web.PageRoute("/account/password", web.Member, h.setPasswordPage),
+		web.Post("/auth/login/2fa", web.Public, h.loginMFA),
+		web.Post("/auth/2fa/setup", web.Member, h.setupMFA),
+		web.Post("/auth/2fa/enable", web.Member, h.enableMFA),
+		web.Post("/auth/2fa/disable", web.Member, h.disableMFA),
+		web.PageRoute("/account/two-factor", web.Member, h.twoFactorPage),
 		web.Post("/auth/login", web.Public, h.login),
 		web.Post("/auth/logout", web.Public, h.logout),
 		web.Post("/auth/forgot-password", web.Public, h.forgot),
@@ -147,11 +157,18 @@ func (h *Handler) login(c fiber.Ctx) error {
 	if err := web.BindJSON(c, &in); err != nil {
 		return err
 	}
-	u, tok, device, err := h.svc.Login(c.Context(), in, client(c))
+	u, tok, device, challenge, err := h.svc.Login(c.Context(), in, client(c))
 	if err != nil {
 		return fail(c, err)
 	}
 	h.setDevice(c, device)
+	if challenge != "" {
+		// the password was right; the code comes next (POST /auth/login/2fa)
+		c.Cookie(&fiber.Cookie{Name: MFACookie, Value: challenge, Path: web.APIBase + "/auth", HTTPOnly: true, Secure: h.svc.Sessions.Secure,
+			SameSite: fiber.CookieSameSiteStrictMode, MaxAge: int(challengeTTL.Seconds())})
+		c.Set("Cache-Control", "no-store")
+		return c.JSON(fiber.Map{"msg": MsgMFARequired, "mfaRequired": true})
+	}
 	h.replaceSession(c, tok)
 	j, err := user.View(c.Context(), h.svc.DB, u)
 	if err != nil {
@@ -288,7 +305,14 @@ func formFailure(c fiber.Ctx, err error, fallback string) (int, string, bool) {
 func (h *Handler) loginForm(c fiber.Ctx) error {
 	next := SafeNext(c.FormValue("next"))
 	email := strings.TrimSpace(c.FormValue("email"))
-	_, tok, device, err := h.svc.Login(c.Context(), LoginInput{Email: email, Password: c.FormValue("password")}, client(c))
+	_, tok, device, challenge, err := h.svc.Login(c.Context(), LoginInput{Email: email, Password: c.FormValue("password")}, client(c))
+	if err == nil && challenge != "" {
+		// the code step needs the page's script: say so rather than sign in half-way
+		h.setDevice(c, device)
+		c.Set("Cache-Control", "no-store")
+		return h.site.Render(c, "LoginPage", fiber.Map{"next": next, "reset": false, "error": MsgFormMFANeedsScript, "email": email},
+			web.Meta{Title: "Login", Path: "/login", NoIndex: true, Status: http.StatusUnauthorized})
+	}
 	if err != nil {
 		// the spec's message whatever the cause; a rate limit says how long to wait
 		status, msg, ok := formFailure(c, err, "")
@@ -328,7 +352,11 @@ func (h *Handler) signupForm(c fiber.Ctx) error {
 	}
 	// register answers the same whether or not the address had an account; signing in
 	// tells the two apart without saying more than the API does
-	_, tok, device, err := h.svc.Login(c.Context(), LoginInput{Email: email, Password: c.FormValue("password")}, client(c))
+	_, tok, device, challenge, err := h.svc.Login(c.Context(), LoginInput{Email: email, Password: c.FormValue("password")}, client(c))
+	if err == nil && challenge != "" {
+		// an existing account with two-step sign-in and this password: send them to sign in
+		return again(http.StatusUnauthorized, MsgFormCheckInbox)
+	}
 	if err != nil {
 		status, msg, ok := formFailure(c, err, "")
 		if !ok {
@@ -348,5 +376,128 @@ func (h *Handler) signupForm(c fiber.Ctx) error {
 const (
 	MsgFormLoginFailed     = "Login Failed: Please check your credentials"
 	MsgFormPasswordsDiffer = "Passwords don't match: Please make sure your passwords match."
+	MsgFormMFANeedsScript  = "Two-step sign-in is on for this account: enable JavaScript to enter the code from your authenticator app."
 	MsgFormCheckInbox      = "Check your inbox: if this address already has an account, we have emailed its owner. Log in instead, or use Forgot Password."
 )
+
+// POST /auth/change-password (currentPassword, newPassword) -> {msg}; the other sessions end.
+func (h *Handler) changePassword(c fiber.Ctx) error {
+	var in ChangeInput
+	if err := web.BindJSON(c, &in); err != nil {
+		return err
+	}
+	if err := h.svc.ChangePassword(c.Context(), web.Viewer(c), in, session.Token(c)); err != nil {
+		return fail(c, err)
+	}
+	return web.OK(c, MsgPasswordChanged)
+}
+
+// GET /auth/sessions -> {sessions}
+func (h *Handler) sessions(c fiber.Ctx) error {
+	list, err := h.svc.ListSessions(c.Context(), web.Viewer(c), session.Token(c))
+	if err != nil {
+		return err
+	}
+	c.Set("Cache-Control", "no-store")
+	return c.JSON(fiber.Map{"sessions": list})
+}
+
+// DELETE /auth/sessions/:id -> {msg}; ending the current one signs this browser out.
+func (h *Handler) endSession(c fiber.Ctx) error {
+	cur, err := h.svc.EndSession(c.Context(), web.Viewer(c), c.Params("id"), session.Token(c))
+	if err != nil {
+		return err
+	}
+	if cur {
+		h.svc.Sessions.ClearCookie(c)
+	}
+	return web.OK(c, MsgSessionEnded)
+}
+
+// POST /auth/logout-everywhere -> {msg}; every session of the member ends, this one too.
+func (h *Handler) logoutEverywhere(c fiber.Ctx) error {
+	if err := h.svc.Sessions.DeleteAllFor(c.Context(), h.svc.DB, web.Viewer(c).ID); err != nil {
+		return err
+	}
+	h.svc.Sessions.ClearCookie(c)
+	return web.OK(c, MsgSignedOutAll)
+}
+
+// GET /account/password: the page where a member must choose a new password (the seeded
+// admin at first sign-in) or changes it.
+func (h *Handler) setPasswordPage(c fiber.Ctx) error {
+	u := web.Viewer(c)
+	err := h.site.Render(c, "SetPasswordPage", fiber.Map{"required": u.MustChangePassword, "email": u.Email, "next": SafeNext(c.Query("next"))},
+		web.Meta{Title: "Choose a new password", Description: "Choose a new password for your Meritmark account.", Path: "/account/password", NoIndex: true})
+	c.Set("Cache-Control", "no-store")
+	return err
+}
+
+// POST /auth/login/2fa (code | recoveryCode) -> {msg, user}: the second step of a sign-in.
+func (h *Handler) loginMFA(c fiber.Ctx) error {
+	var in MFAInput
+	if err := web.BindJSON(c, &in); err != nil {
+		return err
+	}
+	u, tok, err := h.svc.CompleteLogin(c.Context(), c.Cookies(MFACookie), in, client(c))
+	if err != nil {
+		return fail(c, err)
+	}
+	c.Cookie(&fiber.Cookie{Name: MFACookie, Value: "", Path: web.APIBase + "/auth", HTTPOnly: true, Secure: h.svc.Sessions.Secure,
+		SameSite: fiber.CookieSameSiteStrictMode, MaxAge: -1, Expires: time.Unix(1, 0)})
+	h.replaceSession(c, tok)
+	j, err := user.View(c.Context(), h.svc.DB, u)
+	if err != nil {
+		return err
+	}
+	return h.userJSON(c, MsgLoggedIn, fiber.StatusOK, j)
+}
+
+// POST /auth/2fa/setup -> {secret, otpauthUrl, qr}: a new secret to enrol.
+func (h *Handler) setupMFA(c fiber.Ctx) error {
+	out, err := h.svc.SetupTOTP(c.Context(), web.Viewer(c))
+	if err != nil {
+		return err
+	}
+	c.Set("Cache-Control", "no-store")
+	return c.JSON(out)
+}
+
+// POST /auth/2fa/enable (code) -> {msg, recoveryCodes}
+func (h *Handler) enableMFA(c fiber.Ctx) error {
+	var in struct {
+		Code string `json:"code"`
+	}
+	if err := web.BindJSON(c, &in); err != nil {
+		return err
+	}
+	codes, err := h.svc.EnableTOTP(c.Context(), web.Viewer(c), in.Code)
+	if err != nil {
+		return fail(c, err)
+	}
+	c.Set("Cache-Control", "no-store")
+	return c.JSON(fiber.Map{"msg": MsgMFAEnabled, "recoveryCodes": codes})
+}
+
+// POST /auth/2fa/disable (password) -> {msg}; not for admins.
+func (h *Handler) disableMFA(c fiber.Ctx) error {
+	var in struct {
+		Password string `json:"password"`
+	}
+	if err := web.BindJSON(c, &in); err != nil {
+		return err
+	}
+	if err := h.svc.DisableTOTP(c.Context(), web.Viewer(c), in.Password); err != nil {
+		return fail(c, err)
+	}
+	return web.OK(c, MsgMFADisabled)
+}
+
+// GET /account/two-factor: set up (or see) two-step sign-in; admins are sent here first.
+func (h *Handler) twoFactorPage(c fiber.Ctx) error {
+	u := web.Viewer(c)
+	err := h.site.Render(c, "TwoFactorPage", fiber.Map{"enabled": u.TOTPEnabled(), "required": u.IsAdmin() && AdminMFARequired, "next": SafeNext(c.Query("next"))},
+		web.Meta{Title: "Two-step sign-in", Description: "Protect your Meritmark account with an authenticator app.", Path: "/account/two-factor", NoIndex: true})
+	c.Set("Cache-Control", "no-store")
+	return err
+}

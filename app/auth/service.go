@@ -163,19 +163,22 @@ type LoginInput struct {
 // never says whether the email exists: an unknown email is checked against a dummy hash,
 // so it takes as long as a wrong password, is throttled the same way, and both answer the
 // same message.
-func (s *Service) Login(ctx context.Context, in LoginInput, cl Client) (*model.User, string, string, error) {
+//
+// With two-factor sign-in on, no session starts: the last answer is the token of a
+// challenge that CompleteLogin finishes with a code.
+func (s *Service) Login(ctx context.Context, in LoginInput, cl Client) (*model.User, string, string, string, error) {
 	email := NormalizeEmail(in.Email)
 	if email == "" || in.Password == "" {
-		return nil, "", "", web.BadRequest(MsgLoginFields)
+		return nil, "", "", "", web.BadRequest(MsgLoginFields)
 	}
 	if !ValidEmail(email) {
-		return nil, "", "", web.BadRequest(MsgEmailInvalid)
+		return nil, "", "", "", web.BadRequest(MsgEmailInvalid)
 	}
 	now := s.now()
 	var u model.User
 	err := s.DB.NewSelect().Model(&u).Where("email = ?", email).Scan(ctx)
 	if err != nil && !db.IsNoRows(err) {
-		return nil, "", "", err
+		return nil, "", "", "", err
 	}
 	known := err == nil
 	var up *model.User
@@ -184,15 +187,15 @@ func (s *Service) Login(ctx context.Context, in LoginInput, cl Client) (*model.U
 	}
 	trusted, err := s.trust(ctx, up, cl, now)
 	if err != nil {
-		return nil, "", "", err
+		return nil, "", "", "", err
 	}
 	cs := counts(email, up, cl, trusted)
 	wait, err := s.reserve(ctx, cs, now)
 	if err != nil {
-		return nil, "", "", err
+		return nil, "", "", "", err
 	}
 	if wait > 0 {
-		return nil, "", "", &RateLimitedError{Msg: MsgTooManyLogins, RetryAfter: wait}
+		return nil, "", "", "", &RateLimitedError{Msg: MsgTooManyLogins, RetryAfter: wait}
 	}
 	hash := u.PasswordHash
 	if !known {
@@ -200,7 +203,7 @@ func (s *Service) Login(ctx context.Context, in LoginInput, cl Client) (*model.U
 	}
 	ok, herr := CheckPassword(hash, in.Password)
 	if !known || herr != nil || !ok {
-		return nil, "", "", web.Unauthorized(MsgBadCredentials)
+		return nil, "", "", "", web.Unauthorized(MsgBadCredentials)
 	}
 	// a success never counts, and clears this client's own counts
 	s.release(ctx, cs, true, now)
@@ -209,13 +212,20 @@ func (s *Service) Login(ctx context.Context, in LoginInput, cl Client) (*model.U
 		device = NewToken()
 	}
 	if err := s.remember(ctx, u.ID, device, cl.IP, now); err != nil {
-		return nil, "", "", err
+		return nil, "", "", "", err
+	}
+	if u.TOTPEnabled() {
+		ch, err := s.startChallenge(ctx, &u, cl, now)
+		if err != nil {
+			return nil, "", "", "", err
+		}
+		return &u, "", device, ch, nil
 	}
 	tok, err := s.Sessions.Create(ctx, s.DB, u.ID, cl.IP, cl.UserAgent)
 	if err != nil {
-		return nil, "", "", err
+		return nil, "", "", "", err
 	}
-	return &u, tok, device, nil
+	return &u, tok, device, "", nil
 }
 
 // ForgotPassword mails a reset link to email when it belongs to an account. It answers
@@ -281,7 +291,7 @@ func (s *Service) ResetPassword(ctx context.Context, in ResetInput, cl Client) e
 	if in.NewPassword == "" {
 		return web.BadRequest(MsgNewPassword)
 	}
-	if p := PasswordProblem(in.NewPassword); p != "" {
+	if p := PasswordProblemFor(in.NewPassword, email, ""); p != "" {
 		return web.BadRequest(p)
 	}
 	if err := s.check(ctx, keyed{resetPerIP, cl.IP}); err != nil {

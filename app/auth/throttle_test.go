@@ -47,8 +47,10 @@ func TestVictimSignsInWhileAttackerHammersFromOtherAddresses(t *testing.T) {
 		r := login(from(e, "127.0.1."+strconv.Itoa(1+i%4)), "owner@example.com", "guess-"+strconv.Itoa(i))
 		statuses[r.Status]++
 	}
-	if statuses[401] != 10 || statuses[429] != 30 {
-		t.Fatalf("attacker: %v, want 10 checked guesses and 30 refused", statuses)
+	// 10 guesses are checked; then waits of 1 s, 2 s, 4 s… let the odd one through on a
+	// slow machine, and the rest are refused unchecked
+	if statuses[401] < 10 || statuses[401] > 13 || statuses[401]+statuses[429] != 40 {
+		t.Fatalf("attacker: %v, want 10 checked guesses (a few more as waits end) and the rest refused", statuses)
 	}
 	// the attacker's next guess, from yet another address, waits too
 	r := login(from(e, "127.0.1.9"), "owner@example.com", "owner-long-password").ExpectMsg(429, auth.MsgTooManyLogins)
@@ -70,10 +72,10 @@ func TestVictimSignsInWhileAttackerHammersFromOtherAddresses(t *testing.T) {
 	}
 	login(laptop, "owner@example.com", "owner-long-password").Expect(200)
 
-	// successes never counted: the account's count is the attacker's 10 failures
+	// successes never counted: the account's count is the attacker's checked failures
 	var failures int
-	if err := e.DB.NewSelect().Table("login_throttle").Column("failures").Where("key = ?", "acct:owner@example.com").Scan(e.Ctx(), &failures); err != nil || failures != 10 {
-		t.Fatalf("account count %d (%v), want 10", failures, err)
+	if err := e.DB.NewSelect().Table("login_throttle").Column("failures").Where("key = ?", "acct:owner@example.com").Scan(e.Ctx(), &failures); err != nil || failures != statuses[401] {
+		t.Fatalf("account count %d (%v), want %d", failures, err, statuses[401])
 	}
 }
 

@@ -128,12 +128,16 @@ func EnsureAdmin(ctx context.Context, d *bun.DB, email, password, name string, r
 	now := model.Now()
 	if err == nil {
 		_, err = d.NewUpdate().Model((*model.User)(nil)).Set("password_hash = ?", hash).Set("role = ?", model.RoleAdmin).
+			Set("must_change_password = ?", false).Set("email_verified_at = COALESCE(email_verified_at, ?)", now).
 			Set("name = ?", name).Set("updated_at = ?", now).Where("id = ?", existing.ID).Exec(ctx)
 		return err
 	}
 	_, err = d.NewInsert().Model(&model.User{
 		ID: model.NewID(), Name: name, Email: email, PasswordHash: hash, Role: model.RoleAdmin, Skills: []string{},
 		Position: "Platform Administrator", CreatedAt: now, UpdatedAt: now, EmailVerifiedAt: &now,
+		// the seeded demo admin's password is known: it must be changed at first sign-in;
+		// an admin made by create-admin (reset) chose theirs
+		MustChangePassword: !reset,
 	}).Exec(ctx)
 	return err
 }

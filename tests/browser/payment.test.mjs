@@ -20,9 +20,9 @@ const API = '/backend/api/v1';
 async function signUp(email) {
   const ctx = browser.context;
   await ctx.clearCookies();
-  const r = await ctx.request.post(server.url + API + '/auth/register', { data: { name: 'Pat Payer', email, password: 'password123' } });
+  const r = await ctx.request.post(server.url + API + '/auth/register', { data: { name: 'Pat Payer', email, password: 'pat-payer-pass-1' } });
   assert.equal(r.status(), 201, await r.text());
-  await confirmSignup(server, ctx.request, email, 'password123');
+  await confirmSignup(server, ctx.request, email, 'pat-payer-pass-1');
 }
 
 async function badgeNamed(name) {
