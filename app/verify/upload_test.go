@@ -240,9 +240,16 @@ func TestVerifyAFileRefusesBadInput(t *testing.T) {
 	if res := c.Raw("POST", "/backend/api/v1/verify/file", &gz, map[string]string{"Content-Type": "text/plain", "Content-Encoding": "gzip"}); res.Status != http.StatusUnsupportedMediaType {
 		t.Fatalf("gzip body: %d", res.Status)
 	}
-	huge := upload(c, "huge.png", "image/png", bytes.Repeat([]byte("\x89PNG"), 300_000))
-	if huge.Status != http.StatusRequestEntityTooLarge {
-		t.Fatalf("1.2 MB upload: %d %s", huge.Status, huge.Text())
+	// far over the body limit: refused from the headers, before the body is read; the server
+	// may close the connection while the client is still sending, so the client sees the 413
+	// or a reset (app/abuse covers the 413 itself), never another answer
+	req, _ := http.NewRequest("POST", w.e.URL+"/backend/api/v1/verify/file", bytes.NewReader(bytes.Repeat([]byte("\x89PNG"), 300_000)))
+	req.Header.Set("Content-Type", "image/png")
+	if res, err := http.DefaultClient.Do(req); err == nil {
+		res.Body.Close()
+		if res.StatusCode != http.StatusRequestEntityTooLarge {
+			t.Fatalf("1.2 MB upload: %d", res.StatusCode)
+		}
 	}
 	c.Get("/verify/file").Expect(http.StatusNotFound)
 }
