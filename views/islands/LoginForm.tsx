@@ -14,6 +14,58 @@ export default function LoginForm({ next, reset, error, email: typed }: LoginFor
   const [busy, setBusy] = useState(false);
   const [forgotOpen, setForgotOpen] = useState(false);
   const [email, setEmail] = useState(typed || '');
+  const [mfa, setMfa] = useState(false);
+  const [recovery, setRecovery] = useState(false);
+
+  const submitCode = async (e: FormEvent<HTMLFormElement>) => {
+    e.preventDefault();
+    if (busy) return;
+    const code = String(new FormData(e.currentTarget).get('code') || '');
+    setBusy(true);
+    try {
+      await api('/auth/login/2fa', { method: 'POST', body: recovery ? { recoveryCode: code } : { code } });
+      window.location.assign(safeNext(next));
+    } catch (err) {
+      if (err instanceof ApiError && err.status === 401) setMfa(false); // the sign-in expired: start again
+      toastError(errorMessage(err, 'Please check the code'), 'Login Failed');
+      setBusy(false);
+    }
+  };
+
+  if (mfa) {
+    return (
+      <Card>
+        <CardContent className="pt-6">
+          <form method="post" onSubmit={submitCode} className="space-y-4" aria-busy={busy} data-testid="mfa-form">
+            <div className="space-y-2">
+              <Label htmlFor="login-code">{recovery ? 'Recovery code' : 'Authentication code'}</Label>
+              <Input
+                key={recovery ? 'r' : 'c'}
+                id="login-code"
+                name="code"
+                autoComplete="one-time-code"
+                inputMode={recovery ? 'text' : 'numeric'}
+                required
+                autoFocus
+                maxLength={recovery ? 16 : 6}
+                placeholder={recovery ? 'xxxxx-xxxxx' : '123456'}
+              />
+              <p className="text-xs text-muted-foreground">
+                {recovery ? 'Each recovery code works once.' : 'Open your authenticator app and enter the 6-digit code for Meritmark.'}
+              </p>
+            </div>
+            <Button type="submit" className="w-full" disabled={busy} data-testid="mfa-submit">
+              {busy ? <LoaderCircle className="animate-spin" aria-hidden="true" /> : <LogIn aria-hidden="true" />}
+              {busy ? 'Checking...' : 'Verify and sign in'}
+            </Button>
+            <button type="button" className="w-full text-center text-sm font-medium text-primary hover:underline" onClick={() => setRecovery(!recovery)}>
+              {recovery ? 'Use a code from the app instead' : 'Use a recovery code instead'}
+            </button>
+          </form>
+        </CardContent>
+      </Card>
+    );
+  }
 
   const submit = async (e: FormEvent<HTMLFormElement>) => {
     e.preventDefault();
@@ -21,7 +73,12 @@ export default function LoginForm({ next, reset, error, email: typed }: LoginFor
     const d = new FormData(e.currentTarget);
     setBusy(true);
     try {
-      await api('/auth/login', { method: 'POST', body: { email: String(d.get('email') || ''), password: String(d.get('password') || '') } });
+      const r = await api<{ mfaRequired?: boolean }>('/auth/login', { method: 'POST', body: { email: String(d.get('email') || ''), password: String(d.get('password') || '') } });
+      if (r.mfaRequired) {
+        setMfa(true);
+        setBusy(false);
+        return;
+      }
       await api('/auth/me');
       window.location.assign(safeNext(next));
     } catch (err) {

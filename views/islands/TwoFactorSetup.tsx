@@ -1,0 +1,132 @@
+import { useState, type FormEvent } from 'react';
+import { Check, LoaderCircle, ShieldCheck, Smartphone } from 'lucide-react';
+import { api, errorMessage } from '../lib/api';
+import { toast, toastError } from '../lib/toast';
+import { Button, Card, CardContent, Input, Label, LinkButton } from '../components/ui';
+import { PasswordInput, safeNext } from '../components/account';
+
+export type TwoFactorSetupProps = { enabled: boolean; required: boolean; next: string };
+
+type Setup = { secret: string; otpauthUrl: string; qr: string };
+
+/** Enrol an authenticator app: QR code (or the secret as text), a first code, then the
+ * recovery codes, shown once. */
+export default function TwoFactorSetup({ enabled, required, next }: TwoFactorSetupProps) {
+  const [busy, setBusy] = useState(false);
+  const [setup, setSetup] = useState<Setup | null>(null);
+  const [codes, setCodes] = useState<string[] | null>(null);
+  const [on, setOn] = useState(enabled);
+  const after = safeNext(next && next !== '/' ? next : required ? '/admin' : '/profile');
+
+  const start = async () => {
+    setBusy(true);
+    try {
+      setSetup(await api<Setup>('/auth/2fa/setup', { method: 'POST' }));
+    } catch (err) {
+      toastError(errorMessage(err, 'Could not start the set-up.'));
+    } finally {
+      setBusy(false);
+    }
+  };
+  const confirm = async (e: FormEvent<HTMLFormElement>) => {
+    e.preventDefault();
+    setBusy(true);
+    try {
+      const r = await api<{ msg: string; recoveryCodes: string[] }>('/auth/2fa/enable', { method: 'POST', body: { code: String(new FormData(e.currentTarget).get('code') || '') } });
+      setCodes(r.recoveryCodes);
+      setOn(true);
+      toast({ title: 'Two-step sign-in is on', description: r.msg, variant: 'success' });
+    } catch (err) {
+      toastError(errorMessage(err, 'Could not check the code.'));
+    } finally {
+      setBusy(false);
+    }
+  };
+  const disable = async (e: FormEvent<HTMLFormElement>) => {
+    e.preventDefault();
+    setBusy(true);
+    try {
+      await api('/auth/2fa/disable', { method: 'POST', body: { password: String(new FormData(e.currentTarget).get('password') || '') } });
+      setOn(false);
+      toast({ title: 'Two-step sign-in is off' });
+    } catch (err) {
+      toastError(errorMessage(err, 'Could not switch it off.'));
+    } finally {
+      setBusy(false);
+    }
+  };
+
+  if (codes) {
+    return (
+      <Card>
+        <CardContent className="space-y-4 pt-6" data-testid="recovery-codes">
+          <p className="flex items-center gap-2 font-semibold">
+            <Check className="h-5 w-5 text-success" aria-hidden="true" /> Save your recovery codes
+          </p>
+          <p className="text-sm text-muted-foreground">Each code signs you in once if you lose your phone. They are not shown again.</p>
+          <ul className="grid grid-cols-2 gap-2 rounded-lg border bg-muted/40 p-4 font-mono text-sm">
+            {codes.map((c) => (
+              <li key={c} data-testid="recovery-code">{c}</li>
+            ))}
+          </ul>
+          <LinkButton href={after} className="w-full" data-testid="mfa-continue">
+            I saved them, continue
+          </LinkButton>
+        </CardContent>
+      </Card>
+    );
+  }
+  if (on) {
+    return (
+      <Card>
+        <CardContent className="space-y-4 pt-6">
+          <p className="flex items-center gap-2 font-semibold" data-testid="mfa-on">
+            <ShieldCheck className="h-5 w-5 text-success" aria-hidden="true" /> Two-step sign-in is on.
+          </p>
+          {required ? (
+            <p className="text-sm text-muted-foreground">Administrators keep it on.</p>
+          ) : (
+            <form onSubmit={disable} className="space-y-3">
+              <Label htmlFor="mfa-off-password">Password, to switch it off</Label>
+              <PasswordInput id="mfa-off-password" name="password" autoComplete="current-password" required />
+              <Button type="submit" variant="outline" disabled={busy}>
+                Switch off
+              </Button>
+            </form>
+          )}
+        </CardContent>
+      </Card>
+    );
+  }
+  return (
+    <Card>
+      <CardContent className="space-y-4 pt-6">
+        {!setup ? (
+          <>
+            <p className="text-sm text-muted-foreground">You need an authenticator app (such as Aegis, Google Authenticator or 1Password) on your phone.</p>
+            <Button onClick={start} disabled={busy} className="w-full" data-testid="mfa-start">
+              {busy ? <LoaderCircle className="animate-spin" aria-hidden="true" /> : <Smartphone aria-hidden="true" />}
+              Set up two-step sign-in
+            </Button>
+          </>
+        ) : (
+          <form onSubmit={confirm} className="space-y-4">
+            <p className="text-sm">1. Scan this code with your authenticator app.</p>
+            <img src={setup.qr} alt="QR code to add Meritmark to an authenticator app" width={200} height={200} className="mx-auto rounded-lg border bg-white p-2" />
+            <p className="text-sm text-muted-foreground">
+              Or type this key: <code className="break-all rounded bg-muted px-1.5 py-0.5 text-xs text-foreground" data-testid="mfa-secret">{setup.secret}</code>
+            </p>
+            <div className="space-y-2">
+              <Label htmlFor="mfa-code">2. Enter the 6-digit code it shows</Label>
+              <Input id="mfa-code" name="code" inputMode="numeric" autoComplete="one-time-code" maxLength={6} required placeholder="123456" />
+            </div>
+            <Button type="submit" className="w-full" disabled={busy} data-testid="mfa-confirm">
+              {busy ? <LoaderCircle className="animate-spin" aria-hidden="true" /> : <ShieldCheck aria-hidden="true" />}
+              Turn on
+            </Button>
+          </form>
+        )}
+      </CardContent>
+    </Card>
+  );
+}
