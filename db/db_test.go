@@ -3,6 +3,8 @@ package db_test
 import (
 	"context"
 	"errors"
+	"os"
+	"path/filepath"
 	"sync"
 	"testing"
 
@@ -67,5 +69,39 @@ func TestMigrateIsIdempotentAndConcurrent(t *testing.T) {
 func TestOpenRejectsUnknownURL(t *testing.T) {
 	if _, err := db.Open(context.Background(), "mysql://x", ""); err == nil {
 		t.Fatal("mysql URL accepted")
+	}
+}
+
+// The SQLite file (and the data dir holding it) is this user's alone; an older, wider
+// file is narrowed when it is opened.
+func TestSQLiteFilesArePrivate(t *testing.T) {
+	dir := filepath.Join(t.TempDir(), "data")
+	d, err := db.Open(context.Background(), "", dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := d.Exec("CREATE TABLE t (x INTEGER)"); err != nil {
+		t.Fatal(err)
+	}
+	for p, want := range map[string]os.FileMode{dir: 0o700, filepath.Join(dir, "meritmark.db"): 0o600, filepath.Join(dir, "meritmark.db-wal"): 0o600} {
+		st, err := os.Stat(p)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if st.Mode().Perm() != want {
+			t.Errorf("%s is %04o, want %04o", p, st.Mode().Perm(), want)
+		}
+	}
+	d.Close()
+	if err := os.Chmod(filepath.Join(dir, "meritmark.db"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	d, err = db.Open(context.Background(), "", dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	d.Close()
+	if st, _ := os.Stat(filepath.Join(dir, "meritmark.db")); st.Mode().Perm() != 0o600 {
+		t.Fatalf("an older 0644 file stays %04o", st.Mode().Perm())
 	}
 }

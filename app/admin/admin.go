@@ -184,7 +184,7 @@ func (e *UserEdit) Clean() string {
 		return MsgNothingToUpdate
 	}
 	if e.Name != nil {
-		n := strings.Join(strings.Fields(*e.Name), " ")
+		n := user.CleanName(*e.Name) // no bidi overrides or zero-width characters
 		switch {
 		case n == "":
 			return MsgNameRequired

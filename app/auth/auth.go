@@ -16,6 +16,8 @@ import (
 	"strings"
 	"time"
 	"unicode/utf8"
+
+	"meritmark/app/user"
 )
 
 // Limits.
@@ -78,23 +80,10 @@ func ValidEmail(s string) bool {
 		!strings.HasPrefix(domain, "-") && !strings.HasPrefix(domain, ".")
 }
 
-// CleanName trims a name and folds inner whitespace and control characters into single
-// spaces.
+// CleanName trims a name, folds inner whitespace and control characters into single
+// spaces and drops invisible format characters (user.CleanName).
 func CleanName(s string) string {
-	var b strings.Builder
-	space := false
-	for _, r := range strings.TrimSpace(s) {
-		if r < 0x20 || r == 0x7f || r == ' ' || r == '\u00a0' {
-			space = true
-			continue
-		}
-		if space && b.Len() > 0 {
-			b.WriteByte(' ')
-		}
-		space = false
-		b.WriteRune(r)
-	}
-	return b.String()
+	return user.CleanName(s) // also drops bidi overrides and zero-width characters
 }
 
 // PasswordProblem says what is wrong with a new password ("" when it is acceptable): 8 to

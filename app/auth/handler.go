@@ -213,7 +213,7 @@ func (h *Handler) resetOrigin(c fiber.Ctx) string {
 		}
 		if host != "localhost" && net.ParseIP(strings.Trim(host, "[]")) == nil {
 			warnOrigin.Do(func() {
-				slog.Warn("MERITMARK_BASE_URL is not set: password reset links use the request's Host header; set it in production", "host", host)
+				slog.Warn("MERITMARK_BASE_URL is not set: links ignore the request's Host header and point to this machine's loopback address; set it in production", "host", host)
 			})
 		}
 	}

@@ -308,9 +308,15 @@ func parseBadgeIDs(raw json.RawMessage) ([]string, bool) {
 
 const codeAlphabet = "ABCDEFGHJKLMNPQRSTUVWXYZ23456789" // no 0/O or 1/I look-alikes
 
-// FreeGrantCode makes a code like FREE-7KX2QH.
+// FreeGrantCodeLen is the random part of a generated code: 13 characters of a
+// 32-letter alphabet, 65 random bits, so that guessing one (even at the quote endpoint's
+// rate limit) is hopeless.
+const FreeGrantCodeLen = 13
+
+// FreeGrantCode makes a code like FREE-7KX2QHM4PZ9RT (FREE- and FreeGrantCodeLen random
+// characters; 256 is a multiple of 32, so every character is uniform).
 func FreeGrantCode() string {
-	b := make([]byte, 6)
+	b := make([]byte, FreeGrantCodeLen)
 	if _, err := rand.Read(b); err != nil {
 		panic(err)
 	}

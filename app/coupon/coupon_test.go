@@ -79,7 +79,7 @@ func TestCodes(t *testing.T) {
 	seen := map[string]bool{}
 	for i := 0; i < 200; i++ {
 		c := FreeGrantCode()
-		if len(c) != 11 || c[:5] != "FREE-" || !ValidCode(c) {
+		if len(c) != 18 || c[:5] != "FREE-" || !ValidCode(c) {
 			t.Fatalf("code %q", c)
 		}
 		seen[c] = true

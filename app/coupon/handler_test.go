@@ -365,7 +365,7 @@ func TestFreeGrantCoupon(t *testing.T) {
 		Coupon couponJSON `json:"coupon"`
 	}
 	c.Post("/coupons/free-grant", nil).Expect(201).JSON(&out)
-	if !regexp.MustCompile(`^FREE-[A-Z0-9]{6}$`).MatchString(out.Coupon.Code) {
+	if !regexp.MustCompile(`^FREE-[A-HJ-NP-Z2-9]{13}$`).MatchString(out.Coupon.Code) {
 		t.Fatalf("code %q", out.Coupon.Code)
 	}
 	if out.Msg != "Free grant coupon "+out.Coupon.Code+" created: 100% off one badge, valid for 30 days." {

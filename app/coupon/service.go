@@ -318,7 +318,7 @@ func (s *Service) Delete(ctx context.Context, actor *model.User, id string) erro
 	})
 }
 
-// FreeGrant creates a single-use 100 % coupon with a generated code FREE-XXXXXX, valid
+// FreeGrant creates a single-use 100 % coupon with a generated code FREE-XXXXXXXXXXXXX (65 random bits), valid
 // for 30 days.
 func (s *Service) FreeGrant(ctx context.Context, actor *model.User) (*View, error) {
 	var out *View

@@ -183,6 +183,13 @@ func (h *Handler) validateCoupon(c fiber.Ctx) error {
 }
 
 func (h *Handler) quote(c fiber.Ctx) error {
+	// a quote with a coupon is a coupon check: it shares validate-coupon's limit, so codes
+	// cannot be guessed through it without limit either
+	if strings.TrimSpace(c.Query("coupon")) != "" {
+		if err := h.allow(c, "coupon", 30, time.Minute); err != nil {
+			return err
+		}
+	}
 	q, err := h.Svc.Quote(c.Context(), web.Viewer(c), c.Params("badgeId"), c.Query("coupon"))
 	if err != nil {
 		return err

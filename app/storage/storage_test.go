@@ -10,7 +10,9 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"path/filepath"
 	"sort"
+	"strings"
 	"sync"
 	"testing"
 )
@@ -219,6 +221,30 @@ func TestParseS3URL(t *testing.T) {
 	for _, bad := range []string{"http://k:s@h/b", "s3://k:s@h:9000", "s3://k:s@h:9000/", "s3://k:s@h:port/b", "s3://k:s@h/b?secure=maybe", "s3://k:s@h/b/UP"} {
 		if _, _, _, _, _, _, _, err := ParseS3URL(bad); err == nil {
 			t.Errorf("%s accepted", bad)
+		}
+	}
+}
+
+// Uploads are this user's alone: files 0600 in 0700 folders.
+func TestLocalFilesArePrivate(t *testing.T) {
+	root := filepath.Join(t.TempDir(), "uploads")
+	l, err := NewLocal(root)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := l.Put(context.Background(), "applications/abc/proof.pdf", strings.NewReader("%PDF-1.4"), "application/pdf"); err != nil {
+		t.Fatal(err)
+	}
+	for p, want := range map[string]os.FileMode{
+		root: 0o700, filepath.Join(root, "applications"): 0o700, filepath.Join(root, "applications", "abc"): 0o700,
+		filepath.Join(root, "applications", "abc", "proof.pdf"): 0o600,
+	} {
+		st, err := os.Stat(p)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if st.Mode().Perm() != want {
+			t.Errorf("%s is %04o, want %04o", p, st.Mode().Perm(), want)
 		}
 	}
 }

@@ -15,6 +15,7 @@ import (
 	"net/url"
 	"strings"
 	"time"
+	"unicode"
 	"unicode/utf8"
 
 	"golang.org/x/image/draw"
@@ -191,13 +192,25 @@ func ValidWebURL(s string) bool {
 	return host != "" && !strings.HasPrefix(host, ".") && !strings.HasSuffix(host, "-")
 }
 
-// collapseSpaces trims s and folds runs of whitespace (and control characters) into one
-// space.
+// CleanName is how a display name (or any short public text: a position) is stored:
+// trimmed, runs of whitespace and control characters folded into one space, and
+// invisible format characters dropped (Unicode category Cf: the bidi overrides and
+// isolates U+202A–U+202E, U+2066–U+2069, the marks U+200E/U+200F, the zero-width space,
+// joiners and no-break space U+200B–U+200D, U+2060, U+FEFF, the soft hyphen), which could
+// otherwise reverse or hide text next to a name on public pages, or make two names look
+// the same.
+func CleanName(s string) string { return collapseSpaces(s) }
+
+// collapseSpaces trims s, folds runs of whitespace (and control characters) into one
+// space and drops invisible format characters (see CleanName).
 func collapseSpaces(s string) string {
 	var b strings.Builder
 	space := false
 	for _, r := range strings.TrimSpace(s) {
-		if r < 0x20 || r == 0x7f || r == ' ' || r == '\u00a0' {
+		if unicode.Is(unicode.Cf, r) {
+			continue
+		}
+		if r < 0x20 || r == 0x7f || r == ' ' || r == '\u00a0' || unicode.IsSpace(r) {
 			space = true
 			continue
 		}
