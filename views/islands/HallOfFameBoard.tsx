@@ -275,7 +275,7 @@ function TopCard({ u, first }: { u: HofUser; first: boolean }) {
   return (
     <Card className={cn('relative flex h-full flex-col p-5', first && 'border-warning/60 ring-1 ring-warning/40')} data-testid="hof-top-card">
       {first && (
-        <span className="absolute right-4 top-4 inline-flex items-center gap-1 rounded-full bg-warning px-2.5 py-0.5 text-xs font-bold text-foreground" data-testid="hof-first">
+        <span className="absolute right-4 top-4 inline-flex items-center gap-1 rounded-full bg-warning px-2.5 py-0.5 text-xs font-bold text-warning-foreground" data-testid="hof-first">
           <Trophy className="h-3.5 w-3.5" aria-hidden="true" /> #1
         </span>
       )}
