@@ -258,7 +258,7 @@ function Links({ u }: { u: HofUser }) {
         </a>
       )}
       {portfolio && (
-        <a href={portfolio} target="_blank" rel="noopener noreferrer nofollow" className="inline-flex max-w-[12rem] items-center gap-1 rounded-md border px-2 py-1 text-xs font-medium hover:bg-accent" aria-label={`${u.name}'s portfolio`}>
+        <a href={portfolio} target="_blank" rel="noopener noreferrer nofollow" className="inline-flex max-w-[12rem] items-center gap-1 rounded-md border px-2 py-1 text-xs font-medium hover:bg-accent" aria-label={`${host(portfolio)}: portfolio of ${u.name}`}>
           <Globe className="h-3.5 w-3.5 shrink-0" aria-hidden="true" /> <span className="truncate">{host(portfolio)}</span>
         </a>
       )}

@@ -100,9 +100,12 @@ function UserMenu({ shell }: { shell: Shell }) {
   const menu = useMenu();
   return (
     <DM.Root modal={false} open={menu.open} onOpenChange={menu.setOpen}>
-      <DM.Trigger className={buttonClass('ghost', 'default', 'gap-2 px-2')} data-testid="user-menu" aria-label={`Account menu of ${u.name}`} onClick={menu.onClick}>
-        <Avatar name={u.name} url={u.profilePicUrl} className="h-8 w-8" />
-        <span className="hidden max-w-[10rem] truncate xl:inline" aria-hidden="true">{u.name}</span>
+      <DM.Trigger className={buttonClass('ghost', 'default', 'gap-2 px-2')} data-testid="user-menu" onClick={menu.onClick}>
+        {/* the name is the button's name (shown from xl up); the avatar is decoration */}
+        <span aria-hidden="true" className="contents">
+          <Avatar name={u.name} url={u.profilePicUrl} className="h-8 w-8" />
+        </span>
+        <span className="sr-only max-w-[10rem] truncate xl:not-sr-only">{u.name}</span>
         <ChevronDown className="h-4 w-4" aria-hidden="true" />
       </DM.Trigger>
       <DM.Portal>
