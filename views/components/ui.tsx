@@ -13,7 +13,7 @@ const variants: Record<Variant, string> = {
   ghost: 'hover:bg-accent hover:text-accent-foreground',
   destructive: 'bg-destructive text-destructive-foreground shadow-sm hover:bg-destructive/90',
   link: 'text-primary underline-offset-4 hover:underline',
-  success: 'bg-success text-white shadow-sm hover:bg-success/90',
+  success: 'bg-success text-success-foreground shadow-sm hover:bg-success/90',
 };
 const sizes: Record<Size, string> = {
   default: 'h-10 px-4 py-2',

@@ -457,18 +457,12 @@ export default function ApplicationForm({ badge, profile: initial, limits, attem
                 }}
                 onDragLeave={() => setDragging(false)}
                 onDrop={onDrop}
+                // not a role=button wrapping the input (nested interactive): the file input
+                // itself takes the focus and the keyboard (its label is "Proof files");
+                // a click anywhere on the zone opens it too
                 onClick={() => !uploading && proofInput.current?.click()}
-                onKeyDown={(e) => {
-                  if ((e.key === 'Enter' || e.key === ' ') && !uploading) {
-                    e.preventDefault();
-                    proofInput.current?.click();
-                  }
-                }}
-                role="button"
-                tabIndex={0}
-                aria-label="Add proof files: drop them here or press to browse"
                 className={cn(
-                  'flex cursor-pointer flex-col items-center justify-center gap-2 rounded-xl border-2 border-dashed px-4 py-8 text-center transition-colors focus-visible:outline-none focus-visible:ring-2 focus-visible:ring-ring',
+                  'flex cursor-pointer flex-col items-center justify-center gap-2 rounded-xl border-2 border-dashed px-4 py-8 text-center transition-colors has-[:focus-visible]:ring-2 has-[:focus-visible]:ring-ring',
                   dragging ? 'border-primary bg-primary/5' : 'border-input hover:border-primary/60 hover:bg-muted/40',
                   uploading && 'cursor-not-allowed opacity-60',
                 )}
@@ -477,7 +471,7 @@ export default function ApplicationForm({ badge, profile: initial, limits, attem
                 <p className="text-sm">
                   <span className="font-medium text-primary">Choose files</span> or drag and drop them here
                 </p>
-                <p className="text-xs text-muted-foreground">PDF, DOC, DOCX, JPG, JPEG or PNG · up to 10 MB each · at most {limits.maxProofFiles} files</p>
+                <p id="proof-hint" className="text-xs text-muted-foreground">PDF, DOC, DOCX, JPG, JPEG or PNG · up to 10 MB each · at most {limits.maxProofFiles} files</p>
                 <input
                   ref={proofInput}
                   id="proof-input"
@@ -486,7 +480,7 @@ export default function ApplicationForm({ badge, profile: initial, limits, attem
                   multiple
                   accept={ACCEPT.proof}
                   className="sr-only"
-                  tabIndex={-1}
+                  aria-describedby="proof-hint"
                   onClick={(e) => e.stopPropagation()}
                   onChange={(e) => {
                     if (e.target.files) void addFiles(e.target.files, 'proof');

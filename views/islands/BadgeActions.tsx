@@ -230,7 +230,7 @@ function ShareDialog({ open, onOpenChange, badgeName, share }: { open: boolean; 
           href={share.linkedinAddUrl}
           target="_blank"
           rel="noopener noreferrer"
-          className={cn(buttonClass('default'), 'bg-[#0a66c2] text-white hover:bg-[#0a66c2]/90')}
+          className={cn(buttonClass('default'), 'bg-[#0a66c2]! text-white! hover:bg-[#004182]!')}
           data-testid="share-linkedin-add"
         >
           <Plus /> Add to LinkedIn profile

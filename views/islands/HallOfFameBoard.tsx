@@ -258,7 +258,7 @@ function Links({ u }: { u: HofUser }) {
         </a>
       )}
       {portfolio && (
-        <a href={portfolio} target="_blank" rel="noopener noreferrer nofollow" className="inline-flex max-w-[12rem] items-center gap-1 rounded-md border px-2 py-1 text-xs font-medium hover:bg-accent" aria-label={`${u.name}'s portfolio`}>
+        <a href={portfolio} target="_blank" rel="noopener noreferrer nofollow" className="inline-flex max-w-[12rem] items-center gap-1 rounded-md border px-2 py-1 text-xs font-medium hover:bg-accent" aria-label={`${host(portfolio)}: portfolio of ${u.name}`}>
           <Globe className="h-3.5 w-3.5 shrink-0" aria-hidden="true" /> <span className="truncate">{host(portfolio)}</span>
         </a>
       )}
@@ -275,7 +275,7 @@ function TopCard({ u, first }: { u: HofUser; first: boolean }) {
   return (
     <Card className={cn('relative flex h-full flex-col p-5', first && 'border-warning/60 ring-1 ring-warning/40')} data-testid="hof-top-card">
       {first && (
-        <span className="absolute right-4 top-4 inline-flex items-center gap-1 rounded-full bg-warning px-2.5 py-0.5 text-xs font-bold text-foreground" data-testid="hof-first">
+        <span className="absolute right-4 top-4 inline-flex items-center gap-1 rounded-full bg-warning px-2.5 py-0.5 text-xs font-bold text-warning-foreground" data-testid="hof-first">
           <Trophy className="h-3.5 w-3.5" aria-hidden="true" /> #1
         </span>
       )}

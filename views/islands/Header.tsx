@@ -1,4 +1,5 @@
 import { useEffect, useRef, useState } from 'react';
+import { DropdownMenu as DM } from 'radix-ui';
 import { Award, ChevronDown, LayoutDashboard, LogOut, Menu, Monitor, Moon, Sun, User, X } from 'lucide-react';
 import { api } from '../lib/api';
 import { applyTheme, getTheme, setTheme, type Theme } from '../lib/theme';
@@ -20,34 +21,29 @@ function isActive(path: string, href: string) {
   return href === '/' ? path === '/' : path === href || path.startsWith(href + '/');
 }
 
-function useOutsideClose(open: boolean, close: () => void) {
-  const ref = useRef<HTMLDivElement>(null);
-  useEffect(() => {
-    if (!open) return;
-    const onDown = (e: MouseEvent) => {
-      if (ref.current && !ref.current.contains(e.target as Node)) close();
-    };
-    const onKey = (e: KeyboardEvent) => e.key === 'Escape' && close();
-    document.addEventListener('mousedown', onDown);
-    document.addEventListener('keydown', onKey);
-    return () => {
-      document.removeEventListener('mousedown', onDown);
-      document.removeEventListener('keydown', onKey);
-    };
-  }, [open, close]);
-  return ref;
-}
-
 const themes: { value: Theme; label: string; Icon: typeof Sun }[] = [
   { value: 'light', label: 'Light', Icon: Sun },
   { value: 'dark', label: 'Dark', Icon: Moon },
   { value: 'system', label: 'System', Icon: Monitor },
 ];
 
+/** A Radix menu opens on pointerdown; a click replayed by the lazy hydration (detail 0,
+ * entry-client.ts) must open it too. */
+function useMenu() {
+  const [open, setOpen] = useState(false);
+  const onClick = (e: { detail: number }) => {
+    if (e.detail === 0 && !open) setOpen(true);
+  };
+  return { open, setOpen, onClick };
+}
+
+const MENU = 'z-50 min-w-[9rem] rounded-md border bg-popover p-1 text-popover-foreground shadow-md';
+const ITEM =
+  'flex w-full cursor-default select-none items-center gap-2 rounded-sm px-2 py-1.5 text-sm outline-none data-[highlighted]:bg-accent data-[highlighted]:text-accent-foreground';
+
+/** The theme menu (Radix: arrow keys, Home/End, typeahead, Escape, focus return). */
 function ThemeToggle() {
   const [theme, set] = useState<Theme>('light');
-  const [open, setOpen] = useState(false);
-  const ref = useOutsideClose(open, () => setOpen(false));
   useEffect(() => {
     set(getTheme());
     const mq = window.matchMedia('(prefers-color-scheme: dark)');
@@ -55,43 +51,29 @@ function ThemeToggle() {
     mq.addEventListener('change', onChange);
     return () => mq.removeEventListener('change', onChange);
   }, []);
-  const choose = (t: Theme) => {
-    setTheme(t);
-    set(t);
-    setOpen(false);
+  const choose = (t: string) => {
+    setTheme(t as Theme);
+    set(t as Theme);
   };
+  const menu = useMenu();
   return (
-    <div className="relative" ref={ref}>
-      <button
-        type="button"
-        className={buttonClass('ghost', 'icon')}
-        aria-label="Toggle theme"
-        aria-haspopup="menu"
-        aria-expanded={open}
-        data-testid="theme-toggle"
-        onClick={() => setOpen(!open)}
-      >
-        <Sun className="h-5 w-5 dark:hidden" />
-        <Moon className="hidden h-5 w-5 dark:block" />
-      </button>
-      {open && (
-        <div role="menu" className="absolute right-0 z-50 mt-2 w-36 rounded-md border bg-popover p-1 text-popover-foreground shadow-md">
-          {themes.map(({ value, label, Icon }) => (
-            <button
-              key={value}
-              role="menuitemradio"
-              aria-checked={theme === value}
-              type="button"
-              data-theme-choice={value}
-              className={cn('flex w-full items-center gap-2 rounded-sm px-2 py-1.5 text-sm hover:bg-accent', theme === value && 'font-semibold')}
-              onClick={() => choose(value)}
-            >
-              <Icon className="h-4 w-4" /> {label}
-            </button>
-          ))}
-        </div>
-      )}
-    </div>
+    <DM.Root modal={false} open={menu.open} onOpenChange={menu.setOpen}>
+      <DM.Trigger className={buttonClass('ghost', 'icon')} aria-label="Toggle theme" data-testid="theme-toggle" onClick={menu.onClick}>
+        <Sun className="h-5 w-5 dark:hidden" aria-hidden="true" />
+        <Moon className="hidden h-5 w-5 dark:block" aria-hidden="true" />
+      </DM.Trigger>
+      <DM.Portal>
+        <DM.Content align="end" sideOffset={8} className={cn(MENU, 'w-36')}>
+          <DM.RadioGroup value={theme} onValueChange={choose}>
+            {themes.map(({ value, label, Icon }) => (
+              <DM.RadioItem key={value} value={value} data-theme-choice={value} className={cn(ITEM, theme === value && 'font-semibold')}>
+                <Icon className="h-4 w-4" aria-hidden="true" /> {label}
+              </DM.RadioItem>
+            ))}
+          </DM.RadioGroup>
+        </DM.Content>
+      </DM.Portal>
+    </DM.Root>
   );
 }
 
@@ -114,44 +96,43 @@ function Avatar({ name, url, className }: { name: string; url: string; className
 }
 
 function UserMenu({ shell }: { shell: Shell }) {
-  const [open, setOpen] = useState(false);
-  const ref = useOutsideClose(open, () => setOpen(false));
   const u = shell.user!;
+  const menu = useMenu();
   return (
-    <div className="relative" ref={ref}>
-      <button
-        type="button"
-        className={buttonClass('ghost', 'default', 'gap-2 px-2')}
-        aria-haspopup="menu"
-        aria-expanded={open}
-        data-testid="user-menu"
-        onClick={() => setOpen(!open)}
-      >
-        <Avatar name={u.name} url={u.profilePicUrl} className="h-8 w-8" />
-        <span className="hidden max-w-[10rem] truncate xl:inline">{u.name}</span>
-        <ChevronDown className="h-4 w-4" />
-      </button>
-      {open && (
-        <div role="menu" className="absolute right-0 z-50 mt-2 w-56 rounded-md border bg-popover p-1 text-popover-foreground shadow-md">
-          <div className="px-2 py-1.5 text-sm">
-            <div className="truncate font-medium">{u.name}</div>
-            <div className="truncate text-xs text-muted-foreground">{u.email}</div>
-          </div>
-          <div className="my-1 h-px bg-border" />
-          <a role="menuitem" href="/profile" className="flex items-center gap-2 rounded-sm px-2 py-1.5 text-sm hover:bg-accent">
-            <User className="h-4 w-4" /> Profile
-          </a>
-          {u.role === 'admin' && (
-            <a role="menuitem" href="/admin" className="flex items-center gap-2 rounded-sm px-2 py-1.5 text-sm hover:bg-accent">
-              <LayoutDashboard className="h-4 w-4" /> Admin Dashboard
+    <DM.Root modal={false} open={menu.open} onOpenChange={menu.setOpen}>
+      <DM.Trigger className={buttonClass('ghost', 'default', 'gap-2 px-2')} data-testid="user-menu" onClick={menu.onClick}>
+        {/* the name is the button's name (shown from xl up); the avatar is decoration */}
+        <span aria-hidden="true" className="contents">
+          <Avatar name={u.name} url={u.profilePicUrl} className="h-8 w-8" />
+        </span>
+        <span className="sr-only max-w-[10rem] truncate xl:not-sr-only">{u.name}</span>
+        <ChevronDown className="h-4 w-4" aria-hidden="true" />
+      </DM.Trigger>
+      <DM.Portal>
+        <DM.Content align="end" sideOffset={8} className={cn(MENU, 'w-56')}>
+          <DM.Label className="px-2 py-1.5 text-sm">
+            <span className="block truncate font-medium">{u.name}</span>
+            <span className="block truncate text-xs text-muted-foreground">{u.email}</span>
+          </DM.Label>
+          <DM.Separator className="my-1 h-px bg-border" />
+          <DM.Item asChild className={ITEM}>
+            <a href="/profile">
+              <User className="h-4 w-4" aria-hidden="true" /> Profile
             </a>
+          </DM.Item>
+          {u.role === 'admin' && (
+            <DM.Item asChild className={ITEM}>
+              <a href="/admin">
+                <LayoutDashboard className="h-4 w-4" aria-hidden="true" /> Admin Dashboard
+              </a>
+            </DM.Item>
           )}
-          <button role="menuitem" type="button" onClick={logout} className="flex w-full items-center gap-2 rounded-sm px-2 py-1.5 text-sm hover:bg-accent">
-            <LogOut className="h-4 w-4" /> Logout
-          </button>
-        </div>
-      )}
-    </div>
+          <DM.Item className={ITEM} onSelect={logout}>
+            <LogOut className="h-4 w-4" aria-hidden="true" /> Logout
+          </DM.Item>
+        </DM.Content>
+      </DM.Portal>
+    </DM.Root>
   );
 }
 
@@ -175,6 +156,18 @@ function useLiveUser(initial: Shell['user']) {
 
 export default function Header({ shell: initialShell }: { shell: Shell }) {
   const [mobileOpen, setMobileOpen] = useState(false);
+  const toggleRef = useRef<HTMLButtonElement>(null);
+  // Escape closes the mobile menu and gives the focus back to its button
+  useEffect(() => {
+    if (!mobileOpen) return;
+    const onKey = (e: KeyboardEvent) => {
+      if (e.key !== 'Escape') return;
+      setMobileOpen(false);
+      toggleRef.current?.focus();
+    };
+    document.addEventListener('keydown', onKey);
+    return () => document.removeEventListener('keydown', onKey);
+  }, [mobileOpen]);
   const shell = { ...initialShell, user: useLiveUser(initialShell.user) };
   const path = shell.path;
   return (
@@ -212,6 +205,7 @@ export default function Header({ shell: initialShell }: { shell: Shell }) {
             </div>
           )}
           <button
+            ref={toggleRef}
             type="button"
             className={buttonClass('ghost', 'icon', 'lg:hidden')}
             aria-label={mobileOpen ? 'Close menu' : 'Open menu'}

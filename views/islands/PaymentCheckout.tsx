@@ -370,7 +370,8 @@ function PayPalMark({ small, adaptive }: { small?: boolean; adaptive?: boolean }
   return (
     <span aria-hidden="true" className={cn('font-extrabold italic tracking-tight', small ? 'text-lg' : 'text-xl')}>
       <span className={cn('text-[#003087]', adaptive && 'dark:text-[#6ea8ff]')}>Pay</span>
-      <span className="text-[#009cde]">Pal</span>
+      {/* on the yellow button a darker blue (3:1 for the large bold mark) */}
+      <span className={adaptive ? 'text-[#009cde]' : 'text-[#0b5fa5]'}>Pal</span>
     </span>
   );
 }

@@ -318,7 +318,7 @@ function NotFound({ query }: { query: string }) {
 const banners = {
   valid: { Icon: ShieldCheck, title: 'Verified Badge', tone: 'border-success/40 bg-success/10', icon: 'bg-success text-white', text: 'This badge is genuine: issued by Meritmark, signed, and in force.' },
   revoked: { Icon: ShieldX, title: 'Badge Revoked', tone: 'border-destructive/40 bg-destructive/10', icon: 'bg-destructive text-destructive-foreground', text: '' },
-  expired: { Icon: Hourglass, title: 'Badge Expired', tone: 'border-warning/60 bg-warning/15', icon: 'bg-warning text-foreground', text: '' },
+  expired: { Icon: Hourglass, title: 'Badge Expired', tone: 'border-warning/60 bg-warning/15', icon: 'bg-warning text-warning-foreground', text: '' },
   invalid: { Icon: ShieldAlert, title: 'Verification Failed', tone: 'border-destructive/40 bg-destructive/10', icon: 'bg-destructive text-destructive-foreground', text: '' },
   untrusted: { Icon: ShieldOff, title: 'Issuer Not Trusted', tone: 'border-destructive/40 bg-destructive/10', icon: 'bg-destructive text-destructive-foreground', text: '' },
 } as const;

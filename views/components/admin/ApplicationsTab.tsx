@@ -454,8 +454,8 @@ export function ApplicationsTab({ initial, refreshKey = 0, onChanged }: { initia
         {restoring?.a.grant && (
           <>
             {restoring.a.user?.name || 'The applicant'}’s {restoring.a.badge?.name || 'badge'} badge was revoked
-            {restoring.a.grant.revokedAt && <> on {date(restoring.a.grant.revokedAt)}</>}. Reason: “{restoring.a.grant.revocationReason || 'no reason given'}”. Re-approving restores
-            the same verification ID and e-mails the holder.
+            {restoring.a.grant.revokedAt && <> on {date(restoring.a.grant.revokedAt)}</>}, reason: “{restoring.a.grant.revocationReason || 'no reason given'}” Re-approving
+            restores the same verification ID and e-mails the holder.
           </>
         )}
       </ConfirmDialog>
