@@ -1,5 +1,5 @@
 // Renders the home page with the same server bundle in Node (one thread) and prints
-// {perSec, p50, p99, bytes} as JSON; used by bench/ssrbench for the v8go/Node ratio.
+// {perSec, p50, p99, bytes, cpuMs (CPU per render, all threads)} as JSON; used by bench/ssrbench for the v8go/Node ratio.
 import fs from 'node:fs';
 import vm from 'node:vm';
 
@@ -11,6 +11,7 @@ const render = ctx.__mmRender;
 const props = JSON.stringify({ shell: { user: null, path: '/', origin: 'http://localhost:8080', supportEmail: 'support@meritmark.example' }, page: {} });
 for (let i = 0; i < 500; i++) render('HomePage', props);
 const lat = new Float64Array(n);
+const cpu0 = process.cpuUsage();
 const t0 = process.hrtime.bigint();
 let bytes = 0;
 for (let i = 0; i < n; i++) {
@@ -20,5 +21,7 @@ for (let i = 0; i < n; i++) {
   bytes = out.length;
 }
 const secs = Number(process.hrtime.bigint() - t0) / 1e9;
+const cpu = process.cpuUsage(cpu0); // microseconds of CPU, every thread of the process
+const cpuMs = (cpu.user + cpu.system) / 1000 / n;
 lat.sort();
-console.log(JSON.stringify({ perSec: n / secs, p50: lat[Math.floor(n / 2)], p99: lat[Math.floor((n * 99) / 100)], bytes }));
+console.log(JSON.stringify({ perSec: n / secs, p50: lat[Math.floor(n / 2)], p99: lat[Math.floor((n * 99) / 100)], bytes, cpuMs }));

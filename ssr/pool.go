@@ -255,3 +255,6 @@ func (p *Pool) Close() {
 		}
 	}
 }
+
+// SetFlags sets V8 flags for the process (before the first isolate is made; benchmarks).
+func SetFlags(flags ...string) { v8.SetFlags(flags...) }

@@ -132,6 +132,10 @@ type entry struct {
 
 func (e *entry) size() int { return len(e.body) + len(e.gz) + len(e.br) + 256 }
 
+// ReadVersions reads the versions as a request does (sharing a read that starts after
+// the call, never one already under way).
+func (pc *Cache) ReadVersions(ctx context.Context) (Versions, error) { return pc.reader.read(ctx) }
+
 // Stats reports hits, misses and stores so far, and the entries held.
 func (pc *Cache) Stats() (hits, misses, stores int64, entries int) {
 	pc.mu.Lock()
@@ -353,17 +357,17 @@ func (r *reader) read(ctx context.Context) (Versions, error) {
 		return Versions{}, errClosed
 	}
 	r.mu.Lock()
+	var f *flight
 	if !r.running {
 		r.running = true
-		r.mu.Unlock()
-		f := &flight{done: make(chan struct{})}
-		r.run(f)
-		return f.v, f.err
+		f = &flight{done: make(chan struct{})}
+		go r.run(f) // in its own goroutine: every request waits no longer than its own deadline
+	} else {
+		if r.next == nil {
+			r.next = &flight{done: make(chan struct{})}
+		}
+		f = r.next
 	}
-	if r.next == nil {
-		r.next = &flight{done: make(chan struct{})}
-	}
-	f := r.next
 	r.mu.Unlock()
 	select {
 	case <-f.done:
@@ -373,8 +377,7 @@ func (r *reader) read(ctx context.Context) (Versions, error) {
 	}
 }
 
-// run performs f's read, then starts the read queued meanwhile (in its own goroutine, so
-// the request that led this one is not held up).
+// run performs f's read, then starts the read queued meanwhile.
 func (r *reader) run(f *flight) {
 	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
 	f.v, f.err = Read(ctx, r.db)

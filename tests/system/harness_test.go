@@ -38,6 +38,7 @@ import (
 	"meritmark/app/apptest"
 	"meritmark/app/auth"
 	"meritmark/app/model"
+	"meritmark/app/pagecache"
 	"meritmark/app/session"
 	"meritmark/db"
 )
@@ -477,6 +478,10 @@ func addBadge(t *testing.T, d *bun.DB, name, typ string, priceCents int64) *mode
 	if _, err := d.NewInsert().Model(b).Exec(context.Background()); err != nil {
 		t.Fatal(err)
 	}
+	// written behind the app's back: tell the page cache, as the app's own writes do
+	if err := pagecache.Bump(context.Background(), d, pagecache.Badges); err != nil {
+		t.Fatal(err)
+	}
 	return b
 }
 
@@ -501,6 +506,9 @@ func addQuiz(t *testing.T, d *bun.DB, b *model.Badge, n int) map[string]model.Qu
 			t.Fatal(err)
 		}
 		qs[q.ID] = q
+	}
+	if err := pagecache.Bump(ctx, d, pagecache.Badges); err != nil {
+		t.Fatal(err)
 	}
 	return qs
 }
