@@ -35,6 +35,7 @@ import (
 	"meritmark/app/credential"
 	"meritmark/app/mail"
 	"meritmark/app/ratelimit"
+	"meritmark/app/renewal"
 	"meritmark/app/seed"
 	"meritmark/app/session"
 	"meritmark/app/storage"
@@ -237,6 +238,8 @@ func serve(args []string) error {
 	})
 
 	go sweepOrphans(ctx, d, store)
+	// expiry reminders (30 and 7 days before) and expiries, once each across instances
+	go (&renewal.Sweeper{DB: d, Mailer: mailer, BaseURL: cfg.BaseURL}).Run(ctx, 15*time.Minute)
 
 	ln, err := net.Listen("tcp", cfg.Addr)
 	if err != nil {

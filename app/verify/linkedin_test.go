@@ -46,4 +46,3 @@ func TestLinkedInLinkCarriesOrganizationAndExpiry(t *testing.T) {
 		t.Errorf("verify url %q", res.Credential.VerifyURL)
 	}
 }
-
