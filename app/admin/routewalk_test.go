@@ -56,6 +56,7 @@ var rwPublic = map[string]string{
 	"GET /backend/api/v1/verify/badge/:id":         "verification",
 	"POST /backend/api/v1/verify/bulk":             "recruiters' bulk verification (rate limited per client)",
 	"POST /backend/api/v1/verify/receipts/check":   "anyone checks a verification receipt",
+	"GET /claim/:token":                            "a direct award's claim page (says to sign in)",
 	"GET /backend/api/v1/hall-of-fame":             "Hall of Fame",
 }
 

@@ -6,6 +6,7 @@ import { Tabs, TabsContent, TabsList, TabsTrigger } from '../components/tabs';
 import { ApplicationsTab, type AppList } from '../components/admin/ApplicationsTab';
 import { UsersTab } from '../components/admin/UsersTab';
 import { BadgesTab } from '../components/admin/BadgesTab';
+import { AwardByEmail } from '../components/admin/AwardByEmail';
 import { QuizTab } from '../components/admin/QuizTab';
 import { CouponsTab } from '../components/admin/CouponsTab';
 import { SummaryCards, type Summary } from '../components/admin/SummaryCards';
@@ -93,6 +94,7 @@ export default function AdminDashboard({ adminName, adminId, summary: initialSum
         </TabsContent>
         <TabsContent value="badges">
           <BadgesTab key={refreshKey} />
+          <AwardByEmail />
         </TabsContent>
         <TabsContent value="quizzes">
           <QuizTab key={refreshKey} />
