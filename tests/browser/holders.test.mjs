@@ -72,7 +72,8 @@ test('a recruiter verifies many badges at once, downloads the CSV and checks the
     await page.locator('#bulk-ids').fill(ids.join('\n'));
     await page.getByRole('button', { name: 'Verify all' }).click();
     await page.getByTestId('bulk-results').waitFor();
-    const statuses = await page.locator('[data-testid="bulk-results"] tbody tr').evaluateAll((rows) => rows.map((r) => r.getAttribute('data-status')));
+    const rowSel = w < 640 ? '[data-testid="bulk-results"] ul[aria-label="Results"] > li' : '[data-testid="bulk-results"] tbody tr';
+    const statuses = await page.locator(rowSel).evaluateAll((rows) => rows.map((r) => r.getAttribute('data-status')));
     assert.deepEqual(statuses, ['valid', 'valid', 'not_found', 'malformed']);
     const table = await page.getByTestId('bulk-results').innerText();
     assert.ok(table.includes('Ada Lovelace') && table.includes('Grace Hopper') && table.includes('Not found') && table.includes('Not an ID'), table);
