@@ -151,3 +151,61 @@ test('the admin awards a badge by e-mail; the recipient signs up with the addres
   assert.equal(await page.getByTestId('verify-holder').innerText(), 'Win Ner');
   await page.close();
 });
+
+test('a renewed badge: the verify page shows the credential history', async () => {
+  const ctx = browser.context;
+  await ctx.clearCookies();
+  const list = await (await fetch(server.url + API + '/badges/with-ownership')).json();
+  const badgeId = list.badges.find((b) => b.name === 'Cloud Infrastructure Engineer')._id;
+  const email = `renee-${Date.now()}@example.com`;
+  assert.equal((await post(ctx, '/auth/register', { name: 'Renee Newell', email, password: 'password-123' })).status, 201);
+  const apply = async () => {
+    const sub = await ctx.request.post(server.url + API + '/applications', {
+      headers: { Origin: server.url },
+      multipart: { badgeId, type: 'proof', fullName: 'Renee Newell', position: 'SRE', linkedin: 'https://linkedin.com/in/renee', portfolio: 'https://renee.example',
+        description: 'Evidence.', proofFiles: { name: 'proof.pdf', mimeType: 'application/pdf', buffer: PDF } },
+    });
+    assert.equal(sub.status(), 201, await sub.text());
+    const r = await post(ctx, '/payments', { badgeId, amount: 0, status: 'success', provider: 'free-grant', couponCode: 'FREEGRANT' });
+    assert.equal(r.status, 201, JSON.stringify(r.body));
+    return (await sub.json()).application._id;
+  };
+  const asAdmin = async (fn) => {
+    await ctx.clearCookies();
+    assert.equal((await post(ctx, '/auth/login', { email: ADMIN_EMAIL, password: ADMIN_PASSWORD })).status, 200);
+    const out = await fn();
+    await ctx.clearCookies();
+    assert.equal((await post(ctx, '/auth/login', { email, password: 'password-123' })).status, 200);
+    return out;
+  };
+  const first = await apply();
+  const old = await asAdmin(async () => {
+    const r = await post(ctx, `/admin/applications/${first}/approve`, {}, 'put');
+    assert.equal(r.status, 200, JSON.stringify(r.body));
+    const g = r.body.application.grant;
+    const soon = new Date(Date.now() + 10 * 86400e3).toISOString().slice(0, 19) + 'Z';
+    assert.equal((await post(ctx, `/admin/grants/${g._id}/expiry`, { expiresAt: soon }, 'put')).status, 200);
+    return g;
+  });
+  // in the renewal window the holder applies again; the admin approves the renewal
+  const second = await apply();
+  const renewed = await asAdmin(async () => {
+    const r = await post(ctx, `/admin/applications/${second}/approve`, {}, 'put');
+    assert.equal(r.status, 200, JSON.stringify(r.body));
+    return r.body.application.grant;
+  });
+  await ctx.clearCookies();
+  for (const [w, h] of [[1440, 900], [390, 844]]) {
+    const page = await ctx.newPage();
+    await page.setViewportSize({ width: w, height: h });
+    await page.goto(`${server.url}/verify/${renewed.publicVerificationId}`);
+    const hist = page.getByTestId('grant-history');
+    await hist.waitFor();
+    const text = await hist.innerText();
+    assert.match(text, /Credential history/);
+    assert.equal(await hist.locator('li').count(), 2);
+    assert.equal(await hist.locator(`a[href="/verify/${old.publicVerificationId}"]`).count(), 1);
+    await shot(page, `verify-history-${w}`);
+    await page.close();
+  }
+});
