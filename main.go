@@ -38,6 +38,7 @@ import (
 	"meritmark/app/deploycheck"
 	"meritmark/app/mail"
 	"meritmark/app/ratelimit"
+	"meritmark/app/renewal"
 	"meritmark/app/seed"
 	"meritmark/app/session"
 	"meritmark/app/storage"
@@ -292,6 +293,8 @@ func serve(args []string) error {
 	})
 
 	go sweepOrphans(ctx, d, store)
+	// expiry reminders (30 and 7 days before) and expiries, once each across instances
+	go (&renewal.Sweeper{DB: d, Mailer: mailer, BaseURL: cfg.BaseURL}).Run(ctx, 15*time.Minute)
 
 	ln, err := net.Listen("tcp", cfg.Addr)
 	if err != nil {

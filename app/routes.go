@@ -6,6 +6,7 @@ import (
 	"meritmark/app/admin"
 	"meritmark/app/application"
 	"meritmark/app/auth"
+	"meritmark/app/award"
 	"meritmark/app/badge"
 	"meritmark/app/badgeadmin"
 	"meritmark/app/coupon"
@@ -41,6 +42,7 @@ func (a *App) routeTable() []web.Route {
 	rs = append(rs, payment.New(payment.Deps{DB: d.DB, Site: d.Site, Config: d.Config, Mailer: d.Mailer, Limiter: d.Limiter}).Routes()...)
 	rs = append(rs, verify.New(d.DB, d.Site, d.Config, d.Mailer).Routes()...)
 	rs = append(rs, verify.NewBulk(d.DB, d.Site, d.Config, d.Limiter).Routes()...)
+	rs = append(rs, award.New(d.DB, d.Site, d.Mailer).Routes()...)
 	rs = append(rs, halloffame.New(d.DB, d.Site, d.Config).Routes()...)
 	return rs
 }

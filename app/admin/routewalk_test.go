@@ -66,6 +66,7 @@ var rwPublic = map[string]string{
 	"POST /backend/api/v1/verify/bulk":             "recruiters' bulk verification (rate limited per client)",
 	"POST /backend/api/v1/verify/receipts/check":   "anyone checks a verification receipt",
 	"POST /backend/api/v1/verify/file":             "verification of a dropped or chosen credential file (rate limited)",
+	"GET /claim/:token":                            "a direct award's claim page (says to sign in)",
 	"GET /backend/api/v1/hall-of-fame":             "Hall of Fame",
 }
 

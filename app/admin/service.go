@@ -297,7 +297,7 @@ func (s *Service) Approve(ctx context.Context, actor *model.User, id string, gra
 		held, err := tx.NewSelect().Model((*model.BadgeGrant)(nil)).
 			Where("user_id = ? AND badge_id = ?", a.UserID, a.BadgeID).
 			Where("revoked_at IS NULL").
-			Where("(expires_at IS NULL OR expires_at > ?)", now).
+			Where("(expires_at IS NULL OR expires_at > ?)", grant.HeldUntil(now)). // a renewal may be approved
 			Where("(application_id IS NULL OR application_id <> ?)", a.ID).Count(ctx)
 		if err != nil {
 			return err

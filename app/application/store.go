@@ -6,6 +6,7 @@ import (
 
 	"github.com/uptrace/bun"
 
+	"meritmark/app/grant"
 	"meritmark/app/model"
 	"meritmark/db"
 )
@@ -20,11 +21,12 @@ func badgeByID(ctx context.Context, d bun.IDB, id string) (*model.Badge, error) 
 	return &b, err
 }
 
-// ownsBadge reports a live grant (not revoked, not expired) of the badge to the user.
+// ownsBadge reports a live grant (not revoked, not expired, not in its renewal window) of
+// the badge to the user.
 func ownsBadge(ctx context.Context, d bun.IDB, userID, badgeID string, now time.Time) (bool, error) {
 	return d.NewSelect().Model((*model.BadgeGrant)(nil)).
 		Where("user_id = ?", userID).Where("badge_id = ?", badgeID).
-		Where("revoked_at IS NULL").Where("(expires_at IS NULL OR expires_at > ?)", now).
+		Where("revoked_at IS NULL").Where("(expires_at IS NULL OR expires_at > ?)", grant.HeldUntil(now)).
 		Exists(ctx)
 }
 

@@ -38,6 +38,7 @@ const (
 	MaxDescription = 2000
 	MaxCriteria    = 5000
 	MaxValidDays   = 3650
+	MaxValidMonths = 120
 )
 
 // Messages.
@@ -54,6 +55,7 @@ const (
 	MsgDescriptionLong   = "Description must be at most 2000 characters."
 	MsgCriteriaLong      = "Criteria must be at most 5000 characters."
 	MsgValidDays         = "Validity must be a whole number of days from 1 to 3650, or empty for badges that never expire."
+	MsgValidMonths       = "The validity period must be a whole number of months from 1 to 120, or empty for badges that never expire."
 	MsgTypeLocked        = "The type of a badge that has been applied for or granted cannot be changed."
 	MsgTypeHasQuiz       = "This badge has a quiz, so it cannot become a proof badge."
 	MsgActivateNeedsQuiz = "Add an active quiz with at least one question before activating this skill badge."
@@ -74,6 +76,7 @@ type Input struct {
 	Criteria       *string         `json:"criteria"`
 	RequiresResume *bool           `json:"requiresResume"`
 	ValidDays      json.RawMessage `json:"validDays"`
+	ValidMonths    json.RawMessage `json:"validMonths"`
 	IsActive       *bool           `json:"isActive"` // create only; edits use the toggle
 }
 
@@ -155,6 +158,18 @@ func Apply(b *model.Badge, in Input) string {
 		default:
 			d := int(n)
 			b.ValidDays = &d
+		}
+	}
+	if in.ValidMonths != nil {
+		n, empty, ok := ParseInt(in.ValidMonths)
+		switch {
+		case empty:
+			b.ValidMonths = nil
+		case !ok || n < 1 || n > MaxValidMonths:
+			return MsgValidMonths
+		default:
+			m := int(n)
+			b.ValidMonths = &m
 		}
 	}
 	return ""

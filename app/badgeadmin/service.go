@@ -103,7 +103,7 @@ func (s *Service) Update(ctx context.Context, actor *model.User, id string, in I
 		}
 		b.UpdatedAt = model.Now()
 		if _, err := tx.NewUpdate().Model(b).WherePK().
-			Column("name", "description", "category", "type", "level", "price_cents", "icon", "color", "criteria", "requires_resume", "valid_days", "updated_at").
+			Column("name", "description", "category", "type", "level", "price_cents", "icon", "color", "criteria", "requires_resume", "valid_days", "valid_months", "updated_at").
 			Exec(ctx); err != nil {
 			if db.IsUniqueViolation(err) {
 				return web.Conflict(MsgDuplicateName)

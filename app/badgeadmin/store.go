@@ -44,6 +44,7 @@ type View struct {
 	RequiresResume       bool         `json:"requiresResume"`
 	IsActive             bool         `json:"isActive"`
 	ValidDays            *int         `json:"validDays"`
+	ValidMonths          *int         `json:"validMonths"`
 	CreatedBy            *Creator     `json:"createdBy"`
 	CreatedAt            time.Time    `json:"createdAt"`
 	UpdatedAt            time.Time    `json:"updatedAt"`
@@ -162,7 +163,7 @@ func toView(b model.Badge) View {
 	return View{
 		ID: b.ID, Name: b.Name, Description: b.Description, Category: b.Category, Type: b.Type, Level: b.Level,
 		Price: float64(b.PriceCents) / 100, Icon: b.Icon, Color: b.Color, Criteria: b.Criteria,
-		RequiresResume: b.RequiresResume, IsActive: b.IsActive, ValidDays: b.ValidDays,
+		RequiresResume: b.RequiresResume, IsActive: b.IsActive, ValidDays: b.ValidDays, ValidMonths: b.ValidMonths,
 		CreatedAt: b.CreatedAt, UpdatedAt: b.UpdatedAt,
 	}
 }

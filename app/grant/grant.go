@@ -56,13 +56,22 @@ func NewPublicVerificationID() string {
 	return strings.ToLower(publicEncoding.EncodeToString(b[:]))
 }
 
+// RenewalWindow is how long before its expiry a grant may be renewed: from then on the
+// holder may take the quiz again or re-apply (the expiry reminders are mailed 30 and 7
+// days before), and the new grant links to this one.
+const RenewalWindow = 30 * 24 * time.Hour
+
+// HeldUntil is the expiry a grant must outlast at now to count as held for starting a new
+// attempt or application: a grant in its renewal window no longer blocks one.
+func HeldUntil(now time.Time) time.Time { return now.Add(RenewalWindow) }
+
 // newIDs makes a grant's two ids (a variable so a test can force a collision).
 var newIDs = func() (string, string) { return NewVerificationID(), NewPublicVerificationID() }
 
 // Input is what a grant is issued for.
 type Input struct {
 	Application *model.Application // the approved application (its user and badge)
-	Badge       *model.Badge       // for the expiry (valid_days)
+	Badge       *model.Badge       // for the expiry (valid_months or valid_days)
 	GrantedBy   string             // the admin's id
 	Now         time.Time
 	// Origin is the request's public origin: the signed credential's ids are built with it
@@ -127,42 +136,101 @@ func Issue(ctx context.Context, tx bun.Tx, in Input) (*Result, error) {
 	if in.GrantedBy == "" { // issued later (a waiting grant) after its reviewer was deleted
 		g.GrantedBy = nil
 	}
-	if in.Badge != nil && in.Badge.ValidDays != nil && *in.Badge.ValidDays > 0 {
-		exp := in.Now.AddDate(0, 0, *in.Badge.ValidDays)
-		g.ExpiresAt = &exp
+	if err := create(ctx, tx, &g, in.Badge, in.Origin, func() error {
+		// the application's own grant appearing meanwhile is impossible while the caller
+		// holds the application row; anything else unique is an id collision: retry
+		n, err := tx.NewSelect().Model((*model.BadgeGrant)(nil)).Where("application_id = ?", a.ID).Count(ctx)
+		if err != nil {
+			return err
+		}
+		if n > 0 {
+			return errors.New("grant: the application was granted concurrently")
+		}
+		return nil
+	}); err != nil {
+		return nil, err
+	}
+	return &Result{Grant: &g, Created: true}, nil
+}
+
+// ExpiryFor is when a grant of b made at now expires: valid_months when set, else
+// valid_days, else never (nil).
+func ExpiryFor(b *model.Badge, now time.Time) *time.Time {
+	switch {
+	case b == nil:
+		return nil
+	case b.ValidMonths != nil && *b.ValidMonths > 0:
+		exp := now.AddDate(0, *b.ValidMonths, 0)
+		return &exp
+	case b.ValidDays != nil && *b.ValidDays > 0:
+		exp := now.AddDate(0, 0, *b.ValidDays)
+		return &exp
+	}
+	return nil
+}
+
+// create inserts the new grant g (its expiry from the badge, a link to the holder's
+// previous grant of the badge, fresh ids), signs it and counts it in the Hall of Fame.
+// onCollision runs before an insert is retried after a unique violation.
+func create(ctx context.Context, tx bun.Tx, g *model.BadgeGrant, b *model.Badge, origin string, onCollision func() error) error {
+	g.ExpiresAt = ExpiryFor(b, g.GrantedAt)
+	// a renewal: the holder's latest grant of this badge that was not revoked
+	var prev []string
+	if err := tx.NewSelect().Model((*model.BadgeGrant)(nil)).Column("id").
+		Where("user_id = ? AND badge_id = ? AND revoked_at IS NULL AND id <> ?", g.UserID, g.BadgeID, g.ID).
+		OrderExpr("granted_at DESC, id DESC").Limit(1).Scan(ctx, &prev); err != nil && !db.IsNoRows(err) {
+		return fmt.Errorf("previous grant: %w", err)
+	}
+	if len(prev) == 1 {
+		g.PreviousGrantID = &prev[0]
 	}
 	// A verification id collision (60 bits) is astronomically rare; a savepoint lets the
 	// insert be retried with fresh ids without losing the transaction.
 	for attempt := 0; ; attempt++ {
 		g.VerificationID, g.PublicVerificationID = newIDs()
-		err := insertWithSavepoint(ctx, tx, &g)
+		err := insertWithSavepoint(ctx, tx, g)
 		if err == nil {
 			break
 		}
 		if !db.IsUniqueViolation(err) || attempt >= 4 {
-			return nil, fmt.Errorf("insert grant: %w", err)
+			return fmt.Errorf("insert grant: %w", err)
 		}
-		// the application's own grant appearing meanwhile is impossible while the caller
-		// holds the application row; anything else unique is an id collision: retry
-		var n int64
-		if n, err = tx.NewSelect().Model((*model.BadgeGrant)(nil)).Where("application_id = ?", a.ID).Count(ctx); err != nil {
-			return nil, err
-		}
-		if n > 0 {
-			return nil, errors.New("grant: the application was granted concurrently")
+		if onCollision != nil {
+			if err := onCollision(); err != nil {
+				return err
+			}
 		}
 	}
 	// the signed credential and the Hall of Fame summary, in the same transaction
-	if err := credential.SignInTx(ctx, tx, &g, in.Origin); err != nil {
-		return nil, err
+	if err := credential.SignInTx(ctx, tx, g, origin); err != nil {
+		return err
 	}
 	if err := halloffame.Refresh(ctx, tx, g.UserID); err != nil {
+		return err
+	}
+	return pagecache.Bump(ctx, tx, pagecache.Grants)
+}
+
+// DirectInput is a grant made without an application (an admin's direct award, claimed).
+type DirectInput struct {
+	UserID    string
+	Badge     *model.Badge
+	GrantedBy string // the admin who awarded it ("" = none recorded)
+	Now       time.Time
+	Origin    string
+}
+
+// IssueDirect makes a new grant of in.Badge to in.UserID inside tx, with no application.
+func IssueDirect(ctx context.Context, tx bun.Tx, in DirectInput) (*model.BadgeGrant, error) {
+	g := &model.BadgeGrant{ID: model.NewID(), UserID: in.UserID, BadgeID: in.Badge.ID, GrantedAt: in.Now}
+	if in.GrantedBy != "" {
+		by := in.GrantedBy
+		g.GrantedBy = &by
+	}
+	if err := create(ctx, tx, g, in.Badge, in.Origin, nil); err != nil {
 		return nil, err
 	}
-	if err := pagecache.Bump(ctx, tx, pagecache.Grants); err != nil {
-		return nil, err
-	}
-	return &Result{Grant: &g, Created: true}, nil
+	return g, nil
 }
 
 func insertWithSavepoint(ctx context.Context, tx bun.Tx, g *model.BadgeGrant) error {

@@ -15,22 +15,27 @@ import (
 // Refresh recomputes userID's summary from their grants in force, inside the caller's
 // transaction (app/grant calls it when a grant is made, restored or revoked). It reads
 // only that user's grants, so it costs the same with a million grants in the table.
+//
+// A grant is in force while it is neither revoked nor expired (the expiry sweep of
+// app/renewal refreshes a holder when a grant expires); a renewed badge counts once.
 func Refresh(ctx context.Context, tx bun.IDB, userID string) error {
-	if _, err := tx.NewRaw(`INSERT INTO hall_of_fame (user_id, total_badges, last_earned_at)
-SELECT user_id, COUNT(*), MAX(granted_at) FROM badge_grants WHERE user_id = ? AND revoked_at IS NULL GROUP BY user_id
-ON CONFLICT (user_id) DO UPDATE SET total_badges = excluded.total_badges, last_earned_at = excluded.last_earned_at`, userID).Exec(ctx); err != nil {
+	now := model.Now()
+	if _, err := tx.NewRaw(`DELETE FROM hall_of_fame WHERE user_id = ?
+AND NOT EXISTS (SELECT 1 FROM badge_grants WHERE user_id = ? AND revoked_at IS NULL AND (expires_at IS NULL OR expires_at > ?))`, userID, userID, now).Exec(ctx); err != nil {
 		return fmt.Errorf("hall of fame: %w", err)
 	}
-	if _, err := tx.NewRaw(`DELETE FROM hall_of_fame WHERE user_id = ?
-AND NOT EXISTS (SELECT 1 FROM badge_grants WHERE user_id = ? AND revoked_at IS NULL)`, userID, userID).Exec(ctx); err != nil {
+	if _, err := tx.NewRaw(`INSERT INTO hall_of_fame (user_id, total_badges, last_earned_at)
+SELECT user_id, COUNT(DISTINCT badge_id), MAX(granted_at) FROM badge_grants
+WHERE user_id = ? AND revoked_at IS NULL AND (expires_at IS NULL OR expires_at > ?) GROUP BY user_id
+ON CONFLICT (user_id) DO UPDATE SET total_badges = excluded.total_badges, last_earned_at = excluded.last_earned_at`, userID, now).Exec(ctx); err != nil {
 		return fmt.Errorf("hall of fame: %w", err)
 	}
 	if _, err := tx.NewRaw(`DELETE FROM hall_of_fame_categories WHERE user_id = ?`, userID).Exec(ctx); err != nil {
 		return fmt.Errorf("hall of fame: %w", err)
 	}
 	if _, err := tx.NewRaw(`INSERT INTO hall_of_fame_categories (user_id, category, badges)
-SELECT g.user_id, b.category, COUNT(*) FROM badge_grants g JOIN badges b ON b.id = g.badge_id
-WHERE g.user_id = ? AND g.revoked_at IS NULL GROUP BY g.user_id, b.category`, userID).Exec(ctx); err != nil {
+SELECT g.user_id, b.category, COUNT(DISTINCT g.badge_id) FROM badge_grants g JOIN badges b ON b.id = g.badge_id
+WHERE g.user_id = ? AND g.revoked_at IS NULL AND (g.expires_at IS NULL OR g.expires_at > ?) GROUP BY g.user_id, b.category`, userID, now).Exec(ctx); err != nil {
 		return fmt.Errorf("hall of fame: %w", err)
 	}
 	return nil
@@ -40,14 +45,13 @@ WHERE g.user_id = ? AND g.revoked_at IS NULL GROUP BY g.user_id, b.category`, us
 // migration does the same for the grants that existed).
 func Rebuild(ctx context.Context, d *bun.DB) error {
 	return d.RunInTx(ctx, nil, func(ctx context.Context, tx bun.Tx) error {
-		for _, s := range []string{
-			`DELETE FROM hall_of_fame`,
-			`INSERT INTO hall_of_fame (user_id, total_badges, last_earned_at)
-SELECT user_id, COUNT(*), MAX(granted_at) FROM badge_grants WHERE revoked_at IS NULL GROUP BY user_id`,
-		} {
-			if _, err := tx.ExecContext(ctx, s); err != nil {
-				return err
-			}
+		if _, err := tx.ExecContext(ctx, `DELETE FROM hall_of_fame`); err != nil {
+			return err
+		}
+		if _, err := tx.NewRaw(`INSERT INTO hall_of_fame (user_id, total_badges, last_earned_at)
+SELECT user_id, COUNT(DISTINCT badge_id), MAX(granted_at) FROM badge_grants
+WHERE revoked_at IS NULL AND (expires_at IS NULL OR expires_at > ?) GROUP BY user_id`, model.Now()).Exec(ctx); err != nil {
+			return err
 		}
 		return rebuildCategories(ctx, tx)
 	})
@@ -57,10 +61,10 @@ func rebuildCategories(ctx context.Context, tx bun.Tx) error {
 	if _, err := tx.ExecContext(ctx, `DELETE FROM hall_of_fame_categories`); err != nil {
 		return err
 	}
-	_, err := tx.ExecContext(ctx, `INSERT INTO hall_of_fame_categories (user_id, category, badges)
-SELECT g.user_id, b.category, COUNT(*) FROM badge_grants g JOIN badges b ON b.id = g.badge_id
-WHERE g.revoked_at IS NULL GROUP BY g.user_id, b.category
-ON CONFLICT (user_id, category) DO UPDATE SET badges = excluded.badges`)
+	_, err := tx.NewRaw(`INSERT INTO hall_of_fame_categories (user_id, category, badges)
+SELECT g.user_id, b.category, COUNT(DISTINCT g.badge_id) FROM badge_grants g JOIN badges b ON b.id = g.badge_id
+WHERE g.revoked_at IS NULL AND (g.expires_at IS NULL OR g.expires_at > ?) GROUP BY g.user_id, b.category
+ON CONFLICT (user_id, category) DO UPDATE SET badges = excluded.badges`, model.Now()).Exec(ctx)
 	return err
 }
 
@@ -124,8 +128,8 @@ func syncCategories(ctx context.Context, d *bun.DB) error {
 				return err
 			}
 			_, err := tx.NewRaw(`INSERT INTO hall_of_fame_categories (user_id, category, badges)
-SELECT g.user_id, b.category, COUNT(*) FROM badge_grants g JOIN badges b ON b.id = g.badge_id
-WHERE g.revoked_at IS NULL AND g.user_id IN (?) GROUP BY g.user_id, b.category`, holders).Exec(ctx)
+SELECT g.user_id, b.category, COUNT(DISTINCT g.badge_id) FROM badge_grants g JOIN badges b ON b.id = g.badge_id
+WHERE g.revoked_at IS NULL AND (g.expires_at IS NULL OR g.expires_at > ?) AND g.user_id IN (?) GROUP BY g.user_id, b.category`, model.Now(), holders).Exec(ctx)
 			return err
 		}
 		return nil
@@ -244,8 +248,9 @@ func recent(ctx context.Context, d bun.IDB, userIDs []string) (map[string][]Badg
 	SELECT g.user_id, b.name, b.category, g.granted_at,
 		ROW_NUMBER() OVER (PARTITION BY g.user_id ORDER BY g.granted_at DESC, g.id DESC) AS rn
 	FROM badge_grants AS g JOIN badges AS b ON b.id = g.badge_id
-	WHERE g.user_id IN (?) AND g.revoked_at IS NULL
-) AS t WHERE rn <= ? ORDER BY user_id, granted_at DESC`, bun.In(userIDs), RecentBadges).Scan(ctx, &rows)
+	WHERE g.user_id IN (?) AND g.revoked_at IS NULL AND (g.expires_at IS NULL OR g.expires_at > ?)
+		AND NOT EXISTS (SELECT 1 FROM badge_grants AS n WHERE n.previous_grant_id = g.id AND n.revoked_at IS NULL)
+) AS t WHERE rn <= ? ORDER BY user_id, granted_at DESC`, bun.In(userIDs), model.Now(), RecentBadges).Scan(ctx, &rows)
 	if err != nil {
 		return nil, err
 	}

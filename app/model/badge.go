@@ -49,6 +49,7 @@ type Badge struct {
 	RequiresResume bool      `bun:"requires_resume"`
 	IsActive       bool      `bun:"is_active"`
 	ValidDays      *int      `bun:"valid_days"`
+	ValidMonths    *int      `bun:"valid_months"` // validity period in months (wins over ValidDays)
 	CreatedBy      *string   `bun:"created_by"`
 	CreatedAt      time.Time `bun:"created_at"`
 	UpdatedAt      time.Time `bun:"updated_at"`

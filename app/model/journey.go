@@ -190,6 +190,7 @@ type BadgeGrant struct {
 	CredentialJWT        string     `bun:"credential_jwt"`
 	CredentialOrigin     string     `bun:"credential_origin"` // the origin the credential's ids were built with
 	GrantedBy            *string    `bun:"granted_by"`
+	PreviousGrantID      *string    `bun:"previous_grant_id"` // the grant this one renews
 }
 
 // AuditEntry records one admin action.

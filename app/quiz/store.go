@@ -8,6 +8,7 @@ import (
 
 	"github.com/uptrace/bun"
 
+	"meritmark/app/grant"
 	"meritmark/app/model"
 	"meritmark/db"
 )
@@ -64,12 +65,13 @@ func (store) questions(ctx context.Context, d bun.IDB, layout []model.AttemptIte
 	return out, nil
 }
 
-// ownsBadge reports a grant of the badge to the user that is neither revoked nor expired.
+// ownsBadge reports a grant of the badge to the user that is neither revoked nor expired
+// nor in its renewal window (then a new attempt renews it).
 func (store) ownsBadge(ctx context.Context, d bun.IDB, userID, badgeID string, now time.Time) (bool, error) {
 	return d.NewSelect().Model((*model.BadgeGrant)(nil)).
 		Where("user_id = ? AND badge_id = ?", userID, badgeID).
 		Where("revoked_at IS NULL").
-		Where("(expires_at IS NULL OR expires_at > ?)", now).
+		Where("(expires_at IS NULL OR expires_at > ?)", grant.HeldUntil(now)).
 		Exists(ctx)
 }
 

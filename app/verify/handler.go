@@ -112,6 +112,8 @@ type PageProps struct {
 	NotFound    bool    `json:"notFound"`
 	RateLimited bool    `json:"rateLimited"`
 	Error       string  `json:"error"`
+	// History is the credential's renewal chain (newest first; empty when never renewed).
+	History []HistoryItem `json:"history,omitempty"`
 }
 
 // GET /verify-badge[?id=…] and /verify/:verificationId: the result is in the HTML.
@@ -142,9 +144,15 @@ func (h *Handler) page(c fiber.Ctx) error {
 		return err
 	}
 	props.Result = res
+	if props.History, err = h.svc.History(c.Context(), e.publicID); err != nil {
+		return err
+	}
 	// visitors without a session share one rendered page per grant version
 	cacheable := web.Viewer(c) == nil
 	key := h.site.Origin(c) + "\x00" + c.Path() + "\x00" + raw
+	for _, it := range props.History {
+		key += "\x00" + it.VerifyPath + it.Status // a renewal made since shows at once
+	}
 	if cacheable {
 		if p := h.svc.cache.page(e, key); p != nil {
 			return sendPage(c, p)

@@ -16,6 +16,7 @@ const UsersTab = lazy(() => import('../components/admin/UsersTab').then((m) => (
 const BadgesTab = lazy(() => import('../components/admin/BadgesTab').then((m) => ({ default: m.BadgesTab })));
 const QuizTab = lazy(() => import('../components/admin/QuizTab').then((m) => ({ default: m.QuizTab })));
 const CouponsTab = lazy(() => import('../components/admin/CouponsTab').then((m) => ({ default: m.CouponsTab })));
+const AwardByEmail = lazy(() => import('../components/admin/AwardByEmail').then((m) => ({ default: m.AwardByEmail })));
 
 function TabLoading({ children }: { children: ReactNode }) {
   return (
@@ -108,7 +109,7 @@ export default function AdminDashboard({ adminName, adminId, summary: initialSum
           <TabLoading><UsersTab currentUserId={adminId} refreshKey={refreshKey} onChanged={loadSummary} /></TabLoading>
         </TabsContent>
         <TabsContent value="badges">
-          <TabLoading><BadgesTab key={refreshKey} /></TabLoading>
+          <TabLoading><BadgesTab key={refreshKey} /><AwardByEmail /></TabLoading>
         </TabsContent>
         <TabsContent value="quizzes">
           <TabLoading><QuizTab key={refreshKey} /></TabLoading>

@@ -217,7 +217,35 @@ export default function BulkVerify(p: BulkVerifyProps) {
             </Button>
           </div>
 
-          <div className="mt-4 overflow-x-auto rounded-lg border">
+          <ul className="mt-4 space-y-2 sm:hidden" aria-label="Results">
+            {result.rows.map((r, i) => (
+              <li key={i} className="rounded-lg border p-3 text-sm" data-status={r.status}>
+                <div className="flex items-start justify-between gap-2">
+                  <div className="min-w-0">
+                    <div className="font-medium">{r.holder || <span className="text-muted-foreground">—</span>}</div>
+                    <div className="truncate font-mono text-xs text-muted-foreground" title={r.input}>{r.row}. {r.input}</div>
+                  </div>
+                  <Chip tone={TONES[r.status] || 'secondary'} className="shrink-0">{LABELS[r.status] || r.status}</Chip>
+                </div>
+                {r.badge && (
+                  <div className="mt-1">
+                    {r.verifyUrl ? <a className="hover:underline" href={r.verifyUrl}>{r.badge}</a> : r.badge}
+                    {r.issuedAt && <span className="text-muted-foreground"> · issued {date(r.issuedAt)}</span>}
+                  </div>
+                )}
+                {!r.isValid && r.reason && <div className="mt-1 text-xs text-muted-foreground">{r.reason}</div>}
+                {r.checks && (
+                  <ul className="mt-2 flex flex-wrap gap-x-3 gap-y-1 text-xs">
+                    <CheckItem ok={r.checks.signature} label="Signature" />
+                    <CheckItem ok={r.checks.notRevoked} label="Not revoked" />
+                    <CheckItem ok={r.checks.notExpired} label="Not expired" />
+                  </ul>
+                )}
+              </li>
+            ))}
+          </ul>
+
+          <div className="mt-4 hidden overflow-x-auto rounded-lg border sm:block">
             <table className="w-full min-w-[640px] text-left text-sm">
               <thead className="bg-muted/50 text-xs uppercase tracking-wide text-muted-foreground">
                 <tr>

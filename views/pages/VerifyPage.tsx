@@ -4,12 +4,13 @@ import { Card, Container } from '../components/ui';
 import { Island } from '../components/Island';
 import VerifyBadge, { type VerifyBadgeProps } from '../islands/VerifyBadge';
 import BulkVerify from '../islands/BulkVerify';
+import { GrantHistory, type HistoryItem } from '../components/GrantHistory';
 
 // the bulk check's limits (app/verify: MaxBulkIDs, MaxBulkBytes)
 const BULK_LIMITS = { maxIds: 1000, maxBytes: 1 << 20 };
 
 /** /verify-badge and /verify/:verificationId: the result is rendered on the server. */
-export default function VerifyPage(p: VerifyBadgeProps) {
+export default function VerifyPage(p: VerifyBadgeProps & { history?: HistoryItem[] }) {
   const empty = !p.query;
   return (
     <Container className="max-w-5xl py-8 sm:py-12">
@@ -26,6 +27,12 @@ export default function VerifyPage(p: VerifyBadgeProps) {
       <div className="mx-auto mt-8 max-w-5xl">
         <Island name="VerifyBadge" component={VerifyBadge} props={{ query: p.query, result: p.result, notFound: p.notFound, rateLimited: p.rateLimited, error: p.error }} />
       </div>
+
+      {p.history && p.history.length > 1 && (
+        <section aria-label="Credential history" className="mx-auto mt-6 max-w-5xl">
+          <GrantHistory items={p.history} />
+        </section>
+      )}
 
       {empty && (
         <section aria-label="Bulk verification" className="mx-auto mt-8 max-w-5xl" id="bulk">

@@ -48,6 +48,7 @@ export type AdminBadge = {
   requiresResume: boolean;
   isActive: boolean;
   validDays: number | null;
+  validMonths?: number | null;
   createdBy: { _id: string; name: string } | null;
   createdAt: string;
   updatedAt: string;

@@ -33,13 +33,14 @@ export type BadgeFormValues = {
   criteria: string;
   requiresResume: boolean;
   validDays: string;
+  validMonths: string;
   isActive: boolean;
 };
 
 /** The spec's form defaults: skill, beginner, price 0, icon Award, color blue, no resume. */
 export const BADGE_DEFAULTS: BadgeFormValues = {
   name: '', description: '', category: '', type: 'skill', level: 'beginner', price: '0', icon: 'Award', color: 'blue',
-  criteria: '', requiresResume: false, validDays: '', isActive: false,
+  criteria: '', requiresResume: false, validDays: '', validMonths: '', isActive: false,
 };
 
 /** 'Quick Free Badge': a free proof badge, ready to publish. */
@@ -54,7 +55,7 @@ export function badgeToForm(b: AdminBadge): BadgeFormValues {
   return {
     name: b.name, description: b.description, category: b.category, type: b.type, level: b.level, price: String(b.price),
     icon: b.icon, color: b.color, criteria: b.criteria, requiresResume: b.requiresResume,
-    validDays: b.validDays ? String(b.validDays) : '', isActive: b.isActive,
+    validDays: b.validDays ? String(b.validDays) : '', validMonths: b.validMonths ? String(b.validMonths) : '', isActive: b.isActive,
   };
 }
 
@@ -82,7 +83,7 @@ export function BadgeFormDialog({ open, onOpenChange, mode, initial, badgeId, on
     const body: Record<string, unknown> = {
       name: v.name, description: v.description, category: v.category, type: v.type, level: v.level,
       price: numberOrNull(v.price) ?? 0, icon: v.icon, color: v.color, criteria: v.criteria,
-      requiresResume: v.requiresResume, validDays: numberOrNull(v.validDays),
+      requiresResume: v.requiresResume, validDays: numberOrNull(v.validDays), validMonths: numberOrNull(v.validMonths),
     };
     if (!editing) body.isActive = v.type === 'proof' && v.isActive;
     try {
@@ -166,7 +167,10 @@ export function BadgeFormDialog({ open, onOpenChange, mode, initial, badgeId, on
             <Field label="Criteria" htmlFor="badge-criteria" className="sm:col-span-2">
               <Textarea id="badge-criteria" value={v.criteria} onChange={(e) => set('criteria', e.target.value)} maxLength={5000} rows={3} placeholder="What someone must show to earn this badge" />
             </Field>
-            <Field label="Credential valid for (days)" htmlFor="badge-valid-days" hint="Leave empty for badges that never expire.">
+            <Field label="Validity period (months)" htmlFor="badge-valid-months" hint="Holders are reminded 30 and 7 days before expiry and can renew. Empty: never expires.">
+              <Input id="badge-valid-months" type="number" min={1} max={120} step={1} value={v.validMonths} onChange={(e) => set('validMonths', e.target.value)} placeholder="Never expires" />
+            </Field>
+            <Field label="Credential valid for (days)" htmlFor="badge-valid-days" hint="Used when no period in months is set. Leave empty for badges that never expire.">
               <Input id="badge-valid-days" type="number" min={1} max={3650} step={1} value={v.validDays} onChange={(e) => set('validDays', e.target.value)} placeholder="Never expires" />
             </Field>
             <div className="grid content-start gap-3 pt-1">
