@@ -40,6 +40,7 @@ const (
 	MsgWrongAccount   = "This award was sent to a different e-mail address. Sign in with that address to claim it."
 	MsgYouAlreadyHold = "You already hold this badge."
 	MsgClaimed        = "Badge claimed! It is now on your profile."
+	MsgConfirmFirst   = "Please confirm your e-mail address first (use the link we sent you, or send a new one from your profile), then claim the badge."
 )
 
 // Award is a badge awarded to an address (badge_awards).

@@ -131,8 +131,19 @@ func TestAwardToAnAddressWithoutAccount(t *testing.T) {
 	}
 	oc.Post("/awards/claim", map[string]any{"token": "nope"}).ExpectMsg(http.StatusNotFound, award.MsgLinkInvalid)
 
-	// the recipient creates an account with the address, and claims
+	// the recipient creates an account with the address, and claims; until the address is
+	// confirmed no credential names it
 	kim, kc := f.e.Member("kim@example.com")
+	if _, err := f.e.DB.NewUpdate().Table("users").Set("email_verified_at = NULL").Where("id = ?", kim.ID).Exec(f.e.Ctx()); err != nil {
+		t.Fatal(err)
+	}
+	kc.Post("/awards/claim", map[string]any{"token": tok}).ExpectMsg(http.StatusForbidden, award.MsgConfirmFirst)
+	if len(f.grants(t, kim.ID)) != 0 {
+		t.Fatal("issued to an unconfirmed address")
+	}
+	if _, err := f.e.DB.NewUpdate().Table("users").Set("email_verified_at = ?", model.Now()).Where("id = ?", kim.ID).Exec(f.e.Ctx()); err != nil {
+		t.Fatal(err)
+	}
 	if _, s := pageState(t, kc, tok); s != "ready" {
 		t.Fatalf("recipient page %q", s)
 	}

@@ -19,10 +19,6 @@ import (
 	"meritmark/db"
 )
 
-// RequireVerified, when set, refuses a claimant whose address is not verified yet (the
-// account's e-mail verification); the claim link itself was delivered to the address.
-var RequireVerified func(ctx context.Context, d bun.IDB, u *model.User) error
-
 // Handler serves direct awards.
 type Handler struct {
 	DB     *bun.DB
@@ -194,10 +190,9 @@ func (h *Handler) claim(c fiber.Ctx) error {
 		case !strings.EqualFold(u.Email, a.Email):
 			return web.Forbidden(MsgWrongAccount)
 		}
-		if RequireVerified != nil {
-			if err := RequireVerified(ctx, tx, u); err != nil {
-				return err
-			}
+		if !u.EmailVerified() {
+			// a credential only ever names a verified address (the account's own check)
+			return web.Forbidden(MsgConfirmFirst)
 		}
 		if held, err := holds(ctx, tx, a.Email, a.BadgeID, now); err != nil {
 			return err

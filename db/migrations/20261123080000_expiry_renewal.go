@@ -20,7 +20,7 @@ func init() {
 			`ALTER TABLE badges ADD COLUMN valid_months INTEGER`,
 			`ALTER TABLE badge_grants ADD COLUMN previous_grant_id TEXT REFERENCES badge_grants(id) ON DELETE SET NULL`,
 			`CREATE INDEX badge_grants_previous_idx ON badge_grants (previous_grant_id)`,
-			`CREATE INDEX badge_grants_expires_idx ON badge_grants (expires_at)`, `
+			`CREATE INDEX IF NOT EXISTS badge_grants_expires_idx ON badge_grants (expires_at)`, `
 CREATE TABLE expiry_notices (
 	grant_id TEXT NOT NULL REFERENCES badge_grants(id) ON DELETE CASCADE,
 	kind TEXT NOT NULL,
