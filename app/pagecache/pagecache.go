@@ -143,9 +143,12 @@ func (pc *Cache) Stats() (hits, misses, stores int64, entries int) {
 	return pc.hits.Load(), pc.misses.Load(), pc.stores.Load(), len(pc.entries)
 }
 
-// skipped headers are the ones made per request or per encoding.
+// skipped headers are the ones made per request or per encoding, and the ones the
+// middleware sets on every answer before the handler runs (they are set afresh on a hit).
 var skipped = map[string]bool{"Date": true, "Content-Length": true, "Content-Encoding": true, "Etag": true,
-	"X-Request-Id": true, "Set-Cookie": true, "Vary": true, "Server": true, "Connection": true, "Transfer-Encoding": true}
+	"X-Request-Id": true, "Set-Cookie": true, "Vary": true, "Server": true, "Connection": true, "Transfer-Encoding": true,
+	"Content-Security-Policy": true, "X-Content-Type-Options": true, "Referrer-Policy": true, "X-Frame-Options": true,
+	"Permissions-Policy": true, "Strict-Transport-Security": true, "Cross-Origin-Opener-Policy": true}
 
 // Wrap serves the route's handler next through the cache; scopes are the data the page
 // shows (none for a page that shows no data).

@@ -94,7 +94,7 @@ test('home: the logo strip scrolls 11 logos in 30 s and stands still for reduced
   const named = await strip.locator('img:not([alt=""])').evaluateAll((imgs) => imgs.map((i) => [i.getAttribute('src'), i.alt]));
   assert.equal(named.length, 11);
   assert.equal(new Set(named.map(([src]) => src)).size, 11);
-  assert.ok(named.every(([src, alt]) => /^\/static\/images\/logos\/[a-z]+\.svg$/.test(src) && alt.length > 0), JSON.stringify(named));
+  assert.ok(named.every(([src, alt]) => /^\/static\/dist\/images\/[a-z]+-[0-9A-F]{8}\.svg$/.test(src) && alt.length > 0), JSON.stringify(named));
   assert.equal(await strip.locator('ul[aria-hidden="true"] img').count(), 11);
   // the track really moves
   const x0 = await track.evaluate((el) => new DOMMatrix(getComputedStyle(el).transform).m41);
