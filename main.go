@@ -140,10 +140,6 @@ func withDB(args []string, fn func(context.Context, *config.Config, *bun.DB) err
 		return err
 	}
 	setupLogging(cfg)
-	if os.Getenv("MERITMARK_INSECURE_ADMIN_WITHOUT_2FA") == "1" { // browser tests of other features only
-		auth.AdminMFARequired = false
-		slog.Warn("MERITMARK_INSECURE_ADMIN_WITHOUT_2FA=1: administrators may work without two-step sign-in; never set it in production")
-	}
 	ctx := context.Background()
 	d, err := db.Open(ctx, cfg.DatabaseURL, cfg.DataDir)
 	if err != nil {
@@ -174,6 +170,10 @@ func serve(args []string) error {
 		return err
 	}
 	setupLogging(cfg)
+	if os.Getenv("MERITMARK_INSECURE_ADMIN_WITHOUT_2FA") == "1" { // browser tests of other features only
+		auth.AdminMFARequired = false
+		slog.Warn("MERITMARK_INSECURE_ADMIN_WITHOUT_2FA=1: administrators may work without two-step sign-in; never set it in production")
+	}
 	if cfg.PprofAddr != "" {
 		startPprof(cfg.PprofAddr)
 	}
