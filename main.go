@@ -145,10 +145,6 @@ func withDB(args []string, fn func(context.Context, *config.Config, *bun.DB) err
 		return err
 	}
 	setupLogging(cfg)
-	if os.Getenv("MERITMARK_INSECURE_ADMIN_WITHOUT_2FA") == "1" { // browser tests of other features only
-		auth.AdminMFARequired = false
-		slog.Warn("MERITMARK_INSECURE_ADMIN_WITHOUT_2FA=1: administrators may work without two-step sign-in; never set it in production")
-	}
 	ctx := context.Background()
 	d, err := db.Open(ctx, cfg.DatabaseURL, cfg.DataDir)
 	if err != nil {
@@ -224,6 +220,10 @@ func serve(args []string) error {
 	}
 	if cfg.SimulatorBanner() {
 		slog.Warn("the built-in PayPal simulator takes payments on an https origin (MERITMARK_PAYPAL_SIMULATOR=1): nothing is charged, every page shows a banner")
+	}
+	if os.Getenv("MERITMARK_INSECURE_ADMIN_WITHOUT_2FA") == "1" { // browser tests of other features only
+		auth.AdminMFARequired = false
+		slog.Warn("MERITMARK_INSECURE_ADMIN_WITHOUT_2FA=1: administrators may work without two-step sign-in; never set it in production")
 	}
 	if cfg.PprofAddr != "" {
 		startPprof(cfg.PprofAddr)
