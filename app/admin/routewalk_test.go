@@ -47,6 +47,8 @@ var rwPublic = map[string]string{
 
 	"POST /backend/api/v1/auth/register":           "sign up",
 	"POST /backend/api/v1/auth/login":              "sign in",
+	"POST /login":                                  "sign in as a plain form post (JavaScript off)",
+	"POST /signup":                                 "sign up as a plain form post (JavaScript off)",
 	"POST /backend/api/v1/auth/logout":             "sign out (fine without a session)",
 	"POST /backend/api/v1/auth/forgot-password":    "reset request",
 	"POST /backend/api/v1/auth/reset-password":     "reset with a mailed token",
