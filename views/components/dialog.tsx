@@ -4,6 +4,21 @@ import { Dialog as D } from 'radix-ui';
 import { X } from 'lucide-react';
 import { cn } from '../lib/cn';
 
+/** The last control focused outside any dialog: the opener of a dialog whose content
+ * takes the focus itself as it opens (an autoFocus field), when Radix reports no open
+ * auto-focus to remember it by. */
+let lastOutside: HTMLElement | null = null;
+if (typeof document !== 'undefined') {
+  document.addEventListener(
+    'focusin',
+    (e) => {
+      const t = e.target;
+      if (t instanceof HTMLElement && t !== document.body && !t.closest('[role="dialog"],[role="alertdialog"],[role="menu"]')) lastOutside = t;
+    },
+    true,
+  );
+}
+
 export const Dialog = D.Root;
 export const DialogTrigger = D.Trigger;
 export const DialogClose = D.Close;
@@ -26,7 +41,7 @@ export function DialogContent({ className, children, onOpenAutoFocus, onCloseAut
   };
   const returnFocus = (e: Event) => {
     onCloseAutoFocus?.(e);
-    const el = opener.current;
+    const el = opener.current && opener.current.isConnected ? opener.current : lastOutside;
     if (e.defaultPrevented || !el || !el.isConnected) return;
     e.preventDefault();
     el.focus();

@@ -371,7 +371,7 @@ function PayPalMark({ small, adaptive }: { small?: boolean; adaptive?: boolean }
     <span aria-hidden="true" className={cn('font-extrabold italic tracking-tight', small ? 'text-lg' : 'text-xl')}>
       <span className={cn('text-[#003087]', adaptive && 'dark:text-[#6ea8ff]')}>Pay</span>
       {/* on the yellow button a darker blue (3:1 for the large bold mark) */}
-      <span className={adaptive ? 'text-[#009cde]' : 'text-[#0b5fa5]'}>Pal</span>
+      <span className={adaptive ? 'text-[#0070ba] dark:text-[#5bc0f0]' : 'text-[#0b5fa5]'}>Pal</span>
     </span>
   );
 }
