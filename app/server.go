@@ -54,6 +54,8 @@ type App struct {
 	PageCache *pagecache.Cache
 	// bigRoutes are the routes accepting more than DefaultBodyLimit (see requestConfig).
 	bigRoutes []web.Route
+	// rawBody are the API routes ("METHOD /path") that take non-JSON bodies on purpose.
+	rawBody map[string]bool
 }
 
 // DefaultBodyLimit is the request body limit for routes that set none.
@@ -121,7 +123,7 @@ func New(d *Deps) *App {
 	f.Use(middleware.SameOrigin(d.Config.BaseURL))
 	// JSON API bodies must say they are JSON (415); NUL and other control characters in
 	// a query or JSON string are refused (400) before any handler sees them
-	f.Use(middleware.RequireJSON())
+	f.Use(middleware.RequireJSON(func(c fiber.Ctx) bool { return a.rawBody[c.Method()+" "+c.Path()] }))
 	f.Use(middleware.RefuseControlChars())
 	f.Use(a.requestDeadline)
 	if d.Sessions != nil {
@@ -135,6 +137,12 @@ func New(d *Deps) *App {
 		f.Add([]string{r.Method}, r.Path, accessGuard(r), bodyLimit(r), r.Handler)
 		if r.BodyLimit > DefaultBodyLimit {
 			a.bigRoutes = append(a.bigRoutes, r)
+		}
+		if r.RawBody {
+			if a.rawBody == nil {
+				a.rawBody = map[string]bool{}
+			}
+			a.rawBody[r.Method+" "+r.Path] = true
 		}
 	}
 	a.addHeadRoutes(f) // HEAD answers wherever GET does (head.go)

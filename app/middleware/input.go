@@ -22,10 +22,14 @@ const MsgControlChars = "The request contains a control character (such as NUL),
 // JSON (application/json or a +json type), multipart uploads excepted. A cross-site HTML
 // form can only send text/plain, urlencoded or multipart bodies without a CORS
 // preflight, so no form elsewhere can post JSON here, whatever the Origin check decides.
-func RequireJSON() fiber.Handler {
+// raw, when set, names the routes that take other bodies on purpose (web.Route.RawBody).
+func RequireJSON(raw func(c fiber.Ctx) bool) fiber.Handler {
 	return func(c fiber.Ctx) error {
 		switch c.Method() {
 		case fiber.MethodGet, fiber.MethodHead, fiber.MethodOptions:
+			return c.Next()
+		}
+		if raw != nil && raw(c) {
 			return c.Next()
 		}
 		if !strings.HasPrefix(c.Path(), web.APIBase+"/") || (len(c.Request().Body()) == 0 && c.Request().Header.ContentLength() <= 0) {

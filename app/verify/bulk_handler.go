@@ -46,8 +46,8 @@ func (h *BulkHandler) Service() *Service { return h.svc }
 // Routes lists the routes.
 func (h *BulkHandler) Routes() []web.Route {
 	return []web.Route{
-		web.Post("/verify/bulk", web.Public, h.bulk).WithBodyLimit(bulkBodyLimit),
-		web.Post("/verify/receipts/check", web.Public, h.checkReceipt).WithBodyLimit(bulkBodyLimit),
+		web.Post("/verify/bulk", web.Public, h.bulk).WithBodyLimit(bulkBodyLimit).WithRawBody(),
+		web.Post("/verify/receipts/check", web.Public, h.checkReceipt).WithBodyLimit(bulkBodyLimit).WithRawBody(),
 	}
 }
 

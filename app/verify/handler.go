@@ -46,7 +46,7 @@ func asset(path string, h fiber.Handler) web.Route {
 func (h *Handler) Routes() []web.Route {
 	return []web.Route{
 		web.Get("/verify/badge/:id", web.Public, h.verifyAPI),
-		web.Post("/verify/file", web.Public, h.verifyFile),
+		web.Post("/verify/file", web.Public, h.verifyFile).WithRawBody(),
 		web.Put("/admin/grants/:id/revoke", web.Admin, h.revoke),
 		web.Put("/admin/grants/:id/expiry", web.Admin, h.expiry),
 		web.PageRoute("/verify-badge", web.Public, h.page),

@@ -48,6 +48,10 @@ type Route struct {
 	Handler fiber.Handler
 	// BodyLimit overrides the default request body limit (bytes) for this route.
 	BodyLimit int
+	// RawBody lets an API route take a body that is not JSON (a CSV, a PNG, a JWT as
+	// text): the JSON content-type rule skips it. Only for routes that change nothing a
+	// cross-site form could abuse (public checks of what is posted).
+	RawBody bool
 }
 
 // APIBase is where the JSON API lives.
@@ -71,3 +75,6 @@ func PageRoute(path string, a Access, h fiber.Handler) Route {
 
 // WithBodyLimit sets a route's body limit.
 func (r Route) WithBodyLimit(n int) Route { r.BodyLimit = n; return r }
+
+// WithRawBody marks an API route that accepts non-JSON bodies (see Route.RawBody).
+func (r Route) WithRawBody() Route { r.RawBody = true; return r }
