@@ -208,6 +208,8 @@ test('keyboard: dialogs give the focus back to their opener; Escape closes the m
   assert.equal(await page.evaluate(() => document.activeElement?.id), 'forgot-email', 'focus moves into the dialog');
   await page.keyboard.press('Escape');
   await page.getByRole('dialog').waitFor({ state: 'detached' });
+  // Radix gives the focus back a moment after the dialog unmounts
+  await page.waitForFunction(() => document.activeElement?.textContent === 'Forgot Password?', null, { timeout: 3000 }).catch(() => {});
   assert.equal(await page.evaluate(() => document.activeElement?.textContent), 'Forgot Password?', 'Escape: focus back on the opener');
 
   // the mobile menu: Escape closes it and the focus returns to its button
