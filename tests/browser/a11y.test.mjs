@@ -242,8 +242,10 @@ test('keyboard: dialogs give the focus back to their opener; Escape closes the m
   await page.keyboard.press('ArrowDown');
   assert.equal(await focused('System'), 'System');
   await page.keyboard.press('ArrowUp');
+  assert.equal(await focused('Dark'), 'Dark');
   await page.keyboard.press('Enter');
   await page.getByRole('menu').waitFor({ state: 'detached' });
+  await page.waitForFunction(() => document.documentElement.classList.contains('dark'), null, { timeout: 3000 }).catch(() => {});
   assert.equal(await page.evaluate(() => document.documentElement.classList.contains('dark')), true, 'Dark chosen from the keyboard');
   assert.equal(await page.evaluate(() => document.activeElement?.getAttribute('data-testid')), 'theme-toggle');
 
