@@ -151,13 +151,19 @@ export async function confirmSignup(server, request, email, password) {
   if (v.status() !== 200) throw new Error(`confirming ${email} answered ${v.status()}: ${await v.text()}`);
 }
 
+/** A message's text with its quoted-printable bodies decoded (soft line breaks joined,
+ * =XX decoded; the links we look for are ASCII). */
+export function mailBody(data) {
+  return data.replace(/=\r?\n/g, '').replace(/=([0-9A-F]{2})/g, (_, h) => String.fromCharCode(parseInt(h, 16)));
+}
+
 /** The token of the newest confirmation link mailed to email. */
 export async function confirmationToken(server, email) {
   if (!server.smtp) throw new Error('the server was started with its own SMTP sink: read the link from it');
   const deadline = Date.now() + 20000;
   for (;;) {
     const m = server.smtp.messages.filter((x) => x.to.includes(email) && /Subject: Confirm your Meritmark email address/.test(x.data));
-    const link = m.length && (/(https?:\/\/[^\s"<>]+\/verify-email\?token=[^\s"<>]+)/.exec(m[m.length - 1].data) || [])[1];
+    const link = m.length && (/(https?:\/\/[^\s"<>]+\/verify-email\?token=[^\s"<>]+)/.exec(mailBody(m[m.length - 1].data)) || [])[1];
     if (link) return new URL(link).searchParams.get('token');
     if (Date.now() > deadline) throw new Error('no confirmation mail to ' + email);
     await new Promise((r) => setTimeout(r, 100));

@@ -25,7 +25,7 @@ import * as vc from '@digitalbazaar/vc';
 import { DataIntegrityProof } from '@digitalbazaar/data-integrity';
 import { cryptosuite as eddsaRdfc2022CryptoSuite } from '@digitalbazaar/eddsa-rdfc-2022-cryptosuite';
 import { checkStatus } from '@digitalbazaar/vc-bitstring-status-list';
-import { startServer, ADMIN_EMAIL, ADMIN_PASSWORD } from '../browser/harness.mjs';
+import { startServer, confirmSignup, ADMIN_EMAIL, ADMIN_PASSWORD } from '../browser/harness.mjs';
 
 const require = createRequire(import.meta.url);
 const Ajv2019 = require('ajv/dist/2019').default;
@@ -83,8 +83,10 @@ before(async () => {
   const badge = list.badges.find((b) => b.type === 'proof');
   assert.ok(badge, 'a seeded proof badge');
   const email = `holder-${Date.now()}@example.com`;
-  let r = await call('post', '/auth/register', { name: 'Ada Lovelace', email, password: 'password-123' });
+  let r = await call('post', '/auth/register', { name: 'Ada Lovelace', email, password: 'analytical-engine-1843' });
   assert.equal(r.status, 201, JSON.stringify(r.body));
+  // register does not sign in; a credential only ever names a confirmed address
+  await confirmSignup(server, api, email, 'analytical-engine-1843');
   const sub = await api.post(server.url + API + '/applications', {
     headers: { Origin: server.url },
     multipart: {
