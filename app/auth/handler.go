@@ -28,7 +28,11 @@ type Handler struct {
 
 // New makes the handler.
 func New(d *bun.DB, site *web.Site, sessions *session.Store, limiter *ratelimit.Limiter, mailer *mail.Worker) *Handler {
-	return &Handler{svc: &Service{DB: d, Sessions: sessions, Limiter: limiter, Mailer: mailer}, site: site}
+	svc := &Service{DB: d, Sessions: sessions, Limiter: limiter, Mailer: mailer}
+	if limiter != nil {
+		svc.Now = limiter.Now // one clock for every sign-in limit (nil: the real one)
+	}
+	return &Handler{svc: svc, site: site}
 }
 
 // Routes lists the feature's routes.

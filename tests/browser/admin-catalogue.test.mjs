@@ -282,7 +282,7 @@ test('the admin manages coupons: free grant, new coupon, copy, filter, delete', 
   await page.getByTestId('free-grant').click();
   await expectToast(page, 'Free grant coupon FREE-');
   const msg = await toast(page, 'Free grant coupon FREE-').innerText();
-  const code = msg.match(/FREE-[A-Z0-9]{6}/)[0];
+  const code = msg.match(/FREE-[A-Z0-9]{13}/)[0];
   const grant = page.locator(`[data-testid="coupon"][data-code="${code}"]`);
   await grant.waitFor();
   assert.ok(await grant.getByText('100% off', { exact: true }).isVisible());

@@ -153,7 +153,7 @@ test('the admin reviews the pending application and approves it; the applicant s
   await page.getByText('Rejected (1)').waitFor();
   await page.getByTestId('tab-rejected').click();
   const rejected = page.locator(`[data-application-id="${applicationId}"]`);
-  await rejected.getByText('The linked repository is private.').waitFor();
+  await rejected.getByText('The linked repository is private.').first().waitFor();
   await rejected.getByRole('button', { name: 'Re-approve' }).click();
   // restoring the revoked grant is confirmed knowing why it was revoked
   const restore = page.getByTestId('restore-dialog');

@@ -6,7 +6,7 @@
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
-import { startServer, launch, hydrated, shot as fullShot, watchErrors, ADMIN_EMAIL, ADMIN_PASSWORD } from './harness.mjs';
+import { startServer, launch, hydrated, shot as fullShot, watchErrors, ADMIN_EMAIL, ADMIN_PASSWORD, confirmSignup, mailBody } from './harness.mjs';
 
 const API = '/backend/api/v1';
 const PDF = Buffer.from('%PDF-1.7\n1 0 obj\n<<>>\nendobj\ntrailer\n<<>>\n%%EOF\n');
@@ -33,6 +33,7 @@ before(async () => {
     const email = `${name.split(' ')[0].toLowerCase()}-${Date.now()}@example.com`;
     let r = await post(ctx, '/auth/register', { name, email, password: 'password-123' });
     assert.equal(r.status, 201, JSON.stringify(r.body));
+    await confirmSignup(server, ctx.request, email, 'password-123');
     const badgeId = byName[badge];
     const sub = await ctx.request.post(server.url + API + '/applications', {
       headers: { Origin: server.url },
@@ -132,7 +133,8 @@ test('the admin awards a badge by e-mail; the recipient signs up with the addres
   }
   // the last mail's link (the log outbox prints it; the second award replaced the first)
   await new Promise((r) => setTimeout(r, 300));
-  const links = [...server.logs().matchAll(/\/claim\/([A-Za-z0-9_-]{43})/g)].map((m) => m[1]);
+  const mails = server.smtp ? server.smtp.messages.map((m) => mailBody(m.data)).join('\n') : server.logs();
+  const links = [...mails.matchAll(/\/claim\/([A-Za-z0-9_-]{43})/g)].map((m) => m[1]);
   assert.ok(links.length >= 2, 'claim links in the mail log');
   const tok = links[links.length - 1];
   await ctx.clearCookies();
@@ -142,6 +144,7 @@ test('the admin awards a badge by e-mail; the recipient signs up with the addres
   await page.getByRole('link', { name: 'Sign in to claim' }).waitFor();
   await shot(page, 'award-claim-signin-390');
   assert.equal((await post(ctx, '/auth/register', { name: 'Win Ner', email: to, password: 'password-123' })).status, 201);
+  await confirmSignup(server, ctx.request, to, 'password-123');
   await page.goto(`${server.url}/claim/${tok}`);
   await hydrated(page, 'ClaimAward');
   await shot(page, 'award-claim-ready-390');
@@ -159,6 +162,7 @@ test('a renewed badge: the verify page shows the credential history', async () =
   const badgeId = list.badges.find((b) => b.name === 'Cloud Infrastructure Engineer')._id;
   const email = `renee-${Date.now()}@example.com`;
   assert.equal((await post(ctx, '/auth/register', { name: 'Renee Newell', email, password: 'password-123' })).status, 201);
+  await confirmSignup(server, ctx.request, email, 'password-123');
   const apply = async () => {
     const sub = await ctx.request.post(server.url + API + '/applications', {
       headers: { Origin: server.url },

@@ -6,7 +6,7 @@
 // a used-up coupon and the Audit Log's action filter. Screenshots: journey-*.png.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { startServer, launch, hydrated, wake, shot, watchErrors, ADMIN_EMAIL, ADMIN_PASSWORD } from './harness.mjs';
+import { startServer, launch, hydrated, wake, shot, watchErrors, ADMIN_EMAIL, ADMIN_PASSWORD, confirmSignup, confirmationToken } from './harness.mjs';
 
 const API = '/backend/api/v1';
 let server, browser;
@@ -14,14 +14,18 @@ let server, browser;
 /** A cookie-jar API client outside the browser (the admin, while the browser is a member). */
 function client() {
   let cookie = '';
+  const jar = {};
   const call = async (method, path, body) => {
     const r = await fetch(server.url + API + path, {
       method,
       headers: { Origin: server.url, Cookie: cookie, ...(body ? { 'Content-Type': 'application/json' } : {}) },
       body: body ? JSON.stringify(body) : undefined,
     });
-    const set = r.headers.get('set-cookie');
-    if (set) cookie = set.split(';')[0];
+    for (const set of r.headers.getSetCookie()) {
+      const kv = set.split(';')[0];
+      jar[kv.split('=')[0]] = kv;
+    }
+    cookie = Object.values(jar).join('; ');
     return { status: r.status, body: await r.json().catch(() => null) };
   };
   return { call, cookie: () => cookie };
@@ -58,6 +62,7 @@ before(async () => {
   member = { email: `jo-${Date.now()}@example.com`, password: 'journey-pass-1' };
   r = await memberPost('/auth/register', { name: 'Jo Journey', email: member.email, password: member.password });
   assert.equal(r.status, 201, JSON.stringify(r.body));
+  await confirmSignup(server, browser.context.request, member.email, member.password);
 });
 after(async () => {
   await browser?.close();
@@ -150,7 +155,9 @@ test('share: the second network opens its own popup while the first is open', as
   assert.match(first.url(), /linkedin/);
   await first.close();
   await second.close();
-  // closing the dialog gives the focus back to the button that opened it
+  // closing the dialog gives the focus back to the button that opened it (the popups took
+  // the window focus: bring the page back first, as the user does)
+  await page.bringToFront();
   await page.keyboard.press('Escape');
   await page.getByTestId('share-dialog').waitFor({ state: 'detached' });
   assert.equal(await page.evaluate(() => document.activeElement?.getAttribute('data-testid')), 'share-open');
@@ -249,8 +256,13 @@ test('admin: revoked badge shown on the card, restored only after a confirmation
 test('admin: Pending Review payment filter, quick reject asks first, used-up coupon, every audit action', async () => {
   // a second member: one paid application (free grant coupon) and one awaiting payment
   const other = client();
-  let r = await other.call('POST', '/auth/register', { name: 'Paid Person', email: `paid-${Date.now()}@example.com`, password: 'paid-pass-123' });
+  const paidEmail = `paid-${Date.now()}@example.com`;
+  let r = await other.call('POST', '/auth/register', { name: 'Paid Person', email: paidEmail, password: 'paid-pass-123' });
   assert.equal(r.status, 201);
+  r = await other.call('POST', '/auth/login', { email: paidEmail, password: 'paid-pass-123' });
+  assert.equal(r.status, 200, JSON.stringify(r.body));
+  r = await other.call('POST', '/auth/verify-email', { token: await confirmationToken(server, paidEmail) });
+  assert.equal(r.status, 200, JSON.stringify(r.body));
   // a one-use 100% coupon, used once: at its usage limit while still switched on
   const code = 'ONEUSE' + String(Date.now()).slice(-5);
   const now = new Date();

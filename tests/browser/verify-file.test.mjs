@@ -10,7 +10,7 @@ import crypto from 'node:crypto';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { startServer, launch, hydrated, shot as fullShot, watchErrors, ADMIN_EMAIL, ADMIN_PASSWORD } from './harness.mjs';
+import { startServer, launch, hydrated, shot as fullShot, watchErrors, ADMIN_EMAIL, ADMIN_PASSWORD, confirmSignup } from './harness.mjs';
 
 const API = '/backend/api/v1';
 const PDF = Buffer.from('%PDF-1.7\n1 0 obj\n<<>>\nendobj\ntrailer\n<<>>\n%%EOF\n');
@@ -46,8 +46,10 @@ before(async () => {
   const ctx = browser.context;
   const list = await (await fetch(server.url + API + '/badges/with-ownership')).json();
   const badge = list.badges.find((b) => b.type === 'proof');
-  let r = await call(ctx, 'post', '/auth/register', { name: 'Grace Hopper', email: `grace-${Date.now()}@example.com`, password: 'password-123' });
+  const email = `grace-${Date.now()}@example.com`;
+  let r = await call(ctx, 'post', '/auth/register', { name: 'Grace Hopper', email, password: 'password-123' });
   assert.equal(r.status, 201, JSON.stringify(r.body));
+  await confirmSignup(server, ctx.request, email, 'password-123');
   const sub = await ctx.request.post(server.url + API + '/applications', {
     headers: { Origin: server.url },
     multipart: {

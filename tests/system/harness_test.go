@@ -464,7 +464,7 @@ func addUser(t *testing.T, d *bun.DB, email, password, role string) *model.User 
 	now := model.Now()
 	u := &model.User{ID: model.NewID(), Name: strings.Split(email, "@")[0], Email: email, PasswordHash: hash, Role: role,
 		Position: "Engineer", LinkedIn: "https://linkedin.com/in/" + strings.Split(email, "@")[0],
-		Skills: []string{}, CreatedAt: now, UpdatedAt: now}
+		Skills: []string{}, CreatedAt: now, UpdatedAt: now, EmailVerifiedAt: &now} // a confirmed address: grants are issued to it
 	if _, err := d.NewInsert().Model(u).Exec(context.Background()); err != nil {
 		t.Fatal(err)
 	}
