@@ -167,7 +167,7 @@ export default function BulkVerify(p: BulkVerifyProps) {
           />
         </div>
         <div className="flex flex-wrap items-center gap-2">
-          <input ref={fileRef} type="file" accept=".csv,.txt,text/csv,text/plain" className="sr-only" id="bulk-file" onChange={chooseFile} />
+          <input ref={fileRef} type="file" accept=".csv,.txt,text/csv,text/plain" className="sr-only" id="bulk-file" tabIndex={-1} aria-label="CSV file of verification IDs or links" onChange={chooseFile} />
           <Button type="button" variant="outline" onClick={() => fileRef.current?.click()} disabled={busy}>
             <FileUp className="mr-2 h-4 w-4" aria-hidden="true" /> Choose CSV file
           </Button>
@@ -296,7 +296,7 @@ export default function BulkVerify(p: BulkVerifyProps) {
         <div className="flex flex-wrap items-center gap-2">
           <FileCheck2 className="h-4 w-4 text-muted-foreground" aria-hidden="true" />
           <span className="text-sm text-muted-foreground">Have a saved receipt?</span>
-          <input ref={receiptRef} type="file" accept=".json,application/json,.jwt,text/plain" className="sr-only" id="receipt-file" onChange={checkReceipt} />
+          <input ref={receiptRef} type="file" accept=".json,application/json,.jwt,text/plain" className="sr-only" id="receipt-file" tabIndex={-1} aria-label="Saved verification receipt" onChange={checkReceipt} />
           <Button variant="link" size="sm" className="h-auto px-0" onClick={() => receiptRef.current?.click()}>Check a receipt</Button>
         </div>
         {receiptState && (
