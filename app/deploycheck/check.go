@@ -69,6 +69,9 @@ func Run(ctx context.Context, cfg *config.Config, d *bun.DB, demoPassword string
 			add("demo admin", "%s still has the seeded demo password: sign in and change it, or remove the account", seed.DemoAdminEmail)
 		}
 	}
+	if os.Getenv("MERITMARK_INSECURE_ADMIN_WITHOUT_2FA") == "1" {
+		add("MERITMARK_INSECURE_ADMIN_WITHOUT_2FA", "set: administrators may work without two-step sign-in (a test switch; never set it on a real site)")
+	}
 	out = append(out, readableFiles(cfg)...)
 	return out, nil
 }
