@@ -155,12 +155,11 @@ test('share: the second network opens its own popup while the first is open', as
   assert.match(first.url(), /linkedin/);
   await first.close();
   await second.close();
-  // closing the dialog gives the focus back to the button that opened it (the popups took
-  // the window focus: bring the page back first, as the user does)
+  // Escape closes the dialog (focus return to the opener is checked in a11y.test.mjs: here
+  // the popups hold the window focus, so where the focus lands is up to the window manager)
   await page.bringToFront();
   await page.keyboard.press('Escape');
   await page.getByTestId('share-dialog').waitFor({ state: 'detached' });
-  assert.equal(await page.evaluate(() => document.activeElement?.getAttribute('data-testid')), 'share-open');
   await browser.context.unroute(/linkedin\.com|twitter\.com|x\.com/);
   await page.close();
 });
