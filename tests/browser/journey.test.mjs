@@ -239,7 +239,9 @@ test('admin: revoked badge shown on the card, restored only after a confirmation
   await shot(page, 'journey-admin-restore-dialog-1280');
   await dialog.getByRole('button', { name: 'Cancel' }).click();
   await dialog.waitFor({ state: 'detached' });
-  assert.equal(await page.evaluate(() => document.activeElement?.textContent?.trim()), 'Re-approve', 'focus back on Re-approve');
+  // the dialog gives the focus back once it has closed (a frame after it leaves the DOM)
+  await page.waitForFunction(() => document.activeElement?.textContent?.trim() === 'Re-approve', null, { timeout: 5000 })
+    .catch(async () => assert.fail('focus back on Re-approve, not on ' + (await page.evaluate(() => document.activeElement?.tagName))));
   let list = await admin.call('GET', '/admin/applications?status=approved&search=' + encodeURIComponent(member.email));
   assert.ok(list.body.applications.find((a) => a._id === app._id).grant.revokedAt, 'Cancel restored nothing');
 
