@@ -200,6 +200,12 @@ test('keyboard: dialogs give the focus back to their opener; Escape closes the m
   await browser.context.clearCookies();
   const page = await browser.context.newPage();
   await page.setViewportSize({ width: 1280, height: 800 });
+  // Radix gives the focus back to a menu's trigger a frame or two after the menu unmounts:
+  // wait for it (up to 3 s) before reading where the focus is
+  const focusedTestId = async (want) => {
+    await page.waitForFunction((w) => document.activeElement?.getAttribute('data-testid') === w, want, { timeout: 3000 }).catch(() => {});
+    return page.evaluate(() => document.activeElement?.getAttribute('data-testid'));
+  };
   // Forgot Password: opened from the keyboard, closed with Escape and with Cancel
   await page.goto(server.url + '/login');
   await hydrated(page, 'LoginForm');
@@ -223,7 +229,7 @@ test('keyboard: dialogs give the focus back to their opener; Escape closes the m
   await page.keyboard.press('Tab');
   await page.keyboard.press('Escape');
   await page.locator('#mobile-nav').waitFor({ state: 'detached' });
-  assert.equal(await page.evaluate(() => document.activeElement?.getAttribute('data-testid')), 'mobile-menu-toggle');
+  assert.equal(await focusedTestId('mobile-menu-toggle'), 'mobile-menu-toggle');
   assert.equal(await page.getByTestId('mobile-menu-toggle').getAttribute('aria-expanded'), 'false');
 
   // the theme menu: Enter opens it, arrow keys move, Enter chooses, focus returns
@@ -249,7 +255,7 @@ test('keyboard: dialogs give the focus back to their opener; Escape closes the m
   await page.getByRole('menu').waitFor({ state: 'detached' });
   await page.waitForFunction(() => document.documentElement.classList.contains('dark'), null, { timeout: 3000 }).catch(() => {});
   assert.equal(await page.evaluate(() => document.documentElement.classList.contains('dark')), true, 'Dark chosen from the keyboard');
-  assert.equal(await page.evaluate(() => document.activeElement?.getAttribute('data-testid')), 'theme-toggle');
+  assert.equal(await focusedTestId('theme-toggle'), 'theme-toggle');
 
   // the user menu: ArrowDown opens it on the first item; Escape closes it
   await signIn(member.email, member.password);
@@ -263,7 +269,7 @@ test('keyboard: dialogs give the focus back to their opener; Escape closes the m
   assert.equal(await focused('Logout'), 'Logout');
   await page.keyboard.press('Escape');
   await page.getByRole('menu').waitFor({ state: 'detached' });
-  assert.equal(await page.evaluate(() => document.activeElement?.getAttribute('data-testid')), 'user-menu');
+  assert.equal(await focusedTestId('user-menu'), 'user-menu');
   await page.evaluate(() => localStorage.setItem('vite-ui-theme', 'light'));
   await page.close();
 });

@@ -115,6 +115,9 @@ test('a baked PNG chosen from the keyboard, or dropped, shows the checks', async
   const pngPath = path.join(dir, 'grace-badge.png');
   fs.writeFileSync(pngPath, png);
   const { page, errors } = await open(1440);
+  // listen for the file chooser before anything opens it: Playwright turns on the
+  // interception asynchronously, and a Space pressed before that opens nothing it can see
+  const chooserOpened = page.waitForEvent('filechooser', { timeout: 15000 });
   // the dropzone is a real label for a real file input, not a role=button wrapper
   assert.equal(await page.locator('[data-testid="verify-dropzone"] [role="button"]').count(), 0);
   assert.equal(await page.locator('label[for="credential-file"]').count(), 1);
@@ -125,7 +128,8 @@ test('a baked PNG chosen from the keyboard, or dropped, shows the checks', async
   assert.equal(await page.evaluate(() => document.activeElement?.id), 'credential-file');
   const ring = await page.locator('label[for="credential-file"]').evaluate((el) => getComputedStyle(el).boxShadow);
   assert.notEqual(ring, 'none', 'no visible focus on the dropzone');
-  const [chooser] = await Promise.all([page.waitForEvent('filechooser'), page.keyboard.press('Space')]);
+  await page.keyboard.press('Space');
+  const chooser = await chooserOpened;
   await chooser.setFiles(pngPath);
   await expectValidChecks(page, 'grace-badge.png');
   await shot(page, 'verify-file-valid-1440');
