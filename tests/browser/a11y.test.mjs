@@ -8,7 +8,7 @@ import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import { createRequire } from 'node:module';
 import AxeBuilder from '@axe-core/playwright';
-import { startServer, launch, hydrated, wake, shot, ADMIN_EMAIL, ADMIN_PASSWORD, confirmSignup } from './harness.mjs';
+import { startServer, launch, hydrated, wake, shot, focused, ADMIN_EMAIL, ADMIN_PASSWORD, confirmSignup } from './harness.mjs';
 
 const require = createRequire(import.meta.url);
 const axeSource = fs.readFileSync(require.resolve('axe-core/axe.min.js'), 'utf8');
@@ -200,12 +200,6 @@ test('keyboard: dialogs give the focus back to their opener; Escape closes the m
   await browser.context.clearCookies();
   const page = await browser.context.newPage();
   await page.setViewportSize({ width: 1280, height: 800 });
-  // Radix gives the focus back to a menu's trigger a frame or two after the menu unmounts:
-  // wait for it (up to 3 s) before reading where the focus is
-  const focusedTestId = async (want) => {
-    await page.waitForFunction((w) => document.activeElement?.getAttribute('data-testid') === w, want, { timeout: 3000 }).catch(() => {});
-    return page.evaluate(() => document.activeElement?.getAttribute('data-testid'));
-  };
   // Forgot Password: opened from the keyboard, closed with Escape and with Cancel
   await page.goto(server.url + '/login');
   await hydrated(page, 'LoginForm');
@@ -213,12 +207,10 @@ test('keyboard: dialogs give the focus back to their opener; Escape closes the m
   await forgot.focus();
   await page.keyboard.press('Enter');
   await page.getByRole('dialog').waitFor();
-  assert.equal(await page.evaluate(() => document.activeElement?.id), 'forgot-email', 'focus moves into the dialog');
+  assert.equal(await focused(page, 'id', 'forgot-email'), 'forgot-email', 'focus moves into the dialog');
   await page.keyboard.press('Escape');
   await page.getByRole('dialog').waitFor({ state: 'detached' });
-  // Radix gives the focus back a moment after the dialog unmounts
-  await page.waitForFunction(() => document.activeElement?.textContent === 'Forgot Password?', null, { timeout: 3000 }).catch(() => {});
-  assert.equal(await page.evaluate(() => document.activeElement?.textContent), 'Forgot Password?', 'Escape: focus back on the opener');
+  assert.equal(await focused(page, 'text', 'Forgot Password?'), 'Forgot Password?', 'Escape: focus back on the opener');
 
   // the mobile menu: Escape closes it and the focus returns to its button
   await page.setViewportSize({ width: 390, height: 844 });
@@ -229,7 +221,7 @@ test('keyboard: dialogs give the focus back to their opener; Escape closes the m
   await page.keyboard.press('Tab');
   await page.keyboard.press('Escape');
   await page.locator('#mobile-nav').waitFor({ state: 'detached' });
-  assert.equal(await focusedTestId('mobile-menu-toggle'), 'mobile-menu-toggle');
+  assert.equal(await focused(page, 'data-testid', 'mobile-menu-toggle'), 'mobile-menu-toggle');
   assert.equal(await page.getByTestId('mobile-menu-toggle').getAttribute('aria-expanded'), 'false');
 
   // the theme menu: Enter opens it, arrow keys move, Enter chooses, focus returns
@@ -239,23 +231,19 @@ test('keyboard: dialogs give the focus back to their opener; Escape closes the m
   await page.getByTestId('theme-toggle').focus();
   await page.keyboard.press('Enter');
   await page.getByRole('menu').waitFor();
-  const focused = async (want) => {
-    // Radix moves the focus on the next frame: wait for it (up to 3 s), then compare
-    await page.waitForFunction((w) => document.activeElement?.textContent?.trim() === w, want, { timeout: 3000 }).catch(() => {});
-    return page.evaluate(() => document.activeElement?.textContent?.trim());
-  };
-  assert.equal(await focused('Light'), 'Light');
+
+  assert.equal(await focused(page, 'text', 'Light'), 'Light');
   await page.keyboard.press('ArrowDown');
-  assert.equal(await focused('Dark'), 'Dark');
+  assert.equal(await focused(page, 'text', 'Dark'), 'Dark');
   await page.keyboard.press('ArrowDown');
-  assert.equal(await focused('System'), 'System');
+  assert.equal(await focused(page, 'text', 'System'), 'System');
   await page.keyboard.press('ArrowUp');
-  assert.equal(await focused('Dark'), 'Dark');
+  assert.equal(await focused(page, 'text', 'Dark'), 'Dark');
   await page.keyboard.press('Enter');
   await page.getByRole('menu').waitFor({ state: 'detached' });
   await page.waitForFunction(() => document.documentElement.classList.contains('dark'), null, { timeout: 3000 }).catch(() => {});
   assert.equal(await page.evaluate(() => document.documentElement.classList.contains('dark')), true, 'Dark chosen from the keyboard');
-  assert.equal(await focusedTestId('theme-toggle'), 'theme-toggle');
+  assert.equal(await focused(page, 'data-testid', 'theme-toggle'), 'theme-toggle');
 
   // the user menu: ArrowDown opens it on the first item; Escape closes it
   await signIn(member.email, member.password);
@@ -264,12 +252,12 @@ test('keyboard: dialogs give the focus back to their opener; Escape closes the m
   await page.getByTestId('user-menu').focus();
   await page.keyboard.press('ArrowDown');
   await page.getByRole('menu').waitFor();
-  assert.equal(await focused('Profile'), 'Profile');
+  assert.equal(await focused(page, 'text', 'Profile'), 'Profile');
   await page.keyboard.press('ArrowDown');
-  assert.equal(await focused('Logout'), 'Logout');
+  assert.equal(await focused(page, 'text', 'Logout'), 'Logout');
   await page.keyboard.press('Escape');
   await page.getByRole('menu').waitFor({ state: 'detached' });
-  assert.equal(await focusedTestId('user-menu'), 'user-menu');
+  assert.equal(await focused(page, 'data-testid', 'user-menu'), 'user-menu');
   await page.evaluate(() => localStorage.setItem('vite-ui-theme', 'light'));
   await page.close();
 });

@@ -99,6 +99,25 @@ export async function wake(page, name) {
   await hydrated(page, name);
 }
 
+/**
+ * Where the focus is, by one attribute of the focused element ('id', 'data-testid',
+ * 'aria-label', or 'text' for its trimmed text). Dialogs and menus give the focus back a
+ * frame or two after they unmount, so this waits (up to 3 s) for want before reading.
+ */
+export async function focused(page, attr, want) {
+  const read = ([a]) => {
+    const el = document.activeElement;
+    if (!el) return null;
+    return a === 'text' ? el.textContent?.trim() ?? null : el.getAttribute(a);
+  };
+  await page.waitForFunction(([a, w]) => {
+    const el = document.activeElement;
+    if (!el) return false;
+    return (a === 'text' ? el.textContent?.trim() : el.getAttribute(a)) === w;
+  }, [attr, want], { timeout: 3000 }).catch(() => {});
+  return page.evaluate(read, [attr]);
+}
+
 export async function shot(page, name) {
   await page.screenshot({ path: path.join(screenshotDir, name + '.png'), fullPage: true });
 }

@@ -6,7 +6,7 @@
 // a used-up coupon and the Audit Log's action filter. Screenshots: journey-*.png.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { startServer, launch, hydrated, wake, shot, watchErrors, ADMIN_EMAIL, ADMIN_PASSWORD, confirmSignup, confirmationToken } from './harness.mjs';
+import { startServer, launch, hydrated, wake, shot, focused, watchErrors, ADMIN_EMAIL, ADMIN_PASSWORD, confirmSignup, confirmationToken } from './harness.mjs';
 
 const API = '/backend/api/v1';
 let server, browser;
@@ -188,7 +188,7 @@ test('the header avatar follows a new profile picture at once', async () => {
   // the header was never touched: it must show the new picture without a reload
   await page.waitForFunction((s) => document.querySelector('[data-island="Header"] [data-testid="user-menu"] img')?.getAttribute('src') === s, src, { timeout: 5000 });
   // the picture dialog gave the focus back to its opener
-  assert.equal(await page.evaluate(() => document.activeElement?.getAttribute('data-testid')), 'edit-picture');
+  assert.equal(await focused(page, 'data-testid', 'edit-picture'), 'edit-picture');
   await page.close();
 });
 
@@ -307,7 +307,7 @@ test('admin: Pending Review payment filter, quick reject asks first, used-up cou
   assert.match(await confirm.innerText(), /Application did not meet requirements/);
   await confirm.getByRole('button', { name: 'Cancel' }).click();
   await confirm.waitFor({ state: 'detached' });
-  assert.equal(await page.evaluate(() => document.activeElement?.getAttribute('aria-label')), 'Quick reject', 'focus back on the quick reject button');
+  assert.equal(await focused(page, 'aria-label', 'Quick reject'), 'Quick reject', 'focus back on the quick reject button');
   const still = await admin.call('GET', '/admin/applications?status=pending');
   assert.ok(still.body.applications.some((a) => a._id === id), 'Cancel rejected nothing');
 
