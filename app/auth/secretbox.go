@@ -103,6 +103,9 @@ func (h *Handler) WithSecretKey(cfg *config.Config) *Handler {
 		slog.Error("two-step sign-in: no secret key to seal TOTP secrets", "err", err)
 		return h
 	}
+	if h.svc.DB == nil {
+		return h
+	}
 	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
 	defer cancel()
 	if n, err := h.svc.SealLegacySecrets(ctx); err != nil {
