@@ -48,6 +48,7 @@ type Service struct {
 	Limiter  *ratelimit.Limiter
 	Mailer   *mail.Worker
 	Now      func() time.Time
+	Box      *SecretBox // seals TOTP secrets at rest (secretbox.go)
 }
 
 func (s *Service) now() time.Time {

@@ -2,6 +2,7 @@ package auth
 
 import (
 	"context"
+	"net/netip"
 	"time"
 
 	"github.com/uptrace/bun"
@@ -14,7 +15,8 @@ import (
 // cookie" scheme, with known networks as a second sign of the owner):
 //
 //   - A browser that signed in to an account successfully gets a device cookie, and the
-//     account remembers the network address it came from. An attempt from such a device
+//     account remembers the network it came from (the /24 of an IPv4 address, the /64
+//     of an IPv6 one: KnownNetwork). An attempt from such a device
 //     or network is "trusted" and counted only against that device (or network) of that
 //     account.
 //   - Every other attempt is counted against the account from untrusted clients, against
@@ -86,7 +88,30 @@ type count struct {
 }
 
 func deviceID(token, userID string) string { return HashToken("device|" + token + "|" + userID) }
-func networkID(ip, userID string) string   { return HashToken("network|" + ip + "|" + userID) }
+func networkID(ip, userID string) string {
+	return HashToken("network|" + KnownNetwork(ip) + "|" + userID)
+}
+
+// KnownNetwork is the network an address stands for as a "known network": its /24 (IPv4,
+// an IPv4-mapped IPv6 address included) or its /64 (IPv6), so the owner's next sign-in from
+// a neighbouring address of the same home or office network (DHCP, IPv6 privacy
+// addresses) is still recognised. Anything that is not an address stands for itself.
+func KnownNetwork(ip string) string {
+	a, err := netip.ParseAddr(ip)
+	if err != nil {
+		return ip
+	}
+	a = a.Unmap().WithZone("")
+	bits := 64
+	if a.Is4() {
+		bits = 24
+	}
+	p, err := a.Prefix(bits)
+	if err != nil {
+		return ip
+	}
+	return p.String()
+}
 
 // trust answers the id of the device or network of u this attempt comes from ("" when
 // neither signed in to u before).

@@ -94,8 +94,8 @@ func matchStep(secret, code string, now time.Time) int64 {
 
 // useCode accepts a TOTP code of u once: the step it belongs to must be newer than the
 // last one used (a replayed or older code is refused even within the window).
-func useCode(ctx context.Context, d bun.IDB, u *model.User, code string, now time.Time) (bool, error) {
-	st := matchStep(u.TOTPSecret, code, now)
+func useCode(ctx context.Context, d bun.IDB, u *model.User, secret, code string, now time.Time) (bool, error) {
+	st := matchStep(secret, code, now)
 	if st == 0 {
 		return false, nil
 	}
@@ -159,7 +159,11 @@ func (s *Service) SetupTOTP(ctx context.Context, u *model.User) (*SetupJSON, err
 	if err != nil {
 		return nil, err
 	}
-	if _, err := s.DB.NewUpdate().Model((*model.User)(nil)).Set("totp_secret = ?", key.Secret()).Set("totp_enabled_at = NULL").
+	sealed, err := s.sealNew(u, key.Secret()) // kept sealed (secretbox.go)
+	if err != nil {
+		return nil, err
+	}
+	if _, err := s.DB.NewUpdate().Model((*model.User)(nil)).Set("totp_secret = ?", sealed).Set("totp_enabled_at = NULL").
 		Set("updated_at = ?", s.now()).Where("id = ? AND totp_enabled_at IS NULL", u.ID).Exec(ctx); err != nil {
 		return nil, err
 	}
@@ -191,13 +195,17 @@ func (s *Service) EnableTOTP(ctx context.Context, u *model.User, code string) ([
 	if err := s.reserveMFA(ctx, cs, now); err != nil {
 		return nil, err
 	}
-	st := matchStep(u.TOTPSecret, code, now)
+	secret, err := s.totpSecret(ctx, u)
+	if err != nil {
+		return nil, err
+	}
+	st := matchStep(secret, code, now)
 	if st == 0 || st <= u.TOTPLastStep {
 		return nil, web.BadRequest(MsgMFACodeWrong)
 	}
 	s.release(ctx, cs, true, now)
 	codes := make([]string, recoveryCodes)
-	err := s.DB.RunInTx(ctx, nil, func(ctx context.Context, tx bun.Tx) error {
+	err = s.DB.RunInTx(ctx, nil, func(ctx context.Context, tx bun.Tx) error {
 		res, err := tx.NewUpdate().Model((*model.User)(nil)).Set("totp_enabled_at = ?", now).Set("totp_last_step = ?", st).
 			Set("updated_at = ?", now).Where("id = ? AND totp_enabled_at IS NULL AND totp_secret = ?", u.ID, u.TOTPSecret).Exec(ctx)
 		if err != nil {
@@ -320,7 +328,10 @@ func (s *Service) CompleteLogin(ctx context.Context, challenge string, in MFAInp
 	var ok bool
 	var err error
 	if strings.TrimSpace(in.Code) != "" {
-		ok, err = useCode(ctx, s.DB, &u, in.Code, now)
+		var secret string
+		if secret, err = s.totpSecret(ctx, &u); err == nil {
+			ok, err = useCode(ctx, s.DB, &u, secret, in.Code, now)
+		}
 	} else {
 		ok, err = useRecovery(ctx, s.DB, &u, in.RecoveryCode, now)
 	}

@@ -330,7 +330,9 @@ func revocation(ctx context.Context, client *http.Client, pl *Payload) Check {
 	}
 	for _, r := range list.RevokedCredential {
 		if r.ID == pl.ID && r.Revoked {
-			return Check{Name: "revocation", Detail: "revoked"}
+			// the list also names a credential whose expiry, set after issue, has passed
+			// (app/verify/expirystatus.go); it gives no reason
+			return Check{Name: "revocation", Detail: "revoked, or expired since it was issued (the verify page says which)"}
 		}
 	}
 	idx := pl.StatusIndexOf()

@@ -136,6 +136,7 @@ type StatusListCredential struct {
 	Type              []string          `json:"type"`
 	Issuer            string            `json:"issuer"`
 	ValidFrom         string            `json:"validFrom"`
+	ValidUntil        string            `json:"validUntil,omitempty"` // the next moment a bit turns on by expiry
 	CredentialSubject StatusListSubject `json:"credentialSubject"`
 }
 

@@ -1,6 +1,7 @@
 // Package deploycheck lists the unsafe settings of a deployment (`meritmark check`): no
 // configured origin, the PayPal simulator on an https origin, no HSTS, the demo admin's
-// password unchanged, and data files other users of the machine can read.
+// password unchanged, a TOTP sealing key that is too short or not shared by the instances
+// of one PostgreSQL database, and data files other users of the machine can read.
 package deploycheck
 
 import (
@@ -71,6 +72,12 @@ func Run(ctx context.Context, cfg *config.Config, d *bun.DB, demoPassword string
 	}
 	if os.Getenv("MERITMARK_INSECURE_ADMIN_WITHOUT_2FA") == "1" {
 		add("MERITMARK_INSECURE_ADMIN_WITHOUT_2FA", "set: administrators may work without two-step sign-in (a test switch; never set it on a real site)")
+	}
+	switch key := strings.TrimSpace(os.Getenv("MERITMARK_SECRET_KEY")); {
+	case key != "" && len(key) < 16:
+		add("MERITMARK_SECRET_KEY", "shorter than 16 characters: two-step sign-in cannot be set up and sealed TOTP secrets cannot be checked")
+	case key == "" && strings.HasPrefix(cfg.DatabaseURL, "postgres"):
+		add("MERITMARK_SECRET_KEY", "not set with a shared database: each instance seals TOTP secrets with the key in its own data dir, so two-step sign-in fails on the others (set the same key everywhere)")
 	}
 	out = append(out, readableFiles(cfg)...)
 	return out, nil

@@ -81,6 +81,25 @@ func TestUnsafeSettingsAreListed(t *testing.T) {
 	if got := settings(fs); got != "MERITMARK_BASE_URL,MERITMARK_ADDR,MERITMARK_HSTS" {
 		t.Fatalf("findings %s: %v", got, fs)
 	}
+	// PostgreSQL (instances may share it) without a shared TOTP sealing key; a short key
+	fs, _ = Run(ctx, load(t, map[string]string{"MERITMARK_DATA_DIR": filepath.Join(t.TempDir(), "none"), "MERITMARK_ADDR": ":8080", "MERITMARK_BASE_URL": "https://badges.example",
+		"MERITMARK_PAYPAL_BASE_URL": "https://api-m.paypal.com", "MERITMARK_PAYPAL_CLIENT_ID": "id", "MERITMARK_PAYPAL_SECRET": "s", "DATABASE_URL": "postgres://db.internal/meritmark"}), nil, "")
+	if got := settings(fs); got != "MERITMARK_SECRET_KEY" || !strings.Contains(fs[0].Problem, "shared database") {
+		t.Fatalf("findings %s: %v", got, fs)
+	}
+	t.Setenv("MERITMARK_SECRET_KEY", "too-short")
+	fs, _ = Run(ctx, load(t, map[string]string{"MERITMARK_DATA_DIR": filepath.Join(t.TempDir(), "none"), "MERITMARK_ADDR": ":8080", "MERITMARK_BASE_URL": "https://badges.example",
+		"MERITMARK_PAYPAL_BASE_URL": "https://api-m.paypal.com", "MERITMARK_PAYPAL_CLIENT_ID": "id", "MERITMARK_PAYPAL_SECRET": "s", "DATABASE_URL": "postgres://db.internal/meritmark"}), nil, "")
+	if got := settings(fs); got != "MERITMARK_SECRET_KEY" || !strings.Contains(fs[0].Problem, "shorter than 16") {
+		t.Fatalf("findings %s: %v", got, fs)
+	}
+	t.Setenv("MERITMARK_SECRET_KEY", "a-long-enough-shared-secret-key")
+	fs, _ = Run(ctx, load(t, map[string]string{"MERITMARK_DATA_DIR": filepath.Join(t.TempDir(), "none"), "MERITMARK_ADDR": ":8080", "MERITMARK_BASE_URL": "https://badges.example",
+		"MERITMARK_PAYPAL_BASE_URL": "https://api-m.paypal.com", "MERITMARK_PAYPAL_CLIENT_ID": "id", "MERITMARK_PAYPAL_SECRET": "s", "DATABASE_URL": "postgres://db.internal/meritmark"}), nil, "")
+	if len(fs) != 0 {
+		t.Fatalf("findings with a shared key: %v", fs)
+	}
+	t.Setenv("MERITMARK_SECRET_KEY", "")
 	// the simulator on https without the explicit setting
 	fs, _ = Run(ctx, load(t, map[string]string{"MERITMARK_DATA_DIR": filepath.Join(t.TempDir(), "none"), "MERITMARK_BASE_URL": "https://badges.example"}), nil, "")
 	if got := settings(fs); got != "MERITMARK_PAYPAL_BASE_URL" {

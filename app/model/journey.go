@@ -191,6 +191,9 @@ type BadgeGrant struct {
 	CredentialOrigin     string     `bun:"credential_origin"` // the origin the credential's ids were built with
 	GrantedBy            *string    `bun:"granted_by"`
 	PreviousGrantID      *string    `bun:"previous_grant_id"` // the grant this one renews
+	// ExpiryInStatus: the expiry was set or brought forward after the credential was first
+	// signed; once it passes, the status lists mark the credential (app/verify/expirystatus.go).
+	ExpiryInStatus bool `bun:"expiry_in_status"`
 }
 
 // AuditEntry records one admin action.

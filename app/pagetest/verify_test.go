@@ -108,7 +108,11 @@ func TestVerifyPagesRendered(t *testing.T) {
 		"The badge has been revoked or has expired", "The verification ID is in an invalid format", `<meta name="robots" content="noindex">`)
 
 	r = c.Raw("GET", "/verify-badge", nil, map[string]string{"Accept": "text/html"}).Expect(http.StatusOK)
-	verifyPageHas(t, "empty", r.Text(), "Verify a Badge", "How verification works", "Verification ID")
+	verifyPageHas(t, "empty", r.Text(), "Verify a Badge", "How verification works", "Verification ID",
+		"a JWT signed with ES256", "eddsa-rdfc-2022 Data Integrity proof by our did:web")
+	if strings.Contains(r.Text(), "Ed25519 signature") {
+		t.Error("the verify page still says credentials carry an Ed25519 signature only")
+	}
 
 	_, admin := e.Admin("boss@x.io")
 	admin.Put("/admin/grants/"+grace.ID+"/revoke", map[string]any{"reason": "Issued to the wrong person"}).Expect(http.StatusOK)

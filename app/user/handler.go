@@ -136,7 +136,11 @@ func (h *Handler) profilePage(c fiber.Ctx) error {
 	if err != nil {
 		return err
 	}
-	return h.site.Render(c, "ProfilePage", fiber.Map{"user": j, "badges": badges, "origin": h.site.Origin(c)},
+	waiting, err := WaitingForEmail(c.Context(), h.svc.DB, u)
+	if err != nil {
+		return err
+	}
+	return h.site.Render(c, "ProfilePage", fiber.Map{"user": j, "badges": badges, "origin": h.site.Origin(c), "waitingBadges": waiting},
 		web.Meta{Title: "My Profile", Description: "Your Meritmark profile and earned badges.", NoIndex: true})
 }
 

@@ -521,9 +521,8 @@ func (s *Service) StatusListDocument(ctx context.Context, origin string) (*Statu
 		RevokedAt            time.Time `bun:"revoked_at"`
 		RevocationReason     string    `bun:"revocation_reason"`
 	}
-	if err := s.DB.NewSelect().Model((*model.BadgeGrant)(nil)).
-		Column("status_index", "public_verification_id", "credential_origin").
-		Where("revoked_at IS NOT NULL").OrderExpr("status_index, public_verification_id").Scan(ctx, &rows); err != nil {
+	q := s.DB.NewSelect().Model((*model.BadgeGrant)(nil)).Column("status_index", "public_verification_id", "credential_origin")
+	if err := statusOn(q, s.now()).OrderExpr("status_index, public_verification_id").Scan(ctx, &rows); err != nil { // revoked, or expired after issue (expirystatus.go)
 		return nil, err
 	}
 	l := &StatusList{ID: credential.StatusListURL(origin), Issuer: credential.DIDWeb(origin), RevokedCredential: make([]RevokedEntry, 0, len(rows))}
@@ -538,19 +537,25 @@ func (s *Service) StatusListDocument(ctx context.Context, origin string) (*Statu
 }
 
 // BitstringStatusList is the signed BitstringStatusListCredential of origin (purpose
-// revocation): bit i is on when the credential with status index i is revoked. Rebuilt
-// (and signed) only when the set of revoked indexes or the list length changes.
+// revocation): bit i is on when the credential with status index i is revoked, or expired
+// after issue (expirystatus.go). Rebuilt (and signed) only when the set of indexes, the
+// list length or the next expiry changes.
 func (s *Service) BitstringStatusList(ctx context.Context, origin string) ([]byte, error) {
 	var set []int
-	if err := s.DB.NewSelect().Model((*model.BadgeGrant)(nil)).Column("status_index").
-		Where("revoked_at IS NOT NULL").Where("status_index > 0").OrderExpr("status_index").Scan(ctx, &set); err != nil {
+	now := s.now().UTC()
+	q := s.DB.NewSelect().Model((*model.BadgeGrant)(nil)).Column("status_index").Where("status_index > 0")
+	if err := statusOn(q, now).OrderExpr("status_index").Scan(ctx, &set); err != nil {
+		return nil, err
+	}
+	next, err := nextStatusChange(ctx, s.DB, now)
+	if err != nil {
 		return nil, err
 	}
 	bits, err := credential.StatusListBits(ctx, s.DB)
 	if err != nil {
 		return nil, err
 	}
-	key := fmt.Sprintf("%s\x00%d\x00%v", origin, bits, set)
+	key := fmt.Sprintf("%s\x00%d\x00%v\x00%s", origin, bits, set, timestampOrEmpty(next))
 	s.listMu.Lock()
 	defer s.listMu.Unlock()
 	if b, ok := s.lists[origin]; ok && b.key == key {
@@ -561,10 +566,9 @@ func (s *Service) BitstringStatusList(ctx context.Context, origin string) ([]byt
 		return nil, err
 	}
 	url := credential.BitstringStatusListURL(origin, credential.PurposeRevocation)
-	now := s.now().UTC()
 	doc := credential.StatusListCredential{Context: []string{credential.ContextVC}, ID: url,
 		Type: []string{"VerifiableCredential", "BitstringStatusListCredential"}, Issuer: credential.DIDWeb(origin),
-		ValidFrom: credential.Timestamp(now),
+		ValidFrom: credential.Timestamp(now), ValidUntil: timestampOrEmpty(next),
 		CredentialSubject: credential.StatusListSubject{ID: url + "#list", Type: "BitstringStatusList",
 			StatusPurpose: credential.PurposeRevocation, EncodedList: enc}}
 	k := s.Issuer.Keys.Active()
@@ -734,6 +738,9 @@ func (s *Service) SetExpiry(ctx context.Context, actor *model.User, id string, e
 		before := stateOf(g)
 		g.ExpiresAt = expiresAt
 		if _, err := tx.NewUpdate().Model(g).Column("expires_at").WherePK().Exec(ctx); err != nil {
+			return err
+		}
+		if err := publishExpiry(ctx, tx, g, before.ExpiresAt); err != nil { // copies already downloaded (expirystatus.go)
 			return err
 		}
 		o := g.CredentialOrigin

@@ -1,11 +1,14 @@
 // Account security end to end: sign-up → the confirmation mail (from the SMTP sink the
-// harness runs) → confirmed; and the seeded admin's first sign-in: a new password, then
-// two-step sign-in set up with codes computed here (RFC 6238 with node:crypto), then a
-// sign-in with a code. Screenshots: tests/browser/screenshots/security-*.png.
+// harness runs); the seeded admin's first sign-in: a new password, then two-step sign-in
+// set up with codes computed here (RFC 6238 with node:crypto), then a sign-in with a code;
+// then the new member's first grant: they apply for a proof badge (free coupon), that admin
+// approves it, the grant waits (no credential, the profile says why) until the address is
+// confirmed through the mail's link, and then the credential is issued.
+// Screenshots: tests/browser/screenshots/security-*.png.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import crypto from 'node:crypto';
-import { startServer, launch, hydrated, shot, confirmationToken, ADMIN_EMAIL, ADMIN_PASSWORD } from './harness.mjs';
+import { startServer, launch, hydrated, shot, confirmationToken, seededBadges, ADMIN_EMAIL, ADMIN_PASSWORD } from './harness.mjs';
 
 /** RFC 4648 base32 without padding. */
 function base32(s) {
@@ -35,6 +38,10 @@ function totp(secret, step) {
 const nowStep = () => Math.floor(Date.now() / 30000);
 
 let server, browser;
+// the member signed up in the first test (waiting for confirmation) and the admin's
+// browser context once two-step sign-in is set up
+let member, adminCtx;
+const API = '/backend/api/v1';
 before(async () => {
   server = await startServer({ MM_KEEP_SEEDED_ADMIN: '1' });
   browser = await launch();
@@ -49,7 +56,7 @@ test('a TOTP twin of the server: RFC 6238 test vector', () => {
   assert.equal(totp('GEZDGNBVGY3TQOJQGEZDGNBVGY3TQOJQ', 1), '287082');
 });
 
-test('sign up, read the confirmation mail, confirm the address', async () => {
+test('sign up: the confirmation mail arrives and the profile asks for it', async () => {
   const page = await browser.context.newPage();
   const email = `sec-${Date.now()}@example.com`;
   await page.goto(server.url + '/signup');
@@ -76,21 +83,8 @@ test('sign up, read the confirmation mail, confirm the address', async () => {
   const mail = server.smtp.messages.filter((m) => m.to.includes(email)).at(-1);
   assert.match(mail.data, /Subject: Confirm your Meritmark email address/);
   assert.ok(token.length >= 40, 'a 256-bit token');
-  await page.goto(`${server.url}/verify-email?token=${encodeURIComponent(token)}`);
-  await hydrated(page, 'VerifyEmailCard');
-  await shot(page, 'security-verify-email-1280');
-  await page.click('[data-testid="verify-email-submit"]');
-  await page.getByTestId('verify-email-done').waitFor();
-  await shot(page, 'security-verify-email-done-1280');
-  // once only
-  const again = await page.request.post(server.url + '/backend/api/v1/auth/verify-email', { data: { token }, headers: { Origin: server.url } });
-  assert.equal(again.status(), 400);
-  const me = await (await page.request.get(server.url + '/backend/api/v1/auth/me')).json();
-  assert.equal(me.user.emailVerified, true);
-  await page.goto(server.url + '/profile');
-  await hydrated(page, 'AccountSecurity');
-  assert.equal(await page.getByTestId('email-unverified').count(), 0);
-  await page.close();
+  // the address is confirmed later, after a first grant (the last test)
+  member = { page, email, token };
 });
 
 test("the seeded admin's first sign-in: a new password, then two-step sign-in", async () => {
@@ -152,5 +146,80 @@ test("the seeded admin's first sign-in: a new password, then two-step sign-in", 
   await page.fill('#login-code', totp(secret, step + 1));
   await Promise.all([page.waitForURL(server.url + '/admin'), page.click('[data-testid="mfa-submit"]')]);
   await hydrated(page, 'AdminDashboard');
+  await page.close();
+  adminCtx = ctx;
+});
+
+test('the first grant waits for the confirmed address, then the credential is issued', async () => {
+  assert.ok(member && adminCtx, 'the sign-up and admin tests ran first');
+  const { page, email, token } = member;
+  // the member applies for a proof badge and pays with the seeded 100% coupon
+  const badges = await seededBadges(server);
+  const badge = badges.find((b) => b.type === 'proof');
+  assert.ok(badge, 'a seeded proof badge');
+  const pdf = Buffer.from('%PDF-1.7\n1 0 obj\n<<>>\nendobj\ntrailer\n<<>>\n%%EOF\n');
+  const sub = await page.request.post(server.url + API + '/applications', {
+    headers: { Origin: server.url },
+    multipart: {
+      badgeId: badge._id, type: 'proof', fullName: 'Sam Secure', position: 'Engineer', linkedin: 'https://linkedin.com/in/sam',
+      portfolio: 'https://sam.example', description: 'Evidence.', proofFiles: { name: 'proof.pdf', mimeType: 'application/pdf', buffer: pdf },
+    },
+  });
+  assert.equal(sub.status(), 201, await sub.text());
+  const appId = (await sub.json()).application._id;
+  const pay = await page.request.post(server.url + API + '/payments', {
+    headers: { Origin: server.url }, data: { badgeId: badge._id, amount: 0, status: 'success', provider: 'free-grant', couponCode: 'FREEGRANT' },
+  });
+  assert.equal(pay.status(), 201, await pay.text());
+
+  // the admin (two-step sign-in done) approves: the grant waits for the address
+  const approved = await adminCtx.request.put(`${server.url}${API}/admin/applications/${appId}/approve`, { headers: { Origin: server.url }, data: {} });
+  assert.equal(approved.status(), 200, await approved.text());
+  const body = await approved.json();
+  assert.equal(body.waitingForEmailVerification, true, JSON.stringify(body));
+  assert.ok(!body.application.grant, 'a grant was issued to an unconfirmed address: ' + JSON.stringify(body.application.grant));
+
+  // the member's side: no credential, and the profile says the badge waits for the link
+  let me = await (await page.request.get(server.url + API + '/auth/me')).json();
+  assert.equal(me.user.emailVerified, false);
+  assert.equal(me.user.badgeGrants.length, 0, 'a credential before the confirmation');
+  await page.goto(server.url + '/profile');
+  await hydrated(page, 'AccountSecurity');
+  const waiting = page.getByTestId('email-unverified');
+  await waiting.waitFor();
+  const note = page.getByTestId('grant-waiting');
+  assert.equal(await note.innerText(), `Your ${badge.name} badge is approved and waits for this confirmation: its credential is issued when you open the link.`);
+  for (const [w, h] of [[1440, 900], [390, 844]]) {
+    await page.setViewportSize({ width: w, height: h });
+    await page.evaluate(() => window.scrollTo(0, 0)); // full-page shot: the sticky header at the top
+    await shot(page, `security-grant-waiting-${w}`);
+  }
+  await page.setViewportSize({ width: 1280, height: 800 });
+
+  // the link in the mail confirms the address and issues the waiting grant
+  await page.goto(`${server.url}/verify-email?token=${encodeURIComponent(token)}`);
+  await hydrated(page, 'VerifyEmailCard');
+  await shot(page, 'security-verify-email-1280');
+  await page.click('[data-testid="verify-email-submit"]');
+  const done = page.getByTestId('verify-email-done');
+  await done.waitFor();
+  assert.match(await page.getByTestId('verify-email-card').innerText(), /One approved badge was waiting for it and is now on your profile/);
+  await shot(page, 'security-verify-email-done-1280');
+  // once only
+  const again = await page.request.post(server.url + API + '/auth/verify-email', { data: { token }, headers: { Origin: server.url } });
+  assert.equal(again.status(), 400);
+  me = await (await page.request.get(server.url + API + '/auth/me')).json();
+  assert.equal(me.user.emailVerified, true);
+  assert.equal(me.user.badgeGrants.length, 1, JSON.stringify(me.user.badgeGrants));
+  const g = me.user.badgeGrants[0];
+  // the credential is issued: it verifies, and it names the confirmed address's holder
+  const v = await (await page.request.get(`${server.url}${API}/verify/badge/${g.publicVerificationId}`)).json();
+  assert.equal(v.isValid, true, JSON.stringify(v));
+  assert.equal(v.checks.signature, true);
+  const jwt = await page.request.get(`${server.url}/credentials/${g.publicVerificationId}.jwt`);
+  assert.equal(jwt.status(), 200);
+  await page.goto(server.url + '/profile');
+  await hydrated(page, 'AccountSecurity');
+  assert.equal(await page.getByTestId('email-unverified').count(), 0);
   await page.close();
 });

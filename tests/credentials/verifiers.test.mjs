@@ -12,6 +12,9 @@
 //   - @digitalcredentials/verifier-core (the DCC's verifier, behind Learner Credential Wallet
 //     and VerifierPlus) accepts the JSON-LD form and sees the revoke (fetch replaced: it
 //     takes no document loader);
+//   - a copy downloaded before the admin sets an expiry (now past) fails the status check in
+//     vc-bitstring-status-list and verifier-core, while the untouched credential still
+//     verifies and our verify API says "expired" (app/verify/expirystatus.go);
 //   - one changed byte fails in each.
 // The library versions used are printed at the end (and recorded in the report).
 import { test, before, after } from 'node:test';
@@ -75,22 +78,24 @@ async function call(method, p, data) {
 
 const suite = () => new DataIntegrityProof({ cryptosuite: eddsaRdfc2022CryptoSuite });
 
-before(async () => {
-  fetched = [];
-  server = await startServer();
-  api = await request.newContext();
+/** A member earns the seeded proof badge through the real flow (sign up, confirm the
+ * address, apply, pay with the seeded 100% coupon, the demo admin approves): its grant and
+ * both credential forms as downloaded then. Leaves `api` signed in as the admin. */
+async function earn(name) {
   const list = await (await fetch(server.url + API + '/badges/with-ownership')).json();
   const badge = list.badges.find((b) => b.type === 'proof');
   assert.ok(badge, 'a seeded proof badge');
-  const email = `holder-${Date.now()}@example.com`;
-  let r = await call('post', '/auth/register', { name: 'Ada Lovelace', email, password: 'analytical-engine-1843' });
+  await api?.dispose();
+  api = await request.newContext();
+  const email = `holder-${Date.now()}-${Math.random().toString(36).slice(2, 8)}@example.com`;
+  let r = await call('post', '/auth/register', { name, email, password: 'analytical-engine-1843' });
   assert.equal(r.status, 201, JSON.stringify(r.body));
   // register does not sign in; a credential only ever names a confirmed address
   await confirmSignup(server, api, email, 'analytical-engine-1843');
   const sub = await api.post(server.url + API + '/applications', {
     headers: { Origin: server.url },
     multipart: {
-      badgeId: badge._id, type: 'proof', fullName: 'Ada Lovelace', position: 'Engineer', linkedin: 'https://linkedin.com/in/ada',
+      badgeId: badge._id, type: 'proof', fullName: name, position: 'Engineer', linkedin: 'https://linkedin.com/in/ada',
       portfolio: 'https://ada.example', description: 'Evidence.', proofFiles: { name: 'proof.pdf', mimeType: 'application/pdf', buffer: PDF },
     },
   });
@@ -104,11 +109,16 @@ before(async () => {
   assert.equal(r.status, 200, JSON.stringify(r.body));
   r = await call('put', `/admin/applications/${appId}/approve`, {});
   assert.equal(r.status, 200, JSON.stringify(r.body));
-  grant = r.body.application.grant;
-  assert.ok(grant && grant.publicVerificationId, JSON.stringify(r.body));
-  const base = `${server.url}/credentials/${grant.publicVerificationId}`;
-  jwt = (await (await fetch(base + '.jwt')).text()).trim();
-  ld = await getJSON(base + '.json');
+  const g = r.body.application.grant;
+  assert.ok(g && g.publicVerificationId, JSON.stringify(r.body));
+  const base = `${server.url}/credentials/${g.publicVerificationId}`;
+  return { grant: g, jwt: (await (await fetch(base + '.jwt')).text()).trim(), ld: await getJSON(base + '.json') };
+}
+
+before(async () => {
+  fetched = [];
+  server = await startServer();
+  ({ grant, jwt, ld } = await earn('Ada Lovelace'));
 });
 
 after(async () => {
@@ -226,6 +236,50 @@ test('@digitalcredentials/verifier-core (the DCC verifier) accepts the JSON-LD c
     const bad = await verifyCredential({ credential: changed, knownDIDRegistries: [] });
     assert.ok(bad.errors || (bad.log || []).some((e) => e.id === 'valid_signature' && !e.valid), 'a changed credential still verifies');
   });
+});
+
+test('an expiry set after download reaches the downloaded copy through the status list; the untouched one still verifies', async () => {
+  const other = await earn('Grace Hopper');
+  assert.equal(other.ld.validUntil, undefined, 'the copy already carries an expiry');
+  const status = (credential) => checkStatus({ credential, documentLoader, suite: suite(), verifyBitstringStatusListCredential: true, verifyMatchingIssuers: true });
+  const dcc = (credential) => withOfflineFetch(async () => {
+    const { verifyCredential } = await import('@digitalcredentials/verifier-core');
+    const res = await verifyCredential({ credential, knownDIDRegistries: [] });
+    return { res, log: Object.fromEntries((res.log || []).map((e) => [e.id, e.valid])) };
+  });
+  let r = await status(other.ld);
+  assert.equal(r.verified, true, String(r.error));
+  assert.equal(r.results[0].status, false, 'the bit is on before any expiry');
+
+  // the admin sets an expiry that has already passed (after the issue date: wait a moment)
+  await new Promise((ok) => setTimeout(ok, 2100));
+  const past = new Date(Date.now() - 1000).toISOString();
+  const rv = await call('put', `/admin/grants/${other.grant._id}/expiry`, { expiresAt: past });
+  assert.equal(rv.status, 200, JSON.stringify(rv.body));
+
+  // Digital Bazaar: the status of the downloaded copy (no validUntil) now reads "on"
+  r = await status(other.ld);
+  assert.equal(r.verified, true, String(r.error));
+  assert.equal(r.results[0].status, true, 'the status list does not reach the downloaded copy');
+  // the DCC verifier: signature fine, status check not valid
+  let d = await dcc(other.ld);
+  assert.equal(d.log.valid_signature, true, JSON.stringify(d.res));
+  assert.equal(d.log.revocation_status, false, 'verifier-core still accepts the downloaded copy: ' + JSON.stringify(d.res.log));
+  // the untouched credential still verifies, status included
+  r = await status(ld);
+  assert.equal(r.verified, true, String(r.error));
+  assert.equal(r.results[0].status, false, 'the untouched credential\'s bit is on');
+  d = await dcc(ld);
+  assert.equal(d.res.errors, undefined, JSON.stringify(d.res.errors));
+  assert.equal(d.log.valid_signature, true);
+  assert.equal(d.log.revocation_status, true, 'the untouched credential fails its status check: ' + JSON.stringify(d.res.log));
+  assert.equal(d.log.expiration, true);
+  // our verify API keeps the true reason: expired, not revoked
+  const v = await (await fetch(`${server.url}${API}/verify/badge/${other.grant.publicVerificationId}`)).json();
+  assert.equal(v.status, 'expired', JSON.stringify(v));
+  assert.equal(v.isValid, false);
+  assert.equal(v.checks.notRevoked, true, JSON.stringify(v.checks));
+  assert.match(v.reason, /^This badge expired on /);
 });
 
 test('the status list says not revoked, then revoked once the admin revokes', async () => {

@@ -5,13 +5,13 @@ import { toast, toastError } from '../lib/toast';
 import { dateTime } from '../lib/format';
 import { Button, Card, CardContent, CardDescription, CardHeader, CardTitle, Chip, LinkButton } from '../components/ui';
 
-export type AccountSecurityProps = { email: string; emailVerified: boolean; twoFactorEnabled: boolean };
+export type AccountSecurityProps = { email: string; emailVerified: boolean; twoFactorEnabled: boolean; waitingBadges?: string[] };
 
 type Session = { id: string; device: string; ip: string; createdAt: string; lastSeenAt: string; current: boolean };
 
 /** The profile's account security section: e-mail confirmation, password, two-factor
  * sign-in and the signed-in devices. */
-export default function AccountSecurity({ email, emailVerified, twoFactorEnabled }: AccountSecurityProps) {
+export default function AccountSecurity({ email, emailVerified, twoFactorEnabled, waitingBadges = [] }: AccountSecurityProps) {
   const [busy, setBusy] = useState<string | null>(null);
   const [sessions, setSessions] = useState<Session[] | null>(null);
 
@@ -74,7 +74,22 @@ export default function AccountSecurity({ email, emailVerified, twoFactorEnabled
               are issued once you open the link.
             </CardDescription>
           </CardHeader>
-          <CardContent>
+          <CardContent className="space-y-4">
+            {waitingBadges.length > 0 && (
+              <p className="rounded-md bg-amber-500/10 px-3 py-2 text-sm text-amber-800 dark:text-amber-300" data-testid="grant-waiting" role="status">
+                {waitingBadges.length === 1 ? (
+                  <>
+                    Your <span className="font-medium">{waitingBadges[0]}</span> badge is approved and waits for this confirmation: its credential is issued
+                    when you open the link.
+                  </>
+                ) : (
+                  <>
+                    {waitingBadges.length} approved badges wait for this confirmation ({waitingBadges.join(', ')}): their credentials are issued when you open
+                    the link.
+                  </>
+                )}
+              </p>
+            )}
             <Button variant="outline" onClick={resend} disabled={busy === 'resend'} data-testid="resend-verification">
               {busy === 'resend' ? <LoaderCircle className="animate-spin" aria-hidden="true" /> : <Send aria-hidden="true" />}
               Send a new link

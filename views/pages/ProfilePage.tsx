@@ -6,7 +6,7 @@ import Profile, { type ProfileProps } from '../islands/Profile';
 import AccountSecurity from '../islands/AccountSecurity';
 
 /** /profile — the member's own profile (member only: visitors are sent to /login first). */
-export default function ProfilePage(p: ProfileProps) {
+export default function ProfilePage(p: ProfileProps & { waitingBadges?: string[] }) {
   const { user } = useShell();
   if (!user || !p.user) {
     return (
@@ -21,7 +21,7 @@ export default function ProfilePage(p: ProfileProps) {
   return (
     <Container className="py-8 sm:py-10">
       <Island name="Profile" component={Profile} props={{ user: p.user, badges: p.badges || [], origin: p.origin }} />
-      <Island name="AccountSecurity" component={AccountSecurity} props={{ email: p.user.email, emailVerified: !!p.user.emailVerified, twoFactorEnabled: !!p.user.twoFactorEnabled }} />
+      <Island name="AccountSecurity" component={AccountSecurity} props={{ email: p.user.email, emailVerified: !!p.user.emailVerified, twoFactorEnabled: !!p.user.twoFactorEnabled, waitingBadges: p.waitingBadges || [] }} />
     </Container>
   );
 }

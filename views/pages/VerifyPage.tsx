@@ -48,7 +48,7 @@ export default function VerifyPage(p: VerifyBadgeProps & { history?: HistoryItem
               The holder shares a link (…/verify/…) or gives you the verification ID on their profile, such as MM-7K2D-9QXA-4PZM.
             </Step>
             <Step icon={<KeyRound className="h-5 w-5" aria-hidden="true" />} title="We check the signature">
-              Every badge is a signed Open Badges 3.0 credential. We check its Ed25519 signature against our published keys.
+              Every badge is a signed Open Badges 3.0 credential, in two forms: a JWT signed with ES256 (its kid names the key's URL) and a JSON-LD credential carrying an eddsa-rdfc-2022 Data Integrity proof by our did:web. We check the signature against our published keys.
             </Step>
             <Step icon={<FileCheck2 className="h-5 w-5" aria-hidden="true" />} title="And its status">
               We confirm it has not been revoked or expired, and show who holds it and when it was issued.

@@ -1,0 +1,137 @@
+package verify_test
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"net/http"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"meritmark/app/credential"
+	"meritmark/app/model"
+	"meritmark/app/verify"
+)
+
+// TestExpiryReachesDownloadedCopies (issue 15): an expiry set after issue turns the
+// credential's bit on in the signed Bitstring Status List and lists it in the 1EdTech
+// Revocation List once it passes, so copies downloaded before (no validUntil) fail status
+// checks, ours included (the command-line verifier on the old JWT); the verify API still
+// gives the true reason (expired, not revoked). An untouched credential, an expiry the
+// credential was issued with, an expiry still ahead and an extended one leave the bit off.
+func TestExpiryReachesDownloadedCopies(t *testing.T) {
+	w := newWorld(t)
+	ctx := w.e.Ctx()
+	iss := credential.ForDB(w.e.DB)
+	c := w.e.Client()
+	origin := w.e.URL
+	_, untouched := w.grant(t, "Ada Lovelace", "ada@example.com", w.badge)
+	_, late := w.grant(t, "Grace Hopper", "grace@example.com", w.badge)
+	_, ahead := w.grant(t, "Katherine Johnson", "kj@example.com", w.badge)
+	days := 365
+	_, issuedWith := w.grant(t, "Mary Jackson", "mj@example.com", w.newBadge(t, "Cloud Architect", "Cloud", &days))
+	if issuedWith.ExpiresAt == nil {
+		t.Fatal("the badge with a validity period gave no expiry")
+	}
+	// the natural expiry of a credential issued with one: moved into the past in the
+	// database (as time would), never through SetExpiry
+	if _, err := w.e.DB.NewUpdate().Model((*model.BadgeGrant)(nil)).Set("granted_at = ?, expires_at = ?", model.Now().Add(-48*time.Hour), model.Now().Add(-time.Hour)).
+		Where("id = ?", issuedWith.ID).Exec(ctx); err != nil {
+		t.Fatal(err)
+	}
+
+	// copies downloaded before the expiry is set: no validUntil, no exp
+	oldJWT := strings.TrimSpace(string(c.Abs("GET", "/credentials/"+late.PublicVerificationID+".jwt", nil).Expect(http.StatusOK).Body))
+	oldLD := c.Abs("GET", "/credentials/"+late.PublicVerificationID+".json", nil).Expect(http.StatusOK).Body
+	if bytes.Contains(oldLD, []byte("validUntil")) {
+		t.Fatal("the copy already carries an expiry")
+	}
+
+	readList := func() (credential.StatusListCredential, []byte) {
+		t.Helper()
+		lr := c.Abs("GET", "/credentials/status/revocation", nil).Expect(http.StatusOK)
+		if _, err := iss.VerifyLD(ctx, origin, lr.Body); err != nil {
+			t.Fatalf("status list proof: %v", err)
+		}
+		var l credential.StatusListCredential
+		if err := json.Unmarshal(lr.Body, &l); err != nil {
+			t.Fatal(err)
+		}
+		bits, err := credential.DecodeList(l.CredentialSubject.EncodedList)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return l, bits
+	}
+	revocationList := func() string {
+		t.Helper()
+		return string(c.Abs("GET", "/credentials/status", nil).Expect(http.StatusOK).Body)
+	}
+	credURL := func(g *model.BadgeGrant) string { return credential.CredentialURL(origin, g.PublicVerificationID) }
+	check := func(stage string, want map[*model.BadgeGrant]bool) {
+		t.Helper()
+		_, bits := readList()
+		rl := revocationList()
+		for g, on := range want {
+			if credential.BitSet(bits, g.StatusIndex) != on {
+				t.Errorf("%s: bit of %s is %v, want %v", stage, g.ID, !on, on)
+			}
+			if strings.Contains(rl, `"`+credURL(g)+`"`) != on {
+				t.Errorf("%s: %s in the 1EdTech list is %v, want %v: %s", stage, g.ID, !on, on, rl)
+			}
+		}
+	}
+	check("before", map[*model.BadgeGrant]bool{untouched: false, late: false, ahead: false, issuedWith: false})
+
+	// the admin sets expiries after issue: one passed a minute ago, one an hour ahead
+	w.backdate(t, late.ID, time.Hour)
+	past := time.Now().UTC().Add(-time.Minute).Truncate(time.Second)
+	w.admin.Put("/admin/grants/"+late.ID+"/expiry", map[string]any{"expiresAt": past.Format(time.RFC3339)}).ExpectMsg(http.StatusOK, verify.MsgExpirySet)
+	soon := time.Now().UTC().Add(time.Hour).Truncate(time.Second)
+	w.admin.Put("/admin/grants/"+ahead.ID+"/expiry", map[string]any{"expiresAt": soon.Format(time.RFC3339)}).ExpectMsg(http.StatusOK, verify.MsgExpirySet)
+	check("after the expiry", map[*model.BadgeGrant]bool{untouched: false, late: true, ahead: false, issuedWith: false})
+	l, _ := readList()
+	if l.ValidUntil != soon.Format(time.RFC3339) {
+		t.Fatalf("the list's validUntil %q, want the next expiry %s", l.ValidUntil, soon.Format(time.RFC3339))
+	}
+
+	// our verify API: the true reason
+	var r verify.Result
+	c.Get("/verify/badge/" + late.PublicVerificationID).Expect(http.StatusOK).JSON(&r)
+	if r.IsValid || r.Status != "expired" || !r.Checks.NotRevoked || !strings.HasPrefix(r.Reason, "This badge expired on ") {
+		t.Fatalf("verify API after the expiry: %+v", r)
+	}
+
+	// our command-line verifier on the JWT downloaded before: the status check fails
+	dir := t.TempDir()
+	jwtPath, jwksPath := filepath.Join(dir, "old.jwt"), filepath.Join(dir, "jwks.json")
+	_ = os.WriteFile(jwtPath, []byte(oldJWT), 0o644)
+	_ = os.WriteFile(jwksPath, c.Abs("GET", "/.well-known/jwks.json", nil).Expect(http.StatusOK).Body, 0o644)
+	var out bytes.Buffer
+	err := credential.VerifyCommand(context.Background(), []string{jwtPath, "--jwks", jwksPath, "--issuer", origin}, &out)
+	if err == nil || !strings.Contains(out.String(), "[FAIL] revocation revoked, or expired since it was issued") || !strings.Contains(out.String(), "[ ok ] signature") {
+		t.Fatalf("old JWT copy after the expiry: %v\n%s", err, out.String())
+	}
+	// the untouched credential still passes it
+	_ = os.WriteFile(jwtPath, []byte(w.reload(t, untouched.ID).CredentialJWT), 0o644)
+	out.Reset()
+	if err := credential.VerifyCommand(context.Background(), []string{jwtPath, "--jwks", jwksPath, "--issuer", origin}, &out); err != nil ||
+		!strings.Contains(out.String(), "[ ok ] revocation") {
+		t.Fatalf("untouched credential: %v\n%s", err, out.String())
+	}
+
+	// the expiry extended past now: the bit is off again (it was not a revocation)
+	later := time.Now().UTC().Add(2 * time.Hour).Truncate(time.Second)
+	w.admin.Put("/admin/grants/"+late.ID+"/expiry", map[string]any{"expiresAt": later.Format(time.RFC3339)}).ExpectMsg(http.StatusOK, verify.MsgExpirySet)
+	check("extended", map[*model.BadgeGrant]bool{untouched: false, late: false, ahead: false, issuedWith: false})
+	// brought back into the past: on again; and a revoke keeps it on after the expiry is cleared
+	w.admin.Put("/admin/grants/"+late.ID+"/expiry", map[string]any{"expiresAt": past.Format(time.RFC3339)}).ExpectMsg(http.StatusOK, verify.MsgExpirySet)
+	check("expired again", map[*model.BadgeGrant]bool{late: true})
+	w.admin.Put("/admin/grants/"+late.ID+"/expiry", map[string]any{"expiresAt": nil}).ExpectMsg(http.StatusOK, verify.MsgExpiryCleared)
+	check("cleared", map[*model.BadgeGrant]bool{late: false})
+	w.admin.Put("/admin/grants/"+untouched.ID+"/revoke", map[string]any{"reason": "Issued in error"}).Expect(http.StatusOK)
+	check("revoked", map[*model.BadgeGrant]bool{untouched: true, late: false, ahead: false})
+}
