@@ -696,3 +696,29 @@ func TestTokenErrors(t *testing.T) {
 		}
 	}
 }
+
+// TestSweepExpired: the hourly sweep deletes what expired and keeps what is live.
+func TestSweepExpired(t *testing.T) {
+	w := newWorld(t, 0)
+	ctx := context.Background()
+	conf := w.register(t, "")
+	code, verifier := w.authorize(t, conf)
+	tok, err := conf.Exchange(ctx, code, oauth2.VerifierOption(verifier))
+	if err != nil {
+		t.Fatal(err)
+	}
+	live := w.count(t, "SELECT COUNT(*) FROM oauth_tokens")
+	if _, err := w.e.DB.NewRaw("UPDATE oauth_tokens SET expires_at = ? WHERE kind = 'code'", model.Now().Add(-time.Minute)).Exec(ctx); err != nil {
+		t.Fatal(err)
+	}
+	n, err := obapi.SweepExpired(ctx, w.e.DB, time.Now())
+	if err != nil || n != 1 {
+		t.Fatalf("swept %d: %v", n, err)
+	}
+	if got := w.count(t, "SELECT COUNT(*) FROM oauth_tokens"); got != live-1 || w.count(t, "SELECT COUNT(*) FROM oauth_tokens WHERE kind = 'code'") != 0 {
+		t.Fatalf("%d rows left of %d", got, live)
+	}
+	if r := w.api(t, tok.AccessToken, "/profile"); r.Status != http.StatusOK {
+		t.Fatalf("live token swept: %d", r.Status)
+	}
+}

@@ -385,3 +385,14 @@ func (s *Service) Holder(ctx context.Context, userID string) (*model.User, error
 	}
 	return &u, nil
 }
+
+// SweepExpired deletes the codes, PKCE sessions and tokens that expired before now (a
+// retired refresh token is kept until then to detect its reuse). main runs it hourly.
+func SweepExpired(ctx context.Context, d bun.IDB, now time.Time) (int64, error) {
+	res, err := d.NewDelete().Model((*tokenRow)(nil)).Where("expires_at < ?", now.UTC()).Exec(ctx)
+	if err != nil {
+		return 0, err
+	}
+	n, _ := res.RowsAffected()
+	return n, nil
+}
