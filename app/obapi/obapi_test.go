@@ -722,3 +722,23 @@ func TestSweepExpired(t *testing.T) {
 		t.Fatalf("live token swept: %d", r.Status)
 	}
 }
+
+// TestUnconfirmedHolder: a holder whose address is not confirmed has no credential issued,
+// so getCredentials lists none (and the count agrees).
+func TestUnconfirmedHolder(t *testing.T) {
+	w := newWorld(t, 2)
+	ctx := context.Background()
+	if _, err := w.e.DB.NewRaw("UPDATE users SET email_verified_at = NULL WHERE id = ?", w.member.ID).Exec(ctx); err != nil {
+		t.Fatal(err)
+	}
+	conf := w.register(t, "")
+	code, verifier := w.authorize(t, conf)
+	tok, err := conf.Exchange(ctx, code, oauth2.VerifierOption(verifier))
+	if err != nil {
+		t.Fatal(err)
+	}
+	r := w.api(t, tok.AccessToken, "/credentials")
+	if r.Status != http.StatusOK || r.Header.Get("X-Total-Count") != "0" || string(r.Body) != `{"compactJwsStrings":[],"credential":[]}` {
+		t.Fatalf("unconfirmed holder: %d %s %s", r.Status, r.Header.Get("X-Total-Count"), r.Body)
+	}
+}

@@ -309,6 +309,12 @@ type Credentials struct {
 // at offset, limit of them, each as its VC-JWT and its Data Integrity JSON-LD form. A
 // grant not signed yet (or signed before the JSON-LD form existed) is signed now.
 func (s *Service) HolderCredentials(ctx context.Context, userID string, limit, offset int, requestOrigin string) (*Credentials, error) {
+	out := &Credentials{JWS: []string{}, LD: []json.RawMessage{}}
+	// no credential is issued to an address its holder has not confirmed
+	var verified int
+	if err := s.DB.NewRaw("SELECT COUNT(*) FROM users WHERE id = ? AND email_verified_at IS NOT NULL", userID).Scan(ctx, &verified); err != nil || verified == 0 {
+		return out, err
+	}
 	q := s.DB.NewSelect().Model((*model.BadgeGrant)(nil)).Where("user_id = ? AND revoked_at IS NULL", userID)
 	total, err := q.Count(ctx)
 	if err != nil {
@@ -319,13 +325,10 @@ func (s *Service) HolderCredentials(ctx context.Context, userID string, limit, o
 		Order("granted_at DESC", "id").Limit(int64(limit)).Offset(int64(offset)).Scan(ctx, &ids); err != nil {
 		return nil, err
 	}
-	out := &Credentials{Total: int(total), JWS: []string{}, LD: []json.RawMessage{}}
+	out.Total = int(total)
 	for _, id := range ids {
 		jwt, ld, err := s.credentialOf(ctx, id, requestOrigin)
 		if err != nil {
-			if errors.Is(err, credential.ErrHolderUnverified) {
-				continue // no credential is issued to an unconfirmed address
-			}
 			return nil, err
 		}
 		out.JWS = append(out.JWS, jwt)
