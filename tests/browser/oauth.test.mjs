@@ -85,6 +85,14 @@ test('sign in from the authorize link, consent, Allow, token, API, connected app
     await page.setViewportSize({ width: w, height: 900 });
     await shot(page, `oauth-consent-${w}`);
   }
+  // the dark theme too
+  await page.evaluate(() => localStorage.setItem('vite-ui-theme', 'dark'));
+  await page.reload();
+  const dark = await new AxeBuilder({ page, axeSource }).withTags(TAGS).analyze();
+  assert.deepEqual(dark.violations.map((v) => `dark ${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join(' | ')}`), []);
+  await shot(page, 'oauth-consent-dark-1440');
+  await page.evaluate(() => localStorage.setItem('vite-ui-theme', 'light'));
+  await page.reload();
   await page.setViewportSize({ width: 1280, height: 800 });
 
   // Allow: the browser lands on the wallet's redirect with the code and the state
@@ -121,6 +129,8 @@ test('sign in from the authorize link, consent, Allow, token, API, connected app
   assert.match(text, /Read your badges/);
   assert.match(text, /Last used/);
   const section = page.locator('[data-testid="connected-apps"]');
+  const axeApps = await new AxeBuilder({ page, axeSource }).withTags(TAGS).include('[data-testid="connected-apps"]').analyze();
+  assert.deepEqual(axeApps.violations.map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join(' | ')}`), []);
   for (const w of [390, 1440]) {
     await page.setViewportSize({ width: w, height: 900 });
     await section.scrollIntoViewIfNeeded();
