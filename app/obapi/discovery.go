@@ -1,8 +1,7 @@
 package obapi
 
-import "encoding/json"
-
-func jsonUnmarshal(b []byte, v any) error { return json.Unmarshal(b, v) }
+// abs is path on origin.
+func abs(origin, path string) string { return origin + path }
 
 // Discovery is the Open Badges API's service description document (OpenAPI 3.0) for
 // origin: the endpoints and the OAuth 2.0 authorization code flow wallets use, with the

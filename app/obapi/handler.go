@@ -3,6 +3,7 @@ package obapi
 import (
 	"bytes"
 	"context"
+	"encoding/json"
 	"errors"
 	"log/slog"
 	"net/http"
@@ -462,13 +463,11 @@ func (h *Handler) deleteApp(c fiber.Ctx) error {
 
 var errNotObject = errors.New("not a JSON object")
 
+// jsonStrict decodes a JSON object (anything else, an array or a string, is refused).
 func jsonStrict(b []byte, v any) error {
 	t := bytes.TrimSpace(b)
 	if len(t) == 0 || t[0] != '{' {
 		return errNotObject
 	}
-	return jsonUnmarshal(t, v)
+	return json.Unmarshal(t, v)
 }
-
-// abs is path on origin.
-func abs(origin, path string) string { return origin + path }
