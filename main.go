@@ -37,6 +37,7 @@ import (
 	"meritmark/app/credential"
 	"meritmark/app/deploycheck"
 	"meritmark/app/mail"
+	"meritmark/app/obapi"
 	"meritmark/app/ratelimit"
 	"meritmark/app/renewal"
 	"meritmark/app/seed"
@@ -324,6 +325,9 @@ func sweepOrphans(ctx context.Context, d *bun.DB, store storage.Store) {
 		}
 		if err := auth.SweepThrottle(ctx, d, time.Now()); err != nil && ctx.Err() == nil {
 			slog.Warn("sweeping sign-in counts failed", "err", err)
+		}
+		if _, err := obapi.SweepExpired(ctx, d, time.Now()); err != nil && ctx.Err() == nil {
+			slog.Warn("sweeping expired OAuth tokens failed", "err", err)
 		}
 		select {
 		case <-ctx.Done():

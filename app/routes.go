@@ -11,6 +11,7 @@ import (
 	"meritmark/app/badgeadmin"
 	"meritmark/app/coupon"
 	"meritmark/app/halloffame"
+	"meritmark/app/obapi"
 	"meritmark/app/pages"
 	"meritmark/app/payment"
 	"meritmark/app/quiz"
@@ -44,6 +45,7 @@ func (a *App) routeTable() []web.Route {
 	rs = append(rs, verify.NewBulk(d.DB, d.Site, d.Config, d.Limiter).Routes()...)
 	rs = append(rs, award.New(d.DB, d.Site, d.Mailer).Routes()...)
 	rs = append(rs, halloffame.New(d.DB, d.Site, d.Config).Routes()...)
+	rs = append(rs, obapi.New(d.DB, d.Site, d.Config, d.Limiter).Routes()...)
 	return rs
 }
 

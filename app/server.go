@@ -56,6 +56,8 @@ type App struct {
 	bigRoutes []web.Route
 	// rawBody are the API routes ("METHOD /path") that take non-JSON bodies on purpose.
 	rawBody map[string]bool
+	// crossSite are the routes ("METHOD /path") other origins may post to (OAuth).
+	crossSite map[string]bool
 }
 
 // DefaultBodyLimit is the request body limit for routes that set none.
@@ -120,7 +122,7 @@ func New(d *Deps) *App {
 		})
 	}
 
-	f.Use(middleware.SameOrigin(d.Config.BaseURL))
+	f.Use(middleware.SameOrigin(d.Config.BaseURL, func(c fiber.Ctx) bool { return a.crossSite[c.Method()+" "+c.Path()] }))
 	// JSON API bodies must say they are JSON (415); NUL and other control characters in
 	// a query or JSON string are refused (400) before any handler sees them
 	f.Use(middleware.RequireJSON(func(c fiber.Ctx) bool { return a.rawBody[c.Method()+" "+c.Path()] }))
@@ -143,6 +145,12 @@ func New(d *Deps) *App {
 				a.rawBody = map[string]bool{}
 			}
 			a.rawBody[r.Method+" "+r.Path] = true
+		}
+		if r.CrossSite {
+			if a.crossSite == nil {
+				a.crossSite = map[string]bool{}
+			}
+			a.crossSite[r.Method+" "+r.Path] = true
 		}
 	}
 	a.addHeadRoutes(f) // HEAD answers wherever GET does (head.go)

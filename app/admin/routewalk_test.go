@@ -13,6 +13,10 @@ import (
 // rwPublic lists every route anyone may use, on purpose, with why. A route marked
 // web.Public that is not here fails TestRouteWalkAllRoles: a new public route must be
 // added here knowingly (and a route removed from the table must be removed here).
+// rwBearer are public routes of the Open Badges API (app/obapi) that authenticate each
+// request by an OAuth 2.0 bearer token: without one they answer 401 to everyone.
+var rwBearer = map[string]bool{"GET /ims/ob/v3p0/credentials": true, "GET /ims/ob/v3p0/profile": true}
+
 var rwPublic = map[string]string{
 	"GET /":                                "home",
 	"GET /about":                           "marketing",
@@ -38,6 +42,12 @@ var rwPublic = map[string]string{
 	"GET /.well-known/jwks.json":           "credential verification keys",
 	"GET /.well-known/jwks/:kid":           "one credential verification key (the VC-JWT kid URL)",
 	"GET /.well-known/did.json":            "the issuer's did:web document",
+	"GET /ims/ob/v3p0/discovery":           "Open Badges API service description (OpenAPI)",
+	"GET /ims/ob/v3p0/credentials":         "Open Badges API getCredentials: bearer token checked by the handler",
+	"GET /ims/ob/v3p0/profile":             "Open Badges API getProfile: bearer token checked by the handler",
+	"POST /oauth/register":                 "OAuth dynamic client registration (RFC 7591), rate-limited per address",
+	"POST /oauth/token":                    "OAuth token endpoint: client credentials checked by the handler",
+	"POST /oauth/revoke":                   "OAuth revocation endpoint (RFC 7009): client credentials checked by the handler",
 	"GET /issuer/image.png":                "Open Badges issuer image",
 	"GET /credentials/status/revocation":   "signed Bitstring Status List (revocation)",
 	"GET /issuer":                          "Open Badges issuer profile",
@@ -141,8 +151,8 @@ func TestRouteWalkAllRoles(t *testing.T) {
 		}
 		v, m, a := results["visitor"], results["member"], results["admin"]
 
-		// the admin is never refused
-		if a.Status == http.StatusUnauthorized || a.Status == http.StatusForbidden {
+		// the admin is never refused (a bearer-token route refuses a session of anyone)
+		if !rwBearer[key] && a.Status == http.StatusUnauthorized || a.Status == http.StatusForbidden {
 			t.Errorf("%s as admin: %d %s", key, a.Status, a.Text())
 		}
 		if r.Kind == web.Page && a.Header.Get("Location") == loginRedirect {
@@ -153,6 +163,17 @@ func TestRouteWalkAllRoles(t *testing.T) {
 		case web.Public:
 			if _, ok := rwPublic[key]; !ok {
 				t.Errorf("%s is public but not on the rwPublic list: if anyone may use it, add it there with why", key)
+			}
+			if rwBearer[key] {
+				// authenticated by an OAuth bearer token, never by the session: 401 for
+				// everyone without one, whoever is signed in
+				for who, res := range map[string]*apptest.Resp{"visitor": v, "member": m, "admin": a} {
+					if res.Status != http.StatusUnauthorized || !strings.Contains(res.Text(), "unauthorisedrequest") {
+						t.Errorf("bearer %s as %s: %d %s, want 401 unauthorisedrequest", key, who, res.Status, res.Text())
+					}
+				}
+				counts["public"]++
+				continue
 			}
 			for who, res := range map[string]*apptest.Resp{"visitor": v, "member": m} {
 				if res.Status == http.StatusUnauthorized || (res.Status == http.StatusForbidden && res.Msg() == web.MsgAdminRequired) ||

@@ -52,6 +52,10 @@ type Route struct {
 	// text): the JSON content-type rule skips it. Only for routes that change nothing a
 	// cross-site form could abuse (public checks of what is posted).
 	RawBody bool
+	// CrossSite exempts a route from the same-origin (CSRF) check: only for endpoints that
+	// never act on a session cookie and authenticate each request themselves (the OAuth
+	// token, revocation and registration endpoints, called by other sites' servers).
+	CrossSite bool
 }
 
 // APIBase is where the JSON API lives.
@@ -78,3 +82,6 @@ func (r Route) WithBodyLimit(n int) Route { r.BodyLimit = n; return r }
 
 // WithRawBody marks an API route that accepts non-JSON bodies (see Route.RawBody).
 func (r Route) WithRawBody() Route { r.RawBody = true; return r }
+
+// WithCrossSite marks a route that other origins may post to (see Route.CrossSite).
+func (r Route) WithCrossSite() Route { r.CrossSite = true; return r }

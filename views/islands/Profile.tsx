@@ -11,6 +11,7 @@ import { Button, Card, CardContent, CardDescription, CardHeader, CardTitle, Chip
 import { Dialog, DialogContent, DialogDescription, DialogFooter, DialogHeader, DialogTitle } from '../components/dialog';
 import { BadgeIcon } from '../components/badges';
 import { Avatar, copyText, fromApi, type ApiUser, type EarnedBadge, type User } from '../components/account';
+import { ConnectedApps } from '../components/profile/ConnectedApps';
 
 export type ProfileProps = { user: ApiUser; badges: EarnedBadge[]; origin: string };
 
@@ -178,6 +179,7 @@ export default function Profile({ user: initial, badges, origin }: ProfileProps)
         </Card>
 
         <DetailsForm user={user} onSaved={updated} />
+        <ConnectedApps />
       </div>
 
       <PictureDialog open={picOpen} onOpenChange={setPicOpen} onSaved={updated} />

@@ -1,0 +1,473 @@
+package obapi
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"log/slog"
+	"net/http"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/gofiber/fiber/v3"
+	"github.com/gofiber/fiber/v3/middleware/adaptor"
+	"github.com/ory/fosite"
+	"github.com/uptrace/bun"
+
+	"meritmark/app/config"
+	"meritmark/app/credential"
+	"meritmark/app/model"
+	"meritmark/app/ratelimit"
+	"meritmark/app/web"
+)
+
+// Handler serves the OAuth 2.0 endpoints, the Open Badges API and the connected apps.
+type Handler struct {
+	site    *web.Site
+	svc     *Service
+	limiter *ratelimit.Limiter
+}
+
+// New builds the handler: the HMAC secret comes from MERITMARK_SECRET_OAUTH_HMAC or is
+// generated once into <data dir>/secrets/oauth-hmac.
+func New(d *bun.DB, site *web.Site, cfg *config.Config, limiter *ratelimit.Limiter) *Handler {
+	secret, err := cfg.Secret(nil, "oauth-hmac")
+	if err != nil {
+		panic("obapi: oauth secret: " + err.Error())
+	}
+	iss := credential.MustOpen(d, credential.Options{DataDir: cfg.DataDir, Configured: cfg.CredentialKeys, BaseURL: site.BaseURL})
+	return &Handler{site: site, svc: NewService(d, secret, iss), limiter: limiter}
+}
+
+// Service is the handler's service (tests use it).
+func (h *Handler) Service() *Service { return h.svc }
+
+func public(method, path string, fn fiber.Handler) web.Route {
+	return web.Route{Method: method, Path: path, Access: web.Public, Kind: web.Asset, Handler: fn}
+}
+
+// Routes lists the routes. The Open Badges API and the token, revocation and
+// registration endpoints are public in the table: they authenticate each request
+// themselves (bearer token, client credentials) and never act on a session cookie.
+func (h *Handler) Routes() []web.Route {
+	return []web.Route{
+		public("GET", BasePath+"/discovery", h.discovery),
+		public("GET", BasePath+"/credentials", h.credentials),
+		public("GET", BasePath+"/profile", h.profile),
+		public("POST", RegisterPath, h.register).WithCrossSite(),
+		public("POST", TokenPath, h.token).WithCrossSite(),
+		public("POST", RevokePath, h.revoke).WithCrossSite(),
+		web.PageRoute(AuthorizePath, web.Member, h.authorizePage),
+		{Method: "POST", Path: AuthorizePath, Access: web.Member, Kind: web.Page, Handler: h.authorizeDecision},
+		web.Get("/oauth/apps", web.Member, h.listApps),
+		web.Delete("/oauth/apps/:clientId", web.Member, h.deleteApp),
+	}
+}
+
+// ---- net/http bridge for fosite ----
+
+// recorder is the http.ResponseWriter fosite writes to; send copies it to fiber.
+type recorder struct {
+	header http.Header
+	status int
+	body   bytes.Buffer
+}
+
+func newRecorder() *recorder                    { return &recorder{header: http.Header{}, status: http.StatusOK} }
+func (r *recorder) Header() http.Header         { return r.header }
+func (r *recorder) Write(b []byte) (int, error) { return r.body.Write(b) }
+func (r *recorder) WriteHeader(code int)        { r.status = code }
+
+func (r *recorder) send(c fiber.Ctx) error {
+	for k, vs := range r.header {
+		c.Response().Header.Del(k)
+		for _, v := range vs {
+			c.Response().Header.Add(k, v)
+		}
+	}
+	return c.Status(r.status).Send(r.body.Bytes())
+}
+
+// httpRequest is the fiber request as a net/http one, with the request's context.
+func httpRequest(c fiber.Ctx) (*http.Request, context.Context, error) {
+	req, err := adaptor.ConvertRequest(c, true)
+	if err != nil {
+		return nil, nil, err
+	}
+	ctx := c.Context()
+	return req.WithContext(ctx), ctx, nil
+}
+
+// ---- discovery ----
+
+func (h *Handler) discovery(c fiber.Ctx) error {
+	c.Set("Cache-Control", "public, max-age=300")
+	c.Set("Access-Control-Allow-Origin", "*")
+	return c.JSON(Discovery(h.site.Origin(c)))
+}
+
+// ---- dynamic client registration (RFC 7591) ----
+
+// RegistrationsPerHour bounds registrations per client address.
+const RegistrationsPerHour = 20
+
+func regError(c fiber.Ctx, status int, e *RegistrationError) error {
+	c.Set("Cache-Control", "no-store")
+	return c.Status(status).JSON(e)
+}
+
+func (h *Handler) register(c fiber.Ctx) error {
+	if ok, err := h.limiter.Allow(c.Context(), "oauth-register:"+c.IP(), RegistrationsPerHour, time.Hour); err != nil {
+		return err
+	} else if !ok {
+		c.Set("Retry-After", "3600")
+		return regError(c, http.StatusTooManyRequests, regErr("too_many_requests", "too many client registrations from this address; try again later"))
+	}
+	ct := strings.ToLower(c.Get(fiber.HeaderContentType))
+	if !strings.HasPrefix(ct, "application/json") {
+		return regError(c, http.StatusBadRequest, regErr("invalid_client_metadata", "the registration must be a JSON object (Content-Type: application/json)"))
+	}
+	var r Registration
+	if err := jsonStrict(c.Body(), &r); err != nil {
+		return regError(c, http.StatusBadRequest, regErr("invalid_client_metadata", "the registration is not a valid JSON object of client metadata"))
+	}
+	if e := CheckRegistration(&r); e != nil {
+		return regError(c, http.StatusBadRequest, e)
+	}
+	out, err := h.svc.Register(c.Context(), r)
+	if err != nil {
+		return err
+	}
+	slog.Info("oauth client registered", "client_id", out.ClientID, "name", out.ClientName)
+	c.Set("Cache-Control", "no-store")
+	return c.Status(http.StatusCreated).JSON(out)
+}
+
+// ---- authorization endpoint and consent ----
+
+// ConsentProps are the consent page's props.
+type ConsentProps struct {
+	Client *ClientInfo `json:"client,omitempty"`
+	Scopes []Scope     `json:"scopes"`
+	// Fields are the authorization request's parameters, posted back with the decision.
+	Fields       [][2]string `json:"fields"`
+	RedirectHost string      `json:"redirectHost"`
+	// Error, when set, is why the request cannot be shown (no redirect is made: the
+	// client or its redirect URI is not one that can be trusted with an answer).
+	Error            string `json:"error,omitempty"`
+	ErrorDescription string `json:"errorDescription,omitempty"`
+}
+
+// authorizeFailed answers an invalid authorization request: with the standard error at
+// the client's redirect URI when that URI is registered, else a page (400) and no
+// redirect at all.
+func (h *Handler) authorizeFailed(c fiber.Ctx, ctx context.Context, ar fosite.AuthorizeRequester, err error) error {
+	if ar != nil && ar.IsRedirectURIValid() {
+		rw := newRecorder()
+		h.svc.Provider.WriteAuthorizeError(ctx, rw, ar, err)
+		return rw.send(c)
+	}
+	rfc := fosite.ErrorToRFC6749Error(err)
+	desc := "This sign-in link is not valid: the app is not registered here, or it asked to send you back to an address it did not register."
+	if rfc.ErrorField == fosite.ErrServerError.ErrorField {
+		return err
+	}
+	status := http.StatusBadRequest
+	return h.site.Render(c, "OAuthAuthorizePage", ConsentProps{Scopes: []Scope{}, Fields: [][2]string{}, Error: rfc.ErrorField, ErrorDescription: desc},
+		web.Meta{Title: "Connect an app", NoIndex: true, Status: status})
+}
+
+// checkAuthorizeRequest adds this host's rules to fosite's: PKCE with S256 is required
+// up front (so the holder is never asked to consent to a request that will fail) and at
+// least one scope must be asked for.
+func checkAuthorizeRequest(ar fosite.AuthorizeRequester) error {
+	f := ar.GetRequestForm()
+	if f.Get("code_challenge") == "" {
+		return fosite.ErrInvalidRequest.WithHint("Clients must include a code_challenge when performing the authorize code flow (PKCE is required).")
+	}
+	if f.Get("code_challenge_method") != "S256" {
+		return fosite.ErrInvalidRequest.WithHint("The code_challenge_method must be S256.")
+	}
+	if len(ar.GetRequestedScopes()) == 0 {
+		return fosite.ErrInvalidScope.WithHint("Ask for at least one scope.")
+	}
+	return nil
+}
+
+func (h *Handler) authorizePage(c fiber.Ctx) error {
+	req, ctx, err := httpRequest(c)
+	if err != nil {
+		return err
+	}
+	ar, err := h.svc.Provider.NewAuthorizeRequest(ctx, req)
+	if err == nil {
+		err = checkAuthorizeRequest(ar)
+	}
+	if err != nil {
+		return h.authorizeFailed(c, ctx, ar, err)
+	}
+	client, err := h.svc.Client(ctx, ar.GetClient().GetID())
+	if err != nil {
+		return err
+	}
+	props := ConsentProps{Client: client, Scopes: []Scope{}, Fields: [][2]string{}}
+	for _, s := range ar.GetRequestedScopes() {
+		props.Scopes = append(props.Scopes, ScopeInfo(s))
+	}
+	q := c.Request().URI().QueryArgs()
+	for k, v := range q.All() {
+		props.Fields = append(props.Fields, [2]string{string(k), string(v)})
+	}
+	redirect := ar.GetRedirectURI()
+	props.RedirectHost = redirect.Host
+	// the consent form posts here, and the answer redirects to the client: browsers apply
+	// the page's form-action to that redirect, so the client's origin is allowed too
+	if csp := string(c.Response().Header.Peek("Content-Security-Policy")); csp != "" {
+		origin := redirect.Scheme + "://" + redirect.Host
+		c.Set("Content-Security-Policy", strings.Replace(csp, "form-action 'self'", "form-action 'self' "+origin, 1))
+	}
+	return h.site.Render(c, "OAuthAuthorizePage", props, web.Meta{Title: "Connect " + client.Name, NoIndex: true})
+}
+
+// authorizeDecision handles the consent form: Allow issues a code (and records the
+// consent) in one transaction; Deny answers access_denied at the redirect URI.
+func (h *Handler) authorizeDecision(c fiber.Ctx) error {
+	u := web.Viewer(c)
+	req, ctx, err := httpRequest(c)
+	if err != nil {
+		return err
+	}
+	ar, err := h.svc.Provider.NewAuthorizeRequest(ctx, req)
+	if err == nil {
+		err = checkAuthorizeRequest(ar)
+	}
+	if err != nil {
+		return h.authorizeFailed(c, ctx, ar, err)
+	}
+	if req.PostForm.Get("decision") != "allow" {
+		return h.authorizeFailed(c, ctx, ar, fosite.ErrAccessDenied.WithHint("The holder denied the request."))
+	}
+	for _, s := range ar.GetRequestedScopes() {
+		ar.GrantScope(s)
+	}
+	txCtx, err := h.svc.Store.BeginTX(ctx)
+	if err != nil {
+		return err
+	}
+	resp, err := h.svc.Provider.NewAuthorizeResponse(txCtx, ar, NewSession(u.ID))
+	if err == nil {
+		err = h.svc.RecordConsent(txCtx, h.svc.Store.idb(txCtx), u.ID, ar.GetClient().GetID(), ar.GetGrantedScopes())
+	}
+	if ferr := h.svc.Store.Finish(txCtx, err != nil); ferr != nil && err == nil {
+		err = ferr
+	}
+	if err != nil {
+		return h.authorizeFailed(c, ctx, ar, err)
+	}
+	rw := newRecorder()
+	h.svc.Provider.WriteAuthorizeResponse(ctx, rw, ar, resp)
+	return rw.send(c)
+}
+
+// ---- token and revocation endpoints ----
+
+func (h *Handler) token(c fiber.Ctx) error {
+	req, ctx, err := httpRequest(c)
+	if err != nil {
+		return err
+	}
+	rw := newRecorder()
+	// the whole request in one transaction: a refused request changes nothing (but the
+	// revocation a reused code or refresh token triggers)
+	txCtx, err := h.svc.Store.BeginTX(ctx)
+	if err != nil {
+		return err
+	}
+	var resp fosite.AccessResponder
+	ar, err := h.svc.Provider.NewAccessRequest(txCtx, req, NewSession(""))
+	if err == nil {
+		resp, err = h.svc.Provider.NewAccessResponse(txCtx, ar)
+	}
+	if ferr := h.svc.Store.Finish(txCtx, err != nil); ferr != nil && err == nil {
+		err = fosite.ErrServerError.WithWrap(ferr)
+	}
+	if err != nil {
+		h.svc.Provider.WriteAccessError(ctx, rw, ar, err)
+		return rw.send(c)
+	}
+	h.svc.Provider.WriteAccessResponse(ctx, rw, ar, resp)
+	return rw.send(c)
+}
+
+func (h *Handler) revoke(c fiber.Ctx) error {
+	req, ctx, err := httpRequest(c)
+	if err != nil {
+		return err
+	}
+	rw := newRecorder()
+	h.svc.Provider.WriteRevocationResponse(ctx, rw, h.svc.Provider.NewRevocationRequest(ctx, req))
+	return rw.send(c)
+}
+
+// ---- the Open Badges API ----
+
+// StatusInfo is the Open Badges API's error (imsx_StatusInfo).
+type StatusInfo struct {
+	CodeMajor   string    `json:"imsx_codeMajor"`
+	Severity    string    `json:"imsx_severity"`
+	Description string    `json:"imsx_description"`
+	CodeMinor   codeMinor `json:"imsx_codeMinor"`
+}
+
+type codeMinor struct {
+	Fields []codeMinorField `json:"imsx_codeMinorField"`
+}
+
+type codeMinorField struct {
+	Name  string `json:"imsx_codeMinorFieldName"`
+	Value string `json:"imsx_codeMinorFieldValue"`
+}
+
+// The codeMinor values used.
+const (
+	MinorUnauthorised = "unauthorisedrequest"
+	MinorForbidden    = "forbidden"
+	MinorInvalidQuery = "invalid_query_parameter"
+)
+
+func statusInfo(c fiber.Ctx, status int, minor, desc string) error {
+	c.Set("Cache-Control", "no-store")
+	return c.Status(status).JSON(StatusInfo{CodeMajor: "failure", Severity: "error", Description: desc,
+		CodeMinor: codeMinor{Fields: []codeMinorField{{Name: "TargetEndSystem", Value: minor}}}})
+}
+
+// bearer checks the request's access token and that it was granted scope; it answers
+// the error itself (ok false).
+func (h *Handler) bearer(c fiber.Ctx, scope string) (userID, clientID string, ok bool, err error) {
+	auth := c.Get(fiber.HeaderAuthorization)
+	tok := ""
+	if len(auth) > 7 && strings.EqualFold(auth[:7], "bearer ") {
+		tok = strings.TrimSpace(auth[7:])
+	}
+	if tok == "" {
+		c.Set("WWW-Authenticate", `Bearer realm="meritmark"`)
+		return "", "", false, statusInfo(c, http.StatusUnauthorized, MinorUnauthorised, "An access token is required (Authorization: Bearer).")
+	}
+	sess := NewSession("")
+	_, ar, ierr := h.svc.Provider.IntrospectToken(c.Context(), tok, fosite.AccessToken, sess, scope)
+	if ierr != nil {
+		rfc := fosite.ErrorToRFC6749Error(ierr)
+		switch {
+		case rfc.ErrorField == fosite.ErrInvalidScope.ErrorField:
+			c.Set("WWW-Authenticate", `Bearer realm="meritmark", error="insufficient_scope", scope="`+scope+`"`)
+			return "", "", false, statusInfo(c, http.StatusForbidden, MinorForbidden, "The access token was not granted the scope "+scope+".")
+		case rfc.ErrorField == fosite.ErrServerError.ErrorField:
+			return "", "", false, ierr
+		}
+		c.Set("WWW-Authenticate", `Bearer realm="meritmark", error="invalid_token"`)
+		return "", "", false, statusInfo(c, http.StatusUnauthorized, MinorUnauthorised, "The access token is invalid, expired or revoked.")
+	}
+	userID, clientID = ar.GetSession().GetSubject(), ar.GetClient().GetID()
+	if err := h.svc.TouchConsent(c.Context(), userID, clientID); err != nil {
+		return "", "", false, err
+	}
+	return userID, clientID, true, nil
+}
+
+func (h *Handler) credentials(c fiber.Ctx) error {
+	userID, _, ok, err := h.bearer(c, ScopeCredentialRead)
+	if !ok {
+		return err
+	}
+	limit, offset, msg := ParsePaging(c.Query("limit"), c.Query("offset"))
+	if msg != "" {
+		return statusInfo(c, http.StatusBadRequest, MinorInvalidQuery, msg)
+	}
+	origin := h.site.Origin(c)
+	page, err := h.svc.HolderCredentials(c.Context(), userID, limit, offset, origin)
+	if err != nil {
+		return err
+	}
+	c.Set("X-Total-Count", strconv.Itoa(page.Total))
+	c.Set("Link", LinkHeader(origin+BasePath+"/credentials", limit, offset, page.Total))
+	c.Set("Cache-Control", "no-store")
+	return c.JSON(fiber.Map{"compactJwsStrings": page.JWS, "credential": page.LD})
+}
+
+// Profile is the holder's Open Badges 3.0 Profile.
+type Profile struct {
+	Context []string `json:"@context"`
+	ID      string   `json:"id"`
+	Type    []string `json:"type"`
+	Name    string   `json:"name"`
+	Email   string   `json:"email,omitempty"`
+	URL     string   `json:"url,omitempty"`
+	Image   *struct {
+		ID   string `json:"id"`
+		Type string `json:"type"`
+	} `json:"image,omitempty"`
+	Description string `json:"description,omitempty"`
+}
+
+// ProfileOf is u's Profile.
+func ProfileOf(origin string, u *model.User) Profile {
+	p := Profile{Context: []string{credential.ContextVC, credential.ContextOB3}, ID: credential.ProfileURL(origin, u.ID),
+		Type: []string{"Profile"}, Name: u.Name, Email: u.Email, URL: credential.ProfileURL(origin, u.ID), Description: u.Bio}
+	if pic := u.ProfilePicURL(); pic != "" {
+		p.Image = &struct {
+			ID   string `json:"id"`
+			Type string `json:"type"`
+		}{ID: origin + pic, Type: "Image"}
+	}
+	return p
+}
+
+func (h *Handler) profile(c fiber.Ctx) error {
+	userID, _, ok, err := h.bearer(c, ScopeProfileRead)
+	if !ok {
+		return err
+	}
+	u, err := h.svc.Holder(c.Context(), userID)
+	if err != nil {
+		return err
+	}
+	if u == nil {
+		return statusInfo(c, http.StatusUnauthorized, MinorUnauthorised, "The access token is invalid, expired or revoked.")
+	}
+	c.Set("Cache-Control", "no-store")
+	return c.JSON(ProfileOf(h.site.Origin(c), u))
+}
+
+// ---- connected apps (the member's profile) ----
+
+func (h *Handler) listApps(c fiber.Ctx) error {
+	apps, err := h.svc.ConnectedApps(c.Context(), web.Viewer(c).ID)
+	if err != nil {
+		return err
+	}
+	return c.JSON(fiber.Map{"apps": apps})
+}
+
+func (h *Handler) deleteApp(c fiber.Ctx) error {
+	id := c.Params("clientId")
+	if id == "" || len(id) > 100 {
+		return web.NotFound(MsgAppNotFound)
+	}
+	if err := h.svc.Disconnect(c.Context(), web.Viewer(c).ID, id); err != nil {
+		return err
+	}
+	return web.OK(c, "The app was disconnected and its access revoked.")
+}
+
+var errNotObject = errors.New("not a JSON object")
+
+// jsonStrict decodes a JSON object (anything else, an array or a string, is refused).
+func jsonStrict(b []byte, v any) error {
+	t := bytes.TrimSpace(b)
+	if len(t) == 0 || t[0] != '{' {
+		return errNotObject
+	}
+	return json.Unmarshal(t, v)
+}
