@@ -104,15 +104,23 @@ async function axe(page, label) {
 }
 
 /** A file-name slug of a sample URL (ids shortened). */
-const slug = (p) => (p === '/' ? 'home' : p.replace(/[0-9a-f]{24}|[A-Za-z0-9_-]{43}/g, (m) => m.slice(0, 6)).replace(/\W+/g, '-').replace(/^-|-$/g, ''));
+const slug = (p) => (p === '/' ? 'home' : p.replace(/[0-9a-f]{24}|[A-Za-z0-9_-]{43}/g, (m) => m.slice(-6)).replace(/\W+/g, '-').replace(/^-|-$/g, ''));
 
-/** Full-page screenshots at 1440 and 390 px (light theme), back to 1440 afterwards. */
+/** Full-page screenshots at 1440 and 390 px (light theme), back to 1440 afterwards;
+ * returns a problem when the page scrolls sideways at either width. */
 async function shootBothWidths(page, role, path) {
-  await shot(page, `page-${role}-${slug(path)}-1440`);
-  await page.setViewportSize({ width: 390, height: 844 });
-  await page.waitForTimeout(100);
-  await shot(page, `page-${role}-${slug(path)}-390`);
+  const problems = [];
+  for (const [width, height] of [[1440, 900], [390, 844]]) {
+    if (width === 390) {
+      await page.setViewportSize({ width, height });
+      await page.waitForTimeout(100);
+    }
+    const overflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
+    if (overflow > 0) problems.push(`${role} ${path} at ${width} px scrolls sideways by ${overflow} px`);
+    await shot(page, `page-${role}-${slug(path)}-${width}`);
+  }
   await page.setViewportSize({ width: 1440, height: 900 });
+  return problems;
 }
 
 /** Each page in both themes; extra(page) may open a dialog and return a label. */
@@ -129,7 +137,7 @@ async function sweep(pages, role) {
       if (wait) await (touch ? wake(page, wait) : hydrated(page, wait));
       await page.waitForTimeout(150);
       found.push(...(await axe(page, `${role} ${theme} ${path}`)));
-      if (theme === 'light') await shootBothWidths(page, role, path);
+      if (theme === 'light') found.push(...(await shootBothWidths(page, role, path)));
       if (process.env.A11Y_LOG) console.log('SWEPT', role, theme, path, Math.round(performance.now()));
       if (open) {
         const what = await open(page);
@@ -271,7 +279,7 @@ test('axe: the admin dashboard, every tab, light and dark, with View Details and
     await hydrated(page, 'AdminDashboard');
     await page.waitForTimeout(300);
     found.push(...(await axe(page, `admin ${theme} applications`)));
-    if (theme === 'light') await shootBothWidths(page, 'admin', '/admin-applications');
+    if (theme === 'light') found.push(...(await shootBothWidths(page, 'admin', '/admin-applications')));
     await page.getByTestId('tab-approved').click();
     await page.getByTestId('application-card').first().waitFor();
     found.push(...(await axe(page, `admin ${theme} approved`)));
@@ -293,7 +301,7 @@ test('axe: the admin dashboard, every tab, light and dark, with View Details and
       await page.getByRole('tab', { name: new RegExp(tab) }).click();
       await page.waitForTimeout(800);
       found.push(...(await axe(page, `admin ${theme} ${tab}`)));
-      if (theme === 'light') await shootBothWidths(page, 'admin', '/admin-' + tab);
+      if (theme === 'light') found.push(...(await shootBothWidths(page, 'admin', '/admin-' + tab)));
       if (theme === 'dark') await shot(page, `a11y-admin-${tab.replace(/\W+/g, '-')}-dark`);
     }
     await page.close();
