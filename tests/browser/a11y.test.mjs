@@ -2,13 +2,19 @@
 // of the route table, as a visitor, a member and an admin, light and dark, with the
 // dialogs and menus open; then the keyboard: focus back on the opener when a dialog
 // closes, Escape closes the mobile menu, arrow keys move through the header menus.
-// Screenshots: a11y-*.png.
+// The pages swept come from the server's own route table (`meritmark routes --pages`):
+// every GET page route must have sample URLs in SAMPLES (visited as the route's role:
+// visitor for public, member for member, admin for admin) or a reason in SKIPPED, or the
+// first test fails. Screenshots: a11y-*.png (dialogs, dark) and page-<role>-<page>-{390,1440}.png
+// (every page swept, light theme, at both widths).
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
+import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
+import path from 'node:path';
 import { createRequire } from 'node:module';
 import AxeBuilder from '@axe-core/playwright';
-import { startServer, launch, hydrated, wake, shot, focused, ADMIN_EMAIL, ADMIN_PASSWORD, confirmSignup } from './harness.mjs';
+import { startServer, launch, hydrated, wake, shot, focused, ADMIN_EMAIL, ADMIN_PASSWORD, confirmSignup, mailBody } from './harness.mjs';
 
 const require = createRequire(import.meta.url);
 const axeSource = fs.readFileSync(require.resolve('axe-core/axe.min.js'), 'utf8');
@@ -20,6 +26,16 @@ let server, browser;
 const badges = {};
 let memberId = '';
 let publicId = '';
+let claimToken = '';
+let pageRoutes = []; // [{ method, path, access, kind }] from the route table
+
+/** The GET page routes of the route table, as the binary the tests run builds it. */
+function routeTablePages() {
+  const bin = path.resolve(path.dirname(new URL(import.meta.url).pathname), '..', '..', 'bin', 'meritmark');
+  const env = { ...process.env };
+  delete env.DATABASE_URL;
+  return JSON.parse(execFileSync(bin, ['routes', '--pages'], { env, stdio: ['ignore', 'pipe', 'ignore'] }).toString());
+}
 
 async function post(path, data, method = 'post') {
   const r = await browser.context.request[method](server.url + API + path, { data, headers: { Origin: server.url } });
@@ -62,7 +78,18 @@ before(async () => {
   r = await post(`/admin/applications/${granted._id}/approve`, {}, 'put');
   assert.equal(r.status, 200, JSON.stringify(r.body));
   publicId = r.body.application.grant.publicVerificationId;
+  // an award by e-mail to the member: its claim link (the visitor sees "sign in to claim",
+  // the member "claim")
+  r = await post('/admin/awards', { badgeId: badges['React Developer'], email: member.email, note: 'For the accessibility audit.' });
+  assert.equal(r.status, 201, JSON.stringify(r.body));
+  for (let i = 0; !claimToken && i < 100; i++) {
+    const links = server.smtp.messages.map((m) => mailBody(m.data)).join('\n').match(/\/claim\/([A-Za-z0-9_-]{43})/);
+    if (links) claimToken = links[1];
+    else await new Promise((res) => setTimeout(res, 100));
+  }
+  assert.ok(claimToken, 'a claim link mailed');
   await browser.context.clearCookies();
+  pageRoutes = routeTablePages();
 });
 after(async () => {
   await browser?.close();
@@ -76,6 +103,26 @@ async function axe(page, label) {
   return res.violations.map((v) => `${label}: [${v.impact}] ${v.id}: ${v.help} — ${v.nodes.slice(0, 4).map((n) => n.target.join(' ') + (n.failureSummary ? ' (' + n.failureSummary.split('\n').slice(1, 2).join('') + ')' : '')).join(' | ')}`);
 }
 
+/** A file-name slug of a sample URL (ids shortened). */
+const slug = (p) => (p === '/' ? 'home' : p.replace(/[0-9a-f]{24}|[A-Za-z0-9_-]{43}/g, (m) => m.slice(-6)).replace(/\W+/g, '-').replace(/^-|-$/g, ''));
+
+/** Full-page screenshots at 1440 and 390 px (light theme), back to 1440 afterwards;
+ * returns a problem when the page scrolls sideways at either width. */
+async function shootBothWidths(page, role, path) {
+  const problems = [];
+  for (const [width, height] of [[1440, 900], [390, 844]]) {
+    if (width === 390) {
+      await page.setViewportSize({ width, height });
+      await page.waitForTimeout(100);
+    }
+    const overflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
+    if (overflow > 0) problems.push(`${role} ${path} at ${width} px scrolls sideways by ${overflow} px`);
+    await shot(page, `page-${role}-${slug(path)}-${width}`);
+  }
+  await page.setViewportSize({ width: 1440, height: 900 });
+  return problems;
+}
+
 /** Each page in both themes; extra(page) may open a dialog and return a label. */
 async function sweep(pages, role) {
   const found = [];
@@ -83,12 +130,15 @@ async function sweep(pages, role) {
     const page = await browser.context.newPage();
     await page.addInitScript((t) => localStorage.setItem('vite-ui-theme', t), theme);
     for (const { path, wait, touch, open } of pages) {
+      await page.setViewportSize({ width: 1440, height: 900 });
       const res = await page.goto(server.url + path);
       assert.ok(res.status() < 500, `${path}: ${res.status()}`);
       // islands that hydrate on first touch (the catalogue's filters) are woken first
       if (wait) await (touch ? wake(page, wait) : hydrated(page, wait));
       await page.waitForTimeout(150);
       found.push(...(await axe(page, `${role} ${theme} ${path}`)));
+      if (theme === 'light') found.push(...(await shootBothWidths(page, role, path)));
+      if (process.env.A11Y_LOG) console.log('SWEPT', role, theme, path, Math.round(performance.now()));
       if (open) {
         const what = await open(page);
         await page.waitForTimeout(250);
@@ -101,73 +151,135 @@ async function sweep(pages, role) {
   return found;
 }
 
+const ROLE = { public: 'visitor', member: 'member', admin: 'admin' };
+
 const dialog = (testid, label) => async (page) => {
   await page.getByTestId(testid).click();
   await page.getByRole('dialog').waitFor();
   return label;
 };
 
-test('axe: every public page as a visitor, light and dark, with dialogs and the mobile menu open', async () => {
-  await browser.context.clearCookies();
-  const pages = [
-    { path: '/', open: async (page) => { await page.setViewportSize({ width: 390, height: 844 }); await wake(page, 'Header'); await page.getByTestId('mobile-menu-toggle').click(); await page.locator('#mobile-nav').waitFor(); return 'mobile menu'; } },
-    { path: '/about', open: async (page) => { await page.setViewportSize({ width: 1280, height: 800 }); return 'desktop'; } },
-    { path: '/contact', wait: 'ContactForm' },
-    { path: '/services' },
-    { path: '/badges', wait: 'BadgeCatalogue', touch: true },
+/** The sample URLs of every page route of the table, visited as the route's own role. A
+ * new page route fails the first test until it gets samples here (or a reason in SKIPPED).
+ * Parametrised routes take the fixtures made in before(). */
+const SAMPLES = () => ({
+  '/': [{ path: '/', open: async (page) => { await page.setViewportSize({ width: 390, height: 844 }); await wake(page, 'Header'); await page.getByTestId('mobile-menu-toggle').click(); await page.locator('#mobile-nav').waitFor(); return 'mobile menu'; } }],
+  '/about': [{ path: '/about' }],
+  '/services': [{ path: '/services' }],
+  '/contact': [{ path: '/contact', wait: 'ContactForm' }],
+  '/shippingpolicy': [{ path: '/shippingpolicy' }],
+  '/termsandconditions': [{ path: '/termsandconditions' }],
+  '/cancellationsandrefunds': [{ path: '/cancellationsandrefunds' }],
+  '/privacypolicy': [{ path: '/privacypolicy' }],
+  '/verify-email': [{ path: '/verify-email?token=not-a-real-token', wait: 'VerifyEmailCard' }],
+  '/login': [{ path: '/login', wait: 'LoginForm', open: async (page) => { await page.getByRole('button', { name: 'Forgot Password?' }).click(); await page.getByRole('dialog').waitFor(); return 'forgot password'; } }],
+  '/signup': [{ path: '/signup', wait: 'SignupForm' }],
+  '/reset-password': [{ path: '/reset-password' }, { path: '/reset-password?email=a%40example.com&token=abc', wait: 'ResetPasswordForm' }],
+  '/profile/:id': [{ path: '/profile/' + memberId }],
+  '/badges': [{ path: '/badges', wait: 'BadgeCatalogue', touch: true }],
+  '/badges/:id': [
     { path: '/badges/' + badges['React Developer'] },
     { path: '/badges/' + badges['Go Backend Engineer'] + '?criteria=full' },
     { path: '/badges/000000000000000000000000' },
-    { path: '/verify-badge', wait: 'VerifyBadge' },
-    { path: '/verify/' + publicId, wait: 'VerifyBadge' },
-    { path: '/verify/MM-0000-0000-0000', wait: 'VerifyBadge' },
-    { path: '/hall-of-fame', wait: 'HallOfFameBoard' },
-    { path: '/shippingpolicy' },
-    { path: '/termsandconditions' },
-    { path: '/cancellationsandrefunds' },
-    { path: '/privacypolicy' },
-    { path: '/profile/' + memberId },
-    { path: '/login', wait: 'LoginForm', open: async (page) => { await page.getByRole('button', { name: 'Forgot Password?' }).click(); await page.getByRole('dialog').waitFor(); return 'forgot password'; } },
-    { path: '/signup', wait: 'SignupForm' },
-    { path: '/reset-password' },
-    { path: '/reset-password?email=a%40example.com&token=abc', wait: 'ResetPasswordForm' },
-    { path: '/no-such-page' },
-  ];
-  const found = await sweep(pages, 'visitor');
+  ],
+  '/verify-badge': [{ path: '/verify-badge', wait: 'VerifyBadge' }],
+  '/verify/:verificationId': [{ path: '/verify/' + publicId, wait: 'VerifyBadge' }, { path: '/verify/MM-0000-0000-0000', wait: 'VerifyBadge' }],
+  '/claim/:token': [{ path: '/claim/' + claimToken }, { path: '/claim/not-a-real-token' }],
+  '/hall-of-fame': [{ path: '/hall-of-fame', wait: 'HallOfFameBoard' }],
+  // member pages
+  '/account/password': [{ path: '/account/password', wait: 'ChangePasswordForm' }],
+  '/account/two-factor': [{ path: '/account/two-factor', wait: 'TwoFactorSetup' }],
+  '/profile': [{ path: '/profile', wait: 'Profile', open: dialog('edit-picture', 'picture dialog') }],
+  '/quiz/:badgeId?': [{ path: '/quiz/' + badges['React Developer'], wait: 'QuizRunner' }],
+  '/proof-upload/:badgeId': [{ path: '/proof-upload/' + badges['Product Design Portfolio'], wait: 'ApplicationForm' }],
+  '/resume-upload/:badgeId': [{ path: '/resume-upload/' + badges['React Developer'] }],
+  '/payment/:badgeId': [{ path: '/payment/' + badges['Open Source Contributor'], wait: 'PaymentCheckout', open: dialog('paypal-sim-button', 'paypal simulator') }],
+  '/payment-success/:badgeId': [{ path: '/payment-success/' + badges['Team Leadership'] }, { path: '/payment-success/' + badges['Open Source Contributor'] }],
+  '/payment-failed/:badgeId': [{ path: '/payment-failed/' + badges['Open Source Contributor'] }],
+  // admin pages: the dashboard has its own test below (every tab, its dialogs)
+  '/admin': [{ custom: 'the admin dashboard test' }],
+  // OAuth pages (/oauth/authorize, the consent page, is being added): give each its
+  // samples here, e.g. '/oauth/authorize': [{ path: '/oauth/authorize?client_id=…&…', wait: '…' }]
+  // with a client registered in before().
+});
+
+/** Page routes deliberately not swept, each with its reason (checked by the first test). */
+const SKIPPED = {
+  '/badge/:id': { reason: 'the old address: a permanent redirect to /badges/:id, which is swept', redirect: () => '/badge/' + badges['React Developer'] },
+};
+
+/** Pages seen by a role other than their route's own (not duplicates: other content). */
+const EXTRA = () => ({
+  visitor: [{ path: '/no-such-page' }],
+  member: [
+    { path: '/badges', wait: 'BadgeCatalogue', touch: true },
+    { path: '/badges/' + badges['Team Leadership'], open: async (page) => { await wake(page, 'BadgeActions'); await page.getByTestId('share-open').click(); await page.getByRole('dialog').waitFor(); return 'share dialog'; } },
+    { path: '/badges/' + badges['Open Source Contributor'] },
+    { path: '/claim/' + claimToken, wait: 'ClaimAward' },
+    { path: '/admin' },
+    { path: '/', open: async (page) => { await wake(page, 'Header'); await page.getByTestId('user-menu').click(); await page.getByRole('menu').waitFor(); return 'user menu'; } },
+  ],
+});
+
+/** The sample pages of the route table's routes of one access level, then the extras. */
+function pagesFor(access) {
+  const samples = SAMPLES();
+  const list = [];
+  for (const r of pageRoutes.filter((x) => x.access === access && !SKIPPED[x.path])) {
+    assert.ok(samples[r.path], `page route ${r.path} (${access}) has no samples in SAMPLES and is not in SKIPPED`);
+    list.push(...samples[r.path].filter((p) => !p.custom));
+  }
+  return [...list, ...(EXTRA()[ROLE[access]] || [])];
+}
+
+test('route table: every page route is swept as its role or skipped with a reason', async () => {
+  assert.ok(pageRoutes.length >= 25, `the route table lists ${pageRoutes.length} page routes`);
+  const samples = SAMPLES();
+  const missing = pageRoutes.filter((r) => !samples[r.path] && !SKIPPED[r.path]).map((r) => `${r.access} ${r.path}`);
+  assert.deepEqual(missing, [], 'page routes neither in SAMPLES nor in SKIPPED (tests/browser/a11y.test.mjs):\n' + missing.join('\n'));
+  const known = new Set(pageRoutes.map((r) => r.path));
+  const stale = [...Object.keys(samples), ...Object.keys(SKIPPED)].filter((p) => !known.has(p));
+  assert.deepEqual(stale, [], 'SAMPLES/SKIPPED name routes the table no longer has');
+  // each sample URL really matches its route pattern (so the right page is swept)
+  for (const [pattern, list] of Object.entries(samples)) {
+    const re = new RegExp('^' + pattern.replace(/\/:\w+\?/g, '(?:/[^/]+)?').replace(/:\w+/g, '[^/]+') + '$');
+    for (const p of list.filter((x) => !x.custom)) assert.match(p.path.split('?')[0], re, `${p.path} is not a ${pattern}`);
+  }
+  for (const [p, s] of Object.entries(SKIPPED)) {
+    assert.ok(s.reason.length > 10, `${p}: a reason`);
+    if (s.redirect) {
+      const res = await fetch(server.url + s.redirect(), { redirect: 'manual' });
+      assert.ok([301, 308].includes(res.status), `${p} answers ${res.status}, not a permanent redirect`);
+    }
+  }
+});
+
+test('axe: every public page as a visitor, light and dark, with dialogs and the mobile menu open', async () => {
+  await browser.context.clearCookies();
+  const found = await sweep(pagesFor('public'), 'visitor');
   assert.deepEqual(found, [], found.join('\n'));
 });
 
 test('axe: member pages, light and dark, with the share, picture and PayPal dialogs open', async () => {
   await signIn(member.email, member.password);
-  const pages = [
-    { path: '/profile', wait: 'Profile', open: dialog('edit-picture', 'picture dialog') },
-    { path: '/badges', wait: 'BadgeCatalogue', touch: true },
-    { path: '/badges/' + badges['Team Leadership'], open: async (page) => { await wake(page, 'BadgeActions'); await page.getByTestId('share-open').click(); await page.getByRole('dialog').waitFor(); return 'share dialog'; } },
-    { path: '/badges/' + badges['Open Source Contributor'] },
-    { path: '/quiz/' + badges['React Developer'], wait: 'QuizRunner' },
-    { path: '/proof-upload/' + badges['Product Design Portfolio'], wait: 'ApplicationForm' },
-    { path: '/resume-upload/' + badges['React Developer'] },
-    { path: '/payment/' + badges['Open Source Contributor'], wait: 'PaymentCheckout', open: dialog('paypal-sim-button', 'paypal simulator') },
-    { path: '/payment-success/' + badges['Team Leadership'] },
-    { path: '/payment-success/' + badges['Open Source Contributor'] },
-    { path: '/payment-failed/' + badges['Open Source Contributor'] },
-    { path: '/admin' },
-    { path: '/', open: async (page) => { await wake(page, 'Header'); await page.getByTestId('user-menu').click(); await page.getByRole('menu').waitFor(); return 'user menu'; } },
-  ];
-  const found = await sweep(pages, 'member');
+  const found = await sweep(pagesFor('member'), 'member');
   assert.deepEqual(found, [], found.join('\n'));
 });
 
 test('axe: the admin dashboard, every tab, light and dark, with View Details and reject dialogs open', async () => {
   await signIn(ADMIN_EMAIL, ADMIN_PASSWORD);
-  const found = [];
+  // admin page routes other than the dashboard (none yet) through the ordinary sweep
+  const others = pagesFor('admin');
+  const found = others.length ? await sweep(others, 'admin') : [];
   for (const theme of THEMES) {
     const page = await browser.context.newPage();
+    await page.setViewportSize({ width: 1440, height: 900 });
     await page.addInitScript((t) => localStorage.setItem('vite-ui-theme', t), theme);
     await page.goto(server.url + '/admin');
     await hydrated(page, 'AdminDashboard');
     await page.waitForTimeout(300);
     found.push(...(await axe(page, `admin ${theme} applications`)));
+    if (theme === 'light') found.push(...(await shootBothWidths(page, 'admin', '/admin-applications')));
     await page.getByTestId('tab-approved').click();
     await page.getByTestId('application-card').first().waitFor();
     found.push(...(await axe(page, `admin ${theme} approved`)));
@@ -189,6 +301,7 @@ test('axe: the admin dashboard, every tab, light and dark, with View Details and
       await page.getByRole('tab', { name: new RegExp(tab) }).click();
       await page.waitForTimeout(800);
       found.push(...(await axe(page, `admin ${theme} ${tab}`)));
+      if (theme === 'light') found.push(...(await shootBothWidths(page, 'admin', '/admin-' + tab)));
       if (theme === 'dark') await shot(page, `a11y-admin-${tab.replace(/\W+/g, '-')}-dark`);
     }
     await page.close();

@@ -129,9 +129,9 @@ test('the badge detail for a visitor: type, criteria toggle, start to login, not
   await wake(page, 'BadgeCriteria');
   await page.getByTestId('criteria-toggle').click();
   assert.match(await crit.textContent(), /credentialing team\.$/);
-  assert.equal(await page.getByTestId('criteria-toggle').textContent(), 'Show less');
+  assert.equal(await page.getByTestId('criteria-toggle').textContent(), 'Show less of the criteria');
   await page.getByTestId('criteria-toggle').click();
-  assert.equal(await page.getByTestId('criteria-toggle').textContent(), 'Read more');
+  assert.equal(await page.getByTestId('criteria-toggle').textContent(), 'Read more of the criteria');
   await shot(page, 'catalogue-detail-guest-1280');
 
   const proof = ids['Team Leadership'];

@@ -99,8 +99,8 @@ function BadgeCard({ b, signedIn }: { b: CatalogueBadge; signedIn: boolean }) {
       <p className="px-6 pt-4 text-sm leading-relaxed text-muted-foreground">
         {criteria.text}{' '}
         {criteria.cut && (
-          <a href={href} className="whitespace-nowrap font-medium text-primary hover:underline" aria-label={`Read more about ${b.name}`}>
-            Read more
+          <a href={href} className="whitespace-nowrap font-medium text-primary hover:underline">
+            Read more<span className="sr-only"> about {b.name}</span>
           </a>
         )}
       </p>

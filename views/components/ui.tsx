@@ -46,8 +46,9 @@ export function Card({ className, ...rest }: HTMLAttributes<HTMLDivElement>) {
 export function CardHeader({ className, ...rest }: HTMLAttributes<HTMLDivElement>) {
   return <div className={cn('flex flex-col gap-1.5 p-6', className)} {...rest} />;
 }
-export function CardTitle({ className, ...rest }: HTMLAttributes<HTMLHeadingElement>) {
-  return <h3 className={cn('text-lg font-semibold leading-none tracking-tight', className)} {...rest} />;
+/** A card's heading: h3 by default; as="h2" where the card sits right under the page's h1. */
+export function CardTitle({ className, as: Tag = 'h3', ...rest }: HTMLAttributes<HTMLHeadingElement> & { as?: 'h2' | 'h3' }) {
+  return <Tag className={cn('text-lg font-semibold leading-none tracking-tight', className)} {...rest} />;
 }
 export function CardDescription({ className, ...rest }: HTMLAttributes<HTMLParagraphElement>) {
   return <p className={cn('text-sm text-muted-foreground', className)} {...rest} />;

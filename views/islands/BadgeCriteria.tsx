@@ -27,6 +27,8 @@ export default function BadgeCriteria({ badgeId, text, expanded }: { badgeId: st
         data-testid="criteria-toggle"
       >
         {open ? 'Show less' : 'Read more'}
+        {/* descriptive to search engines and screen readers (not a bare "Read more") */}
+        <span className="sr-only"> of the criteria</span>
       </a>
     </div>
   );

@@ -2,7 +2,7 @@ import { useState, type FormEvent } from 'react';
 import { KeyRound, LoaderCircle } from 'lucide-react';
 import { api, errorMessage } from '../lib/api';
 import { toast, toastError } from '../lib/toast';
-import { Button, Card, CardContent, Input, Label } from '../components/ui';
+import { Button, Card, CardContent, Label } from '../components/ui';
 import { PasswordInput, safeNext } from '../components/account';
 
 export type ChangePasswordFormProps = { required: boolean; email: string; next: string };
@@ -35,7 +35,8 @@ export default function ChangePasswordForm({ required, email, next }: ChangePass
     <Card>
       <CardContent className="pt-6">
         <form method="post" onSubmit={submit} className="space-y-4" aria-busy={busy}>
-          <Input type="email" value={email} readOnly autoComplete="username" className="sr-only" tabIndex={-1} aria-hidden="true" />
+          {/* a bare input: Input's w-full would stretch the sr-only box past a phone's screen */}
+          <input type="email" value={email} readOnly autoComplete="username" className="sr-only" tabIndex={-1} aria-hidden="true" />
           <div className="space-y-2">
             <Label htmlFor="current-password">Current password</Label>
             <PasswordInput id="current-password" name="currentPassword" autoComplete="current-password" required maxLength={128} autoFocus />

@@ -280,7 +280,7 @@ function TopCard({ u, first }: { u: HofUser; first: boolean }) {
         </span>
       )}
       <div className="flex items-center gap-3 pr-12">
-        <Avatar name={u.name} url={u.profilePicUrl} className="h-14 w-14" />
+        <Avatar name={u.name} url={u.profilePicUrl} className="h-14 w-14 shrink-0" />
         <div className="min-w-0">
           <p className="truncate font-semibold">{u.name}</p>
           {role(u) && <p className="truncate text-sm text-muted-foreground">{role(u)}</p>}

@@ -89,7 +89,7 @@ export default function Profile({ user: initial, badges, origin }: ProfileProps)
             <p className="mt-1 truncate text-sm text-muted-foreground">{user.email}</p>
             {user.position && (
               <p className="mt-1 flex items-center gap-1.5 text-sm">
-                <Briefcase className="h-4 w-4 text-muted-foreground" aria-hidden="true" /> {user.position}
+                <Briefcase className="h-4 w-4 shrink-0 text-muted-foreground" aria-hidden="true" /> {user.position}
               </p>
             )}
           </div>

@@ -75,7 +75,7 @@ export default function BadgeDetailPage(p: Props) {
 
           <Card id="criteria" className="scroll-mt-24">
             <CardHeader>
-              <CardTitle>Criteria</CardTitle>
+              <CardTitle as="h2">Criteria</CardTitle>
               <CardDescription>What you need to show to earn this badge.</CardDescription>
             </CardHeader>
             <CardContent>
@@ -85,7 +85,7 @@ export default function BadgeDetailPage(p: Props) {
 
           <Card>
             <CardHeader>
-              <CardTitle>How to earn it</CardTitle>
+              <CardTitle as="h2">How to earn it</CardTitle>
             </CardHeader>
             <CardContent>
               <ol className="grid gap-4 sm:grid-cols-3">
@@ -130,7 +130,7 @@ export default function BadgeDetailPage(p: Props) {
           </Card>
           <Card>
             <CardHeader className="pb-3">
-              <CardTitle className="text-base">Details</CardTitle>
+              <CardTitle as="h2" className="text-base">Details</CardTitle>
             </CardHeader>
             <CardContent>
               <dl className="grid gap-2.5 text-sm">
@@ -174,7 +174,7 @@ function AssessmentCard({ a }: { a: Assessment }) {
   return (
     <Card data-testid="badge-assessment">
       <CardHeader>
-        <CardTitle>About the assessment</CardTitle>
+        <CardTitle as="h2">About the assessment</CardTitle>
         <CardDescription>
           How this badge is earned, in the open. Each attempt draws its questions at random from the pool; results never show the answers.
         </CardDescription>

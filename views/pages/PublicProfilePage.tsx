@@ -49,7 +49,7 @@ export default function PublicProfilePage({ profile: p, isOwner }: { profile: Pu
               <h1 className="text-2xl font-bold tracking-tight sm:text-3xl">{p.name}</h1>
               {p.position && (
                 <p className="mt-1 flex items-center justify-center gap-1.5 text-muted-foreground sm:justify-start">
-                  <Briefcase className="h-4 w-4" aria-hidden="true" /> {p.position}
+                  <Briefcase className="h-4 w-4 shrink-0" aria-hidden="true" /> {p.position}
                 </p>
               )}
               <p className="mt-1 flex items-center justify-center gap-1.5 text-sm text-muted-foreground sm:justify-start">

@@ -1,0 +1,99 @@
+// Lighthouse (13.x, through chrome-launcher on Debian's Chromium) accessibility and SEO on
+// the public pages a search engine or a visitor lands on: home, the catalogue, a badge's
+// page, the verify page (empty and with a real grant), the Hall of Fame and a public
+// profile; mobile and desktop. Every score must be 100; the scores are printed (LH ...
+// lines) so CI logs carry them. No performance run; throttling is off (it only matters to
+// performance) and Lighthouse runs offline: every request it makes goes to our server.
+import { test, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import lighthouse, { desktopConfig } from 'lighthouse';
+import * as chromeLauncher from 'chrome-launcher';
+import { request } from 'playwright-core';
+import { startServer, ADMIN_EMAIL, ADMIN_PASSWORD, confirmSignup } from './harness.mjs';
+
+const API = '/backend/api/v1';
+const CATEGORIES = ['accessibility', 'seo'];
+let server, chrome, userDataDir, api;
+const urls = [];
+
+before(async () => {
+  server = await startServer();
+  api = await request.newContext({ baseURL: server.url, extraHTTPHeaders: { Origin: server.url } });
+  const badges = {};
+  for (const b of (await (await fetch(server.url + API + '/badges/with-ownership')).json()).badges) badges[b.name] = b._id;
+  // a member holding a badge: the verify page of a real grant and a public profile
+  const email = `lh-${Date.now()}@example.com`;
+  const password = 'lighthouse-password-1';
+  let r = await api.post(API + '/auth/register', { data: { name: 'Lena Lighthouse', email, password } });
+  assert.equal(r.status(), 201, await r.text());
+  await confirmSignup(server, api, email, password);
+  const memberId = (await (await api.get(API + '/auth/me')).json()).user._id;
+  r = await api.post(API + '/applications', {
+    multipart: { badgeId: badges['Team Leadership'], type: 'proof', fullName: 'Lena Lighthouse', position: 'Engineer', linkedin: 'https://linkedin.com/in/lena', portfolio: 'https://lena.example', description: 'Evidence.' },
+  });
+  assert.equal(r.status(), 201, await r.text());
+  const application = (await r.json()).application;
+  r = await api.post(API + '/payments', { data: { badgeId: badges['Team Leadership'], amount: 0, status: 'success', provider: 'free-grant', couponCode: 'FREEGRANT' } });
+  assert.equal(r.status(), 201, await r.text());
+  await api.post(API + '/auth/logout', { data: {} });
+  r = await api.post(API + '/auth/login', { data: { email: ADMIN_EMAIL, password: ADMIN_PASSWORD } });
+  assert.equal(r.status(), 200, await r.text());
+  r = await api.put(API + `/admin/applications/${application._id}/approve`, { data: {} });
+  assert.equal(r.status(), 200, await r.text());
+  const publicId = (await r.json()).application.grant.publicVerificationId;
+  urls.push('/', '/badges', '/badges/' + badges['React Developer'], '/verify-badge', '/verify/' + publicId, '/hall-of-fame', '/profile/' + memberId);
+
+  userDataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'mm-lighthouse-'));
+  chrome = await chromeLauncher.launch({
+    chromePath: process.env.CHROMIUM_PATH || '/usr/bin/chromium',
+    userDataDir,
+    chromeFlags: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
+    logLevel: 'silent',
+  });
+});
+
+after(async () => {
+  await api?.dispose();
+  await chrome?.kill();
+  if (userDataDir) fs.rmSync(userDataDir, { recursive: true, force: true });
+  await server?.stop();
+});
+
+const flags = () => ({
+  port: chrome.port,
+  output: 'json',
+  logLevel: 'error',
+  onlyCategories: CATEGORIES,
+  throttlingMethod: 'provided',
+  disableFullPageScreenshot: true,
+  maxWaitForLoad: 20000,
+});
+
+test('Lighthouse accessibility and SEO are 100 on the public pages, mobile and desktop', async () => {
+  const started = Date.now();
+  const failures = [];
+  for (const [formFactor, config] of [['mobile', undefined], ['desktop', desktopConfig]]) {
+    for (const u of urls.filter((x) => !process.env.LH_ONLY || new RegExp(process.env.LH_ONLY).test(x))) {
+      const { lhr } = await lighthouse(server.url + u, flags(), config);
+      assert.equal(lhr.runtimeError, undefined, `${u}: ${JSON.stringify(lhr.runtimeError)}`);
+      const scores = CATEGORIES.map((c) => Math.round(lhr.categories[c].score * 100));
+      console.log(`LH ${formFactor.padEnd(7)} ${u.padEnd(40)} accessibility ${scores[0]} seo ${scores[1]}`);
+      for (const c of CATEGORIES) {
+        if (lhr.categories[c].score === 1) continue;
+        // the failing audits, with a node or two each, so the fix is obvious from the log
+        for (const ref of lhr.categories[c].auditRefs) {
+          const a = lhr.audits[ref.id];
+          if (ref.weight === 0 || a.score === null || a.score === 1) continue;
+          const items = (a.details?.items || []).slice(0, 2).map((i) => i.node?.snippet || i.source?.url || i.url || JSON.stringify(i).slice(0, 120));
+          failures.push(`${formFactor} ${u} ${c}: ${a.id} (${a.title}) ${items.join(' | ')}`);
+          console.log('LH FAIL', failures[failures.length - 1]);
+        }
+      }
+    }
+  }
+  console.log(`LH ${urls.length * 2} runs in ${((Date.now() - started) / 1000).toFixed(1)} s`);
+  assert.deepEqual(failures, [], failures.join('\n'));
+});
