@@ -27,6 +27,7 @@ const badges = {};
 let memberId = '';
 let publicId = '';
 let claimToken = '';
+let consentPath = ''; // /oauth/authorize for a wallet registered in before()
 let pageRoutes = []; // [{ method, path, access, kind }] from the route table
 
 /** The GET page routes of the route table, as the binary the tests run builds it. */
@@ -88,6 +89,18 @@ before(async () => {
     else await new Promise((res) => setTimeout(res, 100));
   }
   assert.ok(claimToken, 'a claim link mailed');
+  // a wallet registered (RFC 7591) so the consent page has a real client to name; its
+  // callback is never reached (the sweep only looks at the consent page)
+  const wallet = await fetch(server.url + '/oauth/register', {
+    method: 'POST', headers: { 'Content-Type': 'application/json' },
+    body: JSON.stringify({ client_name: 'Pocket Wallet', client_uri: 'https://pocket-wallet.example', redirect_uris: ['http://127.0.0.1:9/callback'],
+      scope: 'https://purl.imsglobal.org/spec/ob/v3p0/scope/credential.readonly https://purl.imsglobal.org/spec/ob/v3p0/scope/profile.readonly',
+      token_endpoint_auth_method: 'client_secret_basic', grant_types: ['authorization_code', 'refresh_token'], response_types: ['code'] }),
+  });
+  assert.equal(wallet.status, 201);
+  consentPath = '/oauth/authorize?' + new URLSearchParams({ response_type: 'code', client_id: (await wallet.json()).client_id,
+    redirect_uri: 'http://127.0.0.1:9/callback', scope: 'https://purl.imsglobal.org/spec/ob/v3p0/scope/credential.readonly', state: 'a11y-sweep',
+    code_challenge: 'E9Melhoa2OwvFrEMTJguCHaoeK1t8URWbuGJSstw-cM', code_challenge_method: 'S256' });
   await browser.context.clearCookies();
   pageRoutes = routeTablePages();
 });
@@ -198,9 +211,8 @@ const SAMPLES = () => ({
   '/payment-failed/:badgeId': [{ path: '/payment-failed/' + badges['Open Source Contributor'] }],
   // admin pages: the dashboard has its own test below (every tab, its dialogs)
   '/admin': [{ custom: 'the admin dashboard test' }],
-  // OAuth pages (/oauth/authorize, the consent page, is being added): give each its
-  // samples here, e.g. '/oauth/authorize': [{ path: '/oauth/authorize?client_id=…&…', wait: '…' }]
-  // with a client registered in before().
+  // the OAuth consent page, for the wallet registered in before()
+  '/oauth/authorize': [{ path: consentPath }],
 });
 
 /** Page routes deliberately not swept, each with its reason (checked by the first test). */
