@@ -29,7 +29,7 @@ func TestPublicPagesHaveRealContentInRawHTML(t *testing.T) {
 		"Discover Badges", `href="/badges"`, "View Hall of Fame", `href="/hall-of-fame"`,
 		"How It Works", "Choose a badge", "Prove your skills", "Get verified",
 		"500+", "10K+", "25+", "95%", "Verified badges", "Professionals", "Industries", "Success rate",
-		"Security and trust", "Signed Open Badges 3.0 credentials", "Ed25519 signatures", "Public verification links", "Admin review",
+		"Security and trust", "Signed Open Badges 3.0 credentials", "Standard signatures", "Public verification links", "Admin review",
 		"Get Started Today", `href="/signup"`, "animate-marquee",
 	}
 	for _, logo := range []string{"lumora", "vertexa", "northpeak", "helixa", "orbitra", "kestrel", "quantive", "arborly", "cobalt", "brightline", "nimbus"} {

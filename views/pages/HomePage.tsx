@@ -144,7 +144,7 @@ function CredentialPreview() {
             <ShieldCheck className="h-3.5 w-3.5" /> Signature valid
           </span>
           <span className="inline-flex items-center gap-1.5 rounded-full border px-2.5 py-1 text-xs font-medium text-muted-foreground">
-            <KeyRound className="h-3.5 w-3.5" /> Ed25519
+            <KeyRound className="h-3.5 w-3.5" /> ES256 · EdDSA
           </span>
           <span className="inline-flex items-center gap-1.5 rounded-full border px-2.5 py-1 text-xs font-medium text-muted-foreground">
             <BadgeCheck className="h-3.5 w-3.5" /> Open Badges 3.0
@@ -297,8 +297,8 @@ const trust: { icon: ReactNode; title: string; body: string }[] = [
   },
   {
     icon: <Fingerprint />,
-    title: 'Ed25519 signatures',
-    body: 'Credentials are signed with our Ed25519 key and the public key is published, so any change to a credential is detectable.',
+    title: 'Standard signatures',
+    body: 'Every credential is signed twice: a JWT with our ES256 key and a JSON-LD copy with an eddsa-rdfc-2022 proof by our did:web. The public keys are published, so any change to a credential is detectable by any Open Badges verifier.',
   },
   {
     icon: <Link2 />,
