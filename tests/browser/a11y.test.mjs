@@ -128,6 +128,8 @@ async function shootBothWidths(page, role, path) {
       await page.setViewportSize({ width, height });
       await page.waitForTimeout(100);
     }
+    // from the top: a full-page shot of a scrolled page draws the sticky header mid-page
+    await page.evaluate(() => window.scrollTo(0, 0));
     const overflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
     if (overflow > 0) problems.push(`${role} ${path} at ${width} px scrolls sideways by ${overflow} px`);
     await shot(page, `page-${role}-${slug(path)}-${width}`);
