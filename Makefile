@@ -88,6 +88,12 @@ test-credentials: deps build
 test-browser: browser-deps build
 	node --test --test-concurrency=1 --test-timeout=300000 tests/browser/
 
+## screenshots: the a11y sweep with a full-page screenshot of every page of the route table,
+## as its role, at 1440 and 390 px (tests/browser/screenshots/page-*.png)
+.PHONY: screenshots
+screenshots: browser-deps build
+	PAGE_SHOTS=1 node --test --test-concurrency=1 --test-timeout=1200000 tests/browser/a11y.test.mjs
+
 ## bench-ssr: the home page through the isolate pool vs Node's renderToString
 bench-ssr: assets
 	$(GO) run ./bench/ssrbench

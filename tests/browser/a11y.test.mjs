@@ -119,8 +119,13 @@ async function axe(page, label) {
 /** A file-name slug of a sample URL (ids shortened). */
 const slug = (p) => (p === '/' ? 'home' : p.replace(/[0-9a-f]{24}|[A-Za-z0-9_-]{43}/g, (m) => m.slice(-6)).replace(/\W+/g, '-').replace(/^-|-$/g, ''));
 
-/** Full-page screenshots at 1440 and 390 px (light theme), back to 1440 afterwards;
- * returns a problem when the page scrolls sideways at either width. */
+/** Full-page screenshots of every swept page cost two thirds of the sweep's time: they are
+ * taken by `make screenshots` (PAGE_SHOTS=1), not by every `make test`. */
+const PAGE_SHOTS = process.env.PAGE_SHOTS === '1';
+
+/** Each page at 1440 and 390 px (light theme), back to 1440 afterwards, with full-page
+ * screenshots when PAGE_SHOTS is set; returns a problem when the page scrolls sideways at
+ * either width. */
 async function shootBothWidths(page, role, path) {
   const problems = [];
   for (const [width, height] of [[1440, 900], [390, 844]]) {
@@ -132,7 +137,7 @@ async function shootBothWidths(page, role, path) {
     await page.evaluate(() => window.scrollTo(0, 0));
     const overflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
     if (overflow > 0) problems.push(`${role} ${path} at ${width} px scrolls sideways by ${overflow} px`);
-    await shot(page, `page-${role}-${slug(path)}-${width}`);
+    if (PAGE_SHOTS) await shot(page, `page-${role}-${slug(path)}-${width}`);
   }
   await page.setViewportSize({ width: 1440, height: 900 });
   return problems;
