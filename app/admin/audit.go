@@ -9,25 +9,6 @@ import (
 	"meritmark/app/model"
 )
 
-// record writes one audit entry inside tx.
-func record(ctx context.Context, tx bun.IDB, actor *model.User, action, targetType, targetID string, before, after any) error {
-	b, err := json.Marshal(before)
-	if err != nil {
-		return err
-	}
-	a, err := json.Marshal(after)
-	if err != nil {
-		return err
-	}
-	e := &model.AuditEntry{ID: model.NewID(), Action: action, TargetType: targetType, TargetID: targetID,
-		Before: string(b), After: string(a), CreatedAt: model.Now()}
-	if actor != nil {
-		e.ActorID, e.ActorEmail = &actor.ID, actor.Email
-	}
-	_, err = tx.NewInsert().Model(e).Exec(ctx)
-	return err
-}
-
 // AuditList is the answer of GET /admin/audit.
 type AuditList struct {
 	Entries []AuditJSON `json:"entries"`

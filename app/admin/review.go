@@ -9,6 +9,7 @@ import (
 	"github.com/uptrace/bun"
 
 	"meritmark/app/application"
+	"meritmark/app/audit"
 	"meritmark/app/grant"
 	"meritmark/app/mail"
 	"meritmark/app/model"
@@ -93,7 +94,7 @@ func (s *Service) Approve(ctx context.Context, actor *model.User, id string, gra
 		// is issued when the applicant confirms the address (app/auth)
 		if !u.EmailVerified() {
 			res.WaitingForEmail = true
-			if err := record(ctx, tx, actor, "application.approve", "application", a.ID, before, stateOf(a, g0)); err != nil {
+			if err := audit.Write(ctx, tx, actor, "application.approve", "application", a.ID, before, stateOf(a, g0)); err != nil {
 				return err
 			}
 			app = a
@@ -114,7 +115,7 @@ func (s *Service) Approve(ctx context.Context, actor *model.User, id string, gra
 		if grantFree {
 			action = "application.grant_free"
 		}
-		if err := record(ctx, tx, actor, action, "application", a.ID, before, stateOf(a, r.Grant)); err != nil {
+		if err := audit.Write(ctx, tx, actor, action, "application", a.ID, before, stateOf(a, r.Grant)); err != nil {
 			return err
 		}
 		app = a
@@ -174,7 +175,7 @@ func (s *Service) Reject(ctx context.Context, actor *model.User, id, reason, ori
 			}
 			mailed = true
 		}
-		if err := record(ctx, tx, actor, "application.reject", "application", a.ID, before, stateOf(a, g)); err != nil {
+		if err := audit.Write(ctx, tx, actor, "application.reject", "application", a.ID, before, stateOf(a, g)); err != nil {
 			return err
 		}
 		app = a

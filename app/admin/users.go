@@ -7,6 +7,7 @@ import (
 
 	"github.com/uptrace/bun"
 
+	"meritmark/app/audit"
 	"meritmark/app/model"
 	"meritmark/app/pagecache"
 	"meritmark/app/storage"
@@ -166,12 +167,12 @@ func (s *Service) UpdateUser(ctx context.Context, actor *model.User, id string, 
 		profileBefore, profileAfter := before, after
 		profileBefore.Role, profileAfter.Role = "", ""
 		if profileBefore != profileAfter {
-			if err := record(ctx, tx, actor, "user.update", "user", u.ID, profileBefore, profileAfter); err != nil {
+			if err := audit.Write(ctx, tx, actor, "user.update", "user", u.ID, profileBefore, profileAfter); err != nil {
 				return err
 			}
 		}
 		if before.Role != after.Role {
-			if err := record(ctx, tx, actor, "user.role_change", "user", u.ID,
+			if err := audit.Write(ctx, tx, actor, "user.role_change", "user", u.ID,
 				map[string]string{"role": before.Role}, map[string]string{"role": after.Role}); err != nil {
 				return err
 			}
@@ -211,7 +212,7 @@ func (s *Service) SetProfilePic(ctx context.Context, actor *model.User, id strin
 			return err
 		}
 		url = u.ProfilePicURL()
-		return record(ctx, tx, actor, "user.profile_pic", "user", u.ID,
+		return audit.Write(ctx, tx, actor, "user.profile_pic", "user", u.ID,
 			map[string]string{"profilePicKey": oldKey}, map[string]string{"profilePicKey": newKey})
 	})
 	if err != nil {

@@ -10,7 +10,7 @@ import (
 
 	"github.com/uptrace/bun"
 
-	"meritmark/app/badgeadmin"
+	"meritmark/app/audit"
 	"meritmark/app/model"
 	"meritmark/app/web"
 	"meritmark/db"
@@ -214,7 +214,7 @@ func (s *Service) Create(ctx context.Context, actor *model.User, in Input) (*Vie
 		if out, err = viewOf(ctx, tx, c); err != nil {
 			return err
 		}
-		return badgeadmin.Audit(ctx, tx, actor, "coupon.create", "coupon", c.ID, nil, out)
+		return audit.Write(ctx, tx, actor, "coupon.create", "coupon", c.ID, nil, out)
 	})
 	return out, err
 }
@@ -257,7 +257,7 @@ func (s *Service) Update(ctx context.Context, actor *model.User, id string, in I
 		if out, err = viewOf(ctx, tx, *c); err != nil {
 			return err
 		}
-		return badgeadmin.Audit(ctx, tx, actor, "coupon.update", "coupon", id, before, out)
+		return audit.Write(ctx, tx, actor, "coupon.update", "coupon", id, before, out)
 	})
 	return out, err
 }
@@ -282,7 +282,7 @@ func (s *Service) Toggle(ctx context.Context, actor *model.User, id string) (*Vi
 		if out, err = viewOf(ctx, tx, *c); err != nil {
 			return err
 		}
-		return badgeadmin.Audit(ctx, tx, actor, "coupon.toggle", "coupon", id, before, out)
+		return audit.Write(ctx, tx, actor, "coupon.toggle", "coupon", id, before, out)
 	})
 	return out, err
 }
@@ -314,7 +314,7 @@ func (s *Service) Delete(ctx context.Context, actor *model.User, id string) erro
 		if _, err := tx.NewDelete().Model((*model.Coupon)(nil)).Where("id = ?", id).Exec(ctx); err != nil {
 			return err
 		}
-		return badgeadmin.Audit(ctx, tx, actor, "coupon.delete", "coupon", id, before, nil)
+		return audit.Write(ctx, tx, actor, "coupon.delete", "coupon", id, before, nil)
 	})
 }
 
@@ -342,7 +342,7 @@ func (s *Service) FreeGrant(ctx context.Context, actor *model.User) (*View, erro
 			if out, err = viewOf(ctx, tx, c); err != nil {
 				return err
 			}
-			return badgeadmin.Audit(ctx, tx, actor, "coupon.free_grant", "coupon", c.ID, nil, out)
+			return audit.Write(ctx, tx, actor, "coupon.free_grant", "coupon", c.ID, nil, out)
 		})
 		var we *web.Error
 		if errors.As(err, &we) && we.Msg == MsgCodeTaken {

@@ -6,7 +6,7 @@ import (
 
 	"github.com/uptrace/bun"
 
-	"meritmark/app/badgeadmin"
+	"meritmark/app/audit"
 	"meritmark/app/model"
 	"meritmark/app/quiz"
 	"meritmark/app/web"
@@ -202,7 +202,7 @@ func (s *Service) GrantAttempt(ctx context.Context, actor *model.User, quizID, u
 		if out, err = quiz.Eligible(ctx, tx, qz, userID, model.Now()); err != nil {
 			return err
 		}
-		return badgeadmin.Audit(ctx, tx, actor, "quiz.grant_attempt", "quiz", qz.ID, nil, map[string]string{"userId": userID, "grantId": g.ID})
+		return audit.Write(ctx, tx, actor, "quiz.grant_attempt", "quiz", qz.ID, nil, map[string]string{"userId": userID, "grantId": g.ID})
 	})
 	if err != nil {
 		return nil, err

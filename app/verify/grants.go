@@ -2,13 +2,13 @@ package verify
 
 import (
 	"context"
-	"encoding/json"
 	"fmt"
 	"html"
 	"time"
 
 	"github.com/uptrace/bun"
 
+	"meritmark/app/audit"
 	"meritmark/app/credential"
 	"meritmark/app/halloffame"
 	"meritmark/app/mail"
@@ -55,23 +55,6 @@ func stateOf(g *model.BadgeGrant) auditState {
 	return auditState{ExpiresAt: utc(g.ExpiresAt), RevokedAt: utc(g.RevokedAt), RevocationReason: g.RevocationReason, VerificationID: g.VerificationID}
 }
 
-func audit(ctx context.Context, tx bun.IDB, actor *model.User, action string, g *model.BadgeGrant, before, after any) error {
-	b, err := json.Marshal(before)
-	if err != nil {
-		return err
-	}
-	a, err := json.Marshal(after)
-	if err != nil {
-		return err
-	}
-	e := &model.AuditEntry{ID: model.NewID(), Action: action, TargetType: "grant", TargetID: g.ID, Before: string(b), After: string(a), CreatedAt: model.Now()}
-	if actor != nil {
-		e.ActorID, e.ActorEmail = &actor.ID, actor.Email
-	}
-	_, err = tx.NewInsert().Model(e).Exec(ctx)
-	return err
-}
-
 func lockGrant(ctx context.Context, tx bun.Tx, id string) (*model.BadgeGrant, error) {
 	if !model.ValidID(id) {
 		return nil, web.NotFound(MsgGrantNotFound)
@@ -114,7 +97,7 @@ func (s *Service) Revoke(ctx context.Context, actor *model.User, id, reason, ori
 		if err := pagecache.Bump(ctx, tx, pagecache.Grants); err != nil {
 			return err
 		}
-		if err := audit(ctx, tx, actor, "grant.revoke", g, before, stateOf(g)); err != nil {
+		if err := audit.Write(ctx, tx, actor, "grant.revoke", "grant", g.ID, before, stateOf(g)); err != nil {
 			return err
 		}
 		var u model.User
@@ -178,7 +161,7 @@ func (s *Service) SetExpiry(ctx context.Context, actor *model.User, id string, e
 		if err := s.Issuer.SignGrant(ctx, tx, g, o); err != nil {
 			return err
 		}
-		if err := audit(ctx, tx, actor, "grant.expiry", g, before, stateOf(g)); err != nil {
+		if err := audit.Write(ctx, tx, actor, "grant.expiry", "grant", g.ID, before, stateOf(g)); err != nil {
 			return err
 		}
 		if err := pagecache.Bump(ctx, tx, pagecache.Grants); err != nil {
