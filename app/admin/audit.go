@@ -47,7 +47,7 @@ func (s *Service) auditJSON(ctx context.Context, es []model.AuditEntry) ([]Audit
 	}
 	var apps []model.Application
 	if len(appIDs) > 0 {
-		if err := s.DB.NewSelect().Model(&apps).Where("id IN (?)", bun.In(appIDs)).Scan(ctx); err != nil {
+		if err := s.DB.NewSelect().Model(&apps).Where("id IN (?)", bun.List(appIDs)).Scan(ctx); err != nil {
 			return nil, err
 		}
 	}

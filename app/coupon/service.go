@@ -100,7 +100,7 @@ func badgeNames(ctx context.Context, db bun.IDB, coupons []model.Coupon) (map[st
 		return names, nil
 	}
 	var badges []model.Badge
-	if err := db.NewSelect().Model(&badges).Column("id", "name").Where("id IN (?)", bun.In(ids)).Scan(ctx); err != nil {
+	if err := db.NewSelect().Model(&badges).Column("id", "name").Where("id IN (?)", bun.List(ids)).Scan(ctx); err != nil {
 		return nil, err
 	}
 	for _, b := range badges {
@@ -385,7 +385,7 @@ func checkBadges(ctx context.Context, tx bun.Tx, ids []string) error {
 	if len(ids) == 0 {
 		return nil
 	}
-	n, err := tx.NewSelect().Model((*model.Badge)(nil)).Where("id IN (?)", bun.In(ids)).Count(ctx)
+	n, err := tx.NewSelect().Model((*model.Badge)(nil)).Where("id IN (?)", bun.List(ids)).Count(ctx)
 	if err != nil {
 		return err
 	}

@@ -195,7 +195,7 @@ func (s *Service) releaseTx(ctx context.Context, tx bun.Tx, order *model.Payment
 	}
 	// an order recorded meanwhile (captured, or pending at PayPal) keeps its status
 	_, err := tx.NewUpdate().Model((*model.PaymentOrder)(nil)).Set("status = ?", status).Set("updated_at = ?", now).
-		Where("order_id = ?", order.OrderID).Where("status IN (?)", bun.In([]string{OrderCreated, OrderCapturing, OrderFailed, OrderMismatch})).Exec(ctx)
+		Where("order_id = ?", order.OrderID).Where("status IN (?)", bun.List([]string{OrderCreated, OrderCapturing, OrderFailed, OrderMismatch})).Exec(ctx)
 	return err
 }
 

@@ -56,7 +56,7 @@ func (s *Service) Analysis(ctx context.Context, quizID string) (*AnalysisView, e
 	}
 	if len(extra) > 0 {
 		var qs []model.Question
-		if err := s.DB.NewSelect().Model(&qs).Where("id IN (?)", bun.In(extra)).Scan(ctx); err != nil {
+		if err := s.DB.NewSelect().Model(&qs).Where("id IN (?)", bun.List(extra)).Scan(ctx); err != nil {
 			return nil, err
 		}
 		for _, q := range qs {
@@ -273,7 +273,7 @@ func (s *Service) Members(ctx context.Context, quizID string) ([]MemberRow, erro
 		ids[i] = out[i].User.ID
 	}
 	var users []model.User
-	if err := s.DB.NewSelect().Model(&users).Column("id", "name", "email").Where("id IN (?)", bun.In(ids)).Scan(ctx); err != nil {
+	if err := s.DB.NewSelect().Model(&users).Column("id", "name", "email").Where("id IN (?)", bun.List(ids)).Scan(ctx); err != nil {
 		return nil, err
 	}
 	for _, u := range users {
