@@ -10,6 +10,7 @@ import (
 	"meritmark/app/badge"
 	"meritmark/app/badgeadmin"
 	"meritmark/app/coupon"
+	"meritmark/app/grant"
 	"meritmark/app/halloffame"
 	"meritmark/app/pages"
 	"meritmark/app/payment"
@@ -41,6 +42,7 @@ func (a *App) routeTable() []web.Route {
 	rs = append(rs, coupon.New(d.DB).Routes()...)
 	rs = append(rs, payment.New(payment.Deps{DB: d.DB, Site: d.Site, Gateway: paymentGateway(d), Mailer: d.Mailer, Limiter: d.Limiter}).Routes()...)
 	rs = append(rs, verify.New(d.DB, d.Site, d.Config, d.Mailer).Routes()...)
+	rs = append(rs, grant.NewAdmin(d.DB, d.Site, d.Config, d.Mailer).Routes()...)
 	rs = append(rs, verify.NewBulk(d.DB, d.Site, d.Config, d.Limiter).Routes()...)
 	rs = append(rs, award.New(d.DB, d.Site, d.Mailer).Routes()...)
 	rs = append(rs, halloffame.New(d.DB, d.Site, d.Config).Routes()...)

@@ -1,9 +1,10 @@
-package verify
+package grant
 
 import (
 	"context"
 	"fmt"
 	"html"
+	"strings"
 	"time"
 
 	"github.com/uptrace/bun"
@@ -17,6 +18,52 @@ import (
 	"meritmark/app/web"
 	"meritmark/db"
 )
+
+// Admin is the admin's grant actions (PUT /admin/grants/{id}/revoke and /expiry): each
+// changes the grant, the Hall of Fame summary or the credential, the public pages'
+// version and the audit log in one transaction.
+type Admin struct {
+	DB     *bun.DB
+	Issuer *credential.Issuer
+	Mailer *mail.Worker // optional: kicked after the revocation notice is queued
+}
+
+// Messages of the admin's grant actions.
+const (
+	MsgGrantNotFound  = "Badge grant not found."
+	MsgReasonRequired = "Please give a reason for revoking this badge."
+	MsgReasonTooLong  = "The reason must be at most 500 characters."
+	MsgAlreadyRevoked = "This badge is already revoked."
+	MsgExpiryRequired = "expiresAt is required: an ISO 8601 date-time, or null to clear the expiry."
+	MsgExpiryInvalid  = "expiresAt must be an ISO 8601 date-time such as 2027-01-31T00:00:00Z, or null."
+	MsgExpiryBefore   = "The expiry must be after the date the badge was issued."
+	MsgRevoked        = "Badge revoked."
+	MsgExpirySet      = "Expiry updated."
+	MsgExpiryCleared  = "Expiry cleared."
+)
+
+// MaxReason is the longest revocation reason.
+const MaxReason = 500
+
+// ParseExpiry reads an expiry: RFC 3339, or a plain date (YYYY-MM-DD, midnight UTC).
+func ParseExpiry(s string) (time.Time, bool) {
+	s = strings.TrimSpace(s)
+	if t, err := time.Parse(time.RFC3339Nano, s); err == nil {
+		return t.UTC().Truncate(time.Second), true
+	}
+	if t, err := time.Parse("2006-01-02", s); err == nil {
+		return t.UTC(), true
+	}
+	return time.Time{}, false
+}
+
+func utc(t *time.Time) *time.Time {
+	if t == nil {
+		return nil
+	}
+	u := t.UTC()
+	return &u
+}
 
 // GrantJSON is a grant as the admin actions answer it.
 type GrantJSON struct {
@@ -75,7 +122,7 @@ func lockGrant(ctx context.Context, tx bun.Tx, id string) (*model.BadgeGrant, er
 
 // Revoke revokes grant id with reason (already checked) in one transaction: the grant, the
 // Hall of Fame summary, the audit log and a notice to the holder.
-func (s *Service) Revoke(ctx context.Context, actor *model.User, id, reason, origin string) (*model.BadgeGrant, error) {
+func (s *Admin) Revoke(ctx context.Context, actor *model.User, id, reason, origin string) (*model.BadgeGrant, error) {
 	var out *model.BadgeGrant
 	err := s.DB.RunInTx(ctx, nil, func(ctx context.Context, tx bun.Tx) error {
 		g, err := lockGrant(ctx, tx, id)
@@ -135,7 +182,7 @@ func revokedMail(u *model.User, b *model.Badge, reason, origin string) mail.Mess
 
 // SetExpiry sets (or, with nil, clears) grant id's expiry and signs its credential again
 // (validUntil and exp change), in one transaction with the audit entry.
-func (s *Service) SetExpiry(ctx context.Context, actor *model.User, id string, expiresAt *time.Time, origin string) (*model.BadgeGrant, error) {
+func (s *Admin) SetExpiry(ctx context.Context, actor *model.User, id string, expiresAt *time.Time, origin string) (*model.BadgeGrant, error) {
 	var out *model.BadgeGrant
 	err := s.DB.RunInTx(ctx, nil, func(ctx context.Context, tx bun.Tx) error {
 		g, err := lockGrant(ctx, tx, id)
