@@ -48,14 +48,6 @@ func couponByCode(ctx context.Context, d bun.IDB, code string) (*model.Coupon, e
 	return c, nil
 }
 
-func couponByID(ctx context.Context, d bun.IDB, id string) (*model.Coupon, error) {
-	c := new(model.Coupon)
-	if err := d.NewSelect().Model(c).Where("id = ?", id).Scan(ctx); err != nil {
-		return nil, err
-	}
-	return c, nil
-}
-
 // latestApplication is the user's newest application for the badge, or nil.
 func latestApplication(ctx context.Context, d bun.IDB, userID, badgeID string, status ...string) (*model.Application, error) {
 	a := new(model.Application)

@@ -135,7 +135,7 @@ func TestCredentialWithIndependentJOSE(t *testing.T) {
 	visitor.Abs("GET", "/.well-known/jwks.json", nil).Expect(http.StatusOK).JSON(&set)
 
 	// ES256 only (what the 1EdTech validator accepts)
-	jws, err := jose.ParseSigned(tok, []jose.SignatureAlgorithm{jose.ES256})
+	jws, err := jose.ParseSignedCompact(tok, []jose.SignatureAlgorithm{jose.ES256})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -240,7 +240,7 @@ func TestCredentialWithIndependentJOSE(t *testing.T) {
 			b[j] = 'A'
 		}
 		bad := strings.Join(append(append(append([]string{}, parts[:i]...), string(b)), parts[i+1:]...), ".")
-		if js, err := jose.ParseSigned(bad, []jose.SignatureAlgorithm{jose.ES256}); err == nil {
+		if js, err := jose.ParseSignedCompact(bad, []jose.SignatureAlgorithm{jose.ES256}); err == nil {
 			if _, err := js.Verify(keys[0]); err == nil {
 				t.Fatalf("go-jose accepts the credential with part %d changed", i)
 			}
