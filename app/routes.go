@@ -10,6 +10,7 @@ import (
 	"meritmark/app/badge"
 	"meritmark/app/badgeadmin"
 	"meritmark/app/coupon"
+	"meritmark/app/grant"
 	"meritmark/app/halloffame"
 	"meritmark/app/obapi"
 	"meritmark/app/pages"
@@ -40,13 +41,25 @@ func (a *App) routeTable() []web.Route {
 	rs = append(rs, badgeadmin.New(d.DB).Routes()...)
 	rs = append(rs, quizadmin.New(d.DB).Routes()...)
 	rs = append(rs, coupon.New(d.DB).Routes()...)
-	rs = append(rs, payment.New(payment.Deps{DB: d.DB, Site: d.Site, Config: d.Config, Mailer: d.Mailer, Limiter: d.Limiter}).Routes()...)
+	rs = append(rs, payment.New(payment.Deps{DB: d.DB, Site: d.Site, Gateway: paymentGateway(d), Mailer: d.Mailer, Limiter: d.Limiter}).Routes()...)
 	rs = append(rs, verify.New(d.DB, d.Site, d.Config, d.Mailer).Routes()...)
+	rs = append(rs, grant.NewAdmin(d.DB, d.Site, d.Config, d.Mailer).Routes()...)
 	rs = append(rs, verify.NewBulk(d.DB, d.Site, d.Config, d.Limiter).Routes()...)
 	rs = append(rs, award.New(d.DB, d.Site, d.Mailer).Routes()...)
 	rs = append(rs, halloffame.New(d.DB, d.Site, d.Config).Routes()...)
 	rs = append(rs, obapi.New(d.DB, d.Site, d.Config, d.Limiter).Routes()...)
 	return rs
+}
+
+// paymentGateway chooses where payments go: the PayPal of the configuration, or with no
+// MERITMARK_PAYPAL_BASE_URL the built-in sandbox simulator (serve refuses the simulator on
+// an https origin unless MERITMARK_PAYPAL_SIMULATOR=1; see config.ServeProblem).
+func paymentGateway(d *Deps) payment.Gateway {
+	cfg := d.Config
+	if cfg.Simulated() {
+		return payment.Simulator(cfg, d.DB)
+	}
+	return payment.PayPal(cfg.PayPalBaseURL, cfg.PayPalClientID, cfg.PayPalSecret, cfg.PayPalWebhookID)
 }
 
 func urlQueryEscape(s string) string { return url.QueryEscape(s) }

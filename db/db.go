@@ -182,8 +182,3 @@ func IsUnavailable(err error) bool {
 		strings.Contains(msg, "driver: bad connection") || strings.Contains(msg, "conn closed") ||
 		strings.Contains(msg, "failed to connect")
 }
-
-// InTx runs fn in one transaction, rolled back on error or panic.
-func InTx(ctx context.Context, d *bun.DB, fn func(ctx context.Context, tx bun.Tx) error) error {
-	return d.RunInTx(ctx, nil, fn)
-}

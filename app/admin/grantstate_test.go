@@ -6,7 +6,7 @@ import (
 
 	"meritmark/app/admin"
 	"meritmark/app/apptest"
-	"meritmark/app/verify"
+	"meritmark/app/grant"
 )
 
 // TestUserListShowsGrantState: User Management's list carries what its grant actions need
@@ -40,22 +40,22 @@ func TestUserListShowsGrantState(t *testing.T) {
 	}
 
 	// Set expiry: a date is the start of that day, UTC
-	ac.Put("/admin/grants/"+g.ID+"/expiry", map[string]any{"expiresAt": "2031-03-15"}).ExpectMsg(200, verify.MsgExpirySet)
+	ac.Put("/admin/grants/"+g.ID+"/expiry", map[string]any{"expiresAt": "2031-03-15"}).ExpectMsg(200, grant.MsgExpirySet)
 	ug := carols().Users[0].BadgeGrants[0]
 	if ug.ExpiresAt == nil || !ug.ExpiresAt.Equal(time.Date(2031, 3, 15, 0, 0, 0, 0, time.UTC)) || ug.RevokedAt != nil {
 		t.Fatalf("after Set expiry: %+v", ug)
 	}
 	// No expiry clears it
-	ac.Put("/admin/grants/"+g.ID+"/expiry", map[string]any{"expiresAt": nil}).ExpectMsg(200, verify.MsgExpiryCleared)
+	ac.Put("/admin/grants/"+g.ID+"/expiry", map[string]any{"expiresAt": nil}).ExpectMsg(200, grant.MsgExpiryCleared)
 	if ug := carols().Users[0].BadgeGrants[0]; ug.ExpiresAt != nil {
 		t.Fatalf("after No expiry: %+v", ug)
 	}
 	// an expiry before the issue date is refused and changes nothing
-	ac.Put("/admin/grants/"+g.ID+"/expiry", map[string]any{"expiresAt": "2001-01-01"}).ExpectMsg(400, verify.MsgExpiryBefore)
+	ac.Put("/admin/grants/"+g.ID+"/expiry", map[string]any{"expiresAt": "2001-01-01"}).ExpectMsg(400, grant.MsgExpiryBefore)
 
 	// Revoke with a reason: the card shows when and why; the badge no longer counts
 	ac.Put("/admin/grants/"+g.ID+"/expiry", map[string]any{"expiresAt": "2031-03-15"}).Expect(200)
-	ac.Put("/admin/grants/"+g.ID+"/revoke", map[string]any{"reason": "  The proof was   copied. "}).ExpectMsg(200, verify.MsgRevoked)
+	ac.Put("/admin/grants/"+g.ID+"/revoke", map[string]any{"reason": "  The proof was   copied. "}).ExpectMsg(200, grant.MsgRevoked)
 	l := carols()
 	ug = l.Users[0].BadgeGrants[0]
 	if ug.RevokedAt == nil || ug.RevocationReason != "The proof was copied." || ug.ExpiresAt == nil || ug.VerificationID != g.VerificationID {
@@ -65,7 +65,7 @@ func TestUserListShowsGrantState(t *testing.T) {
 		t.Fatalf("stats after Revoke: %+v", l.Stats)
 	}
 	// a second revoke (another admin's stale screen) is a conflict, and keeps the first reason
-	ac.Put("/admin/grants/"+g.ID+"/revoke", map[string]any{"reason": "Again."}).ExpectMsg(409, verify.MsgAlreadyRevoked)
+	ac.Put("/admin/grants/"+g.ID+"/revoke", map[string]any{"reason": "Again."}).ExpectMsg(409, grant.MsgAlreadyRevoked)
 	if ug := carols().Users[0].BadgeGrants[0]; ug.RevocationReason != "The proof was copied." {
 		t.Fatalf("after a second revoke: %+v", ug)
 	}
@@ -84,7 +84,7 @@ func TestReapproveRevokedGrantNeedsConfirmation(t *testing.T) {
 	a := paidApplication(t, e, carol, b)
 	ac.Put("/admin/applications/"+a.ID+"/approve", nil).Expect(200)
 	g := grantsOf(t, e, a.ID)[0]
-	ac.Put("/admin/grants/"+g.ID+"/revoke", map[string]any{"reason": "The proof was copied."}).ExpectMsg(200, verify.MsgRevoked)
+	ac.Put("/admin/grants/"+g.ID+"/revoke", map[string]any{"reason": "The proof was copied."}).ExpectMsg(200, grant.MsgRevoked)
 
 	var list struct {
 		Applications []struct {

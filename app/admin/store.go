@@ -47,7 +47,7 @@ func (store) applications(ctx context.Context, d bun.IDB, statuses []string, sea
 	var apps []model.Application
 	q := d.NewSelect().Model(&apps)
 	if len(statuses) > 0 {
-		q = q.Where("status IN (?)", bun.In(statuses))
+		q = q.Where("status IN (?)", bun.List(statuses))
 	}
 	q = applicationSearch(q, search).OrderExpr("created_at DESC, id DESC").Limit(int64(pg.Limit)).Offset(int64(pg.Offset()))
 	n, err := q.ScanAndCount(ctx)
@@ -77,7 +77,7 @@ func (store) usersByID(ctx context.Context, d bun.IDB, ids []string) (map[string
 		return m, nil
 	}
 	var us []model.User
-	if err := d.NewSelect().Model(&us).Where("id IN (?)", bun.In(ids)).Scan(ctx); err != nil {
+	if err := d.NewSelect().Model(&us).Where("id IN (?)", bun.List(ids)).Scan(ctx); err != nil {
 		return nil, err
 	}
 	for i := range us {
@@ -92,7 +92,7 @@ func (store) badgesByID(ctx context.Context, d bun.IDB, ids []string) (map[strin
 		return m, nil
 	}
 	var bs []model.Badge
-	if err := d.NewSelect().Model(&bs).Where("id IN (?)", bun.In(ids)).Scan(ctx); err != nil {
+	if err := d.NewSelect().Model(&bs).Where("id IN (?)", bun.List(ids)).Scan(ctx); err != nil {
 		return nil, err
 	}
 	for i := range bs {
@@ -107,7 +107,7 @@ func (store) paymentsByApplication(ctx context.Context, d bun.IDB, appIDs []stri
 		return m, nil
 	}
 	var ps []model.Payment
-	if err := d.NewSelect().Model(&ps).Where("application_id IN (?)", bun.In(appIDs)).OrderExpr("created_at DESC, id DESC").Scan(ctx); err != nil {
+	if err := d.NewSelect().Model(&ps).Where("application_id IN (?)", bun.List(appIDs)).OrderExpr("created_at DESC, id DESC").Scan(ctx); err != nil {
 		return nil, err
 	}
 	for _, p := range ps {
@@ -122,7 +122,7 @@ func (store) filesByApplication(ctx context.Context, d bun.IDB, appIDs []string)
 		return m, nil
 	}
 	var fs []model.ApplicationFile
-	if err := d.NewSelect().Model(&fs).Where("application_id IN (?)", bun.In(appIDs)).OrderExpr("created_at, id").Scan(ctx); err != nil {
+	if err := d.NewSelect().Model(&fs).Where("application_id IN (?)", bun.List(appIDs)).OrderExpr("created_at, id").Scan(ctx); err != nil {
 		return nil, err
 	}
 	for _, f := range fs {
@@ -137,7 +137,7 @@ func (store) grantsByApplication(ctx context.Context, d bun.IDB, appIDs []string
 		return m, nil
 	}
 	var gs []model.BadgeGrant
-	if err := d.NewSelect().Model(&gs).Where("application_id IN (?)", bun.In(appIDs)).Scan(ctx); err != nil {
+	if err := d.NewSelect().Model(&gs).Where("application_id IN (?)", bun.List(appIDs)).Scan(ctx); err != nil {
 		return nil, err
 	}
 	for i := range gs {
@@ -163,7 +163,7 @@ func (store) grantsByUser(ctx context.Context, d bun.IDB, userIDs []string) (map
 		ColumnExpr("badge_grant.*").
 		ColumnExpr("b.name AS badge_name, b.category AS badge_category").
 		Join("JOIN badges AS b ON b.id = badge_grant.badge_id").
-		Where("badge_grant.user_id IN (?)", bun.In(userIDs)).
+		Where("badge_grant.user_id IN (?)", bun.List(userIDs)).
 		OrderExpr("badge_grant.granted_at DESC, badge_grant.id DESC").
 		Scan(ctx)
 	if err != nil {

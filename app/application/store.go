@@ -35,7 +35,7 @@ func ownsBadge(ctx context.Context, d bun.IDB, userID, badgeID string, now time.
 func openApplication(ctx context.Context, d bun.IDB, userID, badgeID string) (*model.Application, error) {
 	var a model.Application
 	err := d.NewSelect().Model(&a).Where("user_id = ?", userID).Where("badge_id = ?", badgeID).
-		Where("status IN (?)", bun.In([]string{model.StatusAwaitingPayment, model.StatusPending})).
+		Where("status IN (?)", bun.List([]string{model.StatusAwaitingPayment, model.StatusPending})).
 		OrderExpr("created_at DESC").Limit(1).Scan(ctx)
 	if db.IsNoRows(err) {
 		return nil, nil
@@ -67,7 +67,7 @@ func filesOf(ctx context.Context, d bun.IDB, appIDs ...string) (map[string][]mod
 		return out, nil
 	}
 	var files []model.ApplicationFile
-	if err := d.NewSelect().Model(&files).Where("application_id IN (?)", bun.In(appIDs)).
+	if err := d.NewSelect().Model(&files).Where("application_id IN (?)", bun.List(appIDs)).
 		OrderExpr("created_at ASC, id ASC").Scan(ctx); err != nil {
 		return nil, err
 	}
@@ -103,7 +103,7 @@ func knownKeys(ctx context.Context, d bun.IDB, keys []string) (map[string]bool, 
 		n := min(len(keys), 500)
 		var got []string
 		if err := d.NewSelect().Model((*model.ApplicationFile)(nil)).Column("storage_key").
-			Where("storage_key IN (?)", bun.In(keys[:n])).Scan(ctx, &got); err != nil {
+			Where("storage_key IN (?)", bun.List(keys[:n])).Scan(ctx, &got); err != nil {
 			return nil, err
 		}
 		for _, k := range got {

@@ -24,9 +24,7 @@ func guessable(pw, email, name string) string {
 			personal = append(personal, email[:at])
 		}
 	}
-	for _, w := range strings.FieldsFunc(strings.ToLower(name), func(r rune) bool { return !unicode.IsLetter(r) && !unicode.IsDigit(r) }) {
-		personal = append(personal, w)
-	}
+	personal = append(personal, strings.FieldsFunc(strings.ToLower(name), func(r rune) bool { return !unicode.IsLetter(r) && !unicode.IsDigit(r) })...)
 	if name != "" {
 		personal = append(personal, strings.ToLower(name), squeeze(name))
 	}

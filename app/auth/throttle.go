@@ -124,7 +124,7 @@ func (s *Service) trust(ctx context.Context, u *model.User, cl Client, now time.
 		ids = append([]string{deviceID(cl.Device, u.ID)}, ids...)
 	}
 	var rows []LoginDevice
-	if err := s.DB.NewSelect().Model(&rows).Where("id IN (?)", bun.In(ids)).Where("user_id = ?", u.ID).
+	if err := s.DB.NewSelect().Model(&rows).Where("id IN (?)", bun.List(ids)).Where("user_id = ?", u.ID).
 		Where("last_used_at > ?", now.Add(-deviceTTL)).Scan(ctx); err != nil {
 		return "", err
 	}

@@ -2,7 +2,6 @@ package award
 
 import (
 	"context"
-	"encoding/json"
 	"errors"
 	"net/http"
 	"strings"
@@ -11,6 +10,7 @@ import (
 	"github.com/gofiber/fiber/v3"
 	"github.com/uptrace/bun"
 
+	"meritmark/app/audit"
 	"meritmark/app/auth"
 	"meritmark/app/grant"
 	"meritmark/app/mail"
@@ -117,10 +117,8 @@ func (h *Handler) create(c fiber.Ctx) error {
 		if err := mail.Queue(ctx, tx, mail.Message{To: email, Subject: subject, Text: text, HTML: body}); err != nil {
 			return err
 		}
-		after, _ := json.Marshal(map[string]any{"badgeId": b.ID, "email": email, "expiresAt": a.ExpiresAt})
-		entry := &model.AuditEntry{ID: model.NewID(), ActorID: &actor.ID, ActorEmail: actor.Email, Action: "award.create",
-			TargetType: "award", TargetID: a.ID, Before: "null", After: string(after), CreatedAt: now}
-		if _, err := tx.NewInsert().Model(entry).Exec(ctx); err != nil {
+		if err := audit.Write(ctx, tx, actor, "award.create", "award", a.ID, nil,
+			map[string]any{"badgeId": b.ID, "email": email, "expiresAt": a.ExpiresAt}); err != nil {
 			return err
 		}
 		out = AwardJSON{ID: a.ID, BadgeID: b.ID, BadgeName: b.Name, Email: email, ExpiresAt: a.ExpiresAt.UTC()}

@@ -29,8 +29,7 @@ func BenchmarkCatalogueService(b *testing.B) {
 		}
 	}
 	qc := &queryCounter{}
-	f.env.DB.AddQueryHook(qc)
-	svc := &badge.Service{DB: f.env.DB}
+	svc := &badge.Service{DB: f.env.DB.WithQueryHook(qc)}
 	ctx := f.env.Ctx()
 	durs := make([]time.Duration, 0, b.N)
 	var queries int64

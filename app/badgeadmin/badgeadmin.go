@@ -7,6 +7,7 @@ import (
 	"encoding/json"
 	"strings"
 
+	"meritmark/app/input"
 	"meritmark/app/model"
 )
 
@@ -119,7 +120,7 @@ func Apply(b *model.Badge, in Input) string {
 	switch {
 	case b.Name == "":
 		return MsgNameRequired
-	case TooLong(b.Name, MaxName):
+	case input.TooLong(b.Name, MaxName):
 		return MsgNameTooLong
 	case !model.ValidCategory(b.Category):
 		return MsgCategory
@@ -129,9 +130,9 @@ func Apply(b *model.Badge, in Input) string {
 		return MsgLevel
 	}
 	if in.Price != nil {
-		cents, empty, e := ParseHundredths(in.Price, MaxMoneyCents)
-		if e != MoneyOK {
-			return MoneyMessage("Price", e, MaxMoneyCents)
+		cents, empty, e := input.ParseHundredths(in.Price, input.MaxMoneyCents)
+		if e != input.MoneyOK {
+			return input.MoneyMessage("Price", e, input.MaxMoneyCents)
 		}
 		if empty {
 			cents = 0
@@ -143,13 +144,13 @@ func Apply(b *model.Badge, in Input) string {
 		return MsgIcon
 	case !contains(Colors, b.Color):
 		return MsgColor
-	case TooLong(b.Description, MaxDescription):
+	case input.TooLong(b.Description, MaxDescription):
 		return MsgDescriptionLong
-	case TooLong(b.Criteria, MaxCriteria):
+	case input.TooLong(b.Criteria, MaxCriteria):
 		return MsgCriteriaLong
 	}
 	if in.ValidDays != nil {
-		n, empty, ok := ParseInt(in.ValidDays)
+		n, empty, ok := input.ParseInt(in.ValidDays)
 		switch {
 		case empty:
 			b.ValidDays = nil
@@ -161,7 +162,7 @@ func Apply(b *model.Badge, in Input) string {
 		}
 	}
 	if in.ValidMonths != nil {
-		n, empty, ok := ParseInt(in.ValidMonths)
+		n, empty, ok := input.ParseInt(in.ValidMonths)
 		switch {
 		case empty:
 			b.ValidMonths = nil

@@ -2,10 +2,12 @@ package badgeadmin
 
 import (
 	"context"
+	"encoding/json"
 	"strings"
 
 	"github.com/uptrace/bun"
 
+	"meritmark/app/audit"
 	"meritmark/app/model"
 	"meritmark/app/web"
 	"meritmark/db"
@@ -60,7 +62,7 @@ func (s *Service) Create(ctx context.Context, actor *model.User, in Input) (*Vie
 		if out, err = view(ctx, tx, b.ID); err != nil {
 			return err
 		}
-		return CatalogueChanged(ctx, tx, actor, "badge.create", "badge", b.ID, nil, out)
+		return audit.CatalogueChanged(ctx, tx, actor, "badge.create", "badge", b.ID, nil, out)
 	})
 	return out, err
 }
@@ -113,7 +115,7 @@ func (s *Service) Update(ctx context.Context, actor *model.User, id string, in I
 		if out, err = view(ctx, tx, id); err != nil {
 			return err
 		}
-		return CatalogueChanged(ctx, tx, actor, "badge.update", "badge", id, before, out)
+		return audit.CatalogueChanged(ctx, tx, actor, "badge.update", "badge", id, before, out)
 	})
 	return out, err
 }
@@ -147,7 +149,7 @@ func (s *Service) Toggle(ctx context.Context, actor *model.User, id string) (*Vi
 		if out, err = view(ctx, tx, id); err != nil {
 			return err
 		}
-		return CatalogueChanged(ctx, tx, actor, "badge.toggle", "badge", id, before, out)
+		return audit.CatalogueChanged(ctx, tx, actor, "badge.toggle", "badge", id, before, out)
 	})
 	return out, err
 }
@@ -188,7 +190,7 @@ func (s *Service) Delete(ctx context.Context, actor *model.User, id string) erro
 		if _, err := tx.NewDelete().Model((*model.Badge)(nil)).Where("id = ?", id).Exec(ctx); err != nil {
 			return err
 		}
-		return CatalogueChanged(ctx, tx, actor, "badge.delete", "badge", id, before, nil)
+		return audit.CatalogueChanged(ctx, tx, actor, "badge.delete", "badge", id, before, nil)
 	})
 }
 
@@ -214,7 +216,7 @@ func dropFromCoupons(ctx context.Context, tx bun.Tx, actor *model.User, badgeID 
 			return err
 		}
 		after := map[string]any{"applicableBadges": kept, "isActive": active, "reason": "badge deleted"}
-		if err := Audit(ctx, tx, actor, "coupon.update", "coupon", c.ID, before, after); err != nil {
+		if err := audit.Write(ctx, tx, actor, "coupon.update", "coupon", c.ID, before, after); err != nil {
 			return err
 		}
 	}
@@ -222,5 +224,6 @@ func dropFromCoupons(ctx context.Context, tx bun.Tx, actor *model.User, badgeID 
 }
 
 func jsonList(l []string) string {
-	return auditJSON(l)
+	b, _ := json.Marshal(l) // a []string always marshals
+	return string(b)
 }

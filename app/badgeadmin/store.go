@@ -77,7 +77,7 @@ func views(ctx context.Context, db bun.IDB, ids []string) ([]View, error) {
 		if len(ids) == 0 {
 			return []View{}, nil
 		}
-		q = q.Where("id IN (?)", bun.In(ids))
+		q = q.Where("id IN (?)", bun.List(ids))
 	}
 	if err := q.Scan(ctx); err != nil {
 		return nil, err
@@ -97,7 +97,7 @@ func views(ctx context.Context, db bun.IDB, ids []string) ([]View, error) {
 	names := map[string]string{}
 	if len(creatorIDs) > 0 {
 		var users []model.User
-		if err := db.NewSelect().Model(&users).Column("id", "name").Where("id IN (?)", bun.In(creatorIDs)).Scan(ctx); err != nil {
+		if err := db.NewSelect().Model(&users).Column("id", "name").Where("id IN (?)", bun.List(creatorIDs)).Scan(ctx); err != nil {
 			return nil, err
 		}
 		for _, u := range users {
@@ -105,7 +105,7 @@ func views(ctx context.Context, db bun.IDB, ids []string) ([]View, error) {
 		}
 	}
 	var quizzes []model.Quiz
-	if err := db.NewSelect().Model(&quizzes).Where("badge_id IN (?)", bun.In(badgeIDs)).Scan(ctx); err != nil {
+	if err := db.NewSelect().Model(&quizzes).Where("badge_id IN (?)", bun.List(badgeIDs)).Scan(ctx); err != nil {
 		return nil, err
 	}
 	quizByBadge := map[string]*QuizSummary{}
@@ -117,7 +117,7 @@ func views(ctx context.Context, db bun.IDB, ids []string) ([]View, error) {
 	questionCounts := map[string]int{}
 	if len(quizIDs) > 0 {
 		var rows []countRow
-		if err := db.NewRaw("SELECT quiz_id AS k, COUNT(*) AS n, 0 AS open FROM quiz_questions WHERE quiz_id IN (?) GROUP BY quiz_id", bun.In(quizIDs)).Scan(ctx, &rows); err != nil {
+		if err := db.NewRaw("SELECT quiz_id AS k, COUNT(*) AS n, 0 AS open FROM quiz_questions WHERE quiz_id IN (?) GROUP BY quiz_id", bun.List(quizIDs)).Scan(ctx, &rows); err != nil {
 			return nil, err
 		}
 		for _, r := range rows {
@@ -125,11 +125,11 @@ func views(ctx context.Context, db bun.IDB, ids []string) ([]View, error) {
 		}
 	}
 	var grants, apps []countRow
-	if err := db.NewRaw("SELECT badge_id AS k, COUNT(*) AS n, 0 AS open FROM badge_grants WHERE badge_id IN (?) GROUP BY badge_id", bun.In(badgeIDs)).Scan(ctx, &grants); err != nil {
+	if err := db.NewRaw("SELECT badge_id AS k, COUNT(*) AS n, 0 AS open FROM badge_grants WHERE badge_id IN (?) GROUP BY badge_id", bun.List(badgeIDs)).Scan(ctx, &grants); err != nil {
 		return nil, err
 	}
 	if err := db.NewRaw("SELECT badge_id AS k, COUNT(*) AS n, SUM(CASE WHEN status IN (?, ?) THEN 1 ELSE 0 END) AS open FROM applications WHERE badge_id IN (?) GROUP BY badge_id",
-		model.StatusAwaitingPayment, model.StatusPending, bun.In(badgeIDs)).Scan(ctx, &apps); err != nil {
+		model.StatusAwaitingPayment, model.StatusPending, bun.List(badgeIDs)).Scan(ctx, &apps); err != nil {
 		return nil, err
 	}
 	grantN := map[string]int{}
@@ -213,10 +213,6 @@ func quizReady(ctx context.Context, db bun.IDB, badgeID string) (bool, error) {
 	return db.NewSelect().TableExpr("quizzes AS q").
 		Join("JOIN quiz_questions AS qq ON qq.quiz_id = q.id").
 		Where("q.badge_id = ?", badgeID).Where("q.is_active = ?", true).Exists(ctx)
-}
-
-func hasQuiz(ctx context.Context, db bun.IDB, badgeID string) (bool, error) {
-	return db.NewSelect().Model((*model.Quiz)(nil)).Where("badge_id = ?", badgeID).Exists(ctx)
 }
 
 func stats(ctx context.Context, db bun.IDB) (Stats, error) {

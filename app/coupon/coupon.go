@@ -16,7 +16,7 @@ import (
 	"sync/atomic"
 	"time"
 
-	"meritmark/app/badgeadmin"
+	"meritmark/app/input"
 	"meritmark/app/model"
 )
 
@@ -133,23 +133,23 @@ func Apply(c *model.Coupon, in Input) (msg string, badgeIDs []string) {
 		return MsgCodeRequired, nil
 	case !ValidCode(c.Code):
 		return MsgCodeFormat, nil
-	case badgeadmin.TooLong(c.Name, MaxName):
+	case input.TooLong(c.Name, MaxName):
 		return MsgNameLong, nil
-	case badgeadmin.TooLong(c.Description, MaxDescription):
+	case input.TooLong(c.Description, MaxDescription):
 		return MsgDescriptionLong, nil
 	case c.DiscountType != Percentage && c.DiscountType != Fixed:
 		return MsgType, nil
 	}
 	if in.DiscountValue != nil {
-		v, empty, e := badgeadmin.ParseHundredths(in.DiscountValue, badgeadmin.MaxMoneyCents)
-		if e != badgeadmin.MoneyOK {
-			if c.DiscountType == Percentage && (e == badgeadmin.MoneyTooLarge || e == badgeadmin.MoneyNegative) {
+		v, empty, e := input.ParseHundredths(in.DiscountValue, input.MaxMoneyCents)
+		if e != input.MoneyOK {
+			if c.DiscountType == Percentage && (e == input.MoneyTooLarge || e == input.MoneyNegative) {
 				return MsgPercentRange, nil
 			}
-			if c.DiscountType == Fixed && e == badgeadmin.MoneyNegative {
+			if c.DiscountType == Fixed && e == input.MoneyNegative {
 				return MsgFixedPositive, nil
 			}
-			return badgeadmin.MoneyMessage("Discount value", e, badgeadmin.MaxMoneyCents), nil
+			return input.MoneyMessage("Discount value", e, input.MaxMoneyCents), nil
 		}
 		if empty {
 			v = 0
@@ -163,19 +163,19 @@ func Apply(c *model.Coupon, in Input) (msg string, badgeIDs []string) {
 		return MsgFixedPositive, nil
 	}
 	if in.MinimumAmount != nil {
-		v, _, e := badgeadmin.ParseHundredths(in.MinimumAmount, badgeadmin.MaxMoneyCents)
-		if e != badgeadmin.MoneyOK {
-			return badgeadmin.MoneyMessage("Minimum amount", e, badgeadmin.MaxMoneyCents), nil
+		v, _, e := input.ParseHundredths(in.MinimumAmount, input.MaxMoneyCents)
+		if e != input.MoneyOK {
+			return input.MoneyMessage("Minimum amount", e, input.MaxMoneyCents), nil
 		}
 		c.MinimumCents = v
 	}
 	if in.MaximumDiscount != nil {
-		v, empty, e := badgeadmin.ParseHundredths(in.MaximumDiscount, badgeadmin.MaxMoneyCents)
+		v, empty, e := input.ParseHundredths(in.MaximumDiscount, input.MaxMoneyCents)
 		switch {
-		case e == badgeadmin.MoneyNegative:
+		case e == input.MoneyNegative:
 			return MsgMaximumPositive, nil
-		case e != badgeadmin.MoneyOK:
-			return badgeadmin.MoneyMessage("Maximum discount", e, badgeadmin.MaxMoneyCents), nil
+		case e != input.MoneyOK:
+			return input.MoneyMessage("Maximum discount", e, input.MaxMoneyCents), nil
 		case empty:
 			c.MaximumDiscountCents = nil
 		case v == 0:
@@ -185,7 +185,7 @@ func Apply(c *model.Coupon, in Input) (msg string, badgeIDs []string) {
 		}
 	}
 	if in.UsageLimit != nil {
-		n, empty, ok := badgeadmin.ParseInt(in.UsageLimit)
+		n, empty, ok := input.ParseInt(in.UsageLimit)
 		switch {
 		case empty:
 			c.UsageLimit = nil

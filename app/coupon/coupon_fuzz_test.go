@@ -8,8 +8,8 @@ import (
 	"time"
 	"unicode/utf8"
 
-	"meritmark/app/badgeadmin"
 	"meritmark/app/coupon"
+	"meritmark/app/input"
 	"meritmark/app/model"
 	"meritmark/app/payment"
 )
@@ -55,13 +55,13 @@ func FuzzCouponForm(f *testing.F) {
 			t.Fatalf("code %q holds other characters", c.Code)
 		case c.DiscountType == coupon.Percentage && (c.DiscountValue < 100 || c.DiscountValue > 10000):
 			t.Fatalf("percentage %d", c.DiscountValue)
-		case c.DiscountType == coupon.Fixed && (c.DiscountValue <= 0 || c.DiscountValue > badgeadmin.MaxMoneyCents):
+		case c.DiscountType == coupon.Fixed && (c.DiscountValue <= 0 || c.DiscountValue > input.MaxMoneyCents):
 			t.Fatalf("fixed %d", c.DiscountValue)
 		case c.DiscountType != coupon.Percentage && c.DiscountType != coupon.Fixed:
 			t.Fatalf("type %q", c.DiscountType)
-		case c.MinimumCents < 0 || c.MinimumCents > badgeadmin.MaxMoneyCents:
+		case c.MinimumCents < 0 || c.MinimumCents > input.MaxMoneyCents:
 			t.Fatalf("minimum %d", c.MinimumCents)
-		case c.MaximumDiscountCents != nil && (*c.MaximumDiscountCents <= 0 || *c.MaximumDiscountCents > badgeadmin.MaxMoneyCents):
+		case c.MaximumDiscountCents != nil && (*c.MaximumDiscountCents <= 0 || *c.MaximumDiscountCents > input.MaxMoneyCents):
 			t.Fatalf("maximum %d", *c.MaximumDiscountCents)
 		case c.UsageLimit != nil && (*c.UsageLimit < 1 || *c.UsageLimit < c.UsedCount || *c.UsageLimit > coupon.MaxUsageLimit):
 			t.Fatalf("usage limit %d (used %d)", *c.UsageLimit, c.UsedCount)
@@ -90,7 +90,7 @@ func FuzzCouponForm(f *testing.F) {
 		}
 
 		// pricing a badge with it, at a time inside its window
-		p := price % (badgeadmin.MaxMoneyCents + 1)
+		p := price % (input.MaxMoneyCents + 1)
 		if p < 0 {
 			p = -p
 		}

@@ -10,7 +10,7 @@ import (
 
 	"github.com/uptrace/bun"
 
-	"meritmark/app/badgeadmin"
+	"meritmark/app/audit"
 	"meritmark/app/model"
 	"meritmark/app/web"
 	"meritmark/db"
@@ -100,7 +100,7 @@ func badgeNames(ctx context.Context, db bun.IDB, coupons []model.Coupon) (map[st
 		return names, nil
 	}
 	var badges []model.Badge
-	if err := db.NewSelect().Model(&badges).Column("id", "name").Where("id IN (?)", bun.In(ids)).Scan(ctx); err != nil {
+	if err := db.NewSelect().Model(&badges).Column("id", "name").Where("id IN (?)", bun.List(ids)).Scan(ctx); err != nil {
 		return nil, err
 	}
 	for _, b := range badges {
@@ -214,7 +214,7 @@ func (s *Service) Create(ctx context.Context, actor *model.User, in Input) (*Vie
 		if out, err = viewOf(ctx, tx, c); err != nil {
 			return err
 		}
-		return badgeadmin.Audit(ctx, tx, actor, "coupon.create", "coupon", c.ID, nil, out)
+		return audit.Write(ctx, tx, actor, "coupon.create", "coupon", c.ID, nil, out)
 	})
 	return out, err
 }
@@ -257,7 +257,7 @@ func (s *Service) Update(ctx context.Context, actor *model.User, id string, in I
 		if out, err = viewOf(ctx, tx, *c); err != nil {
 			return err
 		}
-		return badgeadmin.Audit(ctx, tx, actor, "coupon.update", "coupon", id, before, out)
+		return audit.Write(ctx, tx, actor, "coupon.update", "coupon", id, before, out)
 	})
 	return out, err
 }
@@ -282,7 +282,7 @@ func (s *Service) Toggle(ctx context.Context, actor *model.User, id string) (*Vi
 		if out, err = viewOf(ctx, tx, *c); err != nil {
 			return err
 		}
-		return badgeadmin.Audit(ctx, tx, actor, "coupon.toggle", "coupon", id, before, out)
+		return audit.Write(ctx, tx, actor, "coupon.toggle", "coupon", id, before, out)
 	})
 	return out, err
 }
@@ -314,7 +314,7 @@ func (s *Service) Delete(ctx context.Context, actor *model.User, id string) erro
 		if _, err := tx.NewDelete().Model((*model.Coupon)(nil)).Where("id = ?", id).Exec(ctx); err != nil {
 			return err
 		}
-		return badgeadmin.Audit(ctx, tx, actor, "coupon.delete", "coupon", id, before, nil)
+		return audit.Write(ctx, tx, actor, "coupon.delete", "coupon", id, before, nil)
 	})
 }
 
@@ -342,7 +342,7 @@ func (s *Service) FreeGrant(ctx context.Context, actor *model.User) (*View, erro
 			if out, err = viewOf(ctx, tx, c); err != nil {
 				return err
 			}
-			return badgeadmin.Audit(ctx, tx, actor, "coupon.free_grant", "coupon", c.ID, nil, out)
+			return audit.Write(ctx, tx, actor, "coupon.free_grant", "coupon", c.ID, nil, out)
 		})
 		var we *web.Error
 		if errors.As(err, &we) && we.Msg == MsgCodeTaken {
@@ -385,7 +385,7 @@ func checkBadges(ctx context.Context, tx bun.Tx, ids []string) error {
 	if len(ids) == 0 {
 		return nil
 	}
-	n, err := tx.NewSelect().Model((*model.Badge)(nil)).Where("id IN (?)", bun.In(ids)).Count(ctx)
+	n, err := tx.NewSelect().Model((*model.Badge)(nil)).Where("id IN (?)", bun.List(ids)).Count(ctx)
 	if err != nil {
 		return err
 	}

@@ -123,7 +123,7 @@ func syncCategories(ctx context.Context, d *bun.DB) error {
 		case full:
 			return rebuildCategories(ctx, tx)
 		case len(moved) > 0:
-			holders := tx.NewSelect().Model((*model.BadgeGrant)(nil)).Column("user_id").Where("badge_id IN (?)", bun.In(moved))
+			holders := tx.NewSelect().Model((*model.BadgeGrant)(nil)).Column("user_id").Where("badge_id IN (?)", bun.List(moved))
 			if _, err := tx.NewDelete().Table("hall_of_fame_categories").Where("user_id IN (?)", holders).Exec(ctx); err != nil {
 				return err
 			}
@@ -202,7 +202,7 @@ func list(ctx context.Context, d bun.IDB, in Query, ids []string) ([]userRow, er
 		q = q.TableExpr("hall_of_fame AS h CROSS JOIN users AS u").Where("u.id = h.user_id")
 	}
 	if ids != nil {
-		q = q.Where("h.user_id IN (?)", bun.In(ids))
+		q = q.Where("h.user_id IN (?)", bun.List(ids))
 	} else {
 		q = filtered(q, in, "h.user_id")
 	}
@@ -250,7 +250,7 @@ func recent(ctx context.Context, d bun.IDB, userIDs []string) (map[string][]Badg
 	FROM badge_grants AS g JOIN badges AS b ON b.id = g.badge_id
 	WHERE g.user_id IN (?) AND g.revoked_at IS NULL AND (g.expires_at IS NULL OR g.expires_at > ?)
 		AND NOT EXISTS (SELECT 1 FROM badge_grants AS n WHERE n.previous_grant_id = g.id AND n.revoked_at IS NULL)
-) AS t WHERE rn <= ? ORDER BY user_id, granted_at DESC`, bun.In(userIDs), model.Now(), RecentBadges).Scan(ctx, &rows)
+) AS t WHERE rn <= ? ORDER BY user_id, granted_at DESC`, bun.List(userIDs), model.Now(), RecentBadges).Scan(ctx, &rows)
 	if err != nil {
 		return nil, err
 	}

@@ -2,11 +2,8 @@ package payment
 
 import (
 	"context"
-	"crypto/rand"
-	"encoding/hex"
 	"encoding/json"
 	"errors"
-	"log/slog"
 	"net/http"
 	"strings"
 	"time"
@@ -15,26 +12,17 @@ import (
 	"github.com/gofiber/fiber/v3/middleware/adaptor"
 	"github.com/uptrace/bun"
 
-	"meritmark/app/config"
 	"meritmark/app/mail"
 	"meritmark/app/paypalsim"
 	"meritmark/app/ratelimit"
 	"meritmark/app/web"
 )
 
-// The built-in simulator, used when no PayPal base URL is configured.
-const (
-	SimPath      = "/paypal-sim" // where the simulator's API is mounted for the browser
-	SimClientID  = "meritmark-sandbox-simulator"
-	SimWebhookID = "WH-MERITMARK-SIMULATOR"
-	simBaseURL   = "http://paypal-simulator.internal" // in-process transport: never dialled
-)
-
 // Deps is what the payment feature is built from.
 type Deps struct {
 	DB      *bun.DB
 	Site    *web.Site
-	Config  *config.Config
+	Gateway Gateway // the PayPal or the simulator, chosen by the application's wiring
 	Mailer  *mail.Worker
 	Limiter *ratelimit.Limiter
 }
@@ -55,41 +43,19 @@ type Handler struct {
 	provider ProviderView
 }
 
-// New builds the feature: with MERITMARK_PAYPAL_BASE_URL empty, PayPal is the built-in
-// simulator (its secret from cfg.Secret), reached in-process by the same client that
-// talks to the real PayPal, and mounted under /paypal-sim for the browser's approval step.
+// New builds the feature on d.Gateway; with the simulator, the simulator's webhooks are
+// delivered to the service in-process.
 func New(d Deps) *Handler {
-	h := &Handler{site: d.Site, limiter: d.Limiter}
-	svc := &Service{DB: d.DB, Mailer: d.Mailer}
-	cfg := d.Config
-	if cfg.PayPalBaseURL == "" {
-		secret, err := cfg.Secret(nil, "paypal-simulator")
-		if err != nil {
-			slog.Warn("paypal simulator: could not keep its secret in the data dir; using a secret for this run only", "err", err)
-			var b [32]byte
-			_, _ = rand.Read(b[:])
-			secret = hex.EncodeToString(b[:])
-		}
-		// its state is in the database: every instance sharing it is one PayPal account
-		sim := paypalsim.NewShared(SimClientID, secret, SimWebhookID, d.DB)
-		sim.PublicBase = SimPath
+	svc := &Service{DB: d.DB, Mailer: d.Mailer, PayPal: d.Gateway.Client, WebhookID: d.Gateway.WebhookID}
+	if sim := d.Gateway.Sim; sim != nil {
 		sim.Deliver = func(body []byte, hdr http.Header) error {
 			ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
 			defer cancel()
 			_, err := svc.HandleWebhook(ctx, webhookHeaders(hdr.Get), body)
 			return err
 		}
-		svc.PayPal = NewClient(simBaseURL, SimClientID, secret, &http.Client{Transport: paypalsim.Transport(sim)})
-		svc.WebhookID = SimWebhookID
-		h.Sim = sim
-		h.provider = ProviderView{Mode: "simulator", SimulatorPath: SimPath}
-	} else {
-		svc.PayPal = NewClient(cfg.PayPalBaseURL, cfg.PayPalClientID, cfg.PayPalSecret, &http.Client{})
-		svc.WebhookID = cfg.PayPalWebhookID
-		h.provider = ProviderView{Mode: "paypal", ClientID: cfg.PayPalClientID}
 	}
-	h.Svc = svc
-	return h
+	return &Handler{Svc: svc, Sim: d.Gateway.Sim, site: d.Site, limiter: d.Limiter, provider: d.Gateway.Provider}
 }
 
 // Routes lists the payment routes.

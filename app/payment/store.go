@@ -48,20 +48,12 @@ func couponByCode(ctx context.Context, d bun.IDB, code string) (*model.Coupon, e
 	return c, nil
 }
 
-func couponByID(ctx context.Context, d bun.IDB, id string) (*model.Coupon, error) {
-	c := new(model.Coupon)
-	if err := d.NewSelect().Model(c).Where("id = ?", id).Scan(ctx); err != nil {
-		return nil, err
-	}
-	return c, nil
-}
-
 // latestApplication is the user's newest application for the badge, or nil.
 func latestApplication(ctx context.Context, d bun.IDB, userID, badgeID string, status ...string) (*model.Application, error) {
 	a := new(model.Application)
 	q := d.NewSelect().Model(a).Where("user_id = ?", userID).Where("badge_id = ?", badgeID)
 	if len(status) > 0 {
-		q = q.Where("status IN (?)", bun.In(status))
+		q = q.Where("status IN (?)", bun.List(status))
 	}
 	err := q.OrderExpr("created_at DESC, id DESC").Limit(1).Scan(ctx)
 	if notFound(err) {
@@ -115,7 +107,7 @@ func latestPayment(ctx context.Context, d bun.IDB, appID string) (*model.Payment
 // pending, or captured: while one exists, no other payment may start.
 func busyOrders(ctx context.Context, d bun.IDB, appID, except string) (int64, error) {
 	return d.NewSelect().Model((*model.PaymentOrder)(nil)).Where("application_id = ?", appID).Where("order_id <> ?", except).
-		Where("status IN (?)", bun.In([]string{OrderCapturing, OrderPending, OrderCaptured})).Count(ctx)
+		Where("status IN (?)", bun.List([]string{OrderCapturing, OrderPending, OrderCaptured})).Count(ctx)
 }
 
 func setOrderStatus(ctx context.Context, d bun.IDB, orderID, status string, now time.Time) error {

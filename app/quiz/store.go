@@ -56,7 +56,7 @@ func (store) questions(ctx context.Context, d bun.IDB, layout []model.AttemptIte
 		ids[i] = it.QuestionID
 	}
 	var qs []model.Question
-	if err := d.NewSelect().Model(&qs).Where("id IN (?)", bun.In(ids)).Scan(ctx); err != nil {
+	if err := d.NewSelect().Model(&qs).Where("id IN (?)", bun.List(ids)).Scan(ctx); err != nil {
 		return nil, err
 	}
 	for i := range qs {
@@ -79,7 +79,7 @@ func (store) ownsBadge(ctx context.Context, d bun.IDB, userID, badgeID string, n
 func (store) openApplication(ctx context.Context, d bun.IDB, userID, badgeID string) (bool, error) {
 	return d.NewSelect().Model((*model.Application)(nil)).
 		Where("user_id = ? AND badge_id = ?", userID, badgeID).
-		Where("status IN (?)", bun.In([]string{model.StatusPending, model.StatusAwaitingPayment})).
+		Where("status IN (?)", bun.List([]string{model.StatusPending, model.StatusAwaitingPayment})).
 		Exists(ctx)
 }
 

@@ -6,7 +6,7 @@ import (
 
 	"github.com/uptrace/bun"
 
-	"meritmark/app/badgeadmin"
+	"meritmark/app/audit"
 	"meritmark/app/model"
 	"meritmark/app/quiz"
 	"meritmark/app/web"
@@ -56,7 +56,7 @@ func (s *Service) Analysis(ctx context.Context, quizID string) (*AnalysisView, e
 	}
 	if len(extra) > 0 {
 		var qs []model.Question
-		if err := s.DB.NewSelect().Model(&qs).Where("id IN (?)", bun.In(extra)).Scan(ctx); err != nil {
+		if err := s.DB.NewSelect().Model(&qs).Where("id IN (?)", bun.List(extra)).Scan(ctx); err != nil {
 			return nil, err
 		}
 		for _, q := range qs {
@@ -202,7 +202,7 @@ func (s *Service) GrantAttempt(ctx context.Context, actor *model.User, quizID, u
 		if out, err = quiz.Eligible(ctx, tx, qz, userID, model.Now()); err != nil {
 			return err
 		}
-		return badgeadmin.Audit(ctx, tx, actor, "quiz.grant_attempt", "quiz", qz.ID, nil, map[string]string{"userId": userID, "grantId": g.ID})
+		return audit.Write(ctx, tx, actor, "quiz.grant_attempt", "quiz", qz.ID, nil, map[string]string{"userId": userID, "grantId": g.ID})
 	})
 	if err != nil {
 		return nil, err
@@ -273,7 +273,7 @@ func (s *Service) Members(ctx context.Context, quizID string) ([]MemberRow, erro
 		ids[i] = out[i].User.ID
 	}
 	var users []model.User
-	if err := s.DB.NewSelect().Model(&users).Column("id", "name", "email").Where("id IN (?)", bun.In(ids)).Scan(ctx); err != nil {
+	if err := s.DB.NewSelect().Model(&users).Column("id", "name", "email").Where("id IN (?)", bun.List(ids)).Scan(ctx); err != nil {
 		return nil, err
 	}
 	for _, u := range users {

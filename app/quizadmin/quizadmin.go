@@ -6,7 +6,7 @@ import (
 	"encoding/json"
 	"strings"
 
-	"meritmark/app/badgeadmin"
+	"meritmark/app/input"
 )
 
 // Quiz defaults and limits (spec sections 5 and 9).
@@ -109,7 +109,7 @@ type QuizFields struct {
 
 // intField parses an optional whole number in [lo, hi]: def when empty, msg when invalid.
 func intField(raw json.RawMessage, def, lo, hi int, msg string) (int, string) {
-	n, empty, ok := badgeadmin.ParseInt(raw)
+	n, empty, ok := input.ParseInt(raw)
 	switch {
 	case empty:
 		return def, ""
@@ -148,20 +148,20 @@ func DefaultQuizDescription(badgeName string) string {
 // title '{badge} Assessment', an assessment description, passing score 70 and time
 // limit 15 minutes when empty.
 func NormalizeQuiz(in QuizInput, badgeName string) (QuizFields, string) {
-	f := QuizFields{Title: badgeadmin.TrimPtr(in.Title), Description: badgeadmin.TrimPtr(in.Description)}
+	f := QuizFields{Title: input.TrimPtr(in.Title), Description: input.TrimPtr(in.Description)}
 	if f.Title == "" {
 		f.Title = badgeName + " Assessment"
 	}
 	if f.Description == "" {
 		f.Description = DefaultQuizDescription(badgeName)
 	}
-	if badgeadmin.TooLong(f.Title, MaxTitle) {
+	if input.TooLong(f.Title, MaxTitle) {
 		return f, MsgTitleLong
 	}
-	if badgeadmin.TooLong(f.Description, MaxDescription) {
+	if input.TooLong(f.Description, MaxDescription) {
 		return f, MsgQuizDescLong
 	}
-	n, empty, ok := badgeadmin.ParseInt(in.PassingScore)
+	n, empty, ok := input.ParseInt(in.PassingScore)
 	switch {
 	case empty:
 		f.PassingScore = DefaultPassingScore
@@ -170,7 +170,7 @@ func NormalizeQuiz(in QuizInput, badgeName string) (QuizFields, string) {
 	default:
 		f.PassingScore = int(n)
 	}
-	n, empty, ok = badgeadmin.ParseInt(in.TimeLimit)
+	n, empty, ok = input.ParseInt(in.TimeLimit)
 	switch {
 	case empty:
 		f.TimeLimit = DefaultTimeLimit
@@ -190,17 +190,17 @@ func NormalizeQuiz(in QuizInput, badgeName string) (QuizFields, string) {
 func NormalizeQuizUpdate(in QuizInput, cur QuizFields) (QuizFields, string) {
 	f := cur
 	if in.Title != nil {
-		if f.Title = badgeadmin.TrimPtr(in.Title); f.Title == "" {
+		if f.Title = input.TrimPtr(in.Title); f.Title == "" {
 			return f, MsgTitleRequired
 		}
 	}
 	if in.Description != nil {
-		f.Description = badgeadmin.TrimPtr(in.Description)
+		f.Description = input.TrimPtr(in.Description)
 	}
-	if badgeadmin.TooLong(f.Title, MaxTitle) {
+	if input.TooLong(f.Title, MaxTitle) {
 		return f, MsgTitleLong
 	}
-	if badgeadmin.TooLong(f.Description, MaxDescription) {
+	if input.TooLong(f.Description, MaxDescription) {
 		return f, MsgQuizDescLong
 	}
 	var msg string
@@ -208,7 +208,7 @@ func NormalizeQuizUpdate(in QuizInput, cur QuizFields) (QuizFields, string) {
 		return f, msg
 	}
 	if f.TimeLimit, msg = intField(in.TimeLimit, cur.TimeLimit, 1, MaxTimeLimit, MsgTimeLimit); msg != "" {
-		if n, _, ok := badgeadmin.ParseInt(in.TimeLimit); ok && n > MaxTimeLimit {
+		if n, _, ok := input.ParseInt(in.TimeLimit); ok && n > MaxTimeLimit {
 			return f, MsgTimeLimitMax
 		}
 		return f, msg
@@ -262,20 +262,20 @@ func Options(options []string, correct int) ([]string, int) {
 // (from a quiz: the badge's name and category; from the bank: no topic and 'General').
 func NormalizeQuestion(in QuestionInput, defTopic, defCategory string) (QuestionFields, string) {
 	f := QuestionFields{
-		Text:        strings.TrimSpace(badgeadmin.TrimPtr(in.Text)),
-		Difficulty:  strings.ToLower(badgeadmin.TrimPtr(in.Difficulty)),
-		Explanation: badgeadmin.TrimPtr(in.Explanation),
-		Topic:       badgeadmin.TrimPtr(in.Topic),
-		Category:    badgeadmin.TrimPtr(in.Category),
+		Text:        strings.TrimSpace(input.TrimPtr(in.Text)),
+		Difficulty:  strings.ToLower(input.TrimPtr(in.Difficulty)),
+		Explanation: input.TrimPtr(in.Explanation),
+		Topic:       input.TrimPtr(in.Topic),
+		Category:    input.TrimPtr(in.Category),
 	}
 	if f.Text == "" {
 		return f, MsgTextRequired
 	}
-	if badgeadmin.TooLong(f.Text, MaxText) {
+	if input.TooLong(f.Text, MaxText) {
 		return f, MsgTextLong
 	}
 	correct := -1
-	if n, empty, ok := badgeadmin.ParseInt(in.CorrectIndex); !empty && ok && n >= 0 && n < int64(len(in.Options)) {
+	if n, empty, ok := input.ParseInt(in.CorrectIndex); !empty && ok && n >= 0 && n < int64(len(in.Options)) {
 		correct = int(n)
 	}
 	f.Options, f.CorrectIndex = Options(in.Options, correct)
@@ -287,7 +287,7 @@ func NormalizeQuestion(in QuestionInput, defTopic, defCategory string) (Question
 	}
 	seen := map[string]bool{}
 	for _, o := range f.Options {
-		if badgeadmin.TooLong(o, MaxOption) {
+		if input.TooLong(o, MaxOption) {
 			return f, MsgOptionLong
 		}
 		k := strings.ToLower(o)
@@ -313,11 +313,11 @@ func NormalizeQuestion(in QuestionInput, defTopic, defCategory string) (Question
 		f.Category = defCategory
 	}
 	switch {
-	case badgeadmin.TooLong(f.Explanation, MaxExplanation):
+	case input.TooLong(f.Explanation, MaxExplanation):
 		return f, MsgExplanationLen
-	case badgeadmin.TooLong(f.Topic, MaxTopic):
+	case input.TooLong(f.Topic, MaxTopic):
 		return f, MsgTopicLong
-	case badgeadmin.TooLong(f.Category, MaxCategory):
+	case input.TooLong(f.Category, MaxCategory):
 		return f, MsgCategoryLong
 	}
 	return f, ""

@@ -5,7 +5,7 @@ import (
 	"strings"
 	"testing"
 
-	"meritmark/app/badgeadmin"
+	"meritmark/app/input"
 )
 
 // FuzzQuestionForm: an accepted question has 2-4 distinct non-empty options, a correct
@@ -32,13 +32,13 @@ func FuzzQuestionForm(f *testing.F) {
 		}
 		seen := map[string]bool{}
 		for _, o := range q.Options {
-			if o == "" || strings.TrimSpace(o) != o || badgeadmin.TooLong(o, MaxOption) || seen[strings.ToLower(o)] {
+			if o == "" || strings.TrimSpace(o) != o || input.TooLong(o, MaxOption) || seen[strings.ToLower(o)] {
 				t.Fatalf("option %q", o)
 			}
 			seen[strings.ToLower(o)] = true
 		}
-		if q.Text == "" || badgeadmin.TooLong(q.Text, MaxText) || (q.Difficulty != "easy" && q.Difficulty != "medium" && q.Difficulty != "hard") ||
-			badgeadmin.TooLong(q.Explanation, MaxExplanation) || badgeadmin.TooLong(q.Topic, MaxTopic) || badgeadmin.TooLong(q.Category, MaxCategory) {
+		if q.Text == "" || input.TooLong(q.Text, MaxText) || (q.Difficulty != "easy" && q.Difficulty != "medium" && q.Difficulty != "hard") ||
+			input.TooLong(q.Explanation, MaxExplanation) || input.TooLong(q.Topic, MaxTopic) || input.TooLong(q.Category, MaxCategory) {
 			t.Fatalf("question %+v", q)
 		}
 	})
@@ -60,7 +60,7 @@ func FuzzQuizForm(f *testing.F) {
 		if msg != "" {
 			return
 		}
-		if q.Title == "" && badge != "" || badgeadmin.TooLong(q.Title, MaxTitle) || q.PassingScore < 1 || q.PassingScore > 100 || q.TimeLimit < 1 || q.TimeLimit > MaxTimeLimit {
+		if q.Title == "" && badge != "" || input.TooLong(q.Title, MaxTitle) || q.PassingScore < 1 || q.PassingScore > 100 || q.TimeLimit < 1 || q.TimeLimit > MaxTimeLimit {
 			t.Fatalf("quiz %+v", q)
 		}
 	})

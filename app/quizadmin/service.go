@@ -7,7 +7,7 @@ import (
 
 	"github.com/uptrace/bun"
 
-	"meritmark/app/badgeadmin"
+	"meritmark/app/audit"
 	"meritmark/app/model"
 	"meritmark/app/web"
 	"meritmark/db"
@@ -68,7 +68,7 @@ func (s *Service) CreateQuiz(ctx context.Context, actor *model.User, badgeID str
 		if out, err = quizView(ctx, tx, quiz.ID); err != nil {
 			return err
 		}
-		return badgeadmin.CatalogueChanged(ctx, tx, actor, "quiz.create", "quiz", quiz.ID, nil, quizAudit(out))
+		return audit.CatalogueChanged(ctx, tx, actor, "quiz.create", "quiz", quiz.ID, nil, quizAudit(out))
 	})
 	return out, err
 }
@@ -93,7 +93,7 @@ func (s *Service) ToggleQuiz(ctx context.Context, actor *model.User, id string) 
 		if out, err = quizView(ctx, tx, id); err != nil {
 			return err
 		}
-		return badgeadmin.CatalogueChanged(ctx, tx, actor, "quiz.toggle", "quiz", id, quizAudit(before), quizAudit(out))
+		return audit.CatalogueChanged(ctx, tx, actor, "quiz.toggle", "quiz", id, quizAudit(before), quizAudit(out))
 	})
 	return out, err
 }
@@ -144,11 +144,11 @@ func (s *Service) CreateQuestion(ctx context.Context, actor *model.User, in Ques
 		if out, err = questionViewByID(ctx, tx, q.ID); err != nil {
 			return err
 		}
-		if err := badgeadmin.CatalogueChanged(ctx, tx, actor, "question.create", "question", q.ID, nil, out); err != nil {
+		if err := audit.CatalogueChanged(ctx, tx, actor, "question.create", "question", q.ID, nil, out); err != nil {
 			return err
 		}
 		if quiz != nil {
-			return badgeadmin.CatalogueChanged(ctx, tx, actor, "quiz.add_question", "quiz", quiz.ID, nil, map[string]string{"questionId": q.ID})
+			return audit.CatalogueChanged(ctx, tx, actor, "quiz.add_question", "quiz", quiz.ID, nil, map[string]string{"questionId": q.ID})
 		}
 		return nil
 	})
@@ -180,7 +180,7 @@ func (s *Service) UpdateQuestion(ctx context.Context, actor *model.User, id stri
 		if out, err = questionViewByID(ctx, tx, id); err != nil {
 			return err
 		}
-		return badgeadmin.CatalogueChanged(ctx, tx, actor, "question.update", "question", id, before, out)
+		return audit.CatalogueChanged(ctx, tx, actor, "question.update", "question", id, before, out)
 	})
 	return out, err
 }
@@ -211,7 +211,7 @@ func (s *Service) DeleteQuestion(ctx context.Context, actor *model.User, id stri
 		if _, err := tx.NewDelete().Model((*model.Question)(nil)).Where("id = ?", id).Exec(ctx); err != nil {
 			return err
 		}
-		return badgeadmin.CatalogueChanged(ctx, tx, actor, "question.delete", "question", id, before, nil)
+		return audit.CatalogueChanged(ctx, tx, actor, "question.delete", "question", id, before, nil)
 	})
 	return n, err
 }
@@ -242,7 +242,7 @@ func (s *Service) AddToQuiz(ctx context.Context, actor *model.User, quizID, ques
 		if out, err = quizView(ctx, tx, quizID); err != nil {
 			return err
 		}
-		return badgeadmin.CatalogueChanged(ctx, tx, actor, "quiz.add_question", "quiz", quizID, nil, map[string]string{"questionId": questionID})
+		return audit.CatalogueChanged(ctx, tx, actor, "quiz.add_question", "quiz", quizID, nil, map[string]string{"questionId": questionID})
 	})
 	return out, err
 }
@@ -274,7 +274,7 @@ func (s *Service) RemoveFromQuiz(ctx context.Context, actor *model.User, quizID,
 		if out, err = quizView(ctx, tx, quizID); err != nil {
 			return err
 		}
-		return badgeadmin.CatalogueChanged(ctx, tx, actor, "quiz.remove_question", "quiz", quizID, map[string]string{"questionId": questionID}, nil)
+		return audit.CatalogueChanged(ctx, tx, actor, "quiz.remove_question", "quiz", quizID, map[string]string{"questionId": questionID}, nil)
 	})
 	return out, err
 }
@@ -329,7 +329,7 @@ func (s *Service) UpdateQuiz(ctx context.Context, actor *model.User, id string, 
 		if out, err = quizView(ctx, tx, id); err != nil {
 			return err
 		}
-		return badgeadmin.Audit(ctx, tx, actor, "quiz.update", "quiz", id, quizAudit(before), quizAudit(out))
+		return audit.Write(ctx, tx, actor, "quiz.update", "quiz", id, quizAudit(before), quizAudit(out))
 	})
 	return out, err
 }

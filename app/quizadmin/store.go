@@ -84,7 +84,7 @@ func quizViews(ctx context.Context, db bun.IDB, ids []string) ([]QuizView, error
 		if len(ids) == 0 {
 			return []QuizView{}, nil
 		}
-		q = q.Where("id IN (?)", bun.In(ids))
+		q = q.Where("id IN (?)", bun.List(ids))
 	}
 	if err := q.Scan(ctx); err != nil {
 		return nil, err
@@ -99,7 +99,7 @@ func quizViews(ctx context.Context, db bun.IDB, ids []string) ([]QuizView, error
 		quizIDs[i], badgeIDs[i] = qz.ID, qz.BadgeID
 	}
 	var badges []model.Badge
-	if err := db.NewSelect().Model(&badges).Column("id", "name", "category", "type", "is_active").Where("id IN (?)", bun.In(badgeIDs)).Scan(ctx); err != nil {
+	if err := db.NewSelect().Model(&badges).Column("id", "name", "category", "type", "is_active").Where("id IN (?)", bun.List(badgeIDs)).Scan(ctx); err != nil {
 		return nil, err
 	}
 	badgeByID := map[string]BadgeRef{}
@@ -107,7 +107,7 @@ func quizViews(ctx context.Context, db bun.IDB, ids []string) ([]QuizView, error
 		badgeByID[b.ID] = BadgeRef{ID: b.ID, Name: b.Name, Category: b.Category, Type: b.Type, IsActive: b.IsActive}
 	}
 	var links []model.QuizQuestion
-	if err := db.NewSelect().Model(&links).Where("quiz_id IN (?)", bun.In(quizIDs)).Order("quiz_id", "position", "question_id").Scan(ctx); err != nil {
+	if err := db.NewSelect().Model(&links).Where("quiz_id IN (?)", bun.List(quizIDs)).Order("quiz_id", "position", "question_id").Scan(ctx); err != nil {
 		return nil, err
 	}
 	questionByID := map[string]QuestionView{}
@@ -117,7 +117,7 @@ func quizViews(ctx context.Context, db bun.IDB, ids []string) ([]QuizView, error
 			qids = append(qids, l.QuestionID)
 		}
 		var questions []model.Question
-		if err := db.NewSelect().Model(&questions).Where("id IN (?)", bun.In(qids)).Scan(ctx); err != nil {
+		if err := db.NewSelect().Model(&questions).Where("id IN (?)", bun.List(qids)).Scan(ctx); err != nil {
 			return nil, err
 		}
 		for _, qq := range questions {
@@ -179,7 +179,7 @@ func questionViews(ctx context.Context, db bun.IDB, search string, ids []string)
 		if len(ids) == 0 {
 			return []QuestionView{}, nil
 		}
-		q = q.Where("id IN (?)", bun.In(ids))
+		q = q.Where("id IN (?)", bun.List(ids))
 	}
 	if err := q.Scan(ctx); err != nil {
 		return nil, err
@@ -200,7 +200,7 @@ func questionViews(ctx context.Context, db bun.IDB, search string, ids []string)
 	}
 	if err := db.NewRaw(`SELECT qq.question_id, q.id AS quiz_id, q.title, b.name AS badge_name
 		FROM quiz_questions qq JOIN quizzes q ON q.id = qq.quiz_id JOIN badges b ON b.id = q.badge_id
-		WHERE qq.question_id IN (?) ORDER BY b.name`, bun.In(qids)).Scan(ctx, &refs); err != nil {
+		WHERE qq.question_id IN (?) ORDER BY b.name`, bun.List(qids)).Scan(ctx, &refs); err != nil {
 		return nil, err
 	}
 	used := map[string][]QuizRef{}

@@ -15,6 +15,7 @@ import (
 	jose "github.com/go-jose/go-jose/v4"
 
 	"meritmark/app/credential"
+	"meritmark/app/grant"
 	"meritmark/app/halloffame"
 	"meritmark/app/model"
 	"meritmark/app/verify"
@@ -134,7 +135,7 @@ func TestCredentialWithIndependentJOSE(t *testing.T) {
 	visitor.Abs("GET", "/.well-known/jwks.json", nil).Expect(http.StatusOK).JSON(&set)
 
 	// ES256 only (what the 1EdTech validator accepts)
-	jws, err := jose.ParseSigned(tok, []jose.SignatureAlgorithm{jose.ES256})
+	jws, err := jose.ParseSignedCompact(tok, []jose.SignatureAlgorithm{jose.ES256})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -239,7 +240,7 @@ func TestCredentialWithIndependentJOSE(t *testing.T) {
 			b[j] = 'A'
 		}
 		bad := strings.Join(append(append(append([]string{}, parts[:i]...), string(b)), parts[i+1:]...), ".")
-		if js, err := jose.ParseSigned(bad, []jose.SignatureAlgorithm{jose.ES256}); err == nil {
+		if js, err := jose.ParseSignedCompact(bad, []jose.SignatureAlgorithm{jose.ES256}); err == nil {
 			if _, err := js.Verify(keys[0]); err == nil {
 				t.Fatalf("go-jose accepts the credential with part %d changed", i)
 			}
@@ -361,11 +362,11 @@ func TestRevokeAndExpiryShowTheReasons(t *testing.T) {
 	path := "/admin/grants/" + g.ID
 
 	// validation
-	w.admin.Put(path+"/revoke", map[string]any{}).ExpectMsg(http.StatusBadRequest, verify.MsgReasonRequired)
-	w.admin.Put(path+"/revoke", map[string]any{"reason": "   "}).ExpectMsg(http.StatusBadRequest, verify.MsgReasonRequired)
-	w.admin.Put(path+"/revoke", map[string]any{"reason": strings.Repeat("x", 501)}).ExpectMsg(http.StatusBadRequest, verify.MsgReasonTooLong)
-	w.admin.Put("/admin/grants/"+model.NewID()+"/revoke", map[string]any{"reason": "x"}).ExpectMsg(http.StatusNotFound, verify.MsgGrantNotFound)
-	w.admin.Put("/admin/grants/nope/revoke", map[string]any{"reason": "x"}).ExpectMsg(http.StatusNotFound, verify.MsgGrantNotFound)
+	w.admin.Put(path+"/revoke", map[string]any{}).ExpectMsg(http.StatusBadRequest, grant.MsgReasonRequired)
+	w.admin.Put(path+"/revoke", map[string]any{"reason": "   "}).ExpectMsg(http.StatusBadRequest, grant.MsgReasonRequired)
+	w.admin.Put(path+"/revoke", map[string]any{"reason": strings.Repeat("x", 501)}).ExpectMsg(http.StatusBadRequest, grant.MsgReasonTooLong)
+	w.admin.Put("/admin/grants/"+model.NewID()+"/revoke", map[string]any{"reason": "x"}).ExpectMsg(http.StatusNotFound, grant.MsgGrantNotFound)
+	w.admin.Put("/admin/grants/nope/revoke", map[string]any{"reason": "x"}).ExpectMsg(http.StatusNotFound, grant.MsgGrantNotFound)
 	_, member := w.e.Member("someone@example.com")
 	member.Put(path+"/revoke", map[string]any{"reason": "x"}).Expect(http.StatusForbidden)
 	if r := w.reload(t, g.ID); r.RevokedAt != nil {
@@ -375,11 +376,11 @@ func TestRevokeAndExpiryShowTheReasons(t *testing.T) {
 	// warm the caches, then revoke: the next answer shows it at once
 	c.Get("/verify/badge/" + g.VerificationID).Expect(http.StatusOK)
 	c.Page("/verify/" + g.PublicVerificationID)
-	res := w.admin.Put(path+"/revoke", map[string]any{"reason": "  Submitted  documents were not genuine. "}).ExpectMsg(http.StatusOK, verify.MsgRevoked).Map()
+	res := w.admin.Put(path+"/revoke", map[string]any{"reason": "  Submitted  documents were not genuine. "}).ExpectMsg(http.StatusOK, grant.MsgRevoked).Map()
 	if gr := res["grant"].(map[string]any); gr["revocationReason"] != "Submitted documents were not genuine." || gr["revokedAt"] == nil {
 		t.Fatalf("grant %v", gr)
 	}
-	w.admin.Put(path+"/revoke", map[string]any{"reason": "again"}).ExpectMsg(http.StatusConflict, verify.MsgAlreadyRevoked)
+	w.admin.Put(path+"/revoke", map[string]any{"reason": "again"}).ExpectMsg(http.StatusConflict, grant.MsgAlreadyRevoked)
 
 	var r result
 	c.Get("/verify/badge/" + g.VerificationID).Expect(http.StatusOK).JSON(&r)
@@ -418,13 +419,13 @@ func TestRevokeAndExpiryShowTheReasons(t *testing.T) {
 	_, g2 := w.grant(t, "Dorothy Vaughan", "dv@example.com", w.badge)
 	w.backdate(t, g2.ID, 10*24*time.Hour)
 	p2 := "/admin/grants/" + g2.ID + "/expiry"
-	w.admin.Put(p2, map[string]any{}).ExpectMsg(http.StatusBadRequest, verify.MsgExpiryRequired)
-	w.admin.Put(p2, map[string]any{"expiresAt": "next tuesday"}).ExpectMsg(http.StatusBadRequest, verify.MsgExpiryInvalid)
-	w.admin.Put(p2, map[string]any{"expiresAt": 12}).ExpectMsg(http.StatusBadRequest, verify.MsgExpiryInvalid)
-	w.admin.Put(p2, map[string]any{"expiresAt": time.Now().Add(-20 * 24 * time.Hour).Format(time.RFC3339)}).ExpectMsg(http.StatusBadRequest, verify.MsgExpiryBefore)
+	w.admin.Put(p2, map[string]any{}).ExpectMsg(http.StatusBadRequest, grant.MsgExpiryRequired)
+	w.admin.Put(p2, map[string]any{"expiresAt": "next tuesday"}).ExpectMsg(http.StatusBadRequest, grant.MsgExpiryInvalid)
+	w.admin.Put(p2, map[string]any{"expiresAt": 12}).ExpectMsg(http.StatusBadRequest, grant.MsgExpiryInvalid)
+	w.admin.Put(p2, map[string]any{"expiresAt": time.Now().Add(-20 * 24 * time.Hour).Format(time.RFC3339)}).ExpectMsg(http.StatusBadRequest, grant.MsgExpiryBefore)
 	before := w.reload(t, g2.ID).CredentialJWT
 	yesterday := time.Now().UTC().Add(-24 * time.Hour).Truncate(time.Second)
-	w.admin.Put(p2, map[string]any{"expiresAt": yesterday.Format(time.RFC3339)}).ExpectMsg(http.StatusOK, verify.MsgExpirySet)
+	w.admin.Put(p2, map[string]any{"expiresAt": yesterday.Format(time.RFC3339)}).ExpectMsg(http.StatusOK, grant.MsgExpirySet)
 	after := w.reload(t, g2.ID)
 	if after.CredentialJWT == before || after.ExpiresAt == nil || !after.ExpiresAt.Equal(yesterday) {
 		t.Fatalf("expiry not stored or credential not re-signed: %v", after.ExpiresAt)
@@ -440,7 +441,7 @@ func TestRevokeAndExpiryShowTheReasons(t *testing.T) {
 		t.Fatalf("expired: %+v", r)
 	}
 	// cleared: valid again, no exp in the new signature
-	w.admin.Put(p2, map[string]any{"expiresAt": nil}).ExpectMsg(http.StatusOK, verify.MsgExpiryCleared)
+	w.admin.Put(p2, map[string]any{"expiresAt": nil}).ExpectMsg(http.StatusOK, grant.MsgExpiryCleared)
 	c.Get("/verify/badge/" + g2.PublicVerificationID).Expect(http.StatusOK).JSON(&r)
 	if !r.IsValid || r.ExpiresAt != nil {
 		t.Fatalf("after clearing the expiry: %+v", r)

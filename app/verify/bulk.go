@@ -316,7 +316,7 @@ func (s *Service) loadMany(ctx context.Context, entries []BulkEntry) (map[string
 		for len(ids) > 0 {
 			n := min(len(ids), 500)
 			var rows []record
-			if err := s.DB.NewRaw(recordSelect+"WHERE "+col+" IN (?)", bun.In(ids[:n])).Scan(ctx, &rows); err != nil {
+			if err := s.DB.NewRaw(recordSelect+"WHERE "+col+" IN (?)", bun.List(ids[:n])).Scan(ctx, &rows); err != nil {
 				return err
 			}
 			for i := range rows {

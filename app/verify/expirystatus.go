@@ -66,18 +66,6 @@ func nextStatusChange(ctx context.Context, d bun.IDB, now time.Time) (*time.Time
 	return &t, nil
 }
 
-// publishExpiry marks g for the status lists when SetExpiry sets or brings forward the
-// expiry (was: before) of a credential already signed, so that copies downloaded before
-// fail status checks once it passes. The mark stays: a copy without validUntil may still
-// be around after any later change.
-func publishExpiry(ctx context.Context, tx bun.IDB, g *model.BadgeGrant, before *time.Time) error {
-	if g.CredentialJWT == "" || g.ExpiresAt == nil || (before != nil && !g.ExpiresAt.Before(*before)) {
-		return nil
-	}
-	_, err := tx.NewUpdate().Model((*model.BadgeGrant)(nil)).Set("expiry_in_status = ?", true).Where("id = ?", g.ID).Exec(ctx)
-	return err
-}
-
 func timestampOrEmpty(t *time.Time) string {
 	if t == nil {
 		return ""

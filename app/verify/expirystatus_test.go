@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"meritmark/app/credential"
+	"meritmark/app/grant"
 	"meritmark/app/model"
 	"meritmark/app/verify"
 )
@@ -89,9 +90,9 @@ func TestExpiryReachesDownloadedCopies(t *testing.T) {
 	// the admin sets expiries after issue: one passed a minute ago, one an hour ahead
 	w.backdate(t, late.ID, time.Hour)
 	past := time.Now().UTC().Add(-time.Minute).Truncate(time.Second)
-	w.admin.Put("/admin/grants/"+late.ID+"/expiry", map[string]any{"expiresAt": past.Format(time.RFC3339)}).ExpectMsg(http.StatusOK, verify.MsgExpirySet)
+	w.admin.Put("/admin/grants/"+late.ID+"/expiry", map[string]any{"expiresAt": past.Format(time.RFC3339)}).ExpectMsg(http.StatusOK, grant.MsgExpirySet)
 	soon := time.Now().UTC().Add(time.Hour).Truncate(time.Second)
-	w.admin.Put("/admin/grants/"+ahead.ID+"/expiry", map[string]any{"expiresAt": soon.Format(time.RFC3339)}).ExpectMsg(http.StatusOK, verify.MsgExpirySet)
+	w.admin.Put("/admin/grants/"+ahead.ID+"/expiry", map[string]any{"expiresAt": soon.Format(time.RFC3339)}).ExpectMsg(http.StatusOK, grant.MsgExpirySet)
 	check("after the expiry", map[*model.BadgeGrant]bool{untouched: false, late: true, ahead: false, issuedWith: false})
 	l, _ := readList()
 	if l.ValidUntil != soon.Format(time.RFC3339) {
@@ -125,12 +126,12 @@ func TestExpiryReachesDownloadedCopies(t *testing.T) {
 
 	// the expiry extended past now: the bit is off again (it was not a revocation)
 	later := time.Now().UTC().Add(2 * time.Hour).Truncate(time.Second)
-	w.admin.Put("/admin/grants/"+late.ID+"/expiry", map[string]any{"expiresAt": later.Format(time.RFC3339)}).ExpectMsg(http.StatusOK, verify.MsgExpirySet)
+	w.admin.Put("/admin/grants/"+late.ID+"/expiry", map[string]any{"expiresAt": later.Format(time.RFC3339)}).ExpectMsg(http.StatusOK, grant.MsgExpirySet)
 	check("extended", map[*model.BadgeGrant]bool{untouched: false, late: false, ahead: false, issuedWith: false})
 	// brought back into the past: on again; and a revoke keeps it on after the expiry is cleared
-	w.admin.Put("/admin/grants/"+late.ID+"/expiry", map[string]any{"expiresAt": past.Format(time.RFC3339)}).ExpectMsg(http.StatusOK, verify.MsgExpirySet)
+	w.admin.Put("/admin/grants/"+late.ID+"/expiry", map[string]any{"expiresAt": past.Format(time.RFC3339)}).ExpectMsg(http.StatusOK, grant.MsgExpirySet)
 	check("expired again", map[*model.BadgeGrant]bool{late: true})
-	w.admin.Put("/admin/grants/"+late.ID+"/expiry", map[string]any{"expiresAt": nil}).ExpectMsg(http.StatusOK, verify.MsgExpiryCleared)
+	w.admin.Put("/admin/grants/"+late.ID+"/expiry", map[string]any{"expiresAt": nil}).ExpectMsg(http.StatusOK, grant.MsgExpiryCleared)
 	check("cleared", map[*model.BadgeGrant]bool{late: false})
 	w.admin.Put("/admin/grants/"+untouched.ID+"/revoke", map[string]any{"reason": "Issued in error"}).Expect(http.StatusOK)
 	check("revoked", map[*model.BadgeGrant]bool{untouched: true, late: false, ahead: false})

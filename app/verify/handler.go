@@ -19,7 +19,7 @@ import (
 	"meritmark/app/web"
 )
 
-// Handler serves verification, the credential documents and the admin's grant actions.
+// Handler serves verification and the credential documents.
 type Handler struct {
 	site    *web.Site
 	svc     *Service
@@ -47,8 +47,6 @@ func (h *Handler) Routes() []web.Route {
 	return []web.Route{
 		web.Get("/verify/badge/:id", web.Public, h.verifyAPI),
 		web.Post("/verify/file", web.Public, h.verifyFile).WithRawBody(),
-		web.Put("/admin/grants/:id/revoke", web.Admin, h.revoke),
-		web.Put("/admin/grants/:id/expiry", web.Admin, h.expiry),
 		web.PageRoute("/verify-badge", web.Public, h.page),
 		web.PageRoute("/verify/:verificationId", web.Public, h.page),
 		asset("/.well-known/jwks.json", h.jwks),
@@ -404,65 +402,4 @@ func (h *Handler) credential(c fiber.Ctx) error {
 		return notFoundDoc(c)
 	}
 	return err
-}
-
-// ---- admin ----
-
-// PUT /admin/grants/{id}/revoke {reason} -> {msg, grant}.
-func (h *Handler) revoke(c fiber.Ctx) error {
-	var body struct {
-		Reason *string `json:"reason"`
-	}
-	if err := web.BindJSON(c, &body); err != nil {
-		return err
-	}
-	reason := ""
-	if body.Reason != nil {
-		reason = strings.Join(strings.Fields(*body.Reason), " ")
-	}
-	if reason == "" {
-		return web.BadRequest(MsgReasonRequired)
-	}
-	if len([]rune(reason)) > MaxReason {
-		return web.BadRequest(MsgReasonTooLong)
-	}
-	g, err := h.svc.Revoke(c.Context(), web.Viewer(c), c.Params("id"), reason, h.site.Origin(c))
-	if err != nil {
-		return err
-	}
-	return c.JSON(fiber.Map{"msg": MsgRevoked, "grant": grantJSON(g)})
-}
-
-// PUT /admin/grants/{id}/expiry {expiresAt: ISO 8601 | null} -> {msg, grant}; the
-// credential is signed again with the new validUntil.
-func (h *Handler) expiry(c fiber.Ctx) error {
-	var body map[string]json.RawMessage
-	if err := web.BindJSON(c, &body); err != nil {
-		return err
-	}
-	raw, ok := body["expiresAt"]
-	if !ok {
-		return web.BadRequest(MsgExpiryRequired)
-	}
-	var at *time.Time
-	if s := strings.TrimSpace(string(raw)); s != "null" {
-		var v string
-		if err := json.Unmarshal(raw, &v); err != nil {
-			return web.BadRequest(MsgExpiryInvalid)
-		}
-		t, ok := ParseExpiry(v)
-		if !ok {
-			return web.BadRequest(MsgExpiryInvalid)
-		}
-		at = &t
-	}
-	g, err := h.svc.SetExpiry(c.Context(), web.Viewer(c), c.Params("id"), at, h.site.Origin(c))
-	if err != nil {
-		return err
-	}
-	msg := MsgExpirySet
-	if at == nil {
-		msg = MsgExpiryCleared
-	}
-	return c.JSON(fiber.Map{"msg": msg, "grant": grantJSON(g)})
 }

@@ -8,7 +8,6 @@ package verify
 import (
 	"context"
 	"encoding/json"
-	"errors"
 	"strings"
 	"time"
 
@@ -57,11 +56,15 @@ type CheckedReceipt struct {
 	Receipt *ReceiptPayload `json:"receipt"`
 }
 
-// Receipt errors.
-var (
-	ErrReceiptInvalid  = errors.New(MsgReceiptInvalid)
-	ErrReceiptTampered = errors.New(MsgReceiptTampered)
+// Receipt errors: their text is the message the member reads.
+const (
+	ErrReceiptInvalid  = receiptError(MsgReceiptInvalid)
+	ErrReceiptTampered = receiptError(MsgReceiptTampered)
 )
+
+type receiptError string
+
+func (e receiptError) Error() string { return string(e) }
 
 // CheckReceipt verifies a receipt (the JWS, or the saved file {"receipt": "…"}) against
 // every key the issuer publishes.

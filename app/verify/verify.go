@@ -184,21 +184,8 @@ const (
 	// MsgNotVerified answers an unknown or malformed id (the spec's verification failure).
 	MsgNotVerified     = "This badge could not be verified."
 	MsgRateLimited     = "Too many verification attempts from your network. Please wait a minute and try again."
-	MsgGrantNotFound   = "Badge grant not found."
-	MsgReasonRequired  = "Please give a reason for revoking this badge."
-	MsgReasonTooLong   = "The reason must be at most 500 characters."
-	MsgAlreadyRevoked  = "This badge is already revoked."
-	MsgExpiryRequired  = "expiresAt is required: an ISO 8601 date-time, or null to clear the expiry."
-	MsgExpiryInvalid   = "expiresAt must be an ISO 8601 date-time such as 2027-01-31T00:00:00Z, or null."
-	MsgExpiryBefore    = "The expiry must be after the date the badge was issued."
-	MsgRevoked         = "Badge revoked."
-	MsgExpirySet       = "Expiry updated."
-	MsgExpiryCleared   = "Expiry cleared."
 	MsgSignatureFailed = "The credential's signature could not be verified against the issuer's keys."
 )
-
-// MaxReason is the longest revocation reason.
-const MaxReason = 500
 
 // day formats a date as the pages do ("Nov 22, 2026").
 func day(t time.Time) string { return t.UTC().Format("Jan 2, 2006") }
@@ -214,15 +201,3 @@ func RevokedReason(at time.Time, reason string) string {
 
 // ExpiredReason is the sentence shown for an expired credential.
 func ExpiredReason(at time.Time) string { return "This badge expired on " + day(at) + "." }
-
-// ParseExpiry reads an expiry: RFC 3339, or a plain date (YYYY-MM-DD, midnight UTC).
-func ParseExpiry(s string) (time.Time, bool) {
-	s = strings.TrimSpace(s)
-	if t, err := time.Parse(time.RFC3339Nano, s); err == nil {
-		return t.UTC().Truncate(time.Second), true
-	}
-	if t, err := time.Parse("2006-01-02", s); err == nil {
-		return t.UTC(), true
-	}
-	return time.Time{}, false
-}

@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"meritmark/app/credential"
+	"meritmark/app/grant"
 	"meritmark/app/verify"
 )
 
@@ -65,7 +66,7 @@ func FuzzParseExpiry(f *testing.F) {
 		f.Add(s)
 	}
 	f.Fuzz(func(t *testing.T, s string) {
-		at, ok := verify.ParseExpiry(s)
+		at, ok := grant.ParseExpiry(s)
 		if ok && (at.Location() != time.UTC || at.Nanosecond() != 0) {
 			t.Fatalf("ParseExpiry(%q) = %v", s, at)
 		}

@@ -117,7 +117,7 @@ func (s *Site) Origin(c fiber.Ctx) string {
 	if host := c.Host(); config.IsLoopbackHost(host) && !strings.ContainsAny(host, "/\\?#@ ") {
 		return c.Scheme() + "://" + host
 	}
-	if la := c.RequestCtx().LocalAddr(); la != nil && config.IsLoopbackHost(la.String()) {
+	if la := c.RequestCtx().LocalAddr(); config.IsLoopbackHost(la.String()) { // fasthttp's LocalAddr is never nil
 		return "http://" + la.String()
 	}
 	return "http://localhost"

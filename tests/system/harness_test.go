@@ -332,19 +332,6 @@ func (in *instance) kill() {
 	<-in.done
 }
 
-// stop asks the server to shut down (SIGTERM) and waits.
-func (in *instance) stop() {
-	if in.cmd == nil || !in.running() {
-		return
-	}
-	_ = in.cmd.Process.Signal(syscall.SIGTERM)
-	select {
-	case <-in.done:
-	case <-time.After(20 * time.Second):
-		in.kill()
-	}
-}
-
 // logBuffer collects a server's output (safe for concurrent use); mark starts a new
 // section (a restart) that since reads.
 type logBuffer struct {
@@ -369,13 +356,6 @@ func (l *logBuffer) mark() {
 	l.mu.Lock()
 	l.start = l.buf.Len()
 	l.mu.Unlock()
-}
-
-// since is the output written after the last mark.
-func (l *logBuffer) since() string {
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	return l.buf.String()[l.start:]
 }
 
 // lines are the log lines containing every one of parts.

@@ -1,4 +1,7 @@
-package badgeadmin
+// Package input holds the input rules shared by the admin forms (badges, quizzes,
+// coupons): admin forms send numbers either as JSON numbers or as the strings typed into
+// inputs, and an empty input means "not given".
+package input
 
 import (
 	"encoding/json"
@@ -9,10 +12,6 @@ import (
 	"strconv"
 	"strings"
 )
-
-// Shared input helpers for the admin catalogue features (badges, quizzes, coupons): admin
-// forms send numbers either as JSON numbers or as the strings typed into inputs, and an
-// empty input means "not given".
 
 // MaxMoneyCents is the largest amount of money an admin can type anywhere ($10,000.00):
 // anything above is a typo, not a price.

@@ -1,0 +1,228 @@
+package admin
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"html"
+
+	"github.com/uptrace/bun"
+
+	"meritmark/app/application"
+	"meritmark/app/audit"
+	"meritmark/app/grant"
+	"meritmark/app/mail"
+	"meritmark/app/model"
+	"meritmark/app/web"
+)
+
+// ReviewResult is what an approval or rejection did.
+type ReviewResult struct {
+	Application ApplicationJSON `json:"application"`
+	Created     bool            `json:"grantCreated"`
+	Restored    bool            `json:"grantRestored"`
+	Revoked     bool            `json:"grantRevoked"`
+	// WaitingForEmail: approved, but the grant waits until the applicant confirms their
+	// e-mail address.
+	WaitingForEmail bool `json:"waitingForEmailVerification"`
+}
+
+// Approve approves application id by actor in one transaction: the lifecycle moves the
+// status (refusing an unpaid application unless grantFree), the application's one grant
+// is issued (or restored after a rejection; never a second one), the review is stamped,
+// the applicant is e-mailed when the badge becomes theirs, and the audit log records it.
+//
+// A revoked grant (by a rejection or by Revoke in User Management) comes back only with
+// restore set: the admin confirmed it knowing the revocation reason (else 409).
+func (s *Service) Approve(ctx context.Context, actor *model.User, id string, grantFree, restore bool, origin string) (*ReviewResult, error) {
+	var res ReviewResult
+	var app *model.Application
+	mailed := false
+	err := s.DB.RunInTx(ctx, nil, func(ctx context.Context, tx bun.Tx) error {
+		a, err := lockApplication(ctx, tx, id)
+		if err != nil {
+			return err
+		}
+		ev := application.EventApprove
+		if grantFree {
+			ev = application.EventGrantFree
+		}
+		next, err := application.Next(a.Status, a.PaymentStatus, ev)
+		if errors.Is(err, application.ErrPaymentRequired) {
+			return web.Conflict(MsgPaymentRequired)
+		}
+		if err != nil {
+			return web.Conflict("This application cannot be approved from its current status.")
+		}
+		// hold the applicant's row too: approvals for one user run one after another, so
+		// the "already holds this badge" check below cannot race
+		var u model.User
+		if err := forUpdate(tx, tx.NewSelect().Model(&u).Where("id = ?", a.UserID)).Scan(ctx); err != nil {
+			return fmt.Errorf("applicant: %w", err)
+		}
+		var b model.Badge
+		if err := tx.NewSelect().Model(&b).Where("id = ?", a.BadgeID).Scan(ctx); err != nil {
+			return fmt.Errorf("badge: %w", err)
+		}
+		now := model.Now()
+		held, err := tx.NewSelect().Model((*model.BadgeGrant)(nil)).
+			Where("user_id = ? AND badge_id = ?", a.UserID, a.BadgeID).
+			Where("revoked_at IS NULL").
+			Where("(expires_at IS NULL OR expires_at > ?)", grant.HeldUntil(now)). // a renewal may be approved
+			Where("(application_id IS NULL OR application_id <> ?)", a.ID).Count(ctx)
+		if err != nil {
+			return err
+		}
+		if held > 0 {
+			return web.Conflict(MsgAlreadyHolds)
+		}
+		g0, err := currentGrant(ctx, tx, a.ID)
+		if err != nil {
+			return err
+		}
+		if g0 != nil && g0.RevokedAt != nil && !restore {
+			return web.Conflict(RestoreConfirmMsg(g0.RevocationReason))
+		}
+		before := stateOf(a, g0)
+
+		a.Status, a.RejectionReason = next, ""
+		a.ReviewedAt, a.ReviewedBy, a.UpdatedAt = &now, &actor.ID, now
+		if _, err := tx.NewUpdate().Model(a).Column("status", "rejection_reason", "reviewed_at", "reviewed_by", "updated_at").WherePK().Exec(ctx); err != nil {
+			return err
+		}
+		// no credential names an address its holder has not proven: the grant waits, and
+		// is issued when the applicant confirms the address (app/auth)
+		if !u.EmailVerified() {
+			res.WaitingForEmail = true
+			if err := audit.Write(ctx, tx, actor, "application.approve", "application", a.ID, before, stateOf(a, g0)); err != nil {
+				return err
+			}
+			app = a
+			return nil
+		}
+		r, err := grant.Issue(ctx, tx, grant.Input{Application: a, Badge: &b, GrantedBy: actor.ID, Now: now, Origin: origin})
+		if err != nil {
+			return err
+		}
+		res.Created, res.Restored = r.Created, r.Restored
+		if r.Created || r.Restored {
+			if err := mail.Queue(ctx, tx, approvedMail(&u, &b, r.Grant, origin)); err != nil {
+				return err
+			}
+			mailed = true
+		}
+		action := "application.approve"
+		if grantFree {
+			action = "application.grant_free"
+		}
+		if err := audit.Write(ctx, tx, actor, action, "application", a.ID, before, stateOf(a, r.Grant)); err != nil {
+			return err
+		}
+		app = a
+		return nil
+	})
+	if err != nil {
+		return nil, err
+	}
+	return s.finishReview(ctx, &res, app, mailed)
+}
+
+// Reject rejects application id with reason (already cleaned) in one transaction; when
+// the application had been approved its grant is revoked with the same reason.
+func (s *Service) Reject(ctx context.Context, actor *model.User, id, reason, origin string) (*ReviewResult, error) {
+	var res ReviewResult
+	var app *model.Application
+	mailed := false
+	err := s.DB.RunInTx(ctx, nil, func(ctx context.Context, tx bun.Tx) error {
+		a, err := lockApplication(ctx, tx, id)
+		if err != nil {
+			return err
+		}
+		next, err := application.Next(a.Status, a.PaymentStatus, application.EventReject)
+		if err != nil {
+			return web.Conflict("This application cannot be rejected from its current status.")
+		}
+		g0, err := currentGrant(ctx, tx, a.ID)
+		if err != nil {
+			return err
+		}
+		before := stateOf(a, g0)
+		wasRejected := a.Status == model.StatusRejected
+		now := model.Now()
+		a.Status, a.RejectionReason = next, reason
+		a.ReviewedAt, a.ReviewedBy, a.UpdatedAt = &now, &actor.ID, now
+		if _, err := tx.NewUpdate().Model(a).Column("status", "rejection_reason", "reviewed_at", "reviewed_by", "updated_at").WherePK().Exec(ctx); err != nil {
+			return err
+		}
+		g := g0
+		if g0 != nil && g0.RevokedAt == nil {
+			if g, err = grant.Revoke(ctx, tx, a.ID, reason, now); err != nil {
+				return err
+			}
+			res.Revoked = true
+		}
+		if !wasRejected {
+			var u model.User
+			var b model.Badge
+			if err := tx.NewSelect().Model(&u).Where("id = ?", a.UserID).Scan(ctx); err != nil {
+				return err
+			}
+			if err := tx.NewSelect().Model(&b).Where("id = ?", a.BadgeID).Scan(ctx); err != nil {
+				return err
+			}
+			if err := mail.Queue(ctx, tx, rejectedMail(&u, &b, reason, res.Revoked, origin)); err != nil {
+				return err
+			}
+			mailed = true
+		}
+		if err := audit.Write(ctx, tx, actor, "application.reject", "application", a.ID, before, stateOf(a, g)); err != nil {
+			return err
+		}
+		app = a
+		return nil
+	})
+	if err != nil {
+		return nil, err
+	}
+	return s.finishReview(ctx, &res, app, mailed)
+}
+
+// finishReview runs after a review committed: it wakes the mailer when a message was
+// queued and answers the application as the dashboard shows it.
+func (s *Service) finishReview(ctx context.Context, res *ReviewResult, app *model.Application, mailed bool) (*ReviewResult, error) {
+	if mailed {
+		s.kick()
+	}
+	items, err := s.buildApplications(ctx, s.DB, []model.Application{*app})
+	if err != nil {
+		return nil, err
+	}
+	res.Application = items[0]
+	return res, nil
+}
+
+func approvedMail(u *model.User, b *model.Badge, g *model.BadgeGrant, origin string) mail.Message {
+	link := origin + "/verify/" + g.PublicVerificationID
+	text := fmt.Sprintf("Hi %s,\n\nGood news: your application for the %s badge has been approved, and the badge is now on your profile.\n\n"+
+		"Verification ID: %s\nShare or verify it: %s\nYour profile: %s/profile\n\nCongratulations!\nThe %s team\n",
+		u.Name, b.Name, g.VerificationID, link, origin, web.SiteName)
+	h := html.EscapeString
+	body := fmt.Sprintf(`<p>Hi %s,</p><p>Good news: your application for the <strong>%s</strong> badge has been approved, and the badge is now on your profile.</p>`+
+		`<p>Verification ID: <code>%s</code><br><a href="%s">Share or verify your badge</a> &middot; <a href="%s/profile">Your profile</a></p><p>Congratulations!<br>The %s team</p>`,
+		h(u.Name), h(b.Name), h(g.VerificationID), h(link), h(origin), web.SiteName)
+	return mail.Message{To: u.Email, Subject: fmt.Sprintf("Your %s badge has been granted", b.Name), Text: text, HTML: body}
+}
+
+func rejectedMail(u *model.User, b *model.Badge, reason string, revoked bool, origin string) mail.Message {
+	lead := fmt.Sprintf("your application for the %s badge was not approved.", b.Name)
+	if revoked {
+		lead = fmt.Sprintf("your %s badge has been withdrawn after a further review.", b.Name)
+	}
+	again := origin + "/badges/" + b.ID
+	text := fmt.Sprintf("Hi %s,\n\nWe are sorry: %s\n\nReason: %s\n\nYou can apply again at any time: %s\n\nThe %s team\n",
+		u.Name, lead, reason, again, web.SiteName)
+	h := html.EscapeString
+	body := fmt.Sprintf(`<p>Hi %s,</p><p>We are sorry: %s</p><p>Reason: %s</p><p><a href="%s">You can apply again at any time.</a></p><p>The %s team</p>`,
+		h(u.Name), h(lead), h(reason), h(again), web.SiteName)
+	return mail.Message{To: u.Email, Subject: fmt.Sprintf("Update on your %s badge application", b.Name), Text: text, HTML: body}
+}

@@ -1,0 +1,50 @@
+// Package audit writes the audit log (audit_log): one entry per admin change, written
+// inside the change's own transaction so that the entry exists exactly when the change
+// does. It is the only writer of audit entries.
+package audit
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+
+	"github.com/uptrace/bun"
+
+	"meritmark/app/model"
+	"meritmark/app/pagecache"
+)
+
+// Write records that actor (nil for the system) did action to the target (targetType,
+// targetID); before and after are the target's JSON views (nil is written as null). A
+// view that cannot be marshalled is an error, so the caller's transaction rolls back
+// instead of keeping a change with a blind entry.
+func Write(ctx context.Context, db bun.IDB, actor *model.User, action, targetType, targetID string, before, after any) error {
+	b, err := json.Marshal(before)
+	if err != nil {
+		return fmt.Errorf("audit %s: before: %w", action, err)
+	}
+	a, err := json.Marshal(after)
+	if err != nil {
+		return fmt.Errorf("audit %s: after: %w", action, err)
+	}
+	e := &model.AuditEntry{
+		ID: model.NewID(), Action: action, TargetType: targetType, TargetID: targetID,
+		Before: string(b), After: string(a), CreatedAt: model.Now(),
+	}
+	if actor != nil {
+		id := actor.ID
+		e.ActorID = &id
+		e.ActorEmail = actor.Email
+	}
+	_, err = db.NewInsert().Model(e).Exec(ctx)
+	return err
+}
+
+// CatalogueChanged audits a change to a badge, quiz or question and, in the same
+// transaction, marks the catalogue's public pages changed (app/pagecache).
+func CatalogueChanged(ctx context.Context, tx bun.IDB, actor *model.User, action, targetType, targetID string, before, after any) error {
+	if err := pagecache.Bump(ctx, tx, pagecache.Badges); err != nil {
+		return err
+	}
+	return Write(ctx, tx, actor, action, targetType, targetID, before, after)
+}

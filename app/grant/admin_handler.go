@@ -1,0 +1,98 @@
+package grant
+
+import (
+	"encoding/json"
+	"meritmark/app/config"
+	"meritmark/app/credential"
+	"meritmark/app/mail"
+	"strings"
+	"time"
+
+	"github.com/uptrace/bun"
+
+	"github.com/gofiber/fiber/v3"
+
+	"meritmark/app/web"
+)
+
+// ---- admin ----
+
+// AdminHandler serves the admin's grant actions.
+type AdminHandler struct {
+	site *web.Site
+	svc  *Admin
+}
+
+// NewAdmin makes the handler on the database's credential issuer (the one verify opens:
+// keys from the configuration or the data directory).
+func NewAdmin(d *bun.DB, site *web.Site, cfg *config.Config, mailer *mail.Worker) *AdminHandler {
+	iss := credential.MustOpen(d, credential.Options{DataDir: cfg.DataDir, Configured: cfg.CredentialKeys, BaseURL: site.BaseURL})
+	return &AdminHandler{site: site, svc: &Admin{DB: d, Issuer: iss, Mailer: mailer}}
+}
+
+// Routes lists the admin's grant routes.
+func (h *AdminHandler) Routes() []web.Route {
+	return []web.Route{
+		web.Put("/admin/grants/:id/revoke", web.Admin, h.revoke),
+		web.Put("/admin/grants/:id/expiry", web.Admin, h.expiry),
+	}
+}
+
+// PUT /admin/grants/{id}/revoke {reason} -> {msg, grant}.
+func (h *AdminHandler) revoke(c fiber.Ctx) error {
+	var body struct {
+		Reason *string `json:"reason"`
+	}
+	if err := web.BindJSON(c, &body); err != nil {
+		return err
+	}
+	reason := ""
+	if body.Reason != nil {
+		reason = strings.Join(strings.Fields(*body.Reason), " ")
+	}
+	if reason == "" {
+		return web.BadRequest(MsgReasonRequired)
+	}
+	if len([]rune(reason)) > MaxReason {
+		return web.BadRequest(MsgReasonTooLong)
+	}
+	g, err := h.svc.Revoke(c.Context(), web.Viewer(c), c.Params("id"), reason, h.site.Origin(c))
+	if err != nil {
+		return err
+	}
+	return c.JSON(fiber.Map{"msg": MsgRevoked, "grant": grantJSON(g)})
+}
+
+// PUT /admin/grants/{id}/expiry {expiresAt: ISO 8601 | null} -> {msg, grant}; the
+// credential is signed again with the new validUntil.
+func (h *AdminHandler) expiry(c fiber.Ctx) error {
+	var body map[string]json.RawMessage
+	if err := web.BindJSON(c, &body); err != nil {
+		return err
+	}
+	raw, ok := body["expiresAt"]
+	if !ok {
+		return web.BadRequest(MsgExpiryRequired)
+	}
+	var at *time.Time
+	if s := strings.TrimSpace(string(raw)); s != "null" {
+		var v string
+		if err := json.Unmarshal(raw, &v); err != nil {
+			return web.BadRequest(MsgExpiryInvalid)
+		}
+		t, ok := ParseExpiry(v)
+		if !ok {
+			return web.BadRequest(MsgExpiryInvalid)
+		}
+		at = &t
+	}
+	g, err := h.svc.SetExpiry(c.Context(), web.Viewer(c), c.Params("id"), at, h.site.Origin(c))
+	if err != nil {
+		return err
+	}
+	msg := MsgExpirySet
+	if at == nil {
+		msg = MsgExpiryCleared
+	}
+	return c.JSON(fiber.Map{"msg": msg, "grant": grantJSON(g)})
+}
