@@ -1,7 +1,7 @@
 // Package apptest runs the whole application against a real database for tests: a fresh
-// SQLite file per test, or (MERITMARK_TEST_DB=postgres) a fresh database per test, cloned
-// from a migrated template database (see dbtemplate.go). The server listens on a real loopback port; clients
-// keep cookies like a browser. Pages are rendered by a fake renderer (so feature tests do
+// SQLite file per test, or (MERITMARK_TEST_DB=postgres) a database of the test's own: a
+// pooled copy of a migrated template database, emptied for it (see dbtemplate.go). The
+// server listens on a real loopback port; clients keep cookies like a browser. Pages are rendered by a fake renderer (so feature tests do
 // not link V8): it answers the page name and its props as escaped JSON.
 package apptest
 
@@ -76,12 +76,11 @@ func Main(m *testing.M) {
 		os.Exit(1)
 	}
 	setup := time.Since(start)
-	pg.pipelined = true
 	code := m.Run()
 	ran := time.Since(start)
-	pg.pipe.finish()
+	pg.pool.close()
 	if os.Getenv("MERITMARK_TEST_TIMING") != "" {
-		fmt.Fprintf(os.Stderr, "apptest: PostgreSQL setup %s, tests %s, final drops %s\n", setup.Round(time.Millisecond),
+		fmt.Fprintf(os.Stderr, "apptest: PostgreSQL setup %s, tests %s, closing %s\n", setup.Round(time.Millisecond),
 			(ran - setup).Round(time.Millisecond), (time.Since(start) - ran).Round(time.Millisecond))
 	}
 	admin.Close()
