@@ -133,9 +133,14 @@ func TestPaymentsList(t *testing.T) {
 		t.Fatalf("payments page: %+v", l.PageInfo)
 	}
 	p := l.Payments[0]
-	if p.User == nil || p.User.Email != ann.Email || p.Badge == nil || p.Badge.Name != "Figma Master" || p.Amount != 30 || p.Status != "completed" || p.ApplicationID == "" {
-		t.Fatalf("payment: %+v", p)
-	}
+	apptest.Expect(t, "payment", p,
+		apptest.True("p.User != nil", p.User != nil),
+		apptest.Eq("p.User.Email", p.User.Email, ann.Email),
+		apptest.True("p.Badge != nil", p.Badge != nil),
+		apptest.Eq("p.Badge.Name", p.Badge.Name, "Figma Master"),
+		apptest.Eq("p.Amount", p.Amount, 30),
+		apptest.Eq("p.Status", p.Status, "completed"),
+		apptest.True("p.ApplicationID != \"\"", p.ApplicationID != ""))
 	ac.Get("/admin/payments?search=figma").Expect(200).JSON(&l)
 	if l.Total != 5 {
 		t.Fatalf("search by badge: %d", l.Total)
@@ -145,9 +150,9 @@ func TestPaymentsList(t *testing.T) {
 		t.Fatalf("search by transaction: %+v", l.Payments)
 	}
 	ac.Get("/admin/payments?status=failed").Expect(200).JSON(&l)
-	if l.Total != 0 || l.Payments == nil {
-		t.Fatalf("failed filter: %+v", l)
-	}
+	apptest.Expect(t, "failed filter", l,
+		apptest.Eq("l.Total", l.Total, 0),
+		apptest.True("l.Payments != nil", l.Payments != nil))
 	ac.Get("/admin/payments?status=refunded").Expect(400)
 }
 
@@ -181,23 +186,34 @@ func TestSummary(t *testing.T) {
 
 	var s admin.Summary
 	ac.Get("/admin/summary").Expect(200).JSON(&s)
-	if s.TotalApplications != 5 || s.PendingApplications != 1 || s.AwaitingPayment != 1 || s.PaidPending != 0 ||
-		s.ApprovedApplications != 1 || s.RejectedApplications != 3 || s.TotalUsers != 3 || s.TotalAdmins != 1 ||
-		s.TotalBadges != 2 || s.ActiveBadges != 1 || s.BadgesGranted != 1 || s.CompletedPayments != 3 || s.Revenue != 78.99 {
-		t.Fatalf("summary: %+v", s)
-	}
+	apptest.Expect(t, "summary", s,
+		apptest.Eq("s.TotalApplications", s.TotalApplications, 5),
+		apptest.Eq("s.PendingApplications", s.PendingApplications, 1),
+		apptest.Eq("s.AwaitingPayment", s.AwaitingPayment, 1),
+		apptest.Eq("s.PaidPending", s.PaidPending, 0),
+		apptest.Eq("s.ApprovedApplications", s.ApprovedApplications, 1),
+		apptest.Eq("s.RejectedApplications", s.RejectedApplications, 3),
+		apptest.Eq("s.TotalUsers", s.TotalUsers, 3),
+		apptest.Eq("s.TotalAdmins", s.TotalAdmins, 1),
+		apptest.Eq("s.TotalBadges", s.TotalBadges, 2),
+		apptest.Eq("s.ActiveBadges", s.ActiveBadges, 1),
+		apptest.Eq("s.BadgesGranted", s.BadgesGranted, 1),
+		apptest.Eq("s.CompletedPayments", s.CompletedPayments, 3),
+		apptest.Eq("s.Revenue", s.Revenue, 78.99))
 	if len(s.Days) != admin.SummaryDays {
 		t.Fatalf("%d days", len(s.Days))
 	}
 	today := model.Now().Format("2006-01-02")
 	last := s.Days[len(s.Days)-1]
-	if last.Date != today || last.Applications != 3 || last.Revenue != 68.99 {
-		t.Fatalf("today: %+v", last)
-	}
+	apptest.Expect(t, "today", last,
+		apptest.Eq("last.Date", last.Date, today),
+		apptest.Eq("last.Applications", last.Applications, 3),
+		apptest.Eq("last.Revenue", last.Revenue, 68.99))
 	d3 := s.Days[len(s.Days)-4]
-	if d3.Date != three.Format("2006-01-02") || d3.Applications != 1 || d3.Revenue != 10 {
-		t.Fatalf("three days ago: %+v", d3)
-	}
+	apptest.Expect(t, "three days ago", d3,
+		apptest.Eq("d3.Date", d3.Date, three.Format("2006-01-02")),
+		apptest.Eq("d3.Applications", d3.Applications, 1),
+		apptest.Eq("d3.Revenue", d3.Revenue, 10))
 	var apps int64
 	var rev float64
 	for _, d := range s.Days {
@@ -225,10 +241,14 @@ func TestAuditLogList(t *testing.T) {
 		t.Fatalf("audit: %+v", l.PageInfo)
 	}
 	newest := l.Entries[0]
-	if newest.Action != "user.role_change" || newest.Actor == nil || newest.Actor.ID != boss.ID || newest.TargetID != ann.ID ||
-		newest.TargetLabel != ann.Name+" <"+ann.Email+">" || string(newest.Before) != `{"role":"user"}` || string(newest.After) != `{"role":"admin"}` {
-		t.Fatalf("newest entry: %+v", newest)
-	}
+	apptest.Expect(t, "newest entry", newest,
+		apptest.Eq("newest.Action", newest.Action, "user.role_change"),
+		apptest.True("newest.Actor != nil", newest.Actor != nil),
+		apptest.Eq("newest.Actor.ID", newest.Actor.ID, boss.ID),
+		apptest.Eq("newest.TargetID", newest.TargetID, ann.ID),
+		apptest.Eq("newest.TargetLabel", newest.TargetLabel, ann.Name+" <"+ann.Email+">"),
+		apptest.Eq("string(newest.Before)", string(newest.Before), `{"role":"user"}`),
+		apptest.Eq("string(newest.After)", string(newest.After), `{"role":"admin"}`))
 	oldest := l.Entries[3]
 	if oldest.Action != "application.approve" || oldest.TargetLabel != "Audit Badge for ann@x.io" || oldest.CreatedAt.IsZero() {
 		t.Fatalf("oldest entry: %+v", oldest)
@@ -261,8 +281,8 @@ func TestAuditLogList(t *testing.T) {
 		t.Fatalf("search by target user: %d", l.Total)
 	}
 	ac.Get("/admin/audit?limit=3&page=2").Expect(200).JSON(&l)
-	if len(l.Entries) != 1 || l.Page != 2 {
-		t.Fatalf("page 2: %+v", l)
-	}
+	apptest.Expect(t, "page 2", l,
+		apptest.Eq("len(l.Entries)", len(l.Entries), 1),
+		apptest.Eq("l.Page", l.Page, 2))
 	ac.Get("/admin/audit?targetId=bad").Expect(400)
 }

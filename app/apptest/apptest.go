@@ -1,14 +1,13 @@
 // Package apptest runs the whole application against a real database for tests: a fresh
-// SQLite file per test, or (MERITMARK_TEST_DB=postgres) a fresh schema in a database that
-// this test binary creates and drops. The server listens on a real loopback port; clients
-// keep cookies like a browser. Pages are rendered by a fake renderer (so feature tests do
+// SQLite file per test, or (MERITMARK_TEST_DB=postgres) a database of the test's own: a
+// pooled copy of a migrated template database, emptied for it (see dbtemplate.go). The
+// server listens on a real loopback port; clients keep cookies like a browser. Pages are rendered by a fake renderer (so feature tests do
 // not link V8): it answers the page name and its props as escaped JSON.
 package apptest
 
 import (
 	"context"
 	"crypto/rand"
-	"database/sql"
 	"encoding/hex"
 	"fmt"
 	"html"
@@ -56,10 +55,8 @@ func PostgresAdminURL() string {
 	return "postgres://postgres@127.0.0.1:5432/postgres?sslmode=disable"
 }
 
-var pgDatabase string // the database this test binary created
-
 // Main runs a package's tests: use it as `func TestMain(m *testing.M) { apptest.Main(m) }`.
-// On PostgreSQL it creates a database for this run and drops it afterwards.
+// On PostgreSQL it checks the server first (and builds the template database once).
 func Main(m *testing.M) {
 	slog.SetDefault(slog.New(slog.NewTextHandler(io.Discard, nil)))
 	if os.Getenv("MERITMARK_TEST_LOG") != "" {
@@ -68,22 +65,19 @@ func Main(m *testing.M) {
 	if Engine() != "postgres" {
 		os.Exit(m.Run())
 	}
-	admin, err := sql.Open("pgx", PostgresAdminURL())
-	if err == nil {
-		err = admin.Ping()
-	}
+	start := time.Now()
+	admin, _, err := pgSetup()
 	if err != nil {
-		fmt.Fprintf(os.Stderr, "apptest: PostgreSQL at %s is not reachable: %v\n", PostgresAdminURL(), err)
+		fmt.Fprintln(os.Stderr, err)
 		os.Exit(1)
 	}
-	pgDatabase = "mm_test_" + randHex(6)
-	if _, err := admin.Exec("CREATE DATABASE " + pgDatabase); err != nil {
-		fmt.Fprintln(os.Stderr, "apptest: create database:", err)
-		os.Exit(1)
-	}
+	setup := time.Since(start)
 	code := m.Run()
-	if _, err := admin.Exec("DROP DATABASE IF EXISTS " + pgDatabase + " WITH (FORCE)"); err != nil {
-		fmt.Fprintln(os.Stderr, "apptest: drop database:", err)
+	ran := time.Since(start)
+	pg.pool.close()
+	if os.Getenv("MERITMARK_TEST_TIMING") != "" {
+		fmt.Fprintf(os.Stderr, "apptest: PostgreSQL setup %s, tests %s, closing %s\n", setup.Round(time.Millisecond),
+			(ran - setup).Round(time.Millisecond), (time.Since(start) - ran).Round(time.Millisecond))
 	}
 	admin.Close()
 	os.Exit(code)
@@ -95,49 +89,24 @@ func randHex(n int) string {
 	return hex.EncodeToString(b)
 }
 
-// OpenDB opens a fresh, migrated database for t and closes it at the end.
+// OpenDB opens a fresh, migrated database for t and closes it at the end: on PostgreSQL a
+// database of its own cloned from the template (dropped at the end), on SQLite a new file.
 func OpenDB(t testing.TB) *bun.DB {
 	t.Helper()
 	ctx := context.Background()
-	var d *bun.DB
-	var err error
 	if Engine() == "postgres" {
-		if pgDatabase == "" {
-			t.Fatal("apptest: on PostgreSQL the package needs TestMain calling apptest.Main")
-		}
-		schema := "t_" + randHex(6)
-		u, _ := url.Parse(PostgresAdminURL())
-		u.Path = "/" + pgDatabase
-		base := u.String()
-		setup, err := sql.Open("pgx", base)
+		d, err := db.Open(ctx, NewPostgresDatabase(t, true), "")
 		if err != nil {
 			t.Fatal(err)
 		}
-		if _, err := setup.Exec("CREATE SCHEMA " + schema); err != nil {
-			t.Fatal(err)
-		}
-		setup.Close()
-		q := u.Query()
-		q.Set("search_path", schema)
-		u.RawQuery = q.Encode()
-		d, err = db.Open(ctx, u.String(), "")
-		if err != nil {
-			t.Fatal(err)
-		}
-		t.Cleanup(func() {
-			d.Close()
-			if c, err := sql.Open("pgx", base); err == nil {
-				_, _ = c.Exec("DROP SCHEMA " + schema + " CASCADE")
-				c.Close()
-			}
-		})
-	} else {
-		d, err = db.Open(ctx, "sqlite:"+filepath.Join(t.TempDir(), "test.db"), "")
-		if err != nil {
-			t.Fatal(err)
-		}
-		t.Cleanup(func() { d.Close() })
+		t.Cleanup(func() { d.Close() }) // before the database is dropped (cleanups run last first)
+		return d
 	}
+	d, err := db.Open(ctx, "sqlite:"+filepath.Join(t.TempDir(), "test.db"), "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { d.Close() })
 	if err := db.Migrate(ctx, d); err != nil {
 		t.Fatal(err)
 	}

@@ -9,6 +9,7 @@ import (
 	"bytes"
 	"context"
 	"crypto/tls"
+	"errors"
 	"fmt"
 	"log/slog"
 	"mime"
@@ -59,9 +60,17 @@ func (LogSender) Send(_ context.Context, from string, m *model.OutboxMessage) er
 	return nil
 }
 
-// SMTPSender delivers over SMTP (STARTTLS when the server offers it; smtps:// for TLS).
+// SMTPSender delivers over SMTP. smtps:// speaks TLS from the start; smtp:// upgrades
+// with STARTTLS whenever the server offers it, and insists on it (refusing to go on in
+// clear) with ?tls=required or when the URL carries a password for a host that is not
+// this machine. With a user in the URL it authenticates with AUTH PLAIN, or LOGIN when
+// that is all the server offers; a server offering neither is refused rather than sent
+// to unauthenticated.
 type SMTPSender struct {
 	URL *url.URL
+	// TLSConfig, when set, is the base of the TLS configuration (tests trust their own
+	// certificate with RootCAs); ServerName is always the URL's host.
+	TLSConfig *tls.Config
 }
 
 // NewSMTP parses smtp://user:pass@host:port.
@@ -71,6 +80,32 @@ func NewSMTP(raw string) (*SMTPSender, error) {
 		return nil, err
 	}
 	return &SMTPSender{URL: u}, nil
+}
+
+func (s *SMTPSender) tlsConfig(hostname string) *tls.Config {
+	c := &tls.Config{}
+	if s.TLSConfig != nil {
+		c = s.TLSConfig.Clone()
+	}
+	c.ServerName = hostname
+	return c
+}
+
+// tlsRequired: STARTTLS is mandatory on smtp:// (see SMTPSender).
+func (s *SMTPSender) tlsRequired(hostname string) bool {
+	if s.URL.Query().Get("tls") == "required" {
+		return true
+	}
+	_, hasPass := s.URL.User.Password()
+	return hasPass && !isLoopback(hostname)
+}
+
+func isLoopback(host string) bool {
+	if host == "localhost" {
+		return true
+	}
+	ip := net.ParseIP(host)
+	return ip != nil && ip.IsLoopback()
 }
 
 func (s *SMTPSender) Send(ctx context.Context, from string, m *model.OutboxMessage) error {
@@ -83,7 +118,7 @@ func (s *SMTPSender) Send(ctx context.Context, from string, m *model.OutboxMessa
 	var conn net.Conn
 	var err error
 	if s.URL.Scheme == "smtps" {
-		conn, err = tls.DialWithDialer(&dialer, "tcp", host, &tls.Config{ServerName: hostname})
+		conn, err = tls.DialWithDialer(&dialer, "tcp", host, s.tlsConfig(hostname))
 	} else {
 		conn, err = dialer.DialContext(ctx, "tcp", host)
 	}
@@ -97,17 +132,32 @@ func (s *SMTPSender) Send(ctx context.Context, from string, m *model.OutboxMessa
 		return err
 	}
 	defer c.Close()
-	if ok, _ := c.Extension("STARTTLS"); ok && s.URL.Scheme == "smtp" {
-		if err := c.StartTLS(&tls.Config{ServerName: hostname}); err != nil {
-			return err
+	if s.URL.Scheme == "smtp" {
+		if ok, _ := c.Extension("STARTTLS"); ok {
+			if err := c.StartTLS(s.tlsConfig(hostname)); err != nil {
+				return fmt.Errorf("smtp starttls: %w", err)
+			}
+		} else if s.tlsRequired(hostname) {
+			return fmt.Errorf("smtp: %s does not offer STARTTLS and TLS is required (the password is never sent in clear)", host)
 		}
 	}
-	if s.URL.User != nil {
+	if s.URL.User != nil && s.URL.User.Username() != "" {
 		pass, _ := s.URL.User.Password()
-		if ok, _ := c.Extension("AUTH"); ok {
-			if err := c.Auth(smtp.PlainAuth("", s.URL.User.Username(), pass, hostname)); err != nil {
-				return err
-			}
+		ok, mechs := c.Extension("AUTH")
+		if !ok {
+			return fmt.Errorf("smtp: %s offers no AUTH, and the URL has credentials", host)
+		}
+		var a smtp.Auth
+		switch {
+		case hasWord(mechs, "PLAIN"):
+			a = smtp.PlainAuth("", s.URL.User.Username(), pass, hostname)
+		case hasWord(mechs, "LOGIN"):
+			a = &loginAuth{user: s.URL.User.Username(), pass: pass, host: hostname}
+		default:
+			return fmt.Errorf("smtp: %s offers AUTH %s, none of PLAIN and LOGIN", host, mechs)
+		}
+		if err := c.Auth(a); err != nil {
+			return fmt.Errorf("smtp auth as %s: %w", s.URL.User.Username(), err)
 		}
 	}
 	fromAddr, err := mail.ParseAddress(from)
@@ -131,6 +181,43 @@ func (s *SMTPSender) Send(ctx context.Context, from string, m *model.OutboxMessa
 		return err
 	}
 	return c.Quit()
+}
+
+func hasWord(list, word string) bool {
+	for _, w := range strings.Fields(list) {
+		if strings.EqualFold(w, word) {
+			return true
+		}
+	}
+	return false
+}
+
+// loginAuth is AUTH LOGIN (the user name and the password each in answer to a prompt),
+// which some servers offer instead of PLAIN. Like net/smtp's PlainAuth it sends the
+// password only over TLS or to this machine.
+type loginAuth struct{ user, pass, host string }
+
+func (a *loginAuth) Start(server *smtp.ServerInfo) (string, []byte, error) {
+	if !server.TLS && !isLoopback(server.Name) {
+		return "", nil, errors.New("unencrypted connection")
+	}
+	if server.Name != a.host {
+		return "", nil, errors.New("wrong host name")
+	}
+	return "LOGIN", nil, nil
+}
+
+func (a *loginAuth) Next(fromServer []byte, more bool) ([]byte, error) {
+	if !more {
+		return nil, nil
+	}
+	switch strings.ToLower(strings.TrimSpace(string(fromServer))) {
+	case "username:", "username":
+		return []byte(a.user), nil
+	case "password:", "password":
+		return []byte(a.pass), nil
+	}
+	return nil, fmt.Errorf("unexpected AUTH LOGIN prompt %q", fromServer)
 }
 
 // Render formats m as an RFC 5322 message: plain text, or multipart/alternative with

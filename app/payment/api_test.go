@@ -28,22 +28,34 @@ func TestCouponValidate(t *testing.T) {
 	// lower case is upper-cased; the amount sent by the client is ignored
 	var q payment.QuoteView
 	c.Post("/coupons/validate", map[string]any{"code": " welcome10 ", "badgeId": f.badge.ID, "amount": 0.01}).Expect(200).JSON(&q)
-	if q.Code != "WELCOME10" || q.Name != "WELCOME10 name" || q.DiscountType != "percentage" || q.DiscountValue != 10 ||
-		q.DiscountAmount != 4.9 || q.FinalAmount != 44.1 || q.OriginalAmount != 49 || q.FreeGrant || q.MinimumAdjusted || q.ProcessingFee != 0 {
-		t.Fatalf("WELCOME10: %+v", q)
-	}
+	apptest.Expect(t, "WELCOME10", q,
+		apptest.Eq("q.Code", q.Code, "WELCOME10"),
+		apptest.Eq("q.Name", q.Name, "WELCOME10 name"),
+		apptest.Eq("q.DiscountType", q.DiscountType, "percentage"),
+		apptest.Eq("q.DiscountValue", q.DiscountValue, 10),
+		apptest.Eq("q.DiscountAmount", q.DiscountAmount, 4.9),
+		apptest.Eq("q.FinalAmount", q.FinalAmount, 44.1),
+		apptest.Eq("q.OriginalAmount", q.OriginalAmount, 49),
+		apptest.True("!q.FreeGrant", !q.FreeGrant),
+		apptest.True("!q.MinimumAdjusted", !q.MinimumAdjusted),
+		apptest.Eq("q.ProcessingFee", q.ProcessingFee, 0))
 	c.Post("/coupons/validate", map[string]any{"code": "DEV20", "badgeId": f.badge.ID, "amount": 49}).Expect(200).JSON(&q)
-	if q.DiscountType != "fixed" || q.DiscountValue != 20 || q.DiscountAmount != 20 || q.FinalAmount != 29 {
-		t.Fatalf("DEV20: %+v", q)
-	}
+	apptest.Expect(t, "DEV20", q,
+		apptest.Eq("q.DiscountType", q.DiscountType, "fixed"),
+		apptest.Eq("q.DiscountValue", q.DiscountValue, 20),
+		apptest.Eq("q.DiscountAmount", q.DiscountAmount, 20),
+		apptest.Eq("q.FinalAmount", q.FinalAmount, 29))
 	c.Post("/coupons/validate", map[string]any{"code": "ALMOST", "badgeId": f.badge.ID}).Expect(200).JSON(&q)
-	if q.DiscountAmount != 48.5 || q.MinimumAdjustment != 0.5 || !q.MinimumAdjusted || q.FinalAmount != 1 {
-		t.Fatalf("ALMOST: %+v", q)
-	}
+	apptest.Expect(t, "ALMOST", q,
+		apptest.Eq("q.DiscountAmount", q.DiscountAmount, 48.5),
+		apptest.Eq("q.MinimumAdjustment", q.MinimumAdjustment, 0.5),
+		apptest.True("q.MinimumAdjusted", q.MinimumAdjusted),
+		apptest.Eq("q.FinalAmount", q.FinalAmount, 1))
 	c.Post("/coupons/validate", map[string]any{"code": free.Code, "badgeId": f.badge.ID}).Expect(200).JSON(&q)
-	if !q.FreeGrant || q.FinalAmount != 0 || q.DiscountAmount != 49 {
-		t.Fatalf("FREE100: %+v", q)
-	}
+	apptest.Expect(t, "FREE100", q,
+		apptest.True("q.FreeGrant", q.FreeGrant),
+		apptest.Eq("q.FinalAmount", q.FinalAmount, 0),
+		apptest.Eq("q.DiscountAmount", q.DiscountAmount, 49))
 
 	c.Post("/coupons/validate", map[string]any{"code": "  ", "badgeId": f.badge.ID}).ExpectMsg(400, "Please enter a coupon code")
 	c.Post("/coupons/validate", map[string]any{"code": nil, "badgeId": f.badge.ID}).ExpectMsg(400, "Please enter a coupon code")
@@ -65,9 +77,9 @@ func TestCouponValidate(t *testing.T) {
 	}
 	q = payment.QuoteView{}
 	c.Get("/payments/quote/" + f.badge.ID).Expect(200).JSON(&q)
-	if q.FinalAmount != 49 || q.Code != "" {
-		t.Fatalf("quote without coupon: %+v", q)
-	}
+	apptest.Expect(t, "quote without coupon", q,
+		apptest.Eq("q.FinalAmount", q.FinalAmount, 49),
+		apptest.Eq("q.Code", q.Code, ""))
 }
 
 func TestPayPalPaymentRecordedOnceWithServerPrice(t *testing.T) {
@@ -79,10 +91,15 @@ func TestPayPalPaymentRecordedOnceWithServerPrice(t *testing.T) {
 	// the client says $0.01: the server charges its own price, 49.00 - 10% = 44.10
 	orderID := f.order(c, f.badge, "welcome10")
 	o := f.orderRow(orderID)
-	if o.AmountCents != 4410 || o.OriginalCents != 4900 || o.DiscountCents != 490 || o.Currency != "USD" || o.CouponCode != "WELCOME10" ||
-		o.ApplicationID != app.ID || o.Status != payment.OrderCreated || o.RequestID == "" {
-		t.Fatalf("order row: %+v", o)
-	}
+	apptest.Expect(t, "order row", o,
+		apptest.Eq("o.AmountCents", o.AmountCents, 4410),
+		apptest.Eq("o.OriginalCents", o.OriginalCents, 4900),
+		apptest.Eq("o.DiscountCents", o.DiscountCents, 490),
+		apptest.Eq("o.Currency", o.Currency, "USD"),
+		apptest.Eq("o.CouponCode", o.CouponCode, "WELCOME10"),
+		apptest.Eq("o.ApplicationID", o.ApplicationID, app.ID),
+		apptest.Eq("o.Status", o.Status, payment.OrderCreated),
+		apptest.True("o.RequestID != \"\"", o.RequestID != ""))
 	// PayPal was asked for 44.10 with the application as custom_id
 	po := f.sim("GET", "/v2/checkout/orders/"+orderID, nil).Expect(200).Map()
 	pu := po["purchase_units"].([]any)[0].(map[string]any)
@@ -96,10 +113,17 @@ func TestPayPalPaymentRecordedOnceWithServerPrice(t *testing.T) {
 	f.approve(orderID, "approve")
 	var r verifyResult
 	f.verify(c, orderID, f.badge).Expect(200).JSON(&r)
-	if !r.Success || r.Amount != 44.1 || r.OriginalAmount != 49 || r.DiscountAmount != 4.9 || r.PaymentID == "" || r.TransactionID == "" ||
-		r.ApplicationApproved || r.Status != "completed" || r.ApplicationStatus != "pending" || r.Msg != payment.MsgVerified {
-		t.Fatalf("verify: %+v", r)
-	}
+	apptest.Expect(t, "verify", r,
+		apptest.True("r.Success", r.Success),
+		apptest.Eq("r.Amount", r.Amount, 44.1),
+		apptest.Eq("r.OriginalAmount", r.OriginalAmount, 49),
+		apptest.Eq("r.DiscountAmount", r.DiscountAmount, 4.9),
+		apptest.True("r.PaymentID != \"\"", r.PaymentID != ""),
+		apptest.True("r.TransactionID != \"\"", r.TransactionID != ""),
+		apptest.True("!r.ApplicationApproved", !r.ApplicationApproved),
+		apptest.Eq("r.Status", r.Status, "completed"),
+		apptest.Eq("r.ApplicationStatus", r.ApplicationStatus, "pending"),
+		apptest.Eq("r.Msg", r.Msg, payment.MsgVerified))
 	// one transaction: payment, redemption, application in review
 	p := new(model.Payment)
 	f.reload(p, "id = ?", r.PaymentID)
@@ -127,9 +151,9 @@ func TestPayPalPaymentRecordedOnceWithServerPrice(t *testing.T) {
 	// replaying the verify answers the same payment and records nothing new
 	var again verifyResult
 	f.verify(c, orderID, f.badge).Expect(200).JSON(&again)
-	if again.PaymentID != r.PaymentID || again.TransactionID != r.TransactionID {
-		t.Fatalf("replay answered another payment: %+v", again)
-	}
+	apptest.Expect(t, "replay answered another payment", again,
+		apptest.Eq("again.PaymentID", again.PaymentID, r.PaymentID),
+		apptest.Eq("again.TransactionID", again.TransactionID, r.TransactionID))
 	if n := f.count("payments", "application_id = ?", app.ID); n != 1 {
 		t.Fatalf("payments after replay: %d", n)
 	}
@@ -142,9 +166,10 @@ func TestPayPalPaymentRecordedOnceWithServerPrice(t *testing.T) {
 	// the result endpoint (success page after a reload)
 	var res verifyResult
 	c.Get("/payments/result/" + f.badge.ID).Expect(200).JSON(&res)
-	if res.PaymentID != r.PaymentID || res.Amount != 44.1 || res.CouponCode != "WELCOME10" {
-		t.Fatalf("result: %+v", res)
-	}
+	apptest.Expect(t, "result", res,
+		apptest.Eq("res.PaymentID", res.PaymentID, r.PaymentID),
+		apptest.Eq("res.Amount", res.Amount, 44.1),
+		apptest.Eq("res.CouponCode", res.CouponCode, "WELCOME10"))
 
 	// another member cannot verify or read it
 	_, other := f.member("eve@x.io")
@@ -302,9 +327,10 @@ func TestPendingCaptureCompletedByWebhook(t *testing.T) {
 	f.approve(orderID, "pending")
 	var v verifyResult
 	f.verify(c, orderID, f.badge).Expect(200).JSON(&v)
-	if v.Status != "pending" || v.Msg != payment.MsgPendingCapture || v.ApplicationStatus != model.StatusAwaitingPayment {
-		t.Fatalf("pending verify: %+v", v)
-	}
+	apptest.Expect(t, "pending verify", v,
+		apptest.Eq("v.Status", v.Status, "pending"),
+		apptest.Eq("v.Msg", v.Msg, payment.MsgPendingCapture),
+		apptest.Eq("v.ApplicationStatus", v.ApplicationStatus, model.StatusAwaitingPayment))
 	if a := f.app(app.ID); a.Status != model.StatusAwaitingPayment || a.PaymentID != nil {
 		t.Fatalf("a pending capture moved the application: %+v", a)
 	}
@@ -321,9 +347,9 @@ func TestPendingCaptureCompletedByWebhook(t *testing.T) {
 	}
 	p := new(model.Payment)
 	f.reload(p, "id = ?", v.PaymentID)
-	if p.Status != model.PaymentCompleted || p.CompletedAt == nil {
-		t.Fatalf("payment %+v", p)
-	}
+	apptest.Expect(t, "payment", p,
+		apptest.Eq("p.Status", p.Status, model.PaymentCompleted),
+		apptest.True("p.CompletedAt != nil", p.CompletedAt != nil))
 	if a := f.app(app.ID); a.Status != model.StatusPending || a.PaymentStatus != model.PaymentCompleted || *a.PaymentID != p.ID {
 		t.Fatalf("application %+v", a)
 	}
@@ -404,9 +430,9 @@ func TestWebhookVerifiedAndIdempotent(t *testing.T) {
 		t.Fatal("event id not recorded once")
 	}
 	a := f.app(app.ID)
-	if a.Status != model.StatusPending || a.PaymentStatus != model.PaymentCompleted {
-		t.Fatalf("application %+v", a)
-	}
+	apptest.Expect(t, "application", a,
+		apptest.Eq("a.Status", a.Status, model.StatusPending),
+		apptest.Eq("a.PaymentStatus", a.PaymentStatus, model.PaymentCompleted))
 	if f.couponRow(cp.ID).UsedCount != 1 {
 		t.Fatal("coupon not counted")
 	}
@@ -419,9 +445,9 @@ func TestWebhookVerifiedAndIdempotent(t *testing.T) {
 	// and a verify after it answers the recorded payment
 	var v verifyResult
 	f.verify(c, orderID, f.badge).Expect(200).JSON(&v)
-	if v.Status != "completed" || v.Amount != 44.1 {
-		t.Fatalf("verify after webhook: %+v", v)
-	}
+	apptest.Expect(t, "verify after webhook", v,
+		apptest.Eq("v.Status", v.Status, "completed"),
+		apptest.Eq("v.Amount", v.Amount, 44.1))
 	// events the app does not handle are acknowledged
 	body3, h3 := s.SignedEvent("WH-EVENT-3", "CHECKOUT.ORDER.APPROVED", map[string]any{"id": orderID})
 	f.postEvent(body3, h3).ExpectMsg(200, "Event ignored.")

@@ -94,11 +94,16 @@ func TestQuizPoolAndRetakeSettings(t *testing.T) {
 		Quiz rulesJSON `json:"quiz"`
 	}
 	put(map[string]any{"questionsPerAttempt": 4, "retakeWaitHours": 48, "maxAttempts": 0, "passingScore": 80}).Expect(200).JSON(&out)
-	if out.Msg != "Quiz updated successfully" || out.Quiz.QuestionsPerAttempt != 4 || out.Quiz.DrawSize != 4 || out.Quiz.QuestionCount != 6 ||
-		out.Quiz.RetakeWaitHours != 48 || out.Quiz.MaxAttempts != 0 || out.Quiz.PassingScore != 80 || out.Quiz.AttemptPeriodDays != 30 ||
-		out.Quiz.RetakeRule != "Retake 2 days after a failed attempt" {
-		t.Fatalf("updated %+v", out)
-	}
+	apptest.Expect(t, "updated", out,
+		apptest.Eq("out.Msg", out.Msg, "Quiz updated successfully"),
+		apptest.Eq("out.Quiz.QuestionsPerAttempt", out.Quiz.QuestionsPerAttempt, 4),
+		apptest.Eq("out.Quiz.DrawSize", out.Quiz.DrawSize, 4),
+		apptest.Eq("out.Quiz.QuestionCount", out.Quiz.QuestionCount, 6),
+		apptest.Eq("out.Quiz.RetakeWaitHours", out.Quiz.RetakeWaitHours, 48),
+		apptest.Eq("out.Quiz.MaxAttempts", out.Quiz.MaxAttempts, 0),
+		apptest.Eq("out.Quiz.PassingScore", out.Quiz.PassingScore, 80),
+		apptest.Eq("out.Quiz.AttemptPeriodDays", out.Quiz.AttemptPeriodDays, 30),
+		apptest.Eq("out.Quiz.RetakeRule", out.Quiz.RetakeRule, "Retake 2 days after a failed attempt"))
 	if r := quizRow(t, e, q.ID); r.QuestionsPerAttempt != 4 || r.RetakeWaitHours != 48 || r.MaxAttempts != 0 || r.PassingScore != 80 {
 		t.Fatalf("stored %+v", r)
 	}
@@ -240,9 +245,10 @@ func TestGrantAnExtraAttemptAndHistory(t *testing.T) {
 		} `json:"eligibility"`
 	}
 	grant(map[string]any{"userId": m.ID}).Expect(201).JSON(&granted)
-	if granted.Msg != "Extra attempt granted" || !granted.Eligibility.CanStart || !granted.Eligibility.UsesExtra {
-		t.Fatalf("grant %+v", granted)
-	}
+	apptest.Expect(t, "grant", granted,
+		apptest.Eq("granted.Msg", granted.Msg, "Extra attempt granted"),
+		apptest.True("granted.Eligibility.CanStart", granted.Eligibility.CanStart),
+		apptest.True("granted.Eligibility.UsesExtra", granted.Eligibility.UsesExtra))
 	grant(map[string]any{"userId": m.ID}).ExpectMsg(http.StatusConflict, quizadmin.MsgGrantWaiting)
 
 	// the member starts at once (the start screen says so), using the grant
@@ -253,9 +259,9 @@ func TestGrantAnExtraAttemptAndHistory(t *testing.T) {
 		} `json:"eligibility"`
 	}
 	mc.Get("/quiz/badge/" + b.ID).Expect(200).JSON(&screen)
-	if !screen.Eligibility.CanStart || !screen.Eligibility.UsesExtra {
-		t.Fatalf("screen %+v", screen)
-	}
+	apptest.Expect(t, "screen", screen,
+		apptest.True("screen.Eligibility.CanStart", screen.Eligibility.CanStart),
+		apptest.True("screen.Eligibility.UsesExtra", screen.Eligibility.UsesExtra))
 	var v2 struct {
 		Attempt struct {
 			ID string `json:"_id"`
@@ -308,9 +314,12 @@ func TestPointBiserialAndMedianByHand(t *testing.T) {
 		sittings = append(sittings, quizadmin.Sitting{Score: s, Passed: s >= 70, TimeSpent: []int{300, 100, 200, 500, 400}[i], Items: items})
 	}
 	st := quizadmin.Analyze(sittings, []string{"A", "B", "C", "D", "E"}, map[string]string{"A": "a?"})
-	if st.Attempts != 5 || st.Passed != 2 || st.PassRate != 40 || st.MedianScore != 60 || st.MedianTime != 300 {
-		t.Fatalf("quiz stats %+v", st)
-	}
+	apptest.Expect(t, "quiz stats", st,
+		apptest.Eq("st.Attempts", st.Attempts, 5),
+		apptest.Eq("st.Passed", st.Passed, 2),
+		apptest.Eq("st.PassRate", st.PassRate, 40),
+		apptest.Eq("st.MedianScore", st.MedianScore, 60),
+		apptest.Eq("st.MedianTime", st.MedianTime, 300))
 	want := []struct {
 		asked, correct int
 		pct            float64
@@ -423,9 +432,13 @@ func TestItemAnalysisEndpoint(t *testing.T) {
 	}
 	admin.Get("/admin/quizzes/" + q.ID + "/analysis").Expect(200).JSON(&out)
 	// scores 0, 33.33, 66.67, 100: one pass (70%), median 50
-	if out.Quiz.ID != q.ID || out.Stats.Attempts != 4 || out.Stats.Passed != 1 || out.Stats.PassRate != 25 || out.Stats.MedianScore != 50 || len(out.Stats.Questions) != 3 {
-		t.Fatalf("analysis %+v", out)
-	}
+	apptest.Expect(t, "analysis", out,
+		apptest.Eq("out.Quiz.ID", out.Quiz.ID, q.ID),
+		apptest.Eq("out.Stats.Attempts", out.Stats.Attempts, 4),
+		apptest.Eq("out.Stats.Passed", out.Stats.Passed, 1),
+		apptest.Eq("out.Stats.PassRate", out.Stats.PassRate, 25),
+		apptest.Eq("out.Stats.MedianScore", out.Stats.MedianScore, 50),
+		apptest.Eq("len(out.Stats.Questions)", len(out.Stats.Questions), 3))
 	for k, it := range out.Stats.Questions {
 		if it.QuestionID != questions[k].ID || it.TimesAsked != 4 || it.Correct != 3-k || it.Discrimination == nil || *it.Discrimination <= 0 {
 			t.Fatalf("question %d: %+v", k, it)

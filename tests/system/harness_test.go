@@ -133,27 +133,13 @@ func pingPostgres() error {
 	return admin.PingContext(ctx)
 }
 
-// newPostgresDB creates an empty database for t (dropped at the end) and returns its URL.
+// newPostgresDB creates an empty database for t (dropped at the end) and returns its URL:
+// the servers under test migrate it themselves (so two instances starting together race
+// for the migration, as in production); apptest's template pool is for tests that need a
+// migrated schema at once.
 func newPostgresDB(t *testing.T) string {
 	t.Helper()
-	admin, err := sql.Open("pgx", apptest.PostgresAdminURL())
-	if err != nil {
-		t.Fatal(err)
-	}
-	name := "mm_sys_" + strings.ToLower(model.NewID()[12:])
-	if _, err := admin.Exec("CREATE DATABASE " + name); err != nil {
-		admin.Close()
-		t.Fatalf("create database: %v", err)
-	}
-	t.Cleanup(func() {
-		if _, err := admin.Exec("DROP DATABASE IF EXISTS " + name + " WITH (FORCE)"); err != nil {
-			t.Logf("drop database %s: %v", name, err)
-		}
-		admin.Close()
-	})
-	u, _ := url.Parse(apptest.PostgresAdminURL())
-	u.Path = "/" + name
-	return u.String()
+	return apptest.NewPostgresDatabase(t, false)
 }
 
 // store is a test's database: the URL the server is given ("" = SQLite in its data

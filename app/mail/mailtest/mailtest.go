@@ -1,8 +1,10 @@
 // Package mailtest is a real SMTP server for tests, in process: it speaks enough of
-// RFC 5321 for net/smtp and mail.SMTPSender (EHLO/HELO, MAIL, RCPT, DATA, RSET, NOOP, QUIT)
-// and records every message it accepts.
+// RFC 5321 for net/smtp and mail.SMTPSender (EHLO/HELO, MAIL, RCPT, DATA, RSET, NOOP, QUIT),
+// optionally STARTTLS (RFC 3207, with a self-signed certificate made for the test) and
+// AUTH PLAIN and LOGIN (RFC 4954), and records every message it accepts.
 //
-//	srv := mailtest.Start(t)
+//	srv := mailtest.Start(t)                                    // plain, no AUTH
+//	srv := mailtest.StartWith(t, mailtest.Options{STARTTLS: true, User: "u", Password: "p"})
 //	env := apptest.New(t, func(d *app.Deps) { d.Mailer = mail.NewWorker(d.DB, srv.Sender(), d.Config.MailFrom) })
 //	... env.Deps.Mailer.Flush(ctx) ...
 //	msg := srv.WaitFor(t, "someone@example.com")
@@ -11,7 +13,15 @@ package mailtest
 import (
 	"bufio"
 	"bytes"
+	"crypto/ecdsa"
+	"crypto/elliptic"
+	"crypto/rand"
+	"crypto/tls"
+	"crypto/x509"
+	"crypto/x509/pkix"
+	"encoding/base64"
 	"io"
+	"math/big"
 	"mime"
 	"mime/multipart"
 	"mime/quotedprintable"
@@ -31,6 +41,8 @@ type Message struct {
 	From string   // MAIL FROM
 	To   []string // RCPT TO
 	Data []byte   // the message as received (dot-stuffing undone)
+	TLS  bool     // it came over a connection upgraded with STARTTLS
+	User string   // the user the session authenticated as ("" = none)
 }
 
 // Header parses the message's header.
@@ -93,27 +105,93 @@ func decode(cte string, r io.Reader) string {
 	return strings.ReplaceAll(string(b), "\r\n", "\n")
 }
 
-// Server is a running SMTP server.
-type Server struct {
-	ln   net.Listener
-	mu   sync.Mutex
-	msgs []Message
-	got  chan struct{}
-	wg   sync.WaitGroup
+// Options configure a server: STARTTLS and authentication.
+type Options struct {
+	// STARTTLS offers STARTTLS with a self-signed certificate for 127.0.0.1 made for
+	// this server (CertPool trusts it); AUTH is then offered only after it.
+	STARTTLS bool
+	// User and Password, when User is set, make AUTH mandatory before MAIL.
+	User, Password string
+	// AuthMechanisms are the AUTH mechanisms offered (default PLAIN and LOGIN).
+	AuthMechanisms []string
 }
 
-// Start listens on a loopback port until the test ends.
-func Start(t testing.TB) *Server {
+// Server is a running SMTP server.
+type Server struct {
+	ln    net.Listener
+	opts  Options
+	tls   *tls.Config // nil without STARTTLS
+	pool  *x509.CertPool
+	mu    sync.Mutex
+	msgs  []Message
+	auths []string // every AUTH attempt: "MECH user ok|fail"
+	got   chan struct{}
+	wg    sync.WaitGroup
+}
+
+// Start listens on a loopback port until the test ends: no TLS, no AUTH.
+func Start(t testing.TB) *Server { return StartWith(t, Options{}) }
+
+// StartWith starts a server with opts.
+func StartWith(t testing.TB, opts Options) *Server {
 	t.Helper()
 	ln, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {
 		t.Fatal(err)
 	}
-	s := &Server{ln: ln, got: make(chan struct{}, 1)}
+	if len(opts.AuthMechanisms) == 0 {
+		opts.AuthMechanisms = []string{"PLAIN", "LOGIN"}
+	}
+	s := &Server{ln: ln, opts: opts, got: make(chan struct{}, 1)}
+	if opts.STARTTLS {
+		cert, pool, err := selfSigned()
+		if err != nil {
+			ln.Close()
+			t.Fatal(err)
+		}
+		s.tls, s.pool = &tls.Config{Certificates: []tls.Certificate{cert}, MinVersion: tls.VersionTLS12}, pool
+	}
 	s.wg.Add(1)
 	go s.serve()
 	t.Cleanup(s.Close)
 	return s
+}
+
+// selfSigned makes a certificate for 127.0.0.1 and localhost, valid for a day, and a
+// pool that trusts it.
+func selfSigned() (tls.Certificate, *x509.CertPool, error) {
+	key, err := ecdsa.GenerateKey(elliptic.P256(), rand.Reader)
+	if err != nil {
+		return tls.Certificate{}, nil, err
+	}
+	tmpl := &x509.Certificate{
+		SerialNumber: big.NewInt(time.Now().UnixNano()), Subject: pkix.Name{CommonName: "mailtest"},
+		NotBefore: time.Now().Add(-time.Hour), NotAfter: time.Now().Add(24 * time.Hour),
+		KeyUsage: x509.KeyUsageDigitalSignature | x509.KeyUsageCertSign, ExtKeyUsage: []x509.ExtKeyUsage{x509.ExtKeyUsageServerAuth},
+		BasicConstraintsValid: true, IsCA: true,
+		IPAddresses: []net.IP{net.IPv4(127, 0, 0, 1)}, DNSNames: []string{"localhost"},
+	}
+	der, err := x509.CreateCertificate(rand.Reader, tmpl, tmpl, &key.PublicKey, key)
+	if err != nil {
+		return tls.Certificate{}, nil, err
+	}
+	leaf, err := x509.ParseCertificate(der)
+	if err != nil {
+		return tls.Certificate{}, nil, err
+	}
+	pool := x509.NewCertPool()
+	pool.AddCert(leaf)
+	return tls.Certificate{Certificate: [][]byte{der}, PrivateKey: key, Leaf: leaf}, pool, nil
+}
+
+// CertPool trusts the server's certificate (nil without STARTTLS).
+func (s *Server) CertPool() *x509.CertPool { return s.pool }
+
+// AuthAttempts lists every AUTH attempt so far as "MECHANISM user ok" or "... fail".
+func (s *Server) AuthAttempts() []string {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return append([]string(nil), s.auths...)
 }
 
 // Addr is host:port.
@@ -122,9 +200,18 @@ func (s *Server) Addr() string { return s.ln.Addr().String() }
 // URL is smtp://host:port (what MERITMARK_SMTP_URL takes).
 func (s *Server) URL() string { return "smtp://" + s.Addr() }
 
-// Sender is a mail.SMTPSender delivering to this server.
+// Sender is a mail.SMTPSender delivering to this server, with its credentials (if any)
+// and trusting its certificate (if any).
 func (s *Server) Sender() *mm.SMTPSender {
-	return &mm.SMTPSender{URL: &url.URL{Scheme: "smtp", Host: s.Addr()}}
+	u := &url.URL{Scheme: "smtp", Host: s.Addr()}
+	if s.opts.User != "" {
+		u.User = url.UserPassword(s.opts.User, s.opts.Password)
+	}
+	snd := &mm.SMTPSender{URL: u}
+	if s.pool != nil {
+		snd.TLSConfig = &tls.Config{RootCAs: s.pool}
+	}
+	return snd
 }
 
 // Close stops the server.
@@ -187,7 +274,7 @@ func (s *Server) serve() {
 }
 
 func (s *Server) session(conn net.Conn) {
-	defer conn.Close()
+	defer func() { conn.Close() }()
 	_ = conn.SetDeadline(time.Now().Add(30 * time.Second))
 	r := bufio.NewReader(conn)
 	w := bufio.NewWriter(conn)
@@ -195,24 +282,81 @@ func (s *Server) session(conn net.Conn) {
 		_, _ = w.WriteString(line + "\r\n")
 		_ = w.Flush()
 	}
+	readLine := func() (string, bool) {
+		line, err := r.ReadString('\n')
+		return strings.TrimRight(line, "\r\n"), err == nil
+	}
 	reply("220 mailtest ESMTP ready")
 	var cur Message
+	secure, user := false, ""
+	authOffered := func() bool { return s.opts.User != "" && (secure || s.tls == nil) }
 	for {
-		line, err := r.ReadString('\n')
-		if err != nil {
+		line, ok := readLine()
+		if !ok {
 			return
 		}
-		line = strings.TrimRight(line, "\r\n")
 		verb, arg, _ := strings.Cut(line, " ")
 		switch strings.ToUpper(verb) {
 		case "EHLO":
 			reply("250-mailtest greets " + arg)
+			if s.tls != nil && !secure {
+				reply("250-STARTTLS")
+			}
+			if authOffered() {
+				reply("250-AUTH " + strings.Join(s.opts.AuthMechanisms, " "))
+			}
 			reply("250-8BITMIME")
 			reply("250 SIZE 26214400")
 		case "HELO":
 			reply("250 mailtest")
+		case "STARTTLS":
+			if s.tls == nil || secure {
+				reply("502 command not implemented")
+				continue
+			}
+			reply("220 2.0.0 ready to start TLS")
+			tc := tls.Server(conn, s.tls)
+			if err := tc.Handshake(); err != nil {
+				return
+			}
+			conn, secure, user, cur = tc, true, "", Message{} // RFC 3207: the session starts over
+			r, w = bufio.NewReader(tc), bufio.NewWriter(tc)
+		case "AUTH":
+			if !authOffered() {
+				reply("503 5.5.1 AUTH not available")
+				continue
+			}
+			if user != "" {
+				reply("503 5.5.1 already authenticated")
+				continue
+			}
+			mech, initial, _ := strings.Cut(arg, " ")
+			mech = strings.ToUpper(mech)
+			if !s.offers(mech) {
+				reply("504 5.5.4 unrecognised authentication mechanism")
+				continue
+			}
+			name, pass, ok := s.readCredentials(mech, initial, reply, readLine)
+			if !ok {
+				reply("501 5.5.2 malformed authentication exchange")
+				continue
+			}
+			good := name == s.opts.User && pass == s.opts.Password
+			s.mu.Lock()
+			s.auths = append(s.auths, mech+" "+name+" "+map[bool]string{true: "ok", false: "fail"}[good])
+			s.mu.Unlock()
+			if !good {
+				reply("535 5.7.8 authentication credentials invalid")
+				continue
+			}
+			user = name
+			reply("235 2.7.0 authentication successful")
 		case "MAIL":
-			cur = Message{From: addrOf(arg, "FROM:")}
+			if s.opts.User != "" && user == "" {
+				reply("530 5.7.0 authentication required")
+				continue
+			}
+			cur = Message{From: addrOf(arg, "FROM:"), TLS: secure, User: user}
 			reply("250 OK")
 		case "RCPT":
 			cur.To = append(cur.To, addrOf(arg, "TO:"))
@@ -259,6 +403,64 @@ func (s *Server) session(conn net.Conn) {
 			reply("502 command not implemented")
 		}
 	}
+}
+
+func (s *Server) offers(mech string) bool {
+	for _, m := range s.opts.AuthMechanisms {
+		if strings.EqualFold(m, mech) {
+			return true
+		}
+	}
+	return false
+}
+
+// readCredentials runs the AUTH exchange of mech (PLAIN or LOGIN) and returns the user
+// name and password the client sent.
+func (s *Server) readCredentials(mech, initial string, reply func(string), readLine func() (string, bool)) (string, string, bool) {
+	ask := func(prompt string) (string, bool) {
+		reply("334 " + base64.StdEncoding.EncodeToString([]byte(prompt)))
+		line, ok := readLine()
+		if !ok || line == "*" {
+			return "", false
+		}
+		b, err := base64.StdEncoding.DecodeString(line)
+		return string(b), err == nil
+	}
+	switch mech {
+	case "PLAIN":
+		var resp string
+		if initial != "" && initial != "=" {
+			b, err := base64.StdEncoding.DecodeString(initial)
+			if err != nil {
+				return "", "", false
+			}
+			resp = string(b)
+		} else {
+			var ok bool
+			if resp, ok = ask(""); !ok {
+				return "", "", false
+			}
+		}
+		parts := strings.Split(resp, "\x00") // authzid NUL authcid NUL password
+		if len(parts) != 3 {
+			return "", "", false
+		}
+		return parts[1], parts[2], true
+	case "LOGIN":
+		name, ok := "", true
+		if initial != "" { // the user name as an initial response
+			b, err := base64.StdEncoding.DecodeString(initial)
+			name, ok = string(b), err == nil
+		} else {
+			name, ok = ask("Username:")
+		}
+		if !ok {
+			return "", "", false
+		}
+		pass, ok := ask("Password:")
+		return name, pass, ok
+	}
+	return "", "", false
 }
 
 // addrOf takes "FROM:<a@b> SIZE=…" and returns a@b.

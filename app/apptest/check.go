@@ -1,0 +1,42 @@
+package apptest
+
+import (
+	"fmt"
+	"strings"
+	"testing"
+)
+
+// Check is one named expectation for Expect.
+type Check struct {
+	name      string
+	ok        bool
+	got, want any
+	cond      bool // a condition (True), not a comparison
+}
+
+// Eq expects got == want, reported under name.
+func Eq[T comparable](name string, got, want T) Check {
+	return Check{name: name, ok: got == want, got: got, want: want}
+}
+
+// True expects cond, reported as name when it does not hold.
+func True(name string, cond bool) Check { return Check{name: name, ok: cond, cond: true} }
+
+// Expect fails the test naming every check that failed ("DEV20: FinalAmount = 30, want
+// 29; FreeGrant does not hold"), with v (the whole value, %+v) for context.
+func Expect(t testing.TB, what string, v any, checks ...Check) {
+	t.Helper()
+	var bad []string
+	for _, c := range checks {
+		switch {
+		case c.ok:
+		case c.cond:
+			bad = append(bad, c.name+" does not hold")
+		default:
+			bad = append(bad, fmt.Sprintf("%s = %#v, want %#v", c.name, c.got, c.want))
+		}
+	}
+	if len(bad) > 0 {
+		t.Fatalf("%s: %s\n(in %+v)", what, strings.Join(bad, "; "), v)
+	}
+}
