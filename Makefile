@@ -11,7 +11,7 @@ export npm_config_audit := false
 GO_SOURCES := $(shell find app db ssr static -name '*.go' -not -name '*_test.go' 2>/dev/null) main.go go.mod go.sum
 VIEW_SOURCES := $(shell find views -type f 2>/dev/null) esbuild.config.mjs package.json
 
-.PHONY: run build assets deps test test-go test-sqlite test-postgres test-ts test-browser browser-deps bench-ssr bench bench-load soak soak-faults clean fmt vet
+.PHONY: run build assets deps test test-go test-sqlite test-postgres test-ts test-lint-js test-browser browser-deps bench-ssr bench bench-load soak soak-faults clean fmt vet
 
 ## deps: install npm packages (only when package.json changed)
 node_modules/.installed: package.json $(wildcard package-lock.json)
@@ -37,14 +37,20 @@ run: build
 	@./$(BIN) seed
 	./$(BIN) serve
 
-## test: everything — Go tests with -race on SQLite and PostgreSQL, the type check, and
+## test: everything — Go tests with -race on SQLite and PostgreSQL, the type check, ESLint, and
 ## the browser tests in headless Chromium
 test: assets
-	$(MAKE) --no-print-directory test-ts test-go test-fuzz test-credentials test-browser
+	$(MAKE) --no-print-directory test-ts test-lint-js test-go test-fuzz test-credentials test-browser
 
 test-ts: deps
 	npx tsc --noEmit -p .
 	@echo "typecheck: 1 passed, 0 failed"
+
+## test-lint-js: ESLint over views/ (eslint.config.mjs: typescript-eslint and the React
+## hooks rules); an eslint-disable comment must say why
+test-lint-js: deps
+	npm run --silent lint
+	@echo "eslint: 1 passed, 0 failed"
 
 test-go: test-sqlite test-postgres
 

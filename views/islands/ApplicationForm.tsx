@@ -154,6 +154,7 @@ export default function ApplicationForm({ badge, profile: initial, limits, attem
       const raw = sessionStorage.getItem(`quizResult:${badge._id}`);
       if (raw) {
         const r = JSON.parse(raw) as QuizResult;
+        // eslint-disable-next-line react-hooks/set-state-in-effect -- sessionStorage exists only in the browser: read after hydration so the server's HTML matches
         if (r && typeof r.score === 'number') setQuizResult(r);
       }
     } catch {

@@ -62,7 +62,9 @@ export default function PaymentCheckout({ badge, quote: base, provider, lastPaym
 
   // the latest coupon for PayPal's createOrder callback (rendered once)
   const couponRef = useRef<string | null>(null);
-  couponRef.current = applied?.code ?? null;
+  useEffect(() => {
+    couponRef.current = applied?.code ?? null;
+  }, [applied]);
 
   const applyCoupon = async () => {
     const c = code.trim().toUpperCase();
@@ -127,7 +129,9 @@ export default function PaymentCheckout({ badge, quote: base, provider, lastPaym
       if (e instanceof ApiError && (e.data as { declined?: boolean } | null)?.declined) {
         try {
           sessionStorage.setItem(FAILED_KEY + badge._id, e.message);
-        } catch {}
+        } catch {
+          // no storage: the failure page shows its generic text
+        }
         window.location.assign(`/payment-failed/${badge._id}`);
         return;
       }
@@ -463,7 +467,9 @@ function PayPalButtons(p: {
 }) {
   const ref = useRef<HTMLDivElement>(null);
   const cb = useRef(p);
-  cb.current = p;
+  useEffect(() => {
+    cb.current = p;
+  });
   const [state, setState] = useState<'loading' | 'ready' | 'failed'>('loading');
   useEffect(() => {
     let gone = false;

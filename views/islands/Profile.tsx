@@ -4,6 +4,7 @@ import {
   Share2, ShieldCheck, Sparkles, UserRound, X, ZoomIn,
 } from 'lucide-react';
 import { api, errorMessage, type ApiError } from '../lib/api';
+import { publishSessionUser } from '../lib/session-store';
 import { toast, toastError } from '../lib/toast';
 import { date } from '../lib/format';
 import { cn } from '../lib/cn';
@@ -55,9 +56,7 @@ export default function Profile({ user: initial, badges, origin }: ProfileProps)
   const updated = (u: User) => {
     setUser(u);
     // other islands (the header) may follow the signed-in user
-    const detail = { id: u.id, name: u.name, email: u.email, role: u.role, profilePicUrl: u.profilePicUrl };
-    (window as unknown as { __mmUser?: typeof detail }).__mmUser = detail;
-    window.dispatchEvent(new CustomEvent('meritmark:user', { detail }));
+    publishSessionUser({ id: u.id, name: u.name, email: u.email, role: u.role, profilePicUrl: u.profilePicUrl });
   };
 
   return (
@@ -394,13 +393,17 @@ function PictureDialog({ open, onOpenChange, onSaved }: { open: boolean; onOpenC
   const fileRef = useRef<HTMLInputElement>(null);
   const drag = useRef<{ px: number; py: number; x: number; y: number } | null>(null);
 
-  // forget the picked image when the dialog closes
+  // forget the picked image when the dialog closes (its object URL is released below)
+  const [wasOpen, setWasOpen] = useState(open);
+  if (open !== wasOpen) {
+    setWasOpen(open);
+    if (!open) setSrc(null);
+  }
+  // release a picked image's object URL once it is replaced, dropped or the dialog unmounts
   useEffect(() => {
-    if (!open && src) {
-      URL.revokeObjectURL(src.url);
-      setSrc(null);
-    }
-  }, [open, src]);
+    if (!src) return;
+    return () => URL.revokeObjectURL(src.url);
+  }, [src]);
 
   const choose = () => fileRef.current?.click();
 
@@ -413,7 +416,6 @@ function PictureDialog({ open, onOpenChange, onSaved }: { open: boolean; onOpenC
     const url = URL.createObjectURL(file);
     const img = new Image();
     img.onload = () => {
-      if (src) URL.revokeObjectURL(src.url);
       const s: Src = { url, w: img.naturalWidth, h: img.naturalHeight, img };
       setSrc(s);
       setCrop(centred(s));

@@ -25,8 +25,8 @@ import {
 import { api, ApiError, errorMessage } from '../lib/api';
 import { clock, dateTime } from '../lib/format';
 import { cn } from '../lib/cn';
-import { toast, toastError } from '../lib/toast';
-import { Button, Card, Chip, LinkButton, Skeleton } from '../components/ui';
+import { toast } from '../lib/toast';
+import { Button, Card, LinkButton, Skeleton } from '../components/ui';
 
 export type QuizRunnerProps = { badgeId: string; badgeName: string; attemptId: string };
 
@@ -122,11 +122,27 @@ export default function QuizRunner({ badgeId, badgeName, attemptId }: QuizRunner
 
   const offset = useRef(0); // server clock minus browser clock, ms
   const answersRef = useRef(answers);
-  answersRef.current = answers;
+  useEffect(() => {
+    answersRef.current = answers;
+  }, [answers]);
   const submitted = useRef(false);
   const saveChain = useRef<Promise<unknown>>(Promise.resolve());
   const optionsRef = useRef<HTMLFieldSetElement>(null);
   const focusAfterMove = useRef(false);
+
+  // the running attempt: the server's clock at the middle of the round trip, saved answers
+  const run = (q: Quiz, t0: number, t1: number) => {
+    if (!q.attempt) return;
+    // the server's clock at the middle of the round trip
+    offset.current = Date.parse(q.attempt.serverNow) - (t0 + t1) / 2;
+    const saved = q.attempt.answers || {};
+    setAnswers(saved);
+    const firstOpen = q.questions.findIndex((x) => saved[x._id] === undefined);
+    setCurrent(firstOpen < 0 ? q.questions.length - 1 : firstOpen);
+    submitted.current = false;
+    setRemaining(Math.max(0, (Date.parse(q.attempt.deadline) - (Date.now() + offset.current)) / 1000));
+    setPhase({ kind: 'running' });
+  };
 
   const load = useCallback(async () => {
     setPhase({ kind: 'loading' });
@@ -152,20 +168,6 @@ export default function QuizRunner({ badgeId, badgeName, attemptId }: QuizRunner
       setPhase({ kind: 'error', msg: errorMessage(e, 'Failed to load quiz') });
     }
   }, [badgeId]);
-
-  // the running attempt: the server's clock at the middle of the round trip, saved answers
-  const run = (q: Quiz, t0: number, t1: number) => {
-    if (!q.attempt) return;
-    // the server's clock at the middle of the round trip
-    offset.current = Date.parse(q.attempt.serverNow) - (t0 + t1) / 2;
-    const saved = q.attempt.answers || {};
-    setAnswers(saved);
-    const firstOpen = q.questions.findIndex((x) => saved[x._id] === undefined);
-    setCurrent(firstOpen < 0 ? q.questions.length - 1 : firstOpen);
-    submitted.current = false;
-    setRemaining(Math.max(0, (Date.parse(q.attempt.deadline) - (Date.now() + offset.current)) / 1000));
-    setPhase({ kind: 'running' });
-  };
 
   // Start Quiz: an explicit POST; a refused retake shows the server's message and the time
   const start = async (intro: Quiz) => {

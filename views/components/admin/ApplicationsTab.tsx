@@ -635,9 +635,12 @@ function ReviewButtons({ a, actions, className, withDetails }: { a: Application;
 
 function RejectDialog({ app, busy, onClose, onReject }: { app: Application | null; busy: boolean; onClose: () => void; onReject: (a: Application, reason: string) => void }) {
   const [reason, setReason] = useState('');
-  useEffect(() => {
+  // a fresh reason for each application opened (adjusted during render, not in an effect)
+  const [shown, setShown] = useState(app);
+  if (app !== shown) {
+    setShown(app);
     if (app) setReason('');
-  }, [app]);
+  }
   const again = app ? reviewed(app) : false;
   return (
     <Dialog open={!!app} onOpenChange={(o) => !o && onClose()}>
@@ -688,8 +691,12 @@ function Section({ title, children }: { title: string; children: ReactNode }) {
 
 function DetailsDialog({ app, actions, onClose }: { app: Application | null; actions: Actions; onClose: () => void }) {
   const [history, setHistory] = useState<AuditEntry[] | null>(null);
-  useEffect(() => {
+  const [shownId, setShownId] = useState(app?._id);
+  if (app?._id !== shownId) {
+    setShownId(app?._id);
     setHistory(null);
+  }
+  useEffect(() => {
     if (!app) return;
     let live = true;
     api<{ history: AuditEntry[] }>(`/admin/applications/${app._id}`)

@@ -132,6 +132,7 @@ export function AuditLog({ refreshKey = 0 }: { refreshKey?: number }) {
   }, [action, page, query]);
 
   useEffect(() => {
+    // eslint-disable-next-line react-hooks/set-state-in-effect -- fetching from the server is what this effect synchronises with; the loading state is set as it starts
     load();
   }, [load, refreshKey]);
 

@@ -1,5 +1,5 @@
 // Create / edit badge dialog (also the 'Quick Free Badge' prefilled form).
-import { useEffect, useState, type FormEvent } from 'react';
+import { useState, type FormEvent } from 'react';
 import {
   Award, BadgeCheck, Brain, Briefcase, ChartColumn, Cloud, Code, Container, Cpu, Database, GitBranch, Globe, GraduationCap,
   HeartHandshake, Kanban, Layers, Lightbulb, Lock, Megaphone, Palette, PenTool, Rocket, Server, Shield, ShieldCheck,
@@ -71,9 +71,12 @@ export function BadgeFormDialog({ open, onOpenChange, mode, initial, badgeId, on
 }) {
   const [v, setV] = useState<BadgeFormValues>(initial);
   const [busy, setBusy] = useState(false);
-  useEffect(() => {
+  // the form starts from `initial` each time the dialog opens
+  const [seen, setSeen] = useState({ open, initial });
+  if (open !== seen.open || initial !== seen.initial) {
+    setSeen({ open, initial });
     if (open) setV(initial);
-  }, [open, initial]);
+  }
   const set = <K extends keyof BadgeFormValues>(k: K, val: BadgeFormValues[K]) => setV((p) => ({ ...p, [k]: val }));
   const editing = mode === 'edit';
 

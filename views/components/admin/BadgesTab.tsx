@@ -36,6 +36,7 @@ export function BadgesTab() {
     loadStats();
   }, [loadStats]);
   useEffect(() => {
+    // eslint-disable-next-line react-hooks/set-state-in-effect -- fetching from the server is what this effect synchronises with; the loading state is set as it starts
     load();
   }, [load]);
 

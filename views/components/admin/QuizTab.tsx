@@ -170,6 +170,7 @@ export function QuizTab() {
     setRefreshing(false);
   }, []);
   useEffect(() => {
+    // eslint-disable-next-line react-hooks/set-state-in-effect -- fetching from the server is what this effect synchronises with; the loading state is set as it starts
     load();
   }, [load]);
 

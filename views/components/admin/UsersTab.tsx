@@ -118,6 +118,7 @@ export function UsersTab({ currentUserId = '', refreshKey = 0, onChanged }: { cu
   }, [page, query]);
 
   useEffect(() => {
+    // eslint-disable-next-line react-hooks/set-state-in-effect -- fetching from the server is what this effect synchronises with; the loading state is set as it starts
     load();
   }, [load, refreshKey]);
 
@@ -314,6 +315,7 @@ function UserCard({
  * expiring) and, while it is in force, Set expiry and Revoke. */
 function GrantItem({ g, onAction }: { g: UserGrant; onAction: (kind: GrantAction['kind']) => void }) {
   // the list is loaded in the browser only, so reading the clock here cannot break hydration
+  // eslint-disable-next-line react-hooks/purity -- see above: never server-rendered
   const expired = !!g.expiresAt && new Date(g.expiresAt).getTime() <= Date.now();
   const state = g.revokedAt ? 'revoked' : expired ? 'expired' : 'active';
   return (
@@ -377,9 +379,12 @@ function squash(s: string): string {
 function RevokeDialog({ action, onClose, onDone }: { action: GrantAction | null; onClose: () => void; onDone: () => void }) {
   const [reason, setReason] = useState('');
   const [busy, setBusy] = useState(false);
-  useEffect(() => {
+  // a fresh reason for each grant opened
+  const [seen, setSeen] = useState(action);
+  if (action !== seen) {
+    setSeen(action);
     if (action) setReason('');
-  }, [action]);
+  }
   const clean = squash(reason);
   const submit = async (e: FormEvent) => {
     e.preventDefault();
@@ -448,12 +453,15 @@ function ExpiryDialog({ action, onClose, onDone }: { action: GrantAction | null;
   const [day, setDay] = useState('');
   const [none, setNone] = useState(false);
   const [busy, setBusy] = useState(false);
-  useEffect(() => {
+  // the form starts from the grant's expiry each time one is opened
+  const [seen, setSeen] = useState<GrantAction | null>(null);
+  if (action !== seen) {
+    setSeen(action);
     if (action) {
       setDay(action.grant.expiresAt ? action.grant.expiresAt.slice(0, 10) : '');
       setNone(false);
     }
-  }, [action]);
+  }
   const submit = async (e: FormEvent) => {
     e.preventDefault();
     if (!action || busy || (!none && !day)) return;
@@ -513,9 +521,12 @@ type Form = { name: string; email: string; position: string; linkedin: string; p
 function EditDialog({ user, self, onClose, onSaved }: { user: AdminUser | null; self: boolean; onClose: () => void; onSaved: (u: AdminUser) => void }) {
   const [f, setF] = useState<Form>({ name: '', email: '', position: '', linkedin: '', portfolio: '', role: 'user' });
   const [saving, setSaving] = useState(false);
-  useEffect(() => {
+  // the form starts from the user each time one is opened
+  const [seen, setSeen] = useState<AdminUser | null>(null);
+  if (user !== seen) {
+    setSeen(user);
     if (user) setF({ name: user.name, email: user.email, position: user.position, linkedin: user.linkedin, portfolio: user.portfolio, role: user.role });
-  }, [user]);
+  }
   const set = (k: keyof Form) => (e: ChangeEvent<HTMLInputElement | HTMLSelectElement>) => setF({ ...f, [k]: e.target.value });
   const save = async (e: FormEvent) => {
     e.preventDefault();
