@@ -7,7 +7,7 @@ import { api, errorMessage } from '../../lib/api';
 import { toastError } from '../../lib/toast';
 import { dateTime } from '../../lib/format';
 import { cn } from '../../lib/cn';
-import { Pager, SearchBox, type PageInfo } from './ApplicationsTab';
+import { Pager, SearchBox, type PageInfo } from './list';
 
 export type AuditEntry = {
   _id: string;
