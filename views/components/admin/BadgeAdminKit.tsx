@@ -291,14 +291,6 @@ export function numberOrNull(v: string): number | string | null {
   return Number.isFinite(n) ? n : t;
 }
 
-export function plural(n: number, one: string, many = one + 's') {
-  return `${n} ${n === 1 ? one : many}`;
-}
-
-export function capitalize(s: string) {
-  return s ? s[0].toUpperCase() + s.slice(1) : s;
-}
-
 /** The footer of an admin list card: the active switch with its state text, then Edit and
  * Delete. `name` labels the controls for assistive technology (and the tests). */
 export function CardActions({ name, active, activeText, inactiveText, busy, onToggle, onEdit, onDelete, toggleTestId }: {

@@ -10,11 +10,9 @@ import { Button, Input, Textarea } from '../ui';
 import { BadgeIcon, priceLabel } from '../badges';
 import { api } from '../../lib/api';
 import { cn } from '../../lib/cn';
-import {
-  BADGE_COLORS, BADGE_ICONS, CATEGORIES, Field, LEVELS, NativeSelect, SWATCH, Switch, capitalize, numberOrNull, toastFail, toastSuccess,
-  type AdminBadge,
-} from './BadgeAdminKit';
+import { BADGE_COLORS, BADGE_ICONS, CATEGORIES, Field, LEVELS, NativeSelect, SWATCH, Switch, numberOrNull, toastFail, toastSuccess, type AdminBadge } from './BadgeAdminKit';
 
+import { capitalize } from '../../lib/format';
 const GLYPHS: Record<string, LucideIcon> = {
   Award, BadgeCheck, Brain, Briefcase, ChartColumn, Cloud, Code, Container, Cpu, Database, GitBranch, Globe, GraduationCap,
   HeartHandshake, Kanban, Layers, Lightbulb, Lock, Megaphone, Palette, PenTool, Rocket, Server, Shield, ShieldCheck,

@@ -5,12 +5,9 @@ import { Check, CircleCheck, Copy, Flame, Gift, Hourglass, Plus, RefreshCw, Tick
 import { Button, Card, Chip } from '../ui';
 import { api } from '../../lib/api';
 import { toast, toastError } from '../../lib/toast';
-import { date, money } from '../../lib/format';
+import { date, money, plural } from '../../lib/format';
 import { cn } from '../../lib/cn';
-import {
-  CardActions, ConfirmDialog, CardsSkeleton, EmptyState, NativeSelect, SearchInput, SectionHeader, StatCard, plural, toastFail, toastSuccess,
-  type AdminBadge, type AdminCoupon, type CouponStats,
-} from './BadgeAdminKit';
+import { CardActions, ConfirmDialog, CardsSkeleton, EmptyState, NativeSelect, SearchInput, SectionHeader, StatCard, toastFail, toastSuccess, type AdminBadge, type AdminCoupon, type CouponStats } from './BadgeAdminKit';
 import { CouponFormDialog } from './CouponFormDialog';
 
 /** Copy feedback lasts 2 seconds (spec section 9). */

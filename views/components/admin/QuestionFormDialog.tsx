@@ -7,8 +7,9 @@ import { Button, Input, Textarea } from '../ui';
 import { toastError } from '../../lib/toast';
 import { api } from '../../lib/api';
 import { cn } from '../../lib/cn';
-import { DIFFICULTIES, Field, NativeSelect, capitalize, toastFail, toastSuccess, type AdminQuiz, type Question } from './BadgeAdminKit';
+import { DIFFICULTIES, Field, NativeSelect, toastFail, toastSuccess, type AdminQuiz, type Question } from './BadgeAdminKit';
 
+import { capitalize } from '../../lib/format';
 export type QuestionFormMode = 'create' | 'quiz' | 'edit';
 
 type Values = {

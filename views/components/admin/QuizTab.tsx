@@ -6,12 +6,9 @@ import { Tabs, TabsContent, TabsList, TabsTrigger } from '../tabs';
 import { Button, Card, CardContent, CardDescription, CardHeader, CardTitle, Chip } from '../ui';
 import { BadgeIcon, priceLabel } from '../badges';
 import { api } from '../../lib/api';
-import { date } from '../../lib/format';
+import { date, capitalize, plural } from '../../lib/format';
 import { cn } from '../../lib/cn';
-import {
-  CATEGORIES, CardsSkeleton, EmptyState, NativeSelect, SearchInput, SectionHeader, StatCard, capitalize, plural, toastFail,
-  type AdminBadge, type AdminQuiz, type Question,
-} from './BadgeAdminKit';
+import { CATEGORIES, CardsSkeleton, EmptyState, NativeSelect, SearchInput, SectionHeader, StatCard, toastFail, type AdminBadge, type AdminQuiz, type Question } from './BadgeAdminKit';
 import { QuizManager } from './QuizManager';
 import { QuestionBank } from './QuestionBank';
 

@@ -2,9 +2,9 @@
 import { AlertTriangle, Check, Eye, Gift, Loader2, RotateCcw, X } from 'lucide-react';
 import { Button, Chip } from '../../ui';
 import { Avatar } from '../../account';
-import { date, money } from '../../../lib/format';
+import { date, money, capitalize } from '../../../lib/format';
 import { cn } from '../../../lib/cn';
-import { Actions, Application, DEFAULT_REASON, STATUS_LABEL, STATUS_TONE, canApprove, cap, paid, paymentTone, reviewed, revokedApproval, typeLabel } from './model';
+import { Actions, Application, DEFAULT_REASON, STATUS_LABEL, STATUS_TONE, canApprove, paid, paymentTone, reviewed, revokedApproval, typeLabel } from './model';
 import { Field, ScoreChip } from './parts';
 
 export function ApplicationCard({ a, actions }: { a: Application; actions: Actions }) {
@@ -48,7 +48,7 @@ export function ApplicationCard({ a, actions }: { a: Application; actions: Actio
           )}
         </Field>
         <Field label="Payment">
-          <Chip tone={paymentTone(a.paymentStatus)}>{cap(a.paymentStatus)}</Chip>
+          <Chip tone={paymentTone(a.paymentStatus)}>{capitalize(a.paymentStatus)}</Chip>
         </Field>
         <Field label="Transaction">
           {tx ? (

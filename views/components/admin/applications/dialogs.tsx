@@ -6,10 +6,10 @@ import { Button, Chip, Label, Skeleton, Textarea } from '../../ui';
 import { Dialog, DialogContent, DialogDescription, DialogFooter, DialogHeader, DialogTitle } from '../../dialog';
 import { Avatar } from '../../account';
 import { api } from '../../../lib/api';
-import { date, dateTime, money } from '../../../lib/format';
+import { date, dateTime, money, capitalize, fileSize } from '../../../lib/format';
 import { AuditChanges, actionLabel, type AuditEntry } from '../AuditLog';
 import { QuizAttemptHistory } from '../QuizAttemptHistory';
-import { Actions, Application, DEFAULT_REASON, STATUS_LABEL, STATUS_TONE, cap, fileSize, paymentTone, reviewed, typeLabel } from './model';
+import { Actions, Application, DEFAULT_REASON, STATUS_LABEL, STATUS_TONE, paymentTone, reviewed, typeLabel } from './model';
 import { ExternalLink, Field, ScoreChip } from './parts';
 import { ReviewButtons } from './ApplicationCard';
 
@@ -174,7 +174,7 @@ export function DetailsDialog({ app, actions, onClose }: { app: Application | nu
                       <div className="min-w-0 flex-1">
                         <p className="truncate text-sm font-medium">{f.originalName}</p>
                         <p className="text-xs text-muted-foreground">
-                          {f.kind === 'profilePic' ? 'Profile picture' : cap(f.kind)} · {fileSize(f.size)}
+                          {f.kind === 'profilePic' ? 'Profile picture' : capitalize(f.kind)} · {fileSize(f.size, 1)}
                         </p>
                       </div>
                       <a href={f.downloadUrl} download className="inline-flex items-center gap-1.5 rounded-md px-2 py-1 text-sm font-medium text-primary hover:bg-accent" aria-label={`Download ${f.originalName}`}>
@@ -189,7 +189,7 @@ export function DetailsDialog({ app, actions, onClose }: { app: Application | nu
             <Section title="Payment">
               <dl className="grid gap-4 sm:grid-cols-3">
                 <Field label="Status">
-                  <Chip tone={paymentTone(app.paymentStatus)}>{cap(app.paymentStatus)}</Chip>
+                  <Chip tone={paymentTone(app.paymentStatus)}>{capitalize(app.paymentStatus)}</Chip>
                 </Field>
                 <Field label="Amount">{money(app.paymentId ? app.paymentId.amount : app.price)}</Field>
                 <Field label="Completed">{app.paymentCompletedAt ? dateTime(app.paymentCompletedAt) : '—'}</Field>
@@ -201,7 +201,7 @@ export function DetailsDialog({ app, actions, onClose }: { app: Application | nu
                         {app.paymentId.couponCode && <> ({app.paymentId.couponCode})</>}
                       </Field>
                     )}
-                    <Field label="Provider">{app.paymentId.provider === 'free-grant' ? 'Free grant coupon' : cap(app.paymentId.provider)}</Field>
+                    <Field label="Provider">{app.paymentId.provider === 'free-grant' ? 'Free grant coupon' : capitalize(app.paymentId.provider)}</Field>
                     <Field label="Transaction ID" className="sm:col-span-2">
                       <code className="break-all rounded bg-muted px-1.5 py-0.5 text-xs">{app.paymentId.transactionId || '—'}</code>
                     </Field>

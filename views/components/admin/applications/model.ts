@@ -85,11 +85,6 @@ export const DEFAULT_REASON = 'Application did not meet requirements';
 
 // ---- small shared pieces (also used by the users and audit views) ----
 
-/** Score colour (spec section 4): green at 90 or more, yellow at 70 or more, red below. */
-export function scoreTone(score: number): 'success' | 'warning' | 'destructive' {
-  return score >= 90 ? 'success' : score >= 70 ? 'warning' : 'destructive';
-}
-
 export function paymentTone(status: string): 'success' | 'warning' | 'destructive' {
   return status === 'completed' ? 'success' : status === 'failed' ? 'destructive' : 'warning';
 }
@@ -107,16 +102,6 @@ export const STATUS_TONE: Record<string, 'warning' | 'secondary' | 'success' | '
   approved: 'success',
   rejected: 'destructive',
 };
-
-export function cap(s: string) {
-  return s ? s.charAt(0).toUpperCase() + s.slice(1) : s;
-}
-
-export function fileSize(n: number) {
-  if (n < 1024) return `${n} B`;
-  if (n < 1024 * 1024) return `${(n / 1024).toFixed(1)} KB`;
-  return `${(n / 1024 / 1024).toFixed(1)} MB`;
-}
 
 /** Approved, but the grant was revoked since (User Management's Revoke). */
 export function revokedApproval(a: Application) {

@@ -6,8 +6,9 @@ import { Button, Chip } from '../../ui';
 import { Dialog, DialogContent, DialogDescription, DialogFooter, DialogHeader, DialogTitle } from '../../dialog';
 import { cn } from '../../../lib/cn';
 import { externalHref } from '../../../lib/url';
-import { Group, scoreTone } from './model';
+import { Group } from './model';
 
+import { scoreTone } from '../../../lib/format';
 export function Field({ label, children, className }: { label: string; children: ReactNode; className?: string }) {
   return (
     <div className={cn('min-w-0', className)}>
