@@ -1,3 +1,5 @@
+// The application form's file rows: a picked file with its progress or error, and the
+// single-file pickers (resume, profile picture).
 import { useRef } from 'react';
 import { CheckCircle2, FileImage, FileText, UploadCloud, X } from 'lucide-react';
 import { cn } from '../../lib/cn';

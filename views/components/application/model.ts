@@ -1,5 +1,4 @@
-
-
+// The application form's data and file rules (the same as the server's app/application CheckFile).
 export type Profile = { name: string; email: string; position: string; linkedin: string; portfolio: string };
 
 export type Kind = 'proof' | 'resume' | 'profilePic';

@@ -1,3 +1,4 @@
+// The quiz result: score, pass or fail, topics, and the next step.
 import { ArrowLeft, ArrowRight, CheckCircle2, RotateCcw, Target, Timer, Trophy, XCircle } from 'lucide-react';
 import { cn } from '../../lib/cn';
 import { Button, Card, LinkButton } from '../ui';

@@ -1,5 +1,5 @@
-
-
+// The quiz screen's data: the quiz and attempt as the server sends them, the phases of the
+// screen, and the result handed to the application page.
 export type Question = { _id: string; text: string; options: string[] };
 
 export type Attempt = { _id: string; startedAt: string; deadline: string; serverNow: string; answers: Record<string, number> };

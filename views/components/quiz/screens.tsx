@@ -1,3 +1,4 @@
+// The quiz screen's other states: loading, unavailable, no questions, and the start screen.
 import { AlertTriangle, ArrowLeft, CalendarClock, CircleHelp, RotateCcw, Target, Timer, Play, Layers } from 'lucide-react';
 import { dateTime, pct } from '../../lib/format';
 import { Button, Card, LinkButton, Skeleton } from '../ui';
