@@ -9,7 +9,7 @@ import { errorMessage } from '../../lib/api';
 import { toast, toastError } from '../../lib/toast';
 import { cn } from '../../lib/cn';
 
-export const CATEGORIES = ['Development', 'Design', 'Management', 'Data Science', 'Marketing', 'DevOps'];
+export { CATEGORIES } from '../../lib/categories';
 export const LEVELS = ['beginner', 'intermediate', 'advanced'] as const;
 export const DIFFICULTIES = ['easy', 'medium', 'hard'] as const;
 
