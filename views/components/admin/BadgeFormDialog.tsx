@@ -10,7 +10,8 @@ import { Button, Input, Textarea } from '../ui';
 import { BadgeIcon, priceLabel } from '../badges';
 import { api } from '../../lib/api';
 import { cn } from '../../lib/cn';
-import { BADGE_COLORS, BADGE_ICONS, CATEGORIES, Field, LEVELS, NativeSelect, SWATCH, Switch, numberOrNull, toastFail, toastSuccess, type AdminBadge } from './BadgeAdminKit';
+import { BADGE_COLORS, BADGE_ICONS, CATEGORIES, Field, LEVELS, NativeSelect, SWATCH, numberOrNull, toastFail, toastSuccess, type AdminBadge } from './BadgeAdminKit';
+import { Switch } from '../ui/switch';
 
 import { capitalize } from '../../lib/format';
 const GLYPHS: Record<string, LucideIcon> = {

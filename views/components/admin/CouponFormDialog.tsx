@@ -6,7 +6,8 @@ import { Dialog, DialogContent, DialogDescription, DialogFooter, DialogHeader, D
 import { Button, Input, Textarea } from '../ui';
 import { api } from '../../lib/api';
 import { cn } from '../../lib/cn';
-import { CATEGORIES, Field, NativeSelect, Switch, numberOrNull, toastFail, toastSuccess, type AdminBadge, type AdminCoupon } from './BadgeAdminKit';
+import { CATEGORIES, Field, NativeSelect, numberOrNull, toastFail, toastSuccess, type AdminBadge, type AdminCoupon } from './BadgeAdminKit';
+import { Switch } from '../ui/switch';
 
 type Values = {
   code: string;

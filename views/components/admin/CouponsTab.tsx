@@ -7,7 +7,9 @@ import { api } from '../../lib/api';
 import { toast, toastError } from '../../lib/toast';
 import { date, money, plural } from '../../lib/format';
 import { cn } from '../../lib/cn';
-import { CardActions, ConfirmDialog, CardsSkeleton, EmptyState, NativeSelect, SearchInput, SectionHeader, StatCard, toastFail, toastSuccess, type AdminBadge, type AdminCoupon, type CouponStats } from './BadgeAdminKit';
+import { CardActions, CardsSkeleton, NativeSelect, SearchInput, SectionHeader, StatCard, toastFail, toastSuccess, type AdminBadge, type AdminCoupon, type CouponStats } from './BadgeAdminKit';
+import { ConfirmDialog } from '../ui/confirm-dialog';
+import { EmptyState } from '../ui/empty-state';
 import { CouponFormDialog } from './CouponFormDialog';
 
 /** Copy feedback lasts 2 seconds (spec section 9). */

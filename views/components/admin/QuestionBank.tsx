@@ -5,7 +5,9 @@ import { BookOpen, Pencil, Plus, Trash2 } from 'lucide-react';
 import { Button, Card, Chip } from '../ui';
 import { api } from '../../lib/api';
 import { date, capitalize } from '../../lib/format';
-import { ConfirmDialog, EmptyState, SearchInput, toastFail, toastSuccess, type Question } from './BadgeAdminKit';
+import { SearchInput, toastFail, toastSuccess, type Question } from './BadgeAdminKit';
+import { ConfirmDialog } from '../ui/confirm-dialog';
+import { EmptyState } from '../ui/empty-state';
 import { QuestionFormDialog } from './QuestionFormDialog';
 import { QuestionOptions, difficultyTone } from './QuizManager';
 

@@ -8,7 +8,8 @@ import { BadgeIcon, priceLabel } from '../badges';
 import { api } from '../../lib/api';
 import { date, capitalize, plural } from '../../lib/format';
 import { cn } from '../../lib/cn';
-import { CATEGORIES, CardsSkeleton, EmptyState, NativeSelect, SearchInput, SectionHeader, StatCard, toastFail, type AdminBadge, type AdminQuiz, type Question } from './BadgeAdminKit';
+import { CATEGORIES, CardsSkeleton, NativeSelect, SearchInput, SectionHeader, StatCard, toastFail, type AdminBadge, type AdminQuiz, type Question } from './BadgeAdminKit';
+import { EmptyState } from '../ui/empty-state';
 import { QuizManager } from './QuizManager';
 import { QuestionBank } from './QuestionBank';
 
