@@ -5,7 +5,7 @@ import { Avatar } from '../../account';
 import { date, money, capitalize } from '../../../lib/format';
 import { cn } from '../../../lib/cn';
 import { Actions, Application, DEFAULT_REASON, STATUS_LABEL, STATUS_TONE, canApprove, paid, paymentTone, reviewed, revokedApproval, typeLabel } from './model';
-import { Field, ScoreChip } from './parts';
+import { Detail, ScoreChip } from './parts';
 
 export function ApplicationCard({ a, actions }: { a: Application; actions: Actions }) {
   if (!a.user || !a.badge) {
@@ -38,7 +38,7 @@ export function ApplicationCard({ a, actions }: { a: Application; actions: Actio
         <span className="text-muted-foreground"> · {typeLabel(a.badge.type)} · {a.badge.category}</span>
       </p>
       <dl className="mt-3 grid grid-cols-2 gap-x-4 gap-y-3 sm:grid-cols-3 lg:grid-cols-5">
-        <Field label="Price">
+        <Detail label="Price">
           <span className="font-medium tabular-nums">{money(amount)}</span>
           {a.paymentId && a.paymentId.discountAmount > 0 && (
             <span className="block text-xs text-muted-foreground">
@@ -46,11 +46,11 @@ export function ApplicationCard({ a, actions }: { a: Application; actions: Actio
               {a.paymentId.couponCode && <> · {a.paymentId.couponCode}</>}
             </span>
           )}
-        </Field>
-        <Field label="Payment">
+        </Detail>
+        <Detail label="Payment">
           <Chip tone={paymentTone(a.paymentStatus)}>{capitalize(a.paymentStatus)}</Chip>
-        </Field>
-        <Field label="Transaction">
+        </Detail>
+        <Detail label="Transaction">
           {tx ? (
             <code className="rounded bg-muted px-1.5 py-0.5 text-xs" title={tx} data-testid="transaction-id">
               …{tx.slice(-8)}
@@ -58,11 +58,11 @@ export function ApplicationCard({ a, actions }: { a: Application; actions: Actio
           ) : (
             <span className="text-muted-foreground">—</span>
           )}
-        </Field>
-        <Field label="Quiz score">
+        </Detail>
+        <Detail label="Quiz score">
           <ScoreChip score={a.quizScore} />
-        </Field>
-        <Field label="Submitted">{date(a.createdAt)}</Field>
+        </Detail>
+        <Detail label="Submitted">{date(a.createdAt)}</Detail>
       </dl>
       {a.status === 'rejected' && a.rejectionReason && (
         <p className="mt-3 rounded-md bg-destructive/5 px-3 py-2 text-sm">

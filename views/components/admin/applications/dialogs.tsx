@@ -10,7 +10,7 @@ import { date, dateTime, money, capitalize, fileSize } from '../../../lib/format
 import { AuditChanges, actionLabel, type AuditEntry } from '../AuditLog';
 import { QuizAttemptHistory } from '../QuizAttemptHistory';
 import { Actions, Application, DEFAULT_REASON, STATUS_LABEL, STATUS_TONE, paymentTone, reviewed, typeLabel } from './model';
-import { ExternalLink, Field, ScoreChip } from './parts';
+import { Detail, ExternalLink, ScoreChip } from './parts';
 import { ReviewButtons } from './ApplicationCard';
 
 export function RejectDialog({ app, busy, onClose, onReject }: { app: Application | null; busy: boolean; onClose: () => void; onReject: (a: Application, reason: string) => void }) {
@@ -108,51 +108,51 @@ export function DetailsDialog({ app, actions, onClose }: { app: Application | nu
                 </div>
               </div>
               <dl className="grid gap-4 sm:grid-cols-2">
-                <Field label="Name on application">{app.fullName || app.user.name}</Field>
-                <Field label="Email on application">{app.email || app.user.email}</Field>
-                <Field label="Position">{app.position || app.user.position || '—'}</Field>
-                {app.user.company && <Field label="Company">{app.user.company}</Field>}
-                {app.user.location && <Field label="Location">{app.user.location}</Field>}
-                {app.user.phone && <Field label="Phone">{app.user.phone}</Field>}
-                {app.user.experience > 0 && <Field label="Experience">{app.user.experience} years</Field>}
-                {app.user.education && <Field label="Education">{app.user.education}</Field>}
-                <Field label="LinkedIn">
+                <Detail label="Name on application">{app.fullName || app.user.name}</Detail>
+                <Detail label="Email on application">{app.email || app.user.email}</Detail>
+                <Detail label="Position">{app.position || app.user.position || '—'}</Detail>
+                {app.user.company && <Detail label="Company">{app.user.company}</Detail>}
+                {app.user.location && <Detail label="Location">{app.user.location}</Detail>}
+                {app.user.phone && <Detail label="Phone">{app.user.phone}</Detail>}
+                {app.user.experience > 0 && <Detail label="Experience">{app.user.experience} years</Detail>}
+                {app.user.education && <Detail label="Education">{app.user.education}</Detail>}
+                <Detail label="LinkedIn">
                   <ExternalLink href={app.linkedinUrl || app.user.linkedin} />
-                </Field>
-                <Field label="Portfolio">
+                </Detail>
+                <Detail label="Portfolio">
                   <ExternalLink href={app.portfolioUrl || app.user.portfolio} />
-                </Field>
+                </Detail>
                 {app.user.skills?.length > 0 && (
-                  <Field label="Skills" className="sm:col-span-2">
+                  <Detail label="Skills" className="sm:col-span-2">
                     <span className="flex flex-wrap gap-1.5">
                       {app.user.skills.map((s) => (
                         <Chip key={s} tone="secondary">{s}</Chip>
                       ))}
                     </span>
-                  </Field>
+                  </Detail>
                 )}
               </dl>
             </Section>
 
             <Section title="Application">
               <dl className="grid gap-4 sm:grid-cols-3">
-                <Field label="Badge">{app.badge.name}</Field>
-                <Field label="Type">{typeLabel(app.badge.type)}</Field>
-                <Field label="Category">{app.badge.category}</Field>
-                <Field label="Submitted">{dateTime(app.createdAt)}</Field>
-                <Field label="Reviewed">{app.reviewedAt ? `${dateTime(app.reviewedAt)}${app.reviewedBy ? ' by ' + app.reviewedBy.name : ''}` : '—'}</Field>
-                <Field label="Quiz score">
+                <Detail label="Badge">{app.badge.name}</Detail>
+                <Detail label="Type">{typeLabel(app.badge.type)}</Detail>
+                <Detail label="Category">{app.badge.category}</Detail>
+                <Detail label="Submitted">{dateTime(app.createdAt)}</Detail>
+                <Detail label="Reviewed">{app.reviewedAt ? `${dateTime(app.reviewedAt)}${app.reviewedBy ? ' by ' + app.reviewedBy.name : ''}` : '—'}</Detail>
+                <Detail label="Quiz score">
                   <ScoreChip score={app.quizScore} />
-                </Field>
+                </Detail>
                 {app.rejectionReason && (
-                  <Field label="Rejection reason" className="sm:col-span-3">
+                  <Detail label="Rejection reason" className="sm:col-span-3">
                     {app.rejectionReason}
-                  </Field>
+                  </Detail>
                 )}
                 {app.description && (
-                  <Field label="Description" className="sm:col-span-3">
+                  <Detail label="Description" className="sm:col-span-3">
                     <span className="whitespace-pre-line">{app.description}</span>
-                  </Field>
+                  </Detail>
                 )}
               </dl>
             </Section>
@@ -188,23 +188,23 @@ export function DetailsDialog({ app, actions, onClose }: { app: Application | nu
 
             <Section title="Payment">
               <dl className="grid gap-4 sm:grid-cols-3">
-                <Field label="Status">
+                <Detail label="Status">
                   <Chip tone={paymentTone(app.paymentStatus)}>{capitalize(app.paymentStatus)}</Chip>
-                </Field>
-                <Field label="Amount">{money(app.paymentId ? app.paymentId.amount : app.price)}</Field>
-                <Field label="Completed">{app.paymentCompletedAt ? dateTime(app.paymentCompletedAt) : '—'}</Field>
+                </Detail>
+                <Detail label="Amount">{money(app.paymentId ? app.paymentId.amount : app.price)}</Detail>
+                <Detail label="Completed">{app.paymentCompletedAt ? dateTime(app.paymentCompletedAt) : '—'}</Detail>
                 {app.paymentId && (
                   <>
                     {app.paymentId.discountAmount > 0 && (
-                      <Field label="Discount">
+                      <Detail label="Discount">
                         {money(app.paymentId.discountAmount)} of {money(app.paymentId.originalAmount)}
                         {app.paymentId.couponCode && <> ({app.paymentId.couponCode})</>}
-                      </Field>
+                      </Detail>
                     )}
-                    <Field label="Provider">{app.paymentId.provider === 'free-grant' ? 'Free grant coupon' : capitalize(app.paymentId.provider)}</Field>
-                    <Field label="Transaction ID" className="sm:col-span-2">
+                    <Detail label="Provider">{app.paymentId.provider === 'free-grant' ? 'Free grant coupon' : capitalize(app.paymentId.provider)}</Detail>
+                    <Detail label="Transaction ID" className="sm:col-span-2">
                       <code className="break-all rounded bg-muted px-1.5 py-0.5 text-xs">{app.paymentId.transactionId || '—'}</code>
-                    </Field>
+                    </Detail>
                   </>
                 )}
               </dl>
@@ -213,16 +213,16 @@ export function DetailsDialog({ app, actions, onClose }: { app: Application | nu
             {app.grant && (
               <Section title="Badge grant">
                 <dl className="grid gap-4 sm:grid-cols-2">
-                  <Field label="Verification ID">
+                  <Detail label="Verification ID">
                     <code className="rounded bg-muted px-1.5 py-0.5 text-xs">{app.grant.verificationId}</code>
-                  </Field>
-                  <Field label="Public verification ID">
+                  </Detail>
+                  <Detail label="Public verification ID">
                     <code className="break-all rounded bg-muted px-1.5 py-0.5 text-xs">{app.grant.publicVerificationId}</code>
-                  </Field>
-                  <Field label="Granted">{dateTime(app.grant.grantedAt)}</Field>
-                  <Field label="State">
+                  </Detail>
+                  <Detail label="Granted">{dateTime(app.grant.grantedAt)}</Detail>
+                  <Detail label="State">
                     {app.grant.revokedAt ? <Chip tone="destructive">Revoked {date(app.grant.revokedAt)}</Chip> : <Chip tone="success">In force</Chip>}
-                  </Field>
+                  </Detail>
                 </dl>
               </Section>
             )}

@@ -9,7 +9,8 @@ import { externalHref } from '../../../lib/url';
 import { Group } from './model';
 
 import { scoreTone } from '../../../lib/format';
-export function Field({ label, children, className }: { label: string; children: ReactNode; className?: string }) {
+/** A labelled value in a definition list (dt + dd); the form field is BadgeAdminKit Field. */
+export function Detail({ label, children, className }: { label: string; children: ReactNode; className?: string }) {
   return (
     <div className={cn('min-w-0', className)}>
       <dt className="text-xs font-medium uppercase tracking-wide text-muted-foreground">{label}</dt>
