@@ -7,7 +7,7 @@
 import { useEffect, useRef, useState, type MouseEvent } from 'react';
 import { Search } from 'lucide-react';
 import { CATEGORIES, catalogueHref, normalizeQuery } from '../lib/badges';
-import { cx } from '../lib/cn';
+import { cx } from '../lib/cx';
 
 export type BadgeCatalogueProps = {
   q: string;
