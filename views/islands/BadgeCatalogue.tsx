@@ -63,7 +63,7 @@ export default function BadgeCatalogue({ q: q0, category: cat0, showAll }: Badge
       setQ(v);
       apply(v, category, 0);
     }
-    // eslint-disable-next-line react-hooks/exhaustive-deps
+    // eslint-disable-next-line react-hooks/exhaustive-deps -- once, at hydration: later typing goes through onQuery
   }, []);
 
   const onQuery = (v: string) => {

@@ -97,7 +97,7 @@ export function CouponsTab() {
   useEffect(() => {
     const t = setTimeout(() => load(search, status), search ? 250 : 0);
     return () => clearTimeout(t);
-    // eslint-disable-next-line react-hooks/exhaustive-deps
+    // eslint-disable-next-line react-hooks/exhaustive-deps -- reload when the filters change; load itself is recreated each render
   }, [search, status]);
 
   const refresh = () => load();

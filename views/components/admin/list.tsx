@@ -36,7 +36,7 @@ export function SearchBox({ placeholder, onSearch, label }: { placeholder: strin
     }
     const t = setTimeout(() => onSearch(v.trim()), 300);
     return () => clearTimeout(t);
-  }, [v]); // eslint-disable-line react-hooks/exhaustive-deps
+  }, [v]); // eslint-disable-line react-hooks/exhaustive-deps -- only typing restarts the timer; a new onSearch callback must not
   return (
     <div className="relative w-full sm:max-w-sm">
       <Search className="pointer-events-none absolute left-3 top-1/2 h-4 w-4 -translate-y-1/2 text-muted-foreground" aria-hidden="true" />

@@ -85,7 +85,7 @@ export function DetailsDialog({ app, actions, onClose }: { app: Application | nu
     return () => {
       live = false;
     };
-  }, [app?._id, app?.status, app?.reviewedAt]); // eslint-disable-line react-hooks/exhaustive-deps
+  }, [app?._id, app?.status, app?.reviewedAt]); // eslint-disable-line react-hooks/exhaustive-deps -- refetch when the application or its review changes, not on every new object
 
   return (
     <Dialog open={!!app} onOpenChange={(o) => !o && onClose()}>
