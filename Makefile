@@ -11,7 +11,7 @@ export npm_config_audit := false
 GO_SOURCES := $(shell find app db ssr static -name '*.go' -not -name '*_test.go' 2>/dev/null) main.go go.mod go.sum
 VIEW_SOURCES := $(shell find views -type f 2>/dev/null) esbuild.config.mjs package.json
 
-.PHONY: run build assets deps test test-lint test-go test-sqlite test-postgres test-ts test-browser browser-deps bench-ssr bench bench-load soak soak-faults clean fmt vet
+.PHONY: run build assets deps test test-lint test-go test-sqlite test-postgres test-ts test-lint-js test-browser browser-deps bench-ssr bench bench-load soak soak-faults clean fmt vet
 
 ## deps: install npm packages (only when package.json changed)
 node_modules/.installed: package.json $(wildcard package-lock.json)
@@ -37,10 +37,10 @@ run: build
 	@./$(BIN) seed
 	./$(BIN) serve
 
-## test: everything — go vet and staticcheck, Go tests with -race on SQLite and PostgreSQL,
-## the type check, and the browser tests in headless Chromium
+## test: everything — go vet and staticcheck, ESLint, the type check, Go tests with -race on
+## SQLite and PostgreSQL, and the browser tests in headless Chromium
 test: assets
-	$(MAKE) --no-print-directory test-lint test-ts test-go test-fuzz test-credentials test-browser
+	$(MAKE) --no-print-directory test-lint test-lint-js test-ts test-go test-fuzz test-credentials test-browser
 
 ## test-lint: go vet and staticcheck over every package, test files included (staticcheck
 ## is pinned here and fetched through the Go module proxy: no binary to install)
@@ -53,6 +53,12 @@ test-lint:
 test-ts: deps
 	npx tsc --noEmit -p .
 	@echo "typecheck: 1 passed, 0 failed"
+
+## test-lint-js: ESLint over views/ (eslint.config.mjs: typescript-eslint and the React
+## hooks rules); an eslint-disable comment must say why
+test-lint-js: deps
+	npm run --silent lint
+	@echo "eslint: 1 passed, 0 failed"
 
 test-go: test-sqlite test-postgres
 

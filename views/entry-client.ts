@@ -3,6 +3,7 @@
 // load; React is fetched when an eager island needs it, or when the visitor first reaches
 // for a lazy one (pointer over, touch or focus), and the click that woke it is replayed.
 import islands from 'virtual:islands';
+import { subscribeSessionUser } from './lib/session-store';
 
 type Mode = 'load' | 'interaction';
 
@@ -44,7 +45,10 @@ function whenTouched(el: HTMLElement) {
   for (const ev of events) el.addEventListener(ev, wake, { capture: true, passive: ev !== 'click' });
   // another island changed the signed-in user (a new name or picture): wake now, so the
   // header shows it at once rather than the server-rendered one until first touched
-  window.addEventListener('meritmark:user', wake, { once: true });
+  const off = subscribeSessionUser(() => {
+    off();
+    wake(new Event('session-user'));
+  });
 }
 
 for (const el of document.querySelectorAll<HTMLElement>('[data-island]')) {

@@ -1,10 +1,12 @@
 declare module 'virtual:pages' {
   import type { ComponentType } from 'react';
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any -- each page takes its own props, chosen by the server
   const pages: Record<string, ComponentType<any>>;
   export default pages;
 }
 declare module 'virtual:islands' {
   import type { ComponentType } from 'react';
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any -- each island takes its own props, chosen by the server
   const islands: Record<string, () => Promise<{ default: ComponentType<any> }>>;
   export default islands;
 }

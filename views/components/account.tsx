@@ -5,6 +5,7 @@ import { Award, BadgeCheck, Eye, EyeOff, Share2, ShieldCheck } from 'lucide-reac
 import { cn } from '../lib/cn';
 import { Input } from './ui';
 
+import { initials } from '../lib/format';
 /** A badge grant as the API answers it inside the user. */
 export type BadgeGrant = {
   id: string;
@@ -70,14 +71,6 @@ export function safeNext(next: string | null | undefined): string {
   const path = next.split(/[?#]/)[0];
   if (path === '/login' || path === '/signup') return '/';
   return next;
-}
-
-export function initials(name: string): string {
-  const parts = name.trim().split(/\s+/).filter(Boolean);
-  if (parts.length === 0) return '?';
-  const first = parts[0].charAt(0);
-  const last = parts.length > 1 ? parts[parts.length - 1].charAt(0) : '';
-  return (first + last).toUpperCase();
 }
 
 /** The round picture, or the initials on the primary tint. */

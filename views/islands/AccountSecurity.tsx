@@ -23,6 +23,7 @@ export default function AccountSecurity({ email, emailVerified, twoFactorEnabled
     }
   };
   useEffect(() => {
+    // eslint-disable-next-line react-hooks/set-state-in-effect -- fetching from the server is what this effect synchronises with; the loading state is set as it starts
     void load();
   }, []);
 

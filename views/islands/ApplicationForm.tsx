@@ -1,14 +1,15 @@
-import { useCallback, useEffect, useMemo, useRef, useState, type DragEvent, type ReactNode } from 'react';
-import {
-  AlertCircle, CheckCircle2, FileImage, FileText, Info, Loader2, Lock, Pencil, Save, Send, Trophy, UploadCloud, UserRound, X,
-} from 'lucide-react';
-import { api, API_BASE, errorMessage } from '../lib/api';
+import { useCallback, useEffect, useMemo, useRef, useState, type DragEvent } from 'react';
+import { AlertCircle, Info, Loader2, Send, Trophy, UploadCloud } from 'lucide-react';
+import { API_BASE } from '../lib/api';
 import { toast } from '../lib/toast';
 import { cn } from '../lib/cn';
-import { date, money } from '../lib/format';
-import { Button, Card, CardContent, CardDescription, CardHeader, CardTitle, Input, Label, Textarea } from '../components/ui';
+import { date, money, duration, pct } from '../lib/format';
+import { Button, Card, CardContent, CardDescription, CardHeader, CardTitle, Label, Textarea } from '../components/ui';
+import { ACCEPT, Kind, MAX_DESCRIPTION, Picked, Profile, QuizResult, REQUIRED, checkFile } from '../components/application/model';
+import { FileRow, SingleFile } from '../components/application/files';
+import { ProfileCard, useProfileEditor } from '../components/application/ProfileCard';
 
-export type Profile = { name: string; email: string; position: string; linkedin: string; portfolio: string };
+export type { Profile };
 
 export type ApplicationFormProps = {
   badge: { _id: string; name: string; type: string; price: number; requiresResume: boolean };
@@ -20,85 +21,6 @@ export type ApplicationFormProps = {
   rejected: { reason: string; reviewedAt: string | null } | null;
 };
 
-type Kind = 'proof' | 'resume' | 'profilePic';
-
-type Picked = {
-  id: number;
-  file: File;
-  kind: Kind;
-  error: string | null;
-  progress: number; // 0..1 while uploading
-};
-
-type QuizResult = { score: number; passed: boolean; correctAnswers: number; total: number; timeSpent: number; attemptId?: string; fromQuiz?: boolean };
-
-const MAX_DESCRIPTION = 5000;
-
-// The same rules as the server (app/application CheckFile): extension per kind, size,
-// and the file's first bytes.
-const TYPES: Record<string, { label: string; magic: number[][]; image: boolean }> = {
-  '.pdf': { label: 'PDF', magic: [[0x25, 0x50, 0x44, 0x46, 0x2d]], image: false },
-  '.doc': { label: 'DOC', magic: [[0xd0, 0xcf, 0x11, 0xe0, 0xa1, 0xb1, 0x1a, 0xe1]], image: false },
-  '.docx': { label: 'DOCX', magic: [[0x50, 0x4b, 0x03, 0x04]], image: false },
-  '.jpg': { label: 'JPEG', magic: [[0xff, 0xd8, 0xff]], image: true },
-  '.jpeg': { label: 'JPEG', magic: [[0xff, 0xd8, 0xff]], image: true },
-  '.png': { label: 'PNG', magic: [[0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]], image: true },
-};
-
-const ACCEPT: Record<Kind, string> = {
-  proof: '.pdf,.doc,.docx,.jpg,.jpeg,.png',
-  resume: '.pdf,.doc,.docx',
-  profilePic: '.jpg,.jpeg,.png',
-};
-
-function ext(name: string): string {
-  const i = name.lastIndexOf('.');
-  return i >= 0 ? name.slice(i).toLowerCase() : '';
-}
-
-/** "2.4 MB", "310 KB", "12 B". */
-export function fileSize(n: number): string {
-  if (n >= 1024 * 1024) return `${(n / 1024 / 1024).toFixed(1)} MB`;
-  if (n >= 1024) return `${Math.round(n / 1024)} KB`;
-  return `${n} B`;
-}
-
-function duration(seconds: number) {
-  const m = Math.floor(seconds / 60);
-  const s = Math.round(seconds % 60);
-  return m > 0 ? `${m}m ${s}s` : `${s}s`;
-}
-
-function pct(score: number) {
-  return Math.round(score * 10) / 10;
-}
-
-/** Checks a file as the server will; answers the message or null. */
-async function checkFile(file: File, kind: Kind, maxBytes: number): Promise<string | null> {
-  const q = `"${file.name}"`;
-  if (file.size > maxBytes) return `${q} is larger than 10 MB. Each file can be at most 10 MB.`;
-  const t = TYPES[ext(file.name)];
-  if (kind === 'resume' && (!t || t.image)) return `Your resume ${q} must be a PDF, DOC or DOCX file.`;
-  if (kind === 'profilePic' && (!t || !t.image)) return `Your profile picture ${q} must be a JPG or PNG image.`;
-  if (!t) return `${q} is not an accepted file type. Upload PDF, DOC, DOCX, JPG, JPEG or PNG files.`;
-  if (file.size === 0) return `${q} is empty.`;
-  try {
-    const head = new Uint8Array(await file.slice(0, 16).arrayBuffer());
-    const ok = t.magic.some((m) => m.every((b, i) => head[i] === b));
-    if (!ok) return `${q} is not a real ${t.label} file: its content does not match its extension.`;
-  } catch {
-    // unreadable here: the server decides
-  }
-  return null;
-}
-
-const REQUIRED: { key: keyof Profile; label: string }[] = [
-  { key: 'name', label: 'full name' },
-  { key: 'email', label: 'email' },
-  { key: 'position', label: 'position' },
-  { key: 'linkedin', label: 'LinkedIn' },
-];
-
 let seq = 0;
 
 export default function ApplicationForm({ badge, profile: initial, limits, attempt, rejected }: ApplicationFormProps) {
@@ -107,45 +29,8 @@ export default function ApplicationForm({ badge, profile: initial, limits, attem
   const needsPicture = skill;
 
   // ---- profile card ----
-  const [profile, setProfile] = useState<Profile>(initial);
-  const [draft, setDraft] = useState<Profile>(initial);
-  const [editing, setEditing] = useState(false);
-  const [saving, setSaving] = useState(false);
-
-  const startEdit = (focus?: keyof Profile) => {
-    setDraft(profile);
-    setEditing(true);
-    setTimeout(() => document.getElementById(`pf-${focus || 'name'}`)?.focus(), 0);
-  };
-  const cancelEdit = () => {
-    setDraft(profile);
-    setEditing(false);
-  };
-  const saveProfile = async () => {
-    setSaving(true);
-    try {
-      const res = await api<{ msg?: string; user?: Partial<Profile> }>('/users/profile', {
-        method: 'POST',
-        body: { name: draft.name, email: profile.email, position: draft.position, linkedin: draft.linkedin, portfolio: draft.portfolio },
-      });
-      const u = res?.user || {};
-      const next: Profile = {
-        name: u.name ?? draft.name,
-        email: profile.email,
-        position: u.position ?? draft.position,
-        linkedin: u.linkedin ?? draft.linkedin,
-        portfolio: u.portfolio ?? draft.portfolio,
-      };
-      setProfile(next);
-      setDraft(next);
-      setEditing(false);
-      toast({ title: 'Profile Updated', description: res?.msg || 'Your details have been saved.', variant: 'success' });
-    } catch (e) {
-      toast({ title: 'Profile Update Failed', description: errorMessage(e, 'Failed to update profile. Please try again.'), variant: 'destructive' });
-    } finally {
-      setSaving(false);
-    }
-  };
+  const pe = useProfileEditor(initial);
+  const { profile, editing, startEdit } = pe;
 
   // ---- arrival from the quiz ----
   const [quizResult, setQuizResult] = useState<QuizResult | null>(null);
@@ -154,6 +39,7 @@ export default function ApplicationForm({ badge, profile: initial, limits, attem
       const raw = sessionStorage.getItem(`quizResult:${badge._id}`);
       if (raw) {
         const r = JSON.parse(raw) as QuizResult;
+        // eslint-disable-next-line react-hooks/set-state-in-effect -- sessionStorage exists only in the browser: read after hydration so the server's HTML matches
         if (r && typeof r.score === 'number') setQuizResult(r);
       }
     } catch {
@@ -211,7 +97,7 @@ export default function ApplicationForm({ badge, profile: initial, limits, attem
   const proofs = files.filter((f) => f.kind === 'proof');
   const resume = files.find((f) => f.kind === 'resume') || null;
   const picture = files.find((f) => f.kind === 'profilePic') || null;
-  const values = editing ? draft : profile;
+  const values = pe.values;
   const missingProfile = REQUIRED.filter((r) => !values[r.key].trim());
   const missing: string[] = [];
   if (missingProfile.length) missing.push(`your ${missingProfile.map((m) => m.label).join(', ')}`);
@@ -331,77 +217,7 @@ export default function ApplicationForm({ badge, profile: initial, limits, attem
       )}
 
       <div className="grid gap-6 lg:grid-cols-5 lg:items-start">
-        {/* profile card */}
-        <Card className="min-w-0 lg:col-span-2" data-testid="profile-card">
-          <div className="flex items-start justify-between gap-3 p-6">
-            <div className="space-y-1.5">
-              <CardTitle className="flex items-center gap-2">
-                <UserRound className="h-5 w-5 text-primary" aria-hidden="true" /> Your details
-              </CardTitle>
-              <CardDescription>Reviewers see these with your application.</CardDescription>
-            </div>
-            {!editing && (
-              <Button variant="outline" size="sm" onClick={() => startEdit()} disabled={uploading} data-testid="profile-edit">
-                <Pencil /> Edit
-              </Button>
-            )}
-          </div>
-          <CardContent className="space-y-4">
-            <ProfileField label="Full name" required missing={!values.name.trim()}>
-              <Input
-                id="pf-name"
-                value={values.name}
-                readOnly={!editing}
-                onChange={(e) => setDraft({ ...draft, name: e.target.value })}
-                autoComplete="name"
-                maxLength={100}
-              />
-            </ProfileField>
-            <ProfileField label="Email" hint="Your sign-in address; it cannot be changed here." icon={<Lock className="h-3 w-3" aria-hidden="true" />}>
-              <Input id="pf-email" value={values.email} readOnly aria-readonly="true" />
-            </ProfileField>
-            <ProfileField label="Position" required missing={!values.position.trim()}>
-              <Input
-                id="pf-position"
-                value={values.position}
-                readOnly={!editing}
-                onChange={(e) => setDraft({ ...draft, position: e.target.value })}
-                placeholder={editing ? 'e.g. Senior Frontend Engineer' : ''}
-                maxLength={120}
-              />
-            </ProfileField>
-            <ProfileField label="LinkedIn" required missing={!values.linkedin.trim()}>
-              <Input
-                id="pf-linkedin"
-                type="url"
-                value={values.linkedin}
-                readOnly={!editing}
-                onChange={(e) => setDraft({ ...draft, linkedin: e.target.value })}
-                placeholder={editing ? 'https://linkedin.com/in/your-name' : ''}
-              />
-            </ProfileField>
-            <ProfileField label="Portfolio" hint={skill ? 'Optional.' : 'Optional when you upload proof files.'}>
-              <Input
-                id="pf-portfolio"
-                type="url"
-                value={values.portfolio}
-                readOnly={!editing}
-                onChange={(e) => setDraft({ ...draft, portfolio: e.target.value })}
-                placeholder={editing ? 'https://your-site.com' : ''}
-              />
-            </ProfileField>
-            {editing && (
-              <div className="flex gap-2 pt-1">
-                <Button onClick={saveProfile} disabled={saving} data-testid="profile-save">
-                  {saving ? <Loader2 className="animate-spin" /> : <Save />} Save
-                </Button>
-                <Button variant="ghost" onClick={cancelEdit} disabled={saving} data-testid="profile-cancel">
-                  Cancel
-                </Button>
-              </div>
-            )}
-          </CardContent>
-        </Card>
+        <ProfileCard editor={pe} skill={skill} disabled={uploading} />
 
         {/* the application */}
         <Card className="min-w-0 lg:col-span-3">
@@ -569,148 +385,6 @@ export default function ApplicationForm({ badge, profile: initial, limits, attem
             </div>
           </CardContent>
         </Card>
-      </div>
-    </div>
-  );
-}
-
-function ProfileField({ label, required, missing, hint, icon, children }: { label: string; required?: boolean; missing?: boolean; hint?: string; icon?: ReactNode; children: ReactNode }) {
-  const id = 'pf-' + label.toLowerCase().split(' ').pop();
-  return (
-    <div className="space-y-1.5">
-      <Label htmlFor={id} className="flex items-center gap-1.5">
-        {label}
-        {required && <span className="text-destructive" aria-hidden="true">*</span>}
-        {icon}
-        {missing && <span className="ml-auto text-xs font-normal text-destructive">Required</span>}
-      </Label>
-      <div className={cn(missing && '[&_input]:border-destructive/70')}>{children}</div>
-      {hint && <p className="text-xs text-muted-foreground">{hint}</p>}
-    </div>
-  );
-}
-
-function Progress({ value }: { value: number }) {
-  return (
-    <div className="mt-1.5 h-1 overflow-hidden rounded-full bg-muted" role="progressbar" aria-valuemin={0} aria-valuemax={100} aria-valuenow={Math.round(value * 100)}>
-      <div className="h-full bg-primary transition-[width]" style={{ width: `${Math.round(value * 100)}%` }} />
-    </div>
-  );
-}
-
-function FileRow({ f, uploading, onRemove }: { f: Picked; uploading: boolean; onRemove: (id: number) => void }) {
-  const Icon = TYPES[ext(f.file.name)]?.image ? FileImage : FileText;
-  return (
-    <li className="flex items-start gap-3 p-3" data-testid="file-row" data-error={f.error ? 'true' : 'false'}>
-      <span className={cn('mt-0.5 flex h-9 w-9 shrink-0 items-center justify-center rounded-lg', f.error ? 'bg-destructive/10 text-destructive' : 'bg-primary/10 text-primary')}>
-        <Icon className="h-4 w-4" aria-hidden="true" />
-      </span>
-      <div className="min-w-0 flex-1">
-        <div className="flex items-baseline gap-2">
-          <p className="truncate text-sm font-medium" title={f.file.name} data-testid="file-name">
-            {f.file.name}
-          </p>
-          <span className="shrink-0 text-xs tabular-nums text-muted-foreground" data-testid="file-size">
-            {fileSize(f.file.size)}
-          </span>
-        </div>
-        {f.error ? (
-          <p className="mt-0.5 text-xs text-destructive" data-testid="file-error">
-            {f.error}
-          </p>
-        ) : uploading ? (
-          <Progress value={f.progress} />
-        ) : f.progress >= 1 ? (
-          <p className="mt-0.5 flex items-center gap-1 text-xs text-success">
-            <CheckCircle2 className="h-3 w-3" aria-hidden="true" /> Uploaded
-          </p>
-        ) : (
-          <p className="mt-0.5 text-xs text-muted-foreground">Ready to upload</p>
-        )}
-      </div>
-      <Button variant="ghost" size="icon" className="h-8 w-8 shrink-0" onClick={() => onRemove(f.id)} disabled={uploading} aria-label={`Remove ${f.file.name}`} data-testid="file-remove">
-        <X />
-      </Button>
-    </li>
-  );
-}
-
-function SingleFile({
-  kind, label, hint, picked, preview, disabled, onPick, onRemove,
-}: {
-  kind: Kind;
-  label: string;
-  hint: string;
-  picked: Picked | null;
-  preview?: string | null;
-  disabled: boolean;
-  onPick: (f: File) => void;
-  onRemove: (id: number) => void;
-}) {
-  const input = useRef<HTMLInputElement>(null);
-  const id = `${kind}-input`;
-  return (
-    <div className="space-y-2">
-      <Label htmlFor={id} className="flex items-center gap-1.5">
-        {label} <span className="text-destructive" aria-hidden="true">*</span>
-      </Label>
-      <div className={cn('rounded-xl border p-3', picked?.error && 'border-destructive/60')}>
-        {picked ? (
-          <div className="flex items-start gap-3" data-testid={`${kind}-picked`}>
-            {preview ? (
-              <img src={preview} alt="" className="h-10 w-10 shrink-0 rounded-full object-cover ring-1 ring-border" />
-            ) : (
-              <span className={cn('flex h-10 w-10 shrink-0 items-center justify-center rounded-lg', picked.error ? 'bg-destructive/10 text-destructive' : 'bg-primary/10 text-primary')}>
-                {kind === 'profilePic' ? <FileImage className="h-4 w-4" /> : <FileText className="h-4 w-4" />}
-              </span>
-            )}
-            <div className="min-w-0 flex-1">
-              <p className="truncate text-sm font-medium" title={picked.file.name}>
-                {picked.file.name}
-              </p>
-              <p className="text-xs text-muted-foreground">{fileSize(picked.file.size)}</p>
-              {picked.error ? (
-                <p className="mt-0.5 text-xs text-destructive" data-testid="file-error">
-                  {picked.error}
-                </p>
-              ) : disabled ? (
-                <Progress value={picked.progress} />
-              ) : null}
-            </div>
-            <Button variant="ghost" size="icon" className="h-8 w-8 shrink-0" onClick={() => onRemove(picked.id)} disabled={disabled} aria-label={`Remove ${picked.file.name}`}>
-              <X />
-            </Button>
-          </div>
-        ) : (
-          <button
-            type="button"
-            disabled={disabled}
-            onClick={() => input.current?.click()}
-            className="flex w-full items-center gap-3 rounded-lg text-left text-sm focus-visible:outline-none focus-visible:ring-2 focus-visible:ring-ring disabled:opacity-60"
-          >
-            <span className="flex h-10 w-10 shrink-0 items-center justify-center rounded-lg bg-muted text-muted-foreground">
-              <UploadCloud className="h-4 w-4" aria-hidden="true" />
-            </span>
-            <span>
-              <span className="block font-medium text-primary">Choose {kind === 'resume' ? 'a file' : 'an image'}</span>
-              <span className="block text-xs text-muted-foreground">{hint}</span>
-            </span>
-          </button>
-        )}
-        <input
-          ref={input}
-          id={id}
-          data-testid={id}
-          type="file"
-          accept={ACCEPT[kind]}
-          className="sr-only"
-          tabIndex={-1}
-          onChange={(e) => {
-            const f = e.target.files?.[0];
-            if (f) onPick(f);
-            e.target.value = '';
-          }}
-        />
       </div>
     </div>
   );

@@ -7,7 +7,7 @@
 import { useEffect, useRef, useState, type MouseEvent } from 'react';
 import { Search } from 'lucide-react';
 import { CATEGORIES, catalogueHref, normalizeQuery } from '../lib/badges';
-import { cn } from '../lib/cn';
+import { cx } from '../lib/cx';
 
 export type BadgeCatalogueProps = {
   q: string;
@@ -63,7 +63,7 @@ export default function BadgeCatalogue({ q: q0, category: cat0, showAll }: Badge
       setQ(v);
       apply(v, category, 0);
     }
-    // eslint-disable-next-line react-hooks/exhaustive-deps
+    // eslint-disable-next-line react-hooks/exhaustive-deps -- once, at hydration: later typing goes through onQuery
   }, []);
 
   const onQuery = (v: string) => {
@@ -112,7 +112,7 @@ export default function BadgeCatalogue({ q: q0, category: cat0, showAll }: Badge
                   onClick={(e) => onCategory(e, value)}
                   aria-current={active ? 'true' : undefined}
                   data-category={c}
-                  className={cn(
+                  className={cx(
                     'inline-flex h-9 items-center whitespace-nowrap rounded-full border px-4 text-sm font-medium transition-colors focus-visible:outline-none focus-visible:ring-2 focus-visible:ring-ring',
                     active ? 'border-primary bg-primary text-primary-foreground shadow-sm' : 'bg-background text-foreground hover:bg-accent hover:text-accent-foreground',
                   )}

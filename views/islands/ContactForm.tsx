@@ -1,4 +1,4 @@
-import { useRef, useState, type FormEvent } from 'react';
+import { useState, type FormEvent } from 'react';
 import { CheckCircle2, Send } from 'lucide-react';
 import { Button, Input, Label, Textarea } from '../components/ui';
 import { cn } from '../lib/cn';
@@ -45,7 +45,6 @@ function read(form: HTMLFormElement): Values {
 export default function ContactForm({ supportEmail }: { supportEmail: string }) {
   const [errors, setErrors] = useState<Errors>({});
   const [sentURL, setSentURL] = useState('');
-  const formRef = useRef<HTMLFormElement>(null);
 
   const submit = (e: FormEvent<HTMLFormElement>) => {
     e.preventDefault();
@@ -65,9 +64,9 @@ export default function ContactForm({ supportEmail }: { supportEmail: string }) 
   };
 
   // once a field has an error, re-check it as the visitor types so the message goes away
-  const recheck = (f: Field) => {
-    if (!errors[f] || !formRef.current) return;
-    const msg = validate(read(formRef.current))[f];
+  const recheck = (f: Field, form: HTMLFormElement | null) => {
+    if (!errors[f] || !form) return;
+    const msg = validate(read(form))[f];
     if (msg !== errors[f]) setErrors({ ...errors, [f]: msg });
   };
 
@@ -78,7 +77,7 @@ export default function ContactForm({ supportEmail }: { supportEmail: string }) 
     'aria-invalid': errors[f] ? true : undefined,
     'aria-describedby': errors[f] ? `contact-${f}-error` : undefined,
     className: invalidRing,
-    onChange: () => recheck(f),
+    onChange: (e: { currentTarget: { form: HTMLFormElement | null } }) => recheck(f, e.currentTarget.form),
   });
   const error = (f: Field) =>
     errors[f] ? (
@@ -88,7 +87,7 @@ export default function ContactForm({ supportEmail }: { supportEmail: string }) 
     ) : null;
 
   return (
-    <form ref={formRef} noValidate onSubmit={submit} className="grid gap-5" aria-label="Contact form" data-testid="contact-form">
+    <form noValidate onSubmit={submit} className="grid gap-5" aria-label="Contact form" data-testid="contact-form">
       <div className="grid gap-5 sm:grid-cols-2">
         <div className="grid gap-2">
           <Label htmlFor="contact-name">Name</Label>

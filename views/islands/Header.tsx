@@ -5,6 +5,7 @@ import { api } from '../lib/api';
 import { applyTheme, getTheme, setTheme, type Theme } from '../lib/theme';
 import { cn } from '../lib/cn';
 import type { Shell } from '../lib/shell';
+import { useSessionUser } from '../lib/hooks/useSessionUser';
 import { buttonClass } from '../components/ui';
 
 export const NAV_LINKS = [
@@ -45,6 +46,7 @@ const ITEM =
 function ThemeToggle() {
   const [theme, set] = useState<Theme>('light');
   useEffect(() => {
+    // eslint-disable-next-line react-hooks/set-state-in-effect -- the stored theme exists only in the browser: read after hydration so the server's HTML matches
     set(getTheme());
     const mq = window.matchMedia('(prefers-color-scheme: dark)');
     const onChange = () => getTheme() === 'system' && applyTheme('system');
@@ -137,23 +139,6 @@ function UserMenu({ shell }: { shell: Shell }) {
 }
 
 /** The shared header: navigation, theme, the user menu, the mobile menu and the toaster. */
-type UserDetail = NonNullable<Shell['user']>;
-
-/** Keeps the header's user in step with profile edits made on this page (the profile
- * island announces them with a 'meritmark:user' event and window.__mmUser, since this
- * island may hydrate only later). */
-function useLiveUser(initial: Shell['user']) {
-  const [user, setUser] = useState(initial);
-  useEffect(() => {
-    const w = window as unknown as { __mmUser?: UserDetail };
-    if (w.__mmUser && initial) setUser({ ...initial, ...w.__mmUser });
-    const on = (e: Event) => setUser((u) => (u ? { ...u, ...(e as CustomEvent<UserDetail>).detail } : u));
-    window.addEventListener('meritmark:user', on);
-    return () => window.removeEventListener('meritmark:user', on);
-  }, [initial]);
-  return user;
-}
-
 export default function Header({ shell: initialShell }: { shell: Shell }) {
   const [mobileOpen, setMobileOpen] = useState(false);
   const toggleRef = useRef<HTMLButtonElement>(null);
@@ -168,7 +153,8 @@ export default function Header({ shell: initialShell }: { shell: Shell }) {
     document.addEventListener('keydown', onKey);
     return () => document.removeEventListener('keydown', onKey);
   }, [mobileOpen]);
-  const shell = { ...initialShell, user: useLiveUser(initialShell.user) };
+  // the user follows profile edits made on this page (views/lib/session-store.ts)
+  const shell = { ...initialShell, user: useSessionUser(initialShell.user) };
   const path = shell.path;
   return (
     <header className="border-b bg-background/85 backdrop-blur supports-[backdrop-filter]:bg-background/70">

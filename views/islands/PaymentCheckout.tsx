@@ -3,32 +3,18 @@
 // or the free-grant button when a 100% coupon makes the badge free. Every amount shown
 // comes from the server's pricing; the server charges its own price whatever is sent.
 import { useEffect, useRef, useState } from 'react';
-import { AlertCircle, CheckCircle2, Gift, Loader2, Lock, RefreshCw, Tag, X } from 'lucide-react';
+import { AlertCircle, CheckCircle2, Gift, Loader2, Lock, Tag, X } from 'lucide-react';
 import { Button, Card, CardContent, CardDescription, CardHeader, CardTitle, Input, Label } from '../components/ui';
 import { Dialog, DialogContent, DialogDescription, DialogFooter, DialogHeader, DialogTitle } from '../components/dialog';
 import { api, ApiError, errorMessage } from '../lib/api';
 import { money } from '../lib/format';
 import { toast } from '../lib/toast';
 import { cn } from '../lib/cn';
+import type { Provider, Quote } from '../components/checkout/model';
 
-/** A quote from the server (dollars); with a coupon also the coupon validation answer. */
-export type Quote = {
-  code?: string;
-  name?: string;
-  description?: string;
-  discountType?: 'percentage' | 'fixed' | string;
-  discountValue: number;
-  originalAmount: number;
-  discountAmount: number;
-  minimumAdjustment: number;
-  minimumAdjusted: boolean;
-  processingFee: number;
-  finalAmount: number;
-  freeGrant: boolean;
-  currency: string;
-};
-
-export type Provider = { mode: 'simulator' | 'paypal' | string; clientId?: string; simulatorPath?: string };
+export type { Provider, Quote };
+import { OrderSummary } from '../components/checkout/OrderSummary';
+import { PayPalButtons, PayPalMark, RefreshLink } from '../components/checkout/paypal';
 
 export type PaymentCheckoutProps = {
   badge: { _id: string; name: string; category: string };
@@ -40,14 +26,10 @@ export type PaymentCheckoutProps = {
 type VerifyResult = { success: boolean; msg: string; paymentId: string; status: string };
 
 const ORDER_TIMEOUT = 30_000; // spec section 9
+
 const VERIFY_TIMEOUT = 45_000;
 
 export const FAILED_KEY = 'mm-payment-failed:';
-
-function discountLabel(q: Quote): string {
-  if (!q.code) return 'Discount';
-  return q.discountType === 'percentage' ? `Discount (${q.code}, ${q.discountValue}% off)` : `Discount (${q.code})`;
-}
 
 export default function PaymentCheckout({ badge, quote: base, provider, lastPaymentFailed }: PaymentCheckoutProps) {
   const [code, setCode] = useState('');
@@ -62,7 +44,9 @@ export default function PaymentCheckout({ badge, quote: base, provider, lastPaym
 
   // the latest coupon for PayPal's createOrder callback (rendered once)
   const couponRef = useRef<string | null>(null);
-  couponRef.current = applied?.code ?? null;
+  useEffect(() => {
+    couponRef.current = applied?.code ?? null;
+  }, [applied]);
 
   const applyCoupon = async () => {
     const c = code.trim().toUpperCase();
@@ -127,7 +111,9 @@ export default function PaymentCheckout({ badge, quote: base, provider, lastPaym
       if (e instanceof ApiError && (e.data as { declined?: boolean } | null)?.declined) {
         try {
           sessionStorage.setItem(FAILED_KEY + badge._id, e.message);
-        } catch {}
+        } catch {
+          // no storage: the failure page shows its generic text
+        }
         window.location.assign(`/payment-failed/${badge._id}`);
         return;
       }
@@ -362,168 +348,5 @@ export default function PaymentCheckout({ badge, quote: base, provider, lastPaym
         </DialogContent>
       </Dialog>
     </div>
-  );
-}
-
-/** PayPal's word mark; adaptive lightens it on a dark background (the button is always yellow). */
-function PayPalMark({ small, adaptive }: { small?: boolean; adaptive?: boolean }) {
-  return (
-    <span aria-hidden="true" className={cn('font-extrabold italic tracking-tight', small ? 'text-lg' : 'text-xl')}>
-      <span className={cn('text-[#003087]', adaptive && 'dark:text-[#6ea8ff]')}>Pay</span>
-      {/* on the yellow button a darker blue (3:1 for the large bold mark) */}
-      <span className={adaptive ? 'text-[#0070ba] dark:text-[#5bc0f0]' : 'text-[#0b5fa5]'}>Pal</span>
-    </span>
-  );
-}
-
-export function OrderSummary({ badgeName, quote }: { badgeName: string; quote: Quote }) {
-  return (
-    <Card data-testid="order-summary">
-      <CardHeader>
-        <CardTitle>Order summary</CardTitle>
-      </CardHeader>
-      <CardContent>
-        <dl className="space-y-3 text-sm">
-          <div className="flex justify-between gap-4">
-            <dt className="min-w-0">
-              <span className="block text-muted-foreground">Badge fee</span>
-              <span className="block truncate font-medium">{badgeName}</span>
-            </dt>
-            <dd className="font-medium tabular-nums" data-testid="summary-fee">{money(quote.originalAmount)}</dd>
-          </div>
-          {quote.discountAmount > 0 && (
-            <div className="flex justify-between gap-4 text-success">
-              <dt>{discountLabel(quote)}</dt>
-              <dd className="font-medium tabular-nums" data-testid="summary-discount">-{money(quote.discountAmount)}</dd>
-            </div>
-          )}
-          {quote.minimumAdjusted && (
-            <div>
-              <div className="flex justify-between gap-4">
-                <dt>Minimum adjustment</dt>
-                <dd className="font-medium tabular-nums" data-testid="summary-minimum">+{money(quote.minimumAdjustment)}</dd>
-              </div>
-              <p className="mt-1 text-xs text-muted-foreground" data-testid="minimum-notice">
-                PayPal payments must be at least $1.00, so the amount due was adjusted to $1.00.
-              </p>
-            </div>
-          )}
-          <div className="flex justify-between gap-4">
-            <dt className="text-muted-foreground">Processing fee</dt>
-            <dd className="tabular-nums">{money(quote.processingFee)}</dd>
-          </div>
-          <div className="flex items-baseline justify-between gap-4 border-t pt-3">
-            <dt className="text-base font-semibold">Total</dt>
-            <dd className="text-2xl font-bold tabular-nums" data-testid="summary-total">
-              {money(quote.finalAmount)} <span className="text-xs font-medium text-muted-foreground">USD</span>
-            </dd>
-          </div>
-        </dl>
-      </CardContent>
-    </Card>
-  );
-}
-
-// --- PayPal's JS SDK (real credentials)
-
-type PayPalSDK = {
-  Buttons: (opts: Record<string, unknown>) => { render: (el: HTMLElement) => Promise<void>; isEligible?: () => boolean };
-};
-
-let sdkPromise: Promise<PayPalSDK> | null = null;
-function loadSDK(clientId: string): Promise<PayPalSDK> {
-  if (sdkPromise) return sdkPromise;
-  sdkPromise = new Promise((resolve, reject) => {
-    const s = document.createElement('script');
-    s.src = `https://www.paypal.com/sdk/js?client-id=${encodeURIComponent(clientId)}&currency=USD&intent=capture&components=buttons`;
-    s.async = true;
-    s.onload = () => {
-      const pp = (window as unknown as { paypal?: PayPalSDK }).paypal;
-      if (pp) resolve(pp);
-      else reject(new Error('PayPal SDK missing'));
-    };
-    s.onerror = () => {
-      sdkPromise = null;
-      reject(new Error('PayPal SDK failed to load'));
-    };
-    document.head.appendChild(s);
-  });
-  return sdkPromise;
-}
-
-function PayPalButtons(p: {
-  clientId: string;
-  disabled: boolean;
-  createOrder: () => Promise<string>;
-  onOrderError: (e: unknown) => void;
-  onApprove: (orderId: string) => Promise<void>;
-  onCancel: () => void;
-  onError: () => void;
-  onStart: () => void;
-}) {
-  const ref = useRef<HTMLDivElement>(null);
-  const cb = useRef(p);
-  cb.current = p;
-  const [state, setState] = useState<'loading' | 'ready' | 'failed'>('loading');
-  useEffect(() => {
-    let gone = false;
-    loadSDK(p.clientId)
-      .then((pp) => {
-        if (gone || !ref.current) return;
-        return pp
-          .Buttons({
-            style: { layout: 'vertical', shape: 'rect', label: 'paypal', height: 45 },
-            createOrder: async () => {
-              cb.current.onStart();
-              try {
-                return await cb.current.createOrder();
-              } catch (e) {
-                cb.current.onOrderError(e);
-                throw e;
-              }
-            },
-            onApprove: (data: { orderID: string }) => cb.current.onApprove(data.orderID),
-            onCancel: () => cb.current.onCancel(),
-            onError: () => cb.current.onError(),
-          })
-          .render(ref.current)
-          .then(() => !gone && setState('ready'));
-      })
-      .catch(() => !gone && setState('failed'));
-    return () => {
-      gone = true;
-    };
-  }, [p.clientId]);
-  return (
-    <div>
-      {state === 'loading' && (
-        <p className="flex h-12 items-center justify-center gap-2 rounded-md border border-dashed text-sm text-muted-foreground">
-          <Loader2 className="h-4 w-4 animate-spin" aria-hidden="true" /> Loading PayPal…
-        </p>
-      )}
-      {state === 'failed' && (
-        <p className="rounded-md border border-destructive/40 bg-destructive/10 px-3 py-2 text-sm">PayPal could not be loaded. Check your connection or any content blocker, then refresh.</p>
-      )}
-      <div ref={ref} aria-busy={p.disabled} className={cn('relative z-0', p.disabled && 'pointer-events-none opacity-60')} data-testid="paypal-buttons" />
-      <RefreshLink />
-    </div>
-  );
-}
-
-/** The spec's 'PayPal not loading? Click to refresh' (under the real button and the
- * simulator alike): a plain link to this page, so it works even if scripts stalled. */
-function RefreshLink() {
-  return (
-    <a
-      href=""
-      onClick={(e) => {
-        e.preventDefault();
-        window.location.reload();
-      }}
-      className="mt-2 flex w-full items-center justify-center gap-1.5 rounded-sm text-sm text-muted-foreground underline-offset-4 hover:text-foreground hover:underline focus-visible:outline-none focus-visible:ring-2 focus-visible:ring-ring"
-      data-testid="paypal-refresh"
-    >
-      <RefreshCw className="h-3.5 w-3.5" aria-hidden="true" /> PayPal not loading? Click to refresh
-    </a>
   );
 }

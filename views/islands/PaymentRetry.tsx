@@ -12,10 +12,13 @@ export default function PaymentRetry({ badgeId }: { badgeId: string }) {
     try {
       const r = sessionStorage.getItem(FAILED_KEY + badgeId);
       if (r) {
+        // eslint-disable-next-line react-hooks/set-state-in-effect -- sessionStorage exists only in the browser: read after hydration so the server's HTML matches
         setReason(r);
         sessionStorage.removeItem(FAILED_KEY + badgeId);
       }
-    } catch {}
+    } catch {
+      // no storage: the generic text stays
+    }
   }, [badgeId]);
   const retry = () => {
     // back to the payment page; a visitor who arrived here directly has no page to go back to

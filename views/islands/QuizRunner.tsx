@@ -3,114 +3,17 @@
 // draws the questions, keeps the deadline and the saved answers, and grades the
 // submission; the result has the figures only (never which option was right).
 import { useCallback, useEffect, useRef, useState, type KeyboardEvent } from 'react';
-import {
-  AlertTriangle,
-  ArrowLeft,
-  ArrowRight,
-  CalendarClock,
-  CheckCircle2,
-  ChevronLeft,
-  ChevronRight,
-  CircleHelp,
-  Clock,
-  RotateCcw,
-  Send,
-  Target,
-  Timer,
-  Trophy,
-  Play,
-  Layers,
-  XCircle,
-} from 'lucide-react';
+import { AlertTriangle, ChevronLeft, ChevronRight, Clock, Send, Target } from 'lucide-react';
 import { api, ApiError, errorMessage } from '../lib/api';
-import { clock, dateTime } from '../lib/format';
+import { clock } from '../lib/format';
 import { cn } from '../lib/cn';
-import { toast, toastError } from '../lib/toast';
-import { Button, Card, Chip, LinkButton, Skeleton } from '../components/ui';
+import { toast } from '../lib/toast';
+import { Button, Card } from '../components/ui';
+import { Eligibility, Phase, Quiz, QuizResult, WARN_SECONDS, storeQuizResult } from '../components/quiz/model';
+import { LoadingQuiz, NoQuestions, StartScreen, Unavailable } from '../components/quiz/screens';
+import { ResultScreen } from '../components/quiz/ResultScreen';
 
 export type QuizRunnerProps = { badgeId: string; badgeName: string; attemptId: string };
-
-type Question = { _id: string; text: string; options: string[] };
-type Attempt = { _id: string; startedAt: string; deadline: string; serverNow: string; answers: Record<string, number> };
-export type Eligibility = {
-  canStart: boolean;
-  nextAttemptAt: string | null;
-  reason: string;
-  attemptsUsed: number;
-  maxAttempts: number;
-  periodDays: number;
-  extraAttempts: number;
-  usesExtra: boolean;
-};
-type Quiz = {
-  _id: string;
-  title: string;
-  description: string;
-  passingScore: number;
-  timeLimit: number;
-  questionsPerAttempt: number;
-  poolSize: number;
-  retakeRule: { waitHours: number; maxAttempts: number; periodDays: number; text: string };
-  eligibility: Eligibility;
-  badge: { _id: string; name: string };
-  questions: Question[];
-  attempt: Attempt | null;
-  lastAttempt: { _id: string; score: number; passed: boolean; submittedAt: string } | null;
-};
-export type QuizResult = {
-  attemptId: string;
-  title: string;
-  badge: { _id: string; name: string };
-  score: number;
-  passed: boolean;
-  correctAnswers: number;
-  total: number;
-  timeSpent: number;
-  passingScore: number;
-  late: boolean;
-  answered: number;
-  topics: { topic: string; correct: number; total: number }[];
-  eligibility: Eligibility | null;
-};
-
-type Phase =
-  | { kind: 'loading' }
-  | { kind: 'error'; msg: string }
-  | { kind: 'empty'; quiz: Quiz }
-  | { kind: 'intro'; quiz: Quiz; starting: boolean; msg: string }
-  | { kind: 'running' }
-  | { kind: 'submitting' }
-  | { kind: 'submitFailed'; msg: string }
-  | { kind: 'result'; result: QuizResult };
-
-/** Warning threshold of the timer (spec section 9). */
-const WARN_SECONDS = 300;
-
-/** The quiz result as the application page reads it ("navigation state"). */
-export function storeQuizResult(badgeId: string, r: QuizResult) {
-  try {
-    sessionStorage.setItem(
-      `quizResult:${badgeId}`,
-      JSON.stringify({ score: r.score, passed: r.passed, correctAnswers: r.correctAnswers, total: r.total, timeSpent: r.timeSpent, attemptId: r.attemptId, fromQuiz: true }),
-    );
-  } catch {
-    // storage disabled: the application page asks the server for the passing attempt anyway
-  }
-}
-
-function pct(score: number) {
-  return Math.round(score * 10) / 10;
-}
-
-function duration(seconds: number) {
-  const m = Math.floor(seconds / 60);
-  const s = seconds % 60;
-  return m > 0 ? `${m}m ${s}s` : `${s}s`;
-}
-
-function scoreTone(score: number) {
-  return score >= 90 ? 'text-success' : score >= 70 ? 'text-warning' : 'text-destructive';
-}
 
 export default function QuizRunner({ badgeId, badgeName, attemptId }: QuizRunnerProps) {
   const [phase, setPhase] = useState<Phase>({ kind: 'loading' });
@@ -122,11 +25,27 @@ export default function QuizRunner({ badgeId, badgeName, attemptId }: QuizRunner
 
   const offset = useRef(0); // server clock minus browser clock, ms
   const answersRef = useRef(answers);
-  answersRef.current = answers;
+  useEffect(() => {
+    answersRef.current = answers;
+  }, [answers]);
   const submitted = useRef(false);
   const saveChain = useRef<Promise<unknown>>(Promise.resolve());
   const optionsRef = useRef<HTMLFieldSetElement>(null);
   const focusAfterMove = useRef(false);
+
+  // the running attempt: the server's clock at the middle of the round trip, saved answers
+  const run = (q: Quiz, t0: number, t1: number) => {
+    if (!q.attempt) return;
+    // the server's clock at the middle of the round trip
+    offset.current = Date.parse(q.attempt.serverNow) - (t0 + t1) / 2;
+    const saved = q.attempt.answers || {};
+    setAnswers(saved);
+    const firstOpen = q.questions.findIndex((x) => saved[x._id] === undefined);
+    setCurrent(firstOpen < 0 ? q.questions.length - 1 : firstOpen);
+    submitted.current = false;
+    setRemaining(Math.max(0, (Date.parse(q.attempt.deadline) - (Date.now() + offset.current)) / 1000));
+    setPhase({ kind: 'running' });
+  };
 
   const load = useCallback(async () => {
     setPhase({ kind: 'loading' });
@@ -152,20 +71,6 @@ export default function QuizRunner({ badgeId, badgeName, attemptId }: QuizRunner
       setPhase({ kind: 'error', msg: errorMessage(e, 'Failed to load quiz') });
     }
   }, [badgeId]);
-
-  // the running attempt: the server's clock at the middle of the round trip, saved answers
-  const run = (q: Quiz, t0: number, t1: number) => {
-    if (!q.attempt) return;
-    // the server's clock at the middle of the round trip
-    offset.current = Date.parse(q.attempt.serverNow) - (t0 + t1) / 2;
-    const saved = q.attempt.answers || {};
-    setAnswers(saved);
-    const firstOpen = q.questions.findIndex((x) => saved[x._id] === undefined);
-    setCurrent(firstOpen < 0 ? q.questions.length - 1 : firstOpen);
-    submitted.current = false;
-    setRemaining(Math.max(0, (Date.parse(q.attempt.deadline) - (Date.now() + offset.current)) / 1000));
-    setPhase({ kind: 'running' });
-  };
 
   // Start Quiz: an explicit POST; a refused retake shows the server's message and the time
   const start = async (intro: Quiz) => {
@@ -428,261 +333,6 @@ export default function QuizRunner({ badgeId, badgeName, attemptId }: QuizRunner
             Try Again
           </Button>
         </div>
-      )}
-    </div>
-  );
-}
-
-function LoadingQuiz() {
-  return (
-    <div className="mx-auto w-full max-w-3xl" aria-busy="true" aria-label="Loading quiz" data-testid="quiz-loading">
-      <div className="flex items-start justify-between gap-4">
-        <div className="flex-1 space-y-3">
-          <Skeleton className="h-4 w-32" />
-          <Skeleton className="h-8 w-2/3" />
-          <Skeleton className="h-4 w-1/2" />
-        </div>
-        <Skeleton className="h-11 w-28" />
-      </div>
-      <Card className="mt-6">
-        <div className="space-y-4 p-6">
-          <div className="flex justify-between">
-            <Skeleton className="h-4 w-28" />
-            <Skeleton className="h-4 w-32" />
-          </div>
-          <Skeleton className="h-2 w-full" />
-          <Skeleton className="mt-4 h-6 w-3/4" />
-          {[0, 1, 2, 3].map((i) => (
-            <Skeleton key={i} className="h-14 w-full" />
-          ))}
-        </div>
-      </Card>
-      <p className="sr-only">Loading...</p>
-    </div>
-  );
-}
-
-function Unavailable({ msg, badgeId, onRetry }: { msg: string; badgeId: string; onRetry: () => void }) {
-  return (
-    <Card className="mx-auto w-full max-w-xl text-center" data-testid="quiz-unavailable">
-      <div className="flex flex-col items-center p-8 sm:p-10">
-        <span className="flex h-14 w-14 items-center justify-center rounded-full bg-destructive/10 text-destructive">
-          <AlertTriangle className="h-7 w-7" />
-        </span>
-        <h1 className="mt-5 text-2xl font-bold tracking-tight">Quiz Unavailable</h1>
-        <p className="mt-2 text-muted-foreground" role="alert">
-          {msg}
-        </p>
-        <div className="mt-6 flex flex-wrap justify-center gap-3">
-          <Button onClick={onRetry}>
-            <RotateCcw /> Try Again
-          </Button>
-          <LinkButton href="/badges" variant="outline">
-            <ArrowLeft /> Back to Badges
-          </LinkButton>
-          {badgeId && /^[0-9a-f]{24}$/.test(badgeId) && (
-            <LinkButton href={`/badges/${badgeId}`} variant="ghost">
-              View badge
-            </LinkButton>
-          )}
-        </div>
-      </div>
-    </Card>
-  );
-}
-
-function NoQuestions({ quiz }: { quiz: Quiz }) {
-  return (
-    <Card className="mx-auto w-full max-w-xl text-center" data-testid="quiz-empty">
-      <div className="flex flex-col items-center p-8 sm:p-10">
-        <span className="flex h-14 w-14 items-center justify-center rounded-full bg-muted text-muted-foreground">
-          <CircleHelp className="h-7 w-7" />
-        </span>
-        <h1 className="mt-5 text-2xl font-bold tracking-tight">No Questions Available</h1>
-        <p className="mt-2 text-muted-foreground">
-          {quiz.title} has no questions yet. Please check back later.
-        </p>
-        <LinkButton href="/badges" variant="outline" className="mt-6">
-          <ArrowLeft /> Back to Badges
-        </LinkButton>
-      </div>
-    </Card>
-  );
-}
-
-/** When the member may next start, as one sentence (null when they may start now). */
-function nextAttemptText(e: Eligibility | null | undefined): string | null {
-  if (!e || !e.nextAttemptAt || (e.canStart && !e.usesExtra)) return null;
-  if (e.usesExtra) return `An administrator granted you an extra attempt, so you may start now. Otherwise your next attempt would open ${dateTime(e.nextAttemptAt)}.`;
-  if (e.reason === 'cap') return `You have used all ${e.maxAttempts} attempts allowed in ${e.periodDays} days. Your next attempt opens ${dateTime(e.nextAttemptAt)}.`;
-  return `Your next attempt opens ${dateTime(e.nextAttemptAt)}.`;
-}
-
-function NextAttempt({ e }: { e: Eligibility | null | undefined }) {
-  const text = nextAttemptText(e);
-  if (!text) return null;
-  return (
-    <p
-      className="mt-4 flex items-start gap-2 rounded-md border border-warning/40 bg-warning/10 px-3 py-2 text-left text-sm text-foreground"
-      data-testid="quiz-next-attempt"
-      data-next={e?.nextAttemptAt || ''}
-    >
-      <CalendarClock className="mt-0.5 h-4 w-4 shrink-0" /> <span>{text}</span>
-    </p>
-  );
-}
-
-function StartScreen({ quiz: q, starting, msg, onStart }: { quiz: Quiz; starting: boolean; msg: string; onStart: () => void }) {
-  const e = q.eligibility;
-  const facts = [
-    { label: 'Questions', value: q.questionsPerAttempt < q.poolSize ? `${q.questionsPerAttempt} drawn from ${q.poolSize}` : `${q.poolSize}`, Icon: Layers },
-    { label: 'Time limit', value: `${q.timeLimit} min`, Icon: Timer },
-    { label: 'Passing score', value: `${q.passingScore}%`, Icon: Target },
-    {
-      label: 'Attempts',
-      value: e.maxAttempts > 0 && e.periodDays > 0 ? `${e.attemptsUsed} of ${e.maxAttempts} used` : `${e.attemptsUsed} used`,
-      Icon: RotateCcw,
-    },
-  ];
-  return (
-    <Card className="mx-auto w-full max-w-3xl" data-testid="quiz-start">
-      <div className="p-6 sm:p-8">
-        <p className="text-sm font-medium text-primary">{q.badge.name}</p>
-        <h1 className="mt-1 text-2xl font-bold tracking-tight sm:text-3xl">{q.title}</h1>
-        {q.description && <p className="mt-2 text-muted-foreground">{q.description}</p>}
-        <dl className="mt-6 grid grid-cols-2 gap-3 sm:grid-cols-4">
-          {facts.map(({ label, value, Icon }) => (
-            <div key={label} className="rounded-lg border bg-muted/30 p-3">
-              <dt className="flex items-center gap-1.5 text-xs text-muted-foreground">
-                <Icon className="h-3.5 w-3.5" /> {label}
-              </dt>
-              <dd className="mt-1 font-semibold tabular-nums">{value}</dd>
-            </div>
-          ))}
-        </dl>
-        <p className="mt-4 text-sm text-muted-foreground" data-testid="quiz-rule">
-          {q.retakeRule.text}. The timer starts when you press Start Quiz; questions and answer order are drawn for each attempt.
-        </p>
-        {q.lastAttempt && (
-          <p className="mt-2 text-sm text-muted-foreground">
-            Your last attempt ({dateTime(q.lastAttempt.submittedAt)}): {pct(q.lastAttempt.score)}%, {q.lastAttempt.passed ? 'passed' : 'not passed'}.
-          </p>
-        )}
-        <NextAttempt e={e} />
-        {msg && (
-          <p role="alert" className="mt-4 rounded-md border border-destructive/50 bg-destructive/10 px-3 py-2 text-sm text-destructive">
-            {msg}
-          </p>
-        )}
-        <div className="mt-6 flex flex-col-reverse gap-3 sm:flex-row sm:justify-end">
-          <LinkButton href={`/badges/${q.badge._id}`} variant="outline">
-            <ArrowLeft /> Back to Badge
-          </LinkButton>
-          {e.canStart && (
-            <Button onClick={onStart} disabled={starting} data-testid="quiz-begin">
-              <Play /> {starting ? 'Starting…' : 'Start Quiz'}
-            </Button>
-          )}
-        </div>
-      </div>
-    </Card>
-  );
-}
-
-function ResultScreen({ result: r, badgeId }: { result: QuizResult; badgeId: string }) {
-  const score = pct(r.score);
-  const continueApplication = () => {
-    storeQuizResult(badgeId, r);
-    window.location.href = `/resume-upload/${badgeId}`;
-  };
-  const retake = () => {
-    window.location.href = `/quiz/${badgeId}`;
-  };
-  const canRetake = !r.eligibility || r.eligibility.canStart;
-  const stats = [
-    { label: 'Correct answers', value: `${r.correctAnswers} / ${r.total}`, Icon: CheckCircle2 },
-    { label: 'Time taken', value: duration(r.timeSpent), Icon: Timer },
-    { label: 'Passing score', value: `${r.passingScore}%`, Icon: Target },
-    { label: 'Your score', value: `${score}%`, Icon: Trophy },
-  ];
-  return (
-    <div className="mx-auto w-full max-w-3xl" data-testid="quiz-result" data-passed={r.passed ? 'true' : 'false'}>
-      <Card className="overflow-hidden">
-        <div className={cn('h-1.5', r.passed ? 'bg-success' : 'bg-destructive')} />
-        <div className="flex flex-col items-center p-6 text-center sm:p-10">
-          <span
-            className={cn(
-              'flex h-16 w-16 items-center justify-center rounded-full',
-              r.passed ? 'bg-success/15 text-success' : 'bg-destructive/10 text-destructive',
-            )}
-          >
-            {r.passed ? <Trophy className="h-8 w-8" /> : <XCircle className="h-8 w-8" />}
-          </span>
-          <p className="mt-4 text-sm font-medium text-muted-foreground">{r.title || r.badge.name}</p>
-          <h1 className="mt-1 text-2xl font-bold tracking-tight sm:text-3xl">{r.passed ? 'Congratulations, you passed!' : 'Not quite there yet'}</h1>
-          <p className={cn('mt-4 text-6xl font-extrabold tabular-nums', scoreTone(score))} data-testid="quiz-percent">
-            {score}%
-          </p>
-          <p className="mt-2 max-w-md text-muted-foreground">
-            {r.passed
-              ? `You reached the ${r.passingScore}% needed for ${r.badge.name}. Continue your application to have it reviewed.`
-              : `You need ${r.passingScore}% to pass. The answers are not shown, so the badge keeps its meaning: study the topics and try again when your next attempt opens.`}
-          </p>
-          {r.late && (
-            <p className="mt-3 rounded-md bg-warning/15 px-3 py-2 text-sm">Time ran out: only the answers saved before the deadline were graded.</p>
-          )}
-          <dl className="mt-8 grid w-full grid-cols-2 gap-3 sm:grid-cols-4">
-            {stats.map(({ label, value, Icon }) => (
-              <div key={label} className="rounded-lg border bg-muted/30 p-4">
-                <dt className="flex items-center justify-center gap-1.5 text-xs text-muted-foreground">
-                  <Icon className="h-3.5 w-3.5" /> {label}
-                </dt>
-                <dd className="mt-1 text-lg font-semibold tabular-nums">{value}</dd>
-              </div>
-            ))}
-          </dl>
-          {!r.passed && <NextAttempt e={r.eligibility} />}
-          <div className="mt-8 flex w-full flex-col-reverse gap-3 sm:w-auto sm:flex-row">
-            {canRetake && (
-              <Button variant="outline" onClick={retake}>
-                <RotateCcw /> Retake Quiz
-              </Button>
-            )}
-            {r.passed ? (
-              <Button onClick={continueApplication} data-testid="quiz-continue">
-                Continue Application <ArrowRight />
-              </Button>
-            ) : (
-              <LinkButton href="/badges">
-                <ArrowLeft /> Back to Badges
-              </LinkButton>
-            )}
-          </div>
-        </div>
-      </Card>
-
-      {r.topics.length > 0 && (
-        <>
-          <h2 className="mt-10 text-xl font-semibold">Score by topic</h2>
-          <ul className="mt-4 grid gap-3 sm:grid-cols-2" data-testid="quiz-topics">
-            {r.topics.map((t) => {
-              const p = Math.round((t.correct / t.total) * 100);
-              return (
-                <li key={t.topic} className="rounded-lg border bg-card p-4">
-                  <div className="flex items-center justify-between gap-2 text-sm">
-                    <span className="font-medium">{t.topic}</span>
-                    <span className="tabular-nums text-muted-foreground">
-                      {t.correct} / {t.total}
-                    </span>
-                  </div>
-                  <div className="mt-2 h-2 w-full overflow-hidden rounded-full bg-muted" aria-hidden="true">
-                    <div className={cn('h-full rounded-full', p >= r.passingScore ? 'bg-success' : 'bg-warning')} style={{ width: `${p}%` }} />
-                  </div>
-                </li>
-              );
-            })}
-          </ul>
-        </>
       )}
     </div>
   );

@@ -1,6 +1,7 @@
 // Badge shapes as the API and the badge pages give them (spec section 3), and the
 // catalogue filter. The filter is the same rule as app/badge Matches: the server renders
 // a filtered view for ?q=…&category=… and the catalogue island filters instantly with this.
+import { CATEGORIES as BADGE_CATEGORIES } from './categories';
 
 export type BadgeType = 'skill' | 'proof';
 
@@ -32,7 +33,8 @@ export type BadgeApplication = { _id: string; status: ApplicationStatus | string
 
 export type BadgeGrant = { grantedAt: string; verificationId: string; publicVerificationId: string; expiresAt: string | null };
 
-export const CATEGORIES = ['All', 'Development', 'Design', 'Management', 'Data Science', 'Marketing', 'DevOps'] as const;
+/** The catalogue's category chips: All, then every category (lib/categories.ts). */
+export const CATEGORIES = ['All', ...BADGE_CATEGORIES] as const;
 
 /** The canonical category for c (case-insensitive), or '' for All / unknown. */
 export function normalizeCategory(c: string | null | undefined): string {

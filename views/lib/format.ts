@@ -45,3 +45,46 @@ export function clock(seconds: number): string {
     .toString()
     .padStart(2, '0')}:${(s % 60).toString().padStart(2, '0')}`;
 }
+
+/** "2.4 MB", "310 KB", "12 B"; kbDecimals 1 gives "310.5 KB" (the admin's file list). */
+export function fileSize(n: number, kbDecimals: 0 | 1 = 0): string {
+  if (n >= 1024 * 1024) return `${(n / 1024 / 1024).toFixed(1)} MB`;
+  if (n >= 1024) return `${kbDecimals ? (n / 1024).toFixed(1) : Math.round(n / 1024)} KB`;
+  return `${n} B`;
+}
+
+/** "4m 5s", "45s". */
+export function duration(seconds: number): string {
+  const m = Math.floor(seconds / 60);
+  const s = Math.round(seconds % 60);
+  return m > 0 ? `${m}m ${s}s` : `${s}s`;
+}
+
+/** A score (percent) to one decimal: 87.5. */
+export function pct(score: number): number {
+  return Math.round(score * 10) / 10;
+}
+
+/** Score colour (spec section 4): green at 90 or more, yellow at 70 or more, red below. */
+export function scoreTone(score: number): 'success' | 'warning' | 'destructive' {
+  return score >= 90 ? 'success' : score >= 70 ? 'warning' : 'destructive';
+}
+
+/** "1 question", "3 questions" (or the given plural). */
+export function plural(n: number, one: string, many = one + 's'): string {
+  return `${n} ${n === 1 ? one : many}`;
+}
+
+/** Up to two initials, upper case ("Ada Lovelace" -> "AL"); "?" for no name. */
+export function initials(name: string): string {
+  const parts = name.trim().split(/\s+/).filter(Boolean);
+  if (parts.length === 0) return '?';
+  const first = parts[0].charAt(0);
+  const last = parts.length > 1 ? parts[parts.length - 1].charAt(0) : '';
+  return (first + last).toUpperCase();
+}
+
+/** "Approved" from "approved". */
+export function capitalize(s: string): string {
+  return s ? s.charAt(0).toUpperCase() + s.slice(1) : s;
+}

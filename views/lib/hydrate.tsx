@@ -5,7 +5,7 @@ import { ensureToaster } from './toast';
 // Marks the island element once React has hydrated it (tests wait for data-hydrated).
 function Hydrated({ el, children }: { el: HTMLElement; children: ReactNode }) {
   useEffect(() => {
-    el.dataset.hydrated = 'true';
+    el.setAttribute('data-hydrated', 'true');
   }, [el]);
   return children;
 }

@@ -10,6 +10,7 @@ const HTTP = /^https?:\/\/[^\s/?#"'<>\\]+([/?#][^\s"<>\\]*)?$/i;
 export function externalHref(raw: string | null | undefined): string | undefined {
   if (typeof raw !== 'string') return undefined;
   const s = raw.trim();
+  // eslint-disable-next-line no-control-regex -- control characters are exactly what this refuses
   if (s.length > 2000 || /[\u0000-\u001f\u007f]/.test(s)) return undefined;
   return HTTP.test(s) ? s : undefined;
 }

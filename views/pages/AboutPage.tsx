@@ -3,6 +3,7 @@ import type { ReactNode } from 'react';
 import { Container, LinkButton } from '../components/ui';
 import { CtaPanel, Eyebrow, IconTile, PageHero, SectionHeading, StatsGrid, ctaPrimary, ctaSecondary } from '../components/marketing';
 
+import { initials } from '../lib/format';
 const values: { icon: ReactNode; title: string; body: string }[] = [
   {
     icon: <ShieldCheck />,
@@ -32,14 +33,6 @@ const team = [
   { name: 'Priya Raman', role: 'Head of Assessment', bio: 'Former certification lead who designs quizzes with subject-matter experts in each category.', hue: 'from-fuchsia-500 to-pink-500' },
   { name: 'Lucas Moreau', role: 'Head of Trust & Review', bio: 'Runs the review team that checks every application before a badge is granted.', hue: 'from-emerald-500 to-teal-500' },
 ];
-
-function initials(name: string) {
-  return name
-    .split(' ')
-    .map((p) => p.charAt(0))
-    .join('')
-    .slice(0, 2);
-}
 
 export default function AboutPage() {
   return (

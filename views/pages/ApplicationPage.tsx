@@ -4,10 +4,10 @@ import { Card, Chip, Container, LinkButton } from '../components/ui';
 import { Island } from '../components/Island';
 import { BadgeIcon, priceLabel } from '../components/badges';
 import { cn } from '../lib/cn';
-import { date, dateTime } from '../lib/format';
+import { date, dateTime, fileSize } from '../lib/format';
 import { levelLabel, typeLabel } from '../lib/badges';
 import { externalHref } from '../lib/url';
-import ApplicationForm, { fileSize, type ApplicationFormProps, type Profile } from '../islands/ApplicationForm';
+import ApplicationForm, { type ApplicationFormProps, type Profile } from '../islands/ApplicationForm';
 
 type FileView = { _id: string; kind: string; originalName: string; contentType: string; size: number; url: string };
 

@@ -112,6 +112,7 @@ export default function PublicProfilePage({ profile: p, isOwner }: { profile: Pu
                     </div>
                   </div>
                   <div className="mt-4 flex flex-1 items-end justify-between gap-3 border-t pt-4">
+                    {/* eslint-disable-next-line react-hooks/purity -- a server-only page, rendered once per request */}
                     {b.expiresAt && new Date(b.expiresAt).getTime() < Date.now() ? (
                       <span className="flex items-center gap-1.5 text-xs font-medium text-muted-foreground">
                         <CalendarDays className="h-4 w-4" aria-hidden="true" /> Expired {date(b.expiresAt)}

@@ -7,7 +7,7 @@ import { api, errorMessage } from '../../lib/api';
 import { toastError } from '../../lib/toast';
 import { dateTime } from '../../lib/format';
 import { cn } from '../../lib/cn';
-import { Pager, SearchBox, type PageInfo } from './ApplicationsTab';
+import { Pager, SearchBox, type PageInfo } from './list';
 
 export type AuditEntry = {
   _id: string;
@@ -132,6 +132,7 @@ export function AuditLog({ refreshKey = 0 }: { refreshKey?: number }) {
   }, [action, page, query]);
 
   useEffect(() => {
+    // eslint-disable-next-line react-hooks/set-state-in-effect -- fetching from the server is what this effect synchronises with; the loading state is set as it starts
     load();
   }, [load, refreshKey]);
 

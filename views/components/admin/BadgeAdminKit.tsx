@@ -1,16 +1,18 @@
 // Shared pieces of the catalogue admin tabs (Badge Management, Quiz Management, Coupons):
-// the API shapes, stat cards, form fields, a switch, a confirmation dialog and toasts.
-import type { ComponentType, ReactNode, SelectHTMLAttributes } from 'react';
-import { Switch as RSwitch } from 'radix-ui';
+// the API shapes, stat cards, form fields, card actions and toasts (the switch, confirmation
+// dialog and empty state are generic: components/ui/).
+import { type ComponentType, type ReactNode, type SelectHTMLAttributes } from 'react';
 import { Pencil, Search, Trash2 } from 'lucide-react';
-import { Dialog, DialogContent, DialogDescription, DialogFooter, DialogHeader, DialogTitle } from '../dialog';
 import { Button, Card, Input, Label } from '../ui';
 import { errorMessage } from '../../lib/api';
 import { toast, toastError } from '../../lib/toast';
 import { cn } from '../../lib/cn';
+import { Switch } from '../ui/switch';
 
-export const CATEGORIES = ['Development', 'Design', 'Management', 'Data Science', 'Marketing', 'DevOps'];
+export { CATEGORIES } from '../../lib/categories';
+
 export const LEVELS = ['beginner', 'intermediate', 'advanced'] as const;
+
 export const DIFFICULTIES = ['easy', 'medium', 'hard'] as const;
 
 // The same lists as app/badgeadmin (the server refuses anything else).
@@ -20,10 +22,12 @@ export const BADGE_ICONS = [
   'Palette', 'PenTool', 'Layers', 'Smartphone', 'Kanban', 'Briefcase', 'Users', 'Target',
   'Brain', 'ChartColumn', 'Megaphone', 'HeartHandshake', 'Globe', 'Lightbulb', 'Rocket',
 ];
+
 export const BADGE_COLORS = [
   'blue', 'sky', 'cyan', 'teal', 'emerald', 'green', 'lime', 'yellow', 'amber', 'orange',
   'red', 'rose', 'pink', 'purple', 'violet', 'indigo', 'slate', 'gray',
 ];
+
 // Literal classes so Tailwind keeps them.
 export const SWATCH: Record<string, string> = {
   blue: 'bg-blue-500', sky: 'bg-sky-500', cyan: 'bg-cyan-500', teal: 'bg-teal-500', emerald: 'bg-emerald-500',
@@ -126,6 +130,7 @@ export type CouponStats = {
 export function toastSuccess(message: string) {
   toast({ title: 'Success', description: message, variant: 'success' });
 }
+
 /** The spec's admin error toast: title 'Error', the server's msg, else the fallback. */
 export function toastFail(e: unknown, fallback: string) {
   toastError(errorMessage(e, fallback));
@@ -146,6 +151,7 @@ export function SectionHeader({ title, description, actions }: { title: string; 
 }
 
 type Tone = 'primary' | 'success' | 'warning' | 'destructive' | 'muted';
+
 const toneClass: Record<Tone, string> = {
   primary: 'bg-primary/10 text-primary',
   success: 'bg-success/15 text-success',
@@ -211,34 +217,6 @@ export function SearchInput({ value, onChange, placeholder, label, className }: 
   );
 }
 
-export function Switch({ checked, onCheckedChange, label, disabled, testId }: { checked: boolean; onCheckedChange: (v: boolean) => void; label: string; disabled?: boolean; testId?: string }) {
-  return (
-    <RSwitch.Root
-      checked={checked}
-      onCheckedChange={onCheckedChange}
-      disabled={disabled}
-      aria-label={label}
-      data-testid={testId}
-      className="peer inline-flex h-6 w-11 shrink-0 cursor-pointer items-center rounded-full border-2 border-transparent transition-colors focus-visible:outline-none focus-visible:ring-2 focus-visible:ring-ring focus-visible:ring-offset-2 ring-offset-background disabled:cursor-not-allowed disabled:opacity-50 data-[state=checked]:bg-success data-[state=unchecked]:bg-input"
-    >
-      <RSwitch.Thumb className="pointer-events-none block h-5 w-5 rounded-full bg-background shadow-lg ring-0 transition-transform data-[state=checked]:translate-x-5 data-[state=unchecked]:translate-x-0" />
-    </RSwitch.Root>
-  );
-}
-
-export function EmptyState({ icon: Icon, title, description, action }: { icon: ComponentType<{ className?: string }>; title: string; description?: string; action?: ReactNode }) {
-  return (
-    <div className="flex flex-col items-center justify-center rounded-xl border border-dashed px-6 py-12 text-center">
-      <span className="flex h-12 w-12 items-center justify-center rounded-full bg-muted text-muted-foreground">
-        <Icon className="h-6 w-6" />
-      </span>
-      <p className="mt-4 font-medium">{title}</p>
-      {description && <p className="mt-1 max-w-md text-sm text-muted-foreground">{description}</p>}
-      {action && <div className="mt-4">{action}</div>}
-    </div>
-  );
-}
-
 export function CardsSkeleton({ n = 3 }: { n?: number }) {
   return (
     <div className="grid gap-4 md:grid-cols-2 lg:grid-cols-3" aria-busy="true" aria-label="Loading">
@@ -249,39 +227,6 @@ export function CardsSkeleton({ n = 3 }: { n?: number }) {
   );
 }
 
-/** A confirmation dialog; onConfirm runs while the confirm button shows busy. */
-export function ConfirmDialog({ open, onOpenChange, title, description, confirmLabel, onConfirm, busy, children, destructive = true }: {
-  open: boolean;
-  onOpenChange: (v: boolean) => void;
-  title: string;
-  description: ReactNode;
-  confirmLabel: string;
-  onConfirm: () => void;
-  busy?: boolean;
-  children?: ReactNode;
-  destructive?: boolean;
-}) {
-  return (
-    <Dialog open={open} onOpenChange={(v) => !busy && onOpenChange(v)}>
-      <DialogContent role="alertdialog">
-        <DialogHeader>
-          <DialogTitle>{title}</DialogTitle>
-          <DialogDescription>{description}</DialogDescription>
-        </DialogHeader>
-        {children}
-        <DialogFooter>
-          <Button variant="outline" onClick={() => onOpenChange(false)} disabled={busy}>
-            Cancel
-          </Button>
-          <Button variant={destructive ? 'destructive' : 'default'} onClick={onConfirm} disabled={busy} data-testid="confirm-action">
-            {busy ? 'Working…' : confirmLabel}
-          </Button>
-        </DialogFooter>
-      </DialogContent>
-    </Dialog>
-  );
-}
-
 /** A number typed in a form, as JSON: empty is null, a number is a number, anything else is
  * sent as typed so the server answers with the exact problem. */
 export function numberOrNull(v: string): number | string | null {
@@ -289,14 +234,6 @@ export function numberOrNull(v: string): number | string | null {
   if (t === '') return null;
   const n = Number(t);
   return Number.isFinite(n) ? n : t;
-}
-
-export function plural(n: number, one: string, many = one + 's') {
-  return `${n} ${n === 1 ? one : many}`;
-}
-
-export function capitalize(s: string) {
-  return s ? s[0].toUpperCase() + s.slice(1) : s;
 }
 
 /** The footer of an admin list card: the active switch with its state text, then Edit and

@@ -1,5 +1,5 @@
 // Create / edit badge dialog (also the 'Quick Free Badge' prefilled form).
-import { useEffect, useState, type FormEvent } from 'react';
+import { useState, type FormEvent } from 'react';
 import {
   Award, BadgeCheck, Brain, Briefcase, ChartColumn, Cloud, Code, Container, Cpu, Database, GitBranch, Globe, GraduationCap,
   HeartHandshake, Kanban, Layers, Lightbulb, Lock, Megaphone, Palette, PenTool, Rocket, Server, Shield, ShieldCheck,
@@ -10,11 +10,10 @@ import { Button, Input, Textarea } from '../ui';
 import { BadgeIcon, priceLabel } from '../badges';
 import { api } from '../../lib/api';
 import { cn } from '../../lib/cn';
-import {
-  BADGE_COLORS, BADGE_ICONS, CATEGORIES, Field, LEVELS, NativeSelect, SWATCH, Switch, capitalize, numberOrNull, toastFail, toastSuccess,
-  type AdminBadge,
-} from './BadgeAdminKit';
+import { BADGE_COLORS, BADGE_ICONS, CATEGORIES, Field, LEVELS, NativeSelect, SWATCH, numberOrNull, toastFail, toastSuccess, type AdminBadge } from './BadgeAdminKit';
+import { Switch } from '../ui/switch';
 
+import { capitalize } from '../../lib/format';
 const GLYPHS: Record<string, LucideIcon> = {
   Award, BadgeCheck, Brain, Briefcase, ChartColumn, Cloud, Code, Container, Cpu, Database, GitBranch, Globe, GraduationCap,
   HeartHandshake, Kanban, Layers, Lightbulb, Lock, Megaphone, Palette, PenTool, Rocket, Server, Shield, ShieldCheck,
@@ -71,9 +70,12 @@ export function BadgeFormDialog({ open, onOpenChange, mode, initial, badgeId, on
 }) {
   const [v, setV] = useState<BadgeFormValues>(initial);
   const [busy, setBusy] = useState(false);
-  useEffect(() => {
+  // the form starts from `initial` each time the dialog opens
+  const [seen, setSeen] = useState({ open, initial });
+  if (open !== seen.open || initial !== seen.initial) {
+    setSeen({ open, initial });
     if (open) setV(initial);
-  }, [open, initial]);
+  }
   const set = <K extends keyof BadgeFormValues>(k: K, val: BadgeFormValues[K]) => setV((p) => ({ ...p, [k]: val }));
   const editing = mode === 'edit';
 

@@ -5,12 +5,12 @@ import { Award, CheckCircle2, FileCheck2, Gift, ListChecks, Plus } from 'lucide-
 import { Button, Card, Chip } from '../ui';
 import { BadgeIcon, priceLabel } from '../badges';
 import { api } from '../../lib/api';
-import {
-  CardActions, CardsSkeleton, ConfirmDialog, EmptyState, NativeSelect, SearchInput, SectionHeader, StatCard, capitalize, plural, toastFail,
-  toastSuccess, type AdminBadge, type BadgeStats,
-} from './BadgeAdminKit';
+import { CardActions, CardsSkeleton, NativeSelect, SearchInput, SectionHeader, StatCard, toastFail, toastSuccess, type AdminBadge, type BadgeStats } from './BadgeAdminKit';
+import { ConfirmDialog } from '../ui/confirm-dialog';
+import { EmptyState } from '../ui/empty-state';
 import { BADGE_DEFAULTS, BadgeFormDialog, QUICK_FREE_BADGE, badgeToForm, type BadgeFormMode, type BadgeFormValues } from './BadgeFormDialog';
 
+import { capitalize, plural } from '../../lib/format';
 type FormState = { mode: BadgeFormMode; initial: BadgeFormValues; id?: string } | null;
 
 export function BadgesTab() {
@@ -36,6 +36,7 @@ export function BadgesTab() {
     loadStats();
   }, [loadStats]);
   useEffect(() => {
+    // eslint-disable-next-line react-hooks/set-state-in-effect -- fetching from the server is what this effect synchronises with; the loading state is set as it starts
     load();
   }, [load]);
 

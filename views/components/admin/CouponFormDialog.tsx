@@ -1,12 +1,13 @@
 // The coupon form: 'New Coupon' (create) and the edit dialog. Numbers are converted,
 // maximumDiscount and usageLimit are null when empty, dates are sent as ISO strings;
 // defaults: percentage, 10, minimum 0, valid from now for 30 days.
-import { useEffect, useMemo, useState, type FormEvent, type ReactNode } from 'react';
+import { useMemo, useState, type FormEvent, type ReactNode } from 'react';
 import { Dialog, DialogContent, DialogDescription, DialogFooter, DialogHeader, DialogTitle } from '../dialog';
 import { Button, Input, Textarea } from '../ui';
 import { api } from '../../lib/api';
 import { cn } from '../../lib/cn';
-import { CATEGORIES, Field, NativeSelect, Switch, numberOrNull, toastFail, toastSuccess, type AdminBadge, type AdminCoupon } from './BadgeAdminKit';
+import { CATEGORIES, Field, NativeSelect, numberOrNull, toastFail, toastSuccess, type AdminBadge, type AdminCoupon } from './BadgeAdminKit';
+import { Switch } from '../ui/switch';
 
 type Values = {
   code: string;
@@ -84,12 +85,15 @@ export function CouponFormDialog({ open, onOpenChange, coupon, badges, onSaved }
   const [v, setV] = useState<Values>(() => (coupon ? fromCoupon(coupon) : defaults()));
   const [busy, setBusy] = useState(false);
   const [badgeSearch, setBadgeSearch] = useState('');
-  useEffect(() => {
+  // the form starts afresh each time the dialog opens
+  const [seen, setSeen] = useState({ open, coupon });
+  if (open !== seen.open || coupon !== seen.coupon) {
+    setSeen({ open, coupon });
     if (open) {
       setV(coupon ? fromCoupon(coupon) : defaults());
       setBadgeSearch('');
     }
-  }, [open, coupon]);
+  }
   const set = <K extends keyof Values>(k: K, val: Values[K]) => setV((p) => ({ ...p, [k]: val }));
   const flip = (k: 'applicableBadges' | 'applicableCategories', id: string) =>
     setV((p) => ({ ...p, [k]: p[k].includes(id) ? p[k].filter((x) => x !== id) : [...p[k], id] }));

@@ -5,12 +5,11 @@ import { Check, CircleCheck, Copy, Flame, Gift, Hourglass, Plus, RefreshCw, Tick
 import { Button, Card, Chip } from '../ui';
 import { api } from '../../lib/api';
 import { toast, toastError } from '../../lib/toast';
-import { date, money } from '../../lib/format';
+import { date, money, plural } from '../../lib/format';
 import { cn } from '../../lib/cn';
-import {
-  CardActions, ConfirmDialog, CardsSkeleton, EmptyState, NativeSelect, SearchInput, SectionHeader, StatCard, plural, toastFail, toastSuccess,
-  type AdminBadge, type AdminCoupon, type CouponStats,
-} from './BadgeAdminKit';
+import { CardActions, CardsSkeleton, NativeSelect, SearchInput, SectionHeader, StatCard, toastFail, toastSuccess, type AdminBadge, type AdminCoupon, type CouponStats } from './BadgeAdminKit';
+import { ConfirmDialog } from '../ui/confirm-dialog';
+import { EmptyState } from '../ui/empty-state';
 import { CouponFormDialog } from './CouponFormDialog';
 
 /** Copy feedback lasts 2 seconds (spec section 9). */
@@ -98,7 +97,7 @@ export function CouponsTab() {
   useEffect(() => {
     const t = setTimeout(() => load(search, status), search ? 250 : 0);
     return () => clearTimeout(t);
-    // eslint-disable-next-line react-hooks/exhaustive-deps
+    // eslint-disable-next-line react-hooks/exhaustive-deps -- reload when the filters change; load itself is recreated each render
   }, [search, status]);
 
   const refresh = () => load();

@@ -4,8 +4,10 @@ import { useMemo, useState } from 'react';
 import { BookOpen, Pencil, Plus, Trash2 } from 'lucide-react';
 import { Button, Card, Chip } from '../ui';
 import { api } from '../../lib/api';
-import { date } from '../../lib/format';
-import { ConfirmDialog, EmptyState, SearchInput, capitalize, toastFail, toastSuccess, type Question } from './BadgeAdminKit';
+import { date, capitalize } from '../../lib/format';
+import { SearchInput, toastFail, toastSuccess, type Question } from './BadgeAdminKit';
+import { ConfirmDialog } from '../ui/confirm-dialog';
+import { EmptyState } from '../ui/empty-state';
 import { QuestionFormDialog } from './QuestionFormDialog';
 import { QuestionOptions, difficultyTone } from './QuizManager';
 

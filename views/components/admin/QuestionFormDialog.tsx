@@ -1,14 +1,15 @@
 // The question form: create in the bank, create for a quiz (added to it at once), or edit.
 // Four option slots, the first two required; empty options are dropped before sending and
 // the correct answer follows its option.
-import { useEffect, useState, type FormEvent } from 'react';
+import { useState, type FormEvent } from 'react';
 import { Dialog, DialogContent, DialogDescription, DialogFooter, DialogHeader, DialogTitle } from '../dialog';
 import { Button, Input, Textarea } from '../ui';
 import { toastError } from '../../lib/toast';
 import { api } from '../../lib/api';
 import { cn } from '../../lib/cn';
-import { DIFFICULTIES, Field, NativeSelect, capitalize, toastFail, toastSuccess, type AdminQuiz, type Question } from './BadgeAdminKit';
+import { DIFFICULTIES, Field, NativeSelect, toastFail, toastSuccess, type AdminQuiz, type Question } from './BadgeAdminKit';
 
+import { capitalize } from '../../lib/format';
 export type QuestionFormMode = 'create' | 'quiz' | 'edit';
 
 type Values = {
@@ -53,9 +54,12 @@ export function QuestionFormDialog({ open, onOpenChange, mode, question, quiz, o
 }) {
   const [v, setV] = useState<Values>(() => initialValues(question));
   const [busy, setBusy] = useState(false);
-  useEffect(() => {
+  // the form starts afresh each time the dialog opens
+  const [seen, setSeen] = useState({ open, question });
+  if (open !== seen.open || question !== seen.question) {
+    setSeen({ open, question });
     if (open) setV(initialValues(question));
-  }, [open, question]);
+  }
   const set = <K extends keyof Values>(k: K, val: Values[K]) => setV((p) => ({ ...p, [k]: val }));
 
   const fallback = mode === 'edit' ? 'Failed to update question' : mode === 'quiz' ? 'Failed to create question for quiz' : 'Failed to create question';

@@ -39,6 +39,7 @@ export function QuizAttemptHistory({ userId, badgeId }: { userId: string; badgeI
       .then(setH)
       .catch((e) => setErr(errorMessage(e, 'Failed to load quiz attempts')));
   }, [userId, badgeId]);
+  // eslint-disable-next-line react-hooks/set-state-in-effect -- fetching from the server is what this effect synchronises with; the loading state is set as it starts
   useEffect(load, [load]);
 
   const grant = async () => {

@@ -9,10 +9,13 @@ import { BadgeIcon } from '../badges';
 import { toastError } from '../../lib/toast';
 import { api } from '../../lib/api';
 import { cn } from '../../lib/cn';
-import { EmptyState, Field, SearchInput, Switch, capitalize, numberOrNull, plural, toastFail, toastSuccess, type AdminBadge, type AdminQuiz, type Question } from './BadgeAdminKit';
+import { Field, SearchInput, numberOrNull, toastFail, toastSuccess, type AdminBadge, type AdminQuiz, type Question } from './BadgeAdminKit';
+import { EmptyState } from '../ui/empty-state';
+import { Switch } from '../ui/switch';
 import { QuestionFormDialog } from './QuestionFormDialog';
 import { ItemAnalysis, QuizMembers, QuizSettingsButton, QuizSettingsDialog } from './QuizSettings';
 
+import { capitalize, plural } from '../../lib/format';
 export function difficultyTone(d: string): 'destructive' | 'success' | 'warning' {
   return d === 'hard' ? 'destructive' : d === 'easy' ? 'success' : 'warning';
 }

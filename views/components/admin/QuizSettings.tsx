@@ -13,18 +13,22 @@ export function QuizSettingsDialog({ open, onOpenChange, quiz, onSaved }: { open
   const [v, setV] = useState({ passingScore: '', timeLimit: '', draw: '', wait: '', max: '', period: '' });
   const [busy, setBusy] = useState(false);
   const [err, setErr] = useState('');
-  useEffect(() => {
-    if (!open) return;
-    setErr('');
-    setV({
-      passingScore: String(quiz.passingScore),
-      timeLimit: String(quiz.timeLimit),
-      draw: String(quiz.questionsPerAttempt || quiz.questionCount),
-      wait: String(quiz.retakeWaitHours),
-      max: String(quiz.maxAttempts),
-      period: String(quiz.attemptPeriodDays),
-    });
-  }, [open, quiz]);
+  // the form starts from the quiz each time the dialog opens
+  const [seen, setSeen] = useState<{ open: boolean; quiz: AdminQuiz }>({ open: false, quiz });
+  if (open !== seen.open || quiz !== seen.quiz) {
+    setSeen({ open, quiz });
+    if (open) {
+      setErr('');
+      setV({
+        passingScore: String(quiz.passingScore),
+        timeLimit: String(quiz.timeLimit),
+        draw: String(quiz.questionsPerAttempt || quiz.questionCount),
+        wait: String(quiz.retakeWaitHours),
+        max: String(quiz.maxAttempts),
+        period: String(quiz.attemptPeriodDays),
+      });
+    }
+  }
   const set = (k: keyof typeof v) => (e: { target: { value: string } }) => setV((x) => ({ ...x, [k]: e.target.value }));
   const draw = numberOrNull(v.draw);
   const tooMany = typeof draw === 'number' && draw > quiz.questionCount;
@@ -146,6 +150,7 @@ export function ItemAnalysis({ quizId, refresh }: { quizId: string; refresh: unk
   const [err, setErr] = useState('');
   useEffect(() => {
     let live = true;
+    // eslint-disable-next-line react-hooks/set-state-in-effect -- fetching from the server is what this effect synchronises with; the loading state is set as it starts
     setErr('');
     api<Analysis>(`/admin/quizzes/${quizId}/analysis`)
       .then((r) => live && setA(r))
@@ -244,6 +249,7 @@ export function QuizMembers({ quizId, refresh }: { quizId: string; refresh: unkn
   const [tick, setTick] = useState(0);
   useEffect(() => {
     let live = true;
+    // eslint-disable-next-line react-hooks/set-state-in-effect -- fetching from the server is what this effect synchronises with; the loading state is set as it starts
     setErr('');
     api<{ members: Member[] }>(`/admin/quizzes/${quizId}/members`)
       .then((r) => live && setMs(r.members))

@@ -6,12 +6,10 @@ import { Tabs, TabsContent, TabsList, TabsTrigger } from '../tabs';
 import { Button, Card, CardContent, CardDescription, CardHeader, CardTitle, Chip } from '../ui';
 import { BadgeIcon, priceLabel } from '../badges';
 import { api } from '../../lib/api';
-import { date } from '../../lib/format';
+import { date, capitalize, plural } from '../../lib/format';
 import { cn } from '../../lib/cn';
-import {
-  CATEGORIES, CardsSkeleton, EmptyState, NativeSelect, SearchInput, SectionHeader, StatCard, capitalize, plural, toastFail,
-  type AdminBadge, type AdminQuiz, type Question,
-} from './BadgeAdminKit';
+import { CATEGORIES, CardsSkeleton, NativeSelect, SearchInput, SectionHeader, StatCard, toastFail, type AdminBadge, type AdminQuiz, type Question } from './BadgeAdminKit';
+import { EmptyState } from '../ui/empty-state';
 import { QuizManager } from './QuizManager';
 import { QuestionBank } from './QuestionBank';
 
@@ -170,6 +168,7 @@ export function QuizTab() {
     setRefreshing(false);
   }, []);
   useEffect(() => {
+    // eslint-disable-next-line react-hooks/set-state-in-effect -- fetching from the server is what this effect synchronises with; the loading state is set as it starts
     load();
   }, [load]);
 

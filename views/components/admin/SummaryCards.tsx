@@ -3,7 +3,7 @@
 import type { ReactNode } from 'react';
 import { Award, DollarSign, FileText, Users } from 'lucide-react';
 import { Card } from '../ui';
-import { money } from '../../lib/format';
+import { money, plural } from '../../lib/format';
 
 export type SummaryDay = { date: string; applications: number; revenue: number };
 
@@ -23,10 +23,6 @@ export type Summary = {
   completedPayments: number;
   days: SummaryDay[];
 };
-
-function plural(n: number, one: string, many: string) {
-  return `${n} ${n === 1 ? one : many}`;
-}
 
 function StatCard({ label, value, icon, tone, children, testId }: { label: string; value: string; icon: ReactNode; tone: string; children: ReactNode; testId: string }) {
   return (

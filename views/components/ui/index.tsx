@@ -1,7 +1,8 @@
 // The small design system (shadcn/ui style): button, card, input, label, textarea, chip,
-// skeleton. Dialog and tabs (Radix) live in dialog.tsx and tabs.tsx.
+// skeleton. Dialog and tabs (Radix) live in ../dialog.tsx and ../tabs.tsx; the switch, the
+// confirmation dialog and the empty state beside this file (switch.tsx, confirm-dialog.tsx, empty-state.tsx).
 import type { AnchorHTMLAttributes, ButtonHTMLAttributes, HTMLAttributes, InputHTMLAttributes, LabelHTMLAttributes, TextareaHTMLAttributes } from 'react';
-import { cn } from '../lib/cn';
+import { cn } from '../../lib/cn';
 
 type Variant = 'default' | 'secondary' | 'outline' | 'ghost' | 'destructive' | 'link' | 'success';
 type Size = 'default' | 'sm' | 'lg' | 'icon';

@@ -1,0 +1,41 @@
+// The users tab's data: a user as the admin API sends it, their grants, the list page.
+import { type PageInfo } from '../list';
+
+export type UserGrant = {
+  _id: string;
+  badgeId: string;
+  badgeName: string;
+  badgeCategory: string;
+  grantedAt: string;
+  expiresAt: string | null;
+  verificationId: string;
+  publicVerificationId: string;
+  revokedAt: string | null;
+  revocationReason: string;
+};
+
+export type AdminUser = {
+  _id: string;
+  name: string;
+  email: string;
+  role: string;
+  position: string;
+  linkedin: string;
+  portfolio: string;
+  profilePicUrl: string;
+  createdAt: string;
+  updatedAt: string;
+  badgeGrants: UserGrant[];
+};
+
+export type UserStats = { totalUsers: number; totalAdmins: number; totalBadgesEarned: number; verificationIds: number };
+
+export type UserList = PageInfo & { users: AdminUser[]; stats: UserStats };
+
+export const MAX_PICTURE = 10 * 1024 * 1024;
+
+/** The longest revocation reason the server keeps (app/verify MaxReason). */
+export const MAX_REVOKE_REASON = 500;
+
+/** A grant action the admin has opened: the dialog it shows and whose grant. */
+export type GrantAction = { kind: 'revoke' | 'expiry'; user: AdminUser; grant: UserGrant };

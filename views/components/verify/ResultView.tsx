@@ -1,0 +1,267 @@
+// The verification result: the banner, the badge and holder, the checks, the downloads;
+// and the not-found card.
+import { useState } from 'react';
+import { BadgeCheck, CalendarClock, CalendarDays, Check, Copy, Download, FileJson, FileKey2, Fingerprint, Hourglass, ImageDown, KeyRound, Linkedin, Minus, SearchX, ShieldAlert, ShieldCheck, ShieldOff, ShieldX, X } from 'lucide-react';
+import { Button, Card, Chip, LinkButton } from '../ui';
+import { BadgeIcon } from '../badges';
+import { Avatar } from '../account';
+import { levelLabel, typeLabel } from '../../lib/badges';
+import { date } from '../../lib/format';
+import { toast, toastError } from '../../lib/toast';
+import { cn } from '../../lib/cn';
+import { VerifyResult, MSG_NOT_VERIFIED } from './model';
+
+export function NotFound({ query }: { query: string }) {
+  return (
+    <Card className="border-destructive/40 p-6 sm:p-8" data-testid="not-found">
+      <div className="flex flex-col items-center text-center">
+        <span className="flex h-14 w-14 items-center justify-center rounded-full bg-destructive/10 text-destructive">
+          <SearchX className="h-7 w-7" aria-hidden="true" />
+        </span>
+        <h2 className="mt-4 text-xl font-bold tracking-tight">Badge Not Found</h2>
+        <p className="mt-1 text-sm text-muted-foreground">
+          {MSG_NOT_VERIFIED}
+          {query && (
+            <>
+              {' '}No badge matches <span className="break-all font-mono text-foreground">{query}</span>.
+            </>
+          )}
+        </p>
+      </div>
+      <div className="mx-auto mt-6 max-w-md rounded-lg border bg-muted/40 p-4 text-sm">
+        <p className="font-medium">This can happen when:</p>
+        <ul className="mt-2 space-y-1.5 text-muted-foreground">
+          <li className="flex gap-2"><X className="mt-0.5 h-4 w-4 shrink-0 text-destructive" aria-hidden="true" /> The badge was not issued by Meritmark</li>
+          <li className="flex gap-2"><X className="mt-0.5 h-4 w-4 shrink-0 text-destructive" aria-hidden="true" /> The badge has been revoked or has expired</li>
+          <li className="flex gap-2"><X className="mt-0.5 h-4 w-4 shrink-0 text-destructive" aria-hidden="true" /> The verification ID is in an invalid format</li>
+        </ul>
+        <p className="mt-3 text-xs text-muted-foreground">
+          A verification ID looks like <span className="font-mono">MM-7K2D-9QXA-4PZM</span>; shared links end in a 32-character code, which must be copied exactly.
+        </p>
+      </div>
+    </Card>
+  );
+}
+
+export const banners = {
+  valid: { Icon: ShieldCheck, title: 'Verified Badge', tone: 'border-success/40 bg-success/10', icon: 'bg-success text-white', text: 'This badge is genuine: issued by Meritmark, signed, and in force.' },
+  revoked: { Icon: ShieldX, title: 'Badge Revoked', tone: 'border-destructive/40 bg-destructive/10', icon: 'bg-destructive text-destructive-foreground', text: '' },
+  expired: { Icon: Hourglass, title: 'Badge Expired', tone: 'border-warning/60 bg-warning/15', icon: 'bg-warning text-warning-foreground', text: '' },
+  invalid: { Icon: ShieldAlert, title: 'Verification Failed', tone: 'border-destructive/40 bg-destructive/10', icon: 'bg-destructive text-destructive-foreground', text: '' },
+  untrusted: { Icon: ShieldOff, title: 'Issuer Not Trusted', tone: 'border-destructive/40 bg-destructive/10', icon: 'bg-destructive text-destructive-foreground', text: '' },
+} as const;
+
+export const FORMATS: Record<string, string> = { png: 'badge image (PNG)', jwt: 'signed credential (JWT)', json: 'JSON credential' };
+
+export function ResultView({ r, fileName }: { r: VerifyResult; fileName?: string }) {
+  const fromFile = r.source === 'file';
+  const known = !fromFile || !!r.user.name; // a file naming no grant of ours (or another issuer) has no holder to show
+  const checks = <Checks r={r} />;
+  const file = fromFile && (
+    <p className="break-all text-xs text-muted-foreground" data-testid="verify-file-name">
+      Checked {FORMATS[r.format || ''] || 'file'}{fileName ? `: ${fileName}` : ''}
+      {r.claimedIssuer ? <> · names the issuer <span className="font-mono">{r.claimedIssuer}</span></> : null}
+    </p>
+  );
+  if (!known) {
+    return (
+      <div className="space-y-6">
+        <Banner r={r} />
+        <div className="grid gap-6 lg:grid-cols-5 lg:items-start">
+          <Card className="p-5 lg:col-span-3">
+            <h3 className="font-semibold">{r.status === 'untrusted' ? 'Not a Meritmark credential' : 'Not a badge we issued'}</h3>
+            <p className="mt-2 text-sm text-muted-foreground">
+              {r.status === 'untrusted'
+                ? 'We only vouch for credentials signed with Meritmark\'s own published keys. This file names another issuer, so we did not fetch its keys or trust its claims'
+                : 'No badge issued by Meritmark matches this credential'}
+              {r.badge.name ? <> (it claims to be <span className="font-medium text-foreground">{r.badge.name}</span>).</> : '.'}
+            </p>
+            {r.trustDetail && r.status === 'untrusted' && <p className="mt-3 break-words rounded-md bg-muted/50 p-3 font-mono text-xs">{r.trustDetail}</p>}
+            <div className="mt-3">{file}</div>
+          </Card>
+          <div className="lg:col-span-2">{checks}</div>
+        </div>
+      </div>
+    );
+  }
+  return (
+    <div className="space-y-6">
+      <Banner r={r} />
+
+      <div className="grid gap-6 lg:grid-cols-5 lg:items-start">
+        <Card className="overflow-hidden lg:col-span-3">
+          <div className="flex flex-col gap-5 p-6 sm:flex-row sm:items-start">
+            <BadgeIcon icon={r.badge.icon} color={r.badge.color} size="lg" />
+            <div className="min-w-0">
+              <div className="flex flex-wrap gap-2">
+                <Chip tone="outline">{r.badge.category}</Chip>
+                <Chip tone="secondary">{typeLabel(r.badge.type)}</Chip>
+                {r.badge.level && <Chip tone="outline">{levelLabel(r.badge.level)}</Chip>}
+              </div>
+              <h3 className="mt-3 text-2xl font-bold tracking-tight" data-testid="verify-badge-name">{r.badge.name}</h3>
+              {r.badge.description && <p className="mt-2 leading-relaxed text-muted-foreground">{r.badge.description}</p>}
+            </div>
+          </div>
+          <div className="border-t bg-muted/30 px-6 py-5">
+            <p className="text-xs font-medium uppercase tracking-wide text-muted-foreground">Awarded to</p>
+            <div className="mt-3 flex items-center gap-3">
+              <Avatar name={r.user.name} url={r.user.avatar} className="h-12 w-12" />
+              <div className="min-w-0">
+                <p className="font-semibold" data-testid="verify-holder">{r.user.name}</p>
+                <p className="truncate text-sm text-muted-foreground" title="The address is partly hidden to protect the holder's privacy.">{r.user.email}</p>
+              </div>
+            </div>
+          </div>
+          <dl className="grid gap-4 border-t px-6 py-5 text-sm sm:grid-cols-3">
+            <div>
+              <dt className="flex items-center gap-1.5 text-muted-foreground"><CalendarDays className="h-4 w-4" aria-hidden="true" /> Issued</dt>
+              <dd className="mt-1 font-medium" data-testid="verify-issued">{date(r.issuedAt)}</dd>
+            </div>
+            <div>
+              <dt className="flex items-center gap-1.5 text-muted-foreground"><CalendarClock className="h-4 w-4" aria-hidden="true" /> {r.expiresAt && r.status === 'expired' ? 'Expired' : 'Expires'}</dt>
+              <dd className="mt-1 font-medium" data-testid="verify-expires">{r.expiresAt ? date(r.expiresAt) : 'Does not expire'}</dd>
+            </div>
+            <div className="min-w-0">
+              <dt className="flex items-center gap-1.5 text-muted-foreground"><Fingerprint className="h-4 w-4" aria-hidden="true" /> Verification ID</dt>
+              <dd className="mt-1 break-all font-mono text-xs font-medium leading-5" data-testid="verify-id">{r.verificationId}</dd>
+            </div>
+          </dl>
+        </Card>
+
+        <div className="space-y-6 lg:col-span-2">
+          {checks}
+          {file}
+          {r.isValid && r.credential.id && <Downloads r={r} />}
+        </div>
+      </div>
+    </div>
+  );
+}
+
+export function Banner({ r }: { r: VerifyResult }) {
+  const b = banners[(r.status in banners ? r.status : 'invalid') as keyof typeof banners];
+  const Icon = b.Icon;
+  return (
+    <div className={cn('flex items-start gap-4 rounded-xl border p-5', b.tone)} role="status" data-testid="verify-banner">
+      <span className={cn('flex h-11 w-11 shrink-0 items-center justify-center rounded-full', b.icon)}>
+        <Icon className="h-6 w-6" aria-hidden="true" />
+      </span>
+      <div className="min-w-0">
+        <h2 className="text-lg font-bold tracking-tight">{b.title}</h2>
+        <p className="mt-0.5 break-words text-sm text-muted-foreground" data-testid="verify-reason">{r.isValid ? b.text : r.reason}</p>
+      </div>
+    </div>
+  );
+}
+
+/** The checks, for an id and for a file (an untrusted file's signature and status are not checked). */
+export function Checks({ r }: { r: VerifyResult }) {
+  const untrusted = r.status === 'untrusted';
+  const known = r.source !== 'file' || !!r.user.name;
+  const trusted = r.checks.issuerTrusted !== false && !!r.checks.issuerKey;
+  return (
+    <Card className="p-5">
+      <h3 className="font-semibold">What we checked</h3>
+      <ul className="mt-3 space-y-3 text-sm" data-testid="verify-checks">
+        <CheckRow
+          ok={r.checks.signature}
+          skipped={untrusted}
+          label="Signature valid"
+          detail={untrusted ? 'Not checked: we use only our own published keys, never keys a file points to' : r.checks.signature ? 'The signature matches the Open Badges 3.0 credential' : 'The signature does not match'}
+        />
+        <CheckRow
+          ok={trusted}
+          label="Issued by Meritmark"
+          detail={
+            untrusted
+              ? `Not trusted: it names ${r.claimedIssuer || 'no issuer'}`
+              : r.checks.issuerKey
+                ? `Key ${r.checks.issuerKey.slice(0, 12)}… in our published key set`
+                : 'No known issuing key'
+          }
+        />
+        <CheckRow ok={r.checks.notRevoked} skipped={!known} label="Not revoked" detail={!known ? 'Not checked: no badge of ours to look up' : r.checks.notRevoked ? 'Absent from the revocation list' : r.revocationReason || 'Listed as revoked'} />
+        <CheckRow
+          ok={r.checks.notExpired}
+          skipped={!known}
+          label="Not expired"
+          detail={!known ? 'Not checked' : r.expiresAt ? (r.checks.notExpired ? `Valid until ${date(r.expiresAt)}` : `Expired ${date(r.expiresAt)}`) : 'No expiry date'}
+        />
+      </ul>
+    </Card>
+  );
+}
+
+export function CheckRow({ ok, skipped, label, detail }: { ok: boolean; skipped?: boolean; label: string; detail: string }) {
+  return (
+    <li className="flex gap-3" data-ok={skipped ? 'skipped' : ok}>
+      <span
+        className={cn(
+          'mt-0.5 flex h-5 w-5 shrink-0 items-center justify-center rounded-full',
+          skipped ? 'bg-muted text-muted-foreground' : ok ? 'bg-success/15 text-success' : 'bg-destructive/15 text-destructive',
+        )}
+      >
+        {skipped ? <Minus className="h-3.5 w-3.5" aria-hidden="true" /> : ok ? <Check className="h-3.5 w-3.5" aria-hidden="true" /> : <X className="h-3.5 w-3.5" aria-hidden="true" />}
+      </span>
+      <span className="min-w-0">
+        <span className="font-medium">{label}</span>
+        <span className="sr-only">{skipped ? ': not checked' : ok ? ': passed' : ': failed'}</span>
+        <span className="block break-words text-muted-foreground">{detail}</span>
+      </span>
+    </li>
+  );
+}
+
+export function Downloads({ r }: { r: VerifyResult }) {
+  const [copied, setCopied] = useState(false);
+  async function copy() {
+    try {
+      await navigator.clipboard.writeText(r.credential.verifyUrl);
+      setCopied(true);
+      toast({ title: 'Badge verification link copied!', variant: 'success' });
+      setTimeout(() => setCopied(false), 2000);
+    } catch {
+      toastError('Failed to copy to clipboard');
+    }
+  }
+  const dl = 'flex items-center gap-3 rounded-lg border px-3 py-2.5 text-sm hover:bg-accent';
+  return (
+    <Card className="p-5">
+      <h3 className="font-semibold">Credential</h3>
+      <p className="mt-1 text-sm text-muted-foreground">A signed Open Badges 3.0 credential anyone can check with our public keys.</p>
+      <div className="mt-4 grid gap-2" data-testid="verify-downloads">
+        <a className={dl} href={r.credential.png + '?download=1'} download>
+          <ImageDown className="h-4 w-4 text-primary" aria-hidden="true" />
+          <span className="flex-1">Badge image <span className="text-muted-foreground">(PNG, credential baked in)</span></span>
+          <Download className="h-4 w-4 text-muted-foreground" aria-hidden="true" />
+        </a>
+        <a className={dl} href={r.credential.json + '?download=1'} download>
+          <FileJson className="h-4 w-4 text-primary" aria-hidden="true" />
+          <span className="flex-1">Credential <span className="text-muted-foreground">(JSON)</span></span>
+          <Download className="h-4 w-4 text-muted-foreground" aria-hidden="true" />
+        </a>
+        <a className={dl} href={r.credential.jwt + '?download=1'} download>
+          <FileKey2 className="h-4 w-4 text-primary" aria-hidden="true" />
+          <span className="flex-1">Signed credential <span className="text-muted-foreground">(JWT)</span></span>
+          <Download className="h-4 w-4 text-muted-foreground" aria-hidden="true" />
+        </a>
+      </div>
+      <div className="mt-4 flex flex-wrap gap-2">
+        <LinkButton href={r.credential.linkedinAddUrl} target="_blank" rel="noopener noreferrer" size="sm" data-testid="linkedin-add">
+          <Linkedin aria-hidden="true" /> Add to LinkedIn
+        </LinkButton>
+        <Button variant="outline" size="sm" onClick={copy}>
+          {copied ? <BadgeCheck aria-hidden="true" /> : <Copy aria-hidden="true" />} {copied ? 'Copied!' : 'Copy link'}
+        </Button>
+      </div>
+      <p className="mt-4 flex items-start gap-1.5 text-xs text-muted-foreground">
+        <KeyRound className="mt-0.5 h-3.5 w-3.5 shrink-0" aria-hidden="true" />
+        <span>
+          Check it yourself: <a className="underline underline-offset-2 hover:text-foreground" href={r.credential.jwks}>public keys</a>,{' '}
+          <a className="underline underline-offset-2 hover:text-foreground" href={r.credential.issuer}>issuer</a>,{' '}
+          <a className="underline underline-offset-2 hover:text-foreground" href={r.credential.statusList}>revocation list</a>.
+        </span>
+      </p>
+    </Card>
+  );
+}
