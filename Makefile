@@ -39,8 +39,13 @@ run: build
 
 ## test: everything — go vet and staticcheck, ESLint, the type check, Go tests with -race on
 ## SQLite and PostgreSQL, and the browser tests in headless Chromium
+TEST_STEPS := test-lint test-lint-js test-ts test-sqlite test-postgres test-fuzz test-credentials test-browser
 test: assets
-	$(MAKE) --no-print-directory test-lint test-lint-js test-ts test-go test-fuzz test-credentials test-browser
+	@set -e; t0=$$(date +%s); times=""; \
+	for step in $(TEST_STEPS); do \
+		s=$$(date +%s); $(MAKE) --no-print-directory $$step; times="$$times $$step $$(( $$(date +%s) - s ))s"; \
+	done; \
+	echo "make test: passed in $$(( $$(date +%s) - t0 )) s (steps:$$times)"
 
 ## test-lint: go vet and staticcheck over every package, test files included (staticcheck
 ## is pinned here and fetched through the Go module proxy: no binary to install)
@@ -62,10 +67,19 @@ test-lint-js: deps
 
 test-go: test-sqlite test-postgres
 
-test-sqlite: assets
+## the storage suite's S3 server: versitygw (an S3 gateway over a POSIX folder), built from
+## the Go module proxy once into .cache/bin; app/storage starts it on a free port per run
+VERSITYGW_VERSION := v1.8.0
+VERSITYGW := .cache/bin/versitygw
+export MERITMARK_TEST_S3_SERVER := $(CURDIR)/$(VERSITYGW)
+$(VERSITYGW):
+	@mkdir -p $(@D)
+	GOBIN=$(CURDIR)/$(@D) $(GO) install github.com/versity/versitygw/cmd/versitygw@$(VERSITYGW_VERSION)
+
+test-sqlite: assets $(VERSITYGW)
 	MERITMARK_TEST_DB=sqlite $(GO) test -race -count=1 -timeout 20m ./...
 
-test-postgres: assets
+test-postgres: assets $(VERSITYGW)
 	@if pg_isready -q -h 127.0.0.1 -p 5432 2>/dev/null || (command -v psql >/dev/null && psql -h 127.0.0.1 -U postgres -Atc 'select 1' >/dev/null 2>&1); then \
 		MERITMARK_TEST_DB=postgres $(GO) test -race -count=1 -timeout 20m ./... ; \
 	elif [ "$$CI" = "true" ]; then \

@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Runs every `go test -fuzz` target of the repository (func FuzzXxx in a *_fuzz_test.go),
-# one after the other (go test takes one fuzz target per invocation), each for FUZZTIME.
+# one after the other (a fuzzing run takes one target), each for FUZZTIME; each package's
+# instrumented test binary is built once.
 # `make test` runs it with FUZZTIME=2s; `make fuzz` with 30s (FUZZTIME=5m make fuzz for a
 # long run). A failing input is saved by Go under the package's testdata/fuzz/FuzzXxx/
 # (commit it: it becomes a regression case of the ordinary test run).
@@ -22,11 +23,26 @@ done < <(find app db -name '*_fuzz_test.go' 2>/dev/null | sort)
 [ ${#targets[@]} -gt 0 ] || { echo "no fuzz targets match '$filter'" >&2; exit 1; }
 echo "fuzzing ${#targets[@]} targets for $FUZZTIME each"
 passed=0 failed=0 start=$(date +%s)
+bins=$(mktemp -d)
+trap 'rm -rf "$bins"' EXIT
+module=$($GO list -m)
+fuzzcache="$($GO env GOCACHE)/fuzz"
+# each package's instrumented test binary is built once (go test -c -fuzz=.) and runs each
+# of its targets (go test -fuzz would build and link it again for every target)
+declare -A built
 for t in "${targets[@]}"; do
 	read -r dir name <<<"$t"
+	bin="$bins/${dir//\//_}.test"
 	log=$(mktemp)
 	ok=0
-	if $GO test -run '^$' -fuzz "^${name}\$" -fuzztime "$FUZZTIME" "./$dir" >"$log" 2>&1; then
+	if [ -z "${built[$dir]:-}" ]; then
+		if $GO test -c -fuzz=. -o "$bin" "./$dir" >"$bins/${dir//\//_}.build" 2>&1; then built[$dir]=ok; else built[$dir]=failed; fi
+	fi
+	if [ "${built[$dir]}" = failed ]; then
+		cp "$bins/${dir//\//_}.build" "$log"
+	# the same flags go test -fuzz passes, and its corpus cache (GOCACHE/fuzz/<import path>)
+	elif (cd "$dir" && "$bin" -test.run='^$' -test.fuzz="^${name}\$" -test.fuzztime="$FUZZTIME" \
+		-test.fuzzcachedir="$fuzzcache/$module/$dir" -test.timeout=10m -test.paniconexit0) >"$log" 2>&1; then
 		ok=1
 	elif grep -q 'context deadline exceeded' "$log" && ! grep -qE 'Failing input written|failure while testing seed corpus|panic:|_test\.go:[0-9]+:' "$log"; then
 		# Go 1.26's fuzz coordinator can report its own -fuzztime deadline as a failure
