@@ -1,8 +1,8 @@
 // Package ssr renders React pages to HTML inside a pool of V8 isolates (rogchap.com/v8go).
 //
 // Rules that keep it fast and bounded (see the architecture doc):
-//   - one isolate per worker, created before serving and owned by one goroutine locked
-//     to its OS thread; renders are handed to the free workers over a channel;
+//   - one isolate per worker, created before serving, used by one goroutine at a time
+//     (handed out through a buffered channel);
 //   - props go in as one JSON string; every value crossing the boundary is released after
 //     the render, or memory grows without bound;
 //   - a worker is recycled after MaxRenders renders or past MaxHeap bytes of heap;
@@ -20,7 +20,6 @@ import (
 	"log/slog"
 	"runtime"
 	"strings"
-	"sync"
 	"sync/atomic"
 	"time"
 
@@ -55,21 +54,10 @@ type Options struct {
 type Pool struct {
 	opts     Options
 	src      string
-	jobs     chan *job     // renders waiting for a free worker
-	quit     chan struct{} // closed by Close
+	workers  chan *worker
 	closed   atomic.Bool
-	done     sync.WaitGroup // the worker goroutines
 	renders  atomic.Int64
 	recycled atomic.Int64
-}
-
-// job is one render handed to a worker; the worker answers on done (buffered).
-type job struct {
-	page  string
-	props []byte
-	out   string
-	err   error
-	done  chan struct{}
 }
 
 type worker struct {
@@ -84,13 +72,7 @@ type worker struct {
 // ErrTimeout is returned when a render ran past the timeout and was terminated.
 var ErrTimeout = errors.New("ssr: render timed out")
 
-// ErrClosed is returned by Render once the pool is closed.
-var ErrClosed = errors.New("ssr: pool closed")
-
 // New creates the pool and all its isolates (so the first request does not pay for it).
-// Each isolate belongs to one worker goroutine locked to its own OS thread for the
-// isolate's life: renders are handed to the workers over a channel, so an isolate never
-// migrates between threads and its thread keeps its caches (measured in bench/ssrlock).
 func New(opts Options) (*Pool, error) {
 	if opts.Workers <= 0 {
 		opts.Workers = runtime.NumCPU()
@@ -111,81 +93,31 @@ func New(opts Options) (*Pool, error) {
 			return nil, err
 		}
 	}
-	p := &Pool{opts: opts, src: src, jobs: make(chan *job), quit: make(chan struct{})}
-	started := make(chan error, opts.Workers)
+	p := &Pool{opts: opts, src: src, workers: make(chan *worker, opts.Workers)}
+	type res struct {
+		w   *worker
+		err error
+	}
+	out := make(chan res, opts.Workers)
 	for i := 0; i < opts.Workers; i++ {
-		p.done.Add(1)
-		go p.work(started)
+		go func() { w, err := p.newWorker(); out <- res{w, err} }()
 	}
 	var firstErr error
 	for i := 0; i < opts.Workers; i++ {
-		if err := <-started; err != nil && firstErr == nil {
-			firstErr = err
+		r := <-out
+		if r.err != nil {
+			if firstErr == nil {
+				firstErr = r.err
+			}
+			continue
 		}
+		p.workers <- r.w
 	}
 	if firstErr != nil {
 		p.Close()
 		return nil, firstErr
 	}
 	return p, nil
-}
-
-// work is one worker: it locks its OS thread, makes its isolate there, reports on started
-// (nil or the error), then renders jobs until the pool closes, replacing its isolate when
-// the pool's rules say so.
-func (p *Pool) work(started chan<- error) {
-	defer p.done.Done()
-	runtime.LockOSThread()
-	defer runtime.UnlockOSThread()
-	w, err := p.newWorker()
-	started <- err
-	if err != nil {
-		return
-	}
-	defer func() {
-		if w != nil {
-			w.dispose()
-		}
-	}()
-	for {
-		select {
-		case <-p.quit:
-			return
-		case j := <-p.jobs:
-			j.out, j.err = p.renderOn(w, j.page, j.props)
-			w.renders++
-			recycle := errors.Is(j.err, ErrTimeout) || w.renders >= p.opts.MaxRenders || heapUsed(w.iso) > p.opts.MaxHeap
-			p.renders.Add(1)
-			if recycle {
-				p.recycled.Add(1)
-			}
-			close(j.done)
-			if recycle {
-				w.dispose()
-				w = p.replace()
-				if w == nil {
-					return // closed while retrying
-				}
-			}
-		}
-	}
-}
-
-// replace makes a new isolate on the calling (locked) thread, retrying every second
-// until it succeeds or the pool closes (nil).
-func (p *Pool) replace() *worker {
-	for {
-		w, err := p.newWorker()
-		if err == nil {
-			return w
-		}
-		slog.Error("ssr: could not replace isolate", "err", err)
-		select {
-		case <-p.quit:
-			return nil
-		case <-time.After(time.Second):
-		}
-	}
 }
 
 func (p *Pool) newWorker() (*worker, error) {
@@ -216,28 +148,49 @@ func (w *worker) dispose() {
 }
 
 // Render renders page with props (JSON) and returns its HTML and the islands it used.
-// It waits for a free isolate until ctx is done; once handed over, a render runs to its
-// end or to the pool's timeout.
 func (p *Pool) Render(ctx context.Context, page string, props []byte) (string, []byte, error) {
-	j := &job{page: page, props: props, done: make(chan struct{})}
+	var w *worker
 	select {
-	case p.jobs <- j:
+	case w = <-p.workers:
 	case <-ctx.Done():
 		return "", nil, ctx.Err()
-	case <-p.quit:
-		return "", nil, ErrClosed
 	}
-	<-j.done
-	if j.err != nil {
-		return "", nil, j.err
+	out, err := p.renderOn(w, page, props)
+	p.renders.Add(1)
+	w.renders++
+	if errors.Is(err, ErrTimeout) || w.renders >= p.opts.MaxRenders || heapUsed(w.iso) > p.opts.MaxHeap {
+		w.dispose()
+		p.recycled.Add(1)
+		nw, nerr := p.newWorker()
+		if nerr != nil {
+			slog.Error("ssr: could not replace isolate", "err", nerr)
+			// put a slot back by retrying later; never leave the pool empty
+			go p.refill()
+		} else {
+			p.workers <- nw
+		}
+	} else {
+		p.workers <- w
+	}
+	if err != nil {
+		return "", nil, err
 	}
 	// the renderer returns islands JSON, a newline, then the HTML (JSON has no raw newline)
-	out := j.out
 	i := strings.IndexByte(out, '\n')
 	if i < 0 {
 		return "", nil, errors.New("ssr: malformed render output")
 	}
 	return out[i+1:], []byte(out[:i]), nil
+}
+
+func (p *Pool) refill() {
+	for !p.closed.Load() {
+		time.Sleep(time.Second)
+		if w, err := p.newWorker(); err == nil {
+			p.workers <- w
+			return
+		}
+	}
 }
 
 func heapUsed(iso *v8.Isolate) uint64 { return iso.GetHeapStatistics().UsedHeapSize }
@@ -287,15 +240,20 @@ func (p *Pool) renderOn(w *worker, page string, props []byte) (string, error) {
 // Stats reports renders done and isolates recycled.
 func (p *Pool) Stats() (renders, recycled int64) { return p.renders.Load(), p.recycled.Load() }
 
-// Close stops the workers: each finishes the render it is running, then disposes its
-// isolate. Renders not yet handed over get ErrClosed. Close returns when every isolate
-// is disposed.
+// Close disposes every idle isolate. In-flight renders finish on their own isolates,
+// which are then dropped.
 func (p *Pool) Close() {
 	if p.closed.Swap(true) {
 		return
 	}
-	close(p.quit)
-	p.done.Wait()
+	for {
+		select {
+		case w := <-p.workers:
+			w.dispose()
+		default:
+			return
+		}
+	}
 }
 
 // SetFlags sets V8 flags for the process (before the first isolate is made; benchmarks).
