@@ -64,18 +64,22 @@ func main() {
 	callers := flag.Int("callers", 32, "concurrent callers")
 	workers := flag.Int("workers", runtime.NumCPU(), "isolates")
 	label := flag.String("label", "", "label printed on each line")
+	maxRenders := flag.Int("max-renders", 0, "Options.MaxRenders (0: the pool's default)")
+	warm := flag.Int("warm", 500, "renders before the first round (0: measure a cold isolate's warm-up)")
 	v8flags := flag.String("v8flags", "", "V8 flags, space separated, set before the first isolate")
 	flag.Parse()
 	if *v8flags != "" {
 		ssr.SetFlags(strings.Fields(*v8flags)...)
 	}
-	p, err := ssr.New(ssr.Options{Workers: *workers})
+	p, err := ssr.New(ssr.Options{Workers: *workers, MaxRenders: *maxRenders})
 	if err != nil {
 		fmt.Fprintln(os.Stderr, err)
 		os.Exit(1)
 	}
 	defer p.Close()
-	run(p, 500, *callers)
+	if *warm > 0 {
+		run(p, *warm, *callers)
+	}
 	for r := 0; r < *rounds; r++ {
 		rps, cpu, p99 := run(p, *n, *callers)
 		fmt.Printf("%-12s %d isolates, %d callers: %6.0f renders/s  CPU %.3f ms/render  p99 %.2f ms\n", *label, *workers, *callers, rps, cpu, p99)
