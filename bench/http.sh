@@ -7,12 +7,17 @@
 #            one worker per core, no database, no compression, no cache)
 #   mm       Meritmark as configured by default (page cache and render cache on)
 #   mm-off   Meritmark with the page cache and the render cache off
-# Usage: bench/http.sh [path...]; ROUNDS (3) and DURATION (5s) adjust the runs.
+# Then the resident memory (VmRSS) of mm and mm-off before and after RSS_REQUESTS (50000;
+# 0 skips it) more requests on the first path.
+# Usage: bench/http.sh [path...]; ROUNDS (3) and DURATION (5s) adjust the runs, BIN
+# (bin/meritmark) picks the binary (e.g. one built from an older commit, for a before figure).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 command -v wrk >/dev/null || { apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq wrk >/dev/null; }
-[ -x bin/meritmark ] || make build
+BIN=${BIN:-bin/meritmark}
+[ -x "$BIN" ] || make build
 ROUNDS=${ROUNDS:-3}
+RSS_REQUESTS=${RSS_REQUESTS:-50000}
 DURATION=${DURATION:-5s}
 paths=("$@")
 [ ${#paths[@]} -gt 0 ] || paths=(/ /badges)
@@ -25,9 +30,10 @@ trap cleanup EXIT
 start_mm() {
   local port=$1; shift
   local data; data=$(mktemp -d); dirs+=("$data")
-  env MERITMARK_DATA_DIR="$data" MERITMARK_ADDR=127.0.0.1:$port MERITMARK_LOG_LEVEL=warn "$@" ./bin/meritmark seed >/dev/null
-  env MERITMARK_DATA_DIR="$data" MERITMARK_ADDR=127.0.0.1:$port MERITMARK_LOG_LEVEL=warn "$@" ./bin/meritmark serve 2>/dev/null &
+  env MERITMARK_DATA_DIR="$data" MERITMARK_ADDR=127.0.0.1:$port MERITMARK_LOG_LEVEL=warn "$@" "$BIN" seed >/dev/null
+  env MERITMARK_DATA_DIR="$data" MERITMARK_ADDR=127.0.0.1:$port MERITMARK_LOG_LEVEL=warn "$@" "$BIN" serve 2>/dev/null &
   pids+=($!)
+  last_pid=$!
 }
 wait_ready() { until curl -sf "$1" >/dev/null; do sleep 0.005; done; }
 
@@ -35,9 +41,11 @@ base=$((20000 + RANDOM % 20000))
 mm=$base; off=$((base + 1)); node_port=$((base + 2))
 start=$(date +%s%N)
 start_mm $mm
+mm_pid=$last_pid
 wait_ready "http://127.0.0.1:$mm/readyz"
 echo "cold start to ready /readyz: $(( ($(date +%s%N) - start) / 1000000 )) ms (budget < 1000 ms)"
 start_mm $off MERITMARK_PAGE_CACHE=false MERITMARK_RENDER_CACHE=0
+off_pid=$last_pid
 wait_ready "http://127.0.0.1:$off/readyz"
 
 # the Node server renders the same pages with the same props (taken from Meritmark once)
@@ -73,3 +81,19 @@ for p in "${paths[@]}"; do
     "$(curl -s "http://127.0.0.1:$mm$p" | wc -c)" "$(curl -s -H 'Accept-Encoding: gzip' "http://127.0.0.1:$mm$p" | wc -c)" \
     "$(curl -s -H 'Accept-Encoding: br' "http://127.0.0.1:$mm$p" | wc -c)" "$(curl -s "http://127.0.0.1:$node_port$p" | wc -c)"
 done
+
+# resident memory over many requests (wrk runs in DURATION slices until RSS_REQUESTS are done)
+rss() { awk '/^VmRSS/ {printf "%.0f", $2 / 1024}' "/proc/$1/status"; }
+rss_over() { # NAME PID URL
+  local before; before=$(rss "$2")
+  local done=0 n
+  while [ "$done" -lt "$RSS_REQUESTS" ]; do
+    n=$(wrk -t2 -c32 -d"$DURATION" "$3" 2>/dev/null | awk '/requests in/ {print $1}')
+    done=$((done + n))
+  done
+  echo "RSS $1: $before MB -> $(rss "$2") MB over $done requests of ${paths[0]}"
+}
+if [ "$RSS_REQUESTS" -gt 0 ]; then
+  rss_over mm "$mm_pid" "http://127.0.0.1:$mm${paths[0]}"
+  rss_over mm-off "$off_pid" "http://127.0.0.1:$off${paths[0]}"
+fi

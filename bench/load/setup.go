@@ -80,6 +80,7 @@ func createMembers(ctx context.Context, t *target, n int) ([]*member, error) {
 				ID: id, Name: m.name, Email: m.email, PasswordHash: hash, Role: model.RoleUser,
 				Position: "Software Engineer", LinkedIn: "https://linkedin.com/in/load-member-" + num, Company: "Load Co",
 				Skills: []string{}, CreatedAt: now.Add(-time.Duration(n-i) * time.Minute), UpdatedAt: now,
+				EmailVerifiedAt: &now, // an approval issues a grant only to a confirmed address
 			})
 			sessions = append(sessions, model.Session{
 				ID: session.Hash(m.token), UserID: id, CreatedAt: now, LastSeenAt: now,
@@ -111,6 +112,11 @@ func prepare(ctx context.Context, b *browser, t *target, w *world, grantMembers 
 	}
 	if w.admin = sessionCookie(r); w.admin == "" {
 		return fmt.Errorf("admin login set no session cookie")
+	}
+	// the seeded admin's password is known, so it must choose a new one before the API opens
+	if _, err := b.must(ctx, call{method: "POST", path: apiBase + "/auth/change-password", kind: kindAPI, token: w.admin,
+		body: jsonBody(map[string]string{"currentPassword": t.adminPW, "newPassword": t.adminPW + "-renewed"}), ctype: "application/json"}, "admin password change"); err != nil {
+		return err
 	}
 
 	r, err = b.must(ctx, call{method: "GET", path: apiBase + "/badges/with-ownership", kind: kindAPI}, "catalogue")
