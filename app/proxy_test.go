@@ -76,9 +76,11 @@ var forged = map[string]string{
 func TestForwardedHeadersIgnoredFromUntrustedPeers(t *testing.T) {
 	e := apptest.New(t, probe()) // no trusted proxy: the loopback peer is a client
 	m := probeOf(t, e, forged)
-	if m["ip"] != "127.0.0.1" || m["scheme"] != "http" || m["host"] != strings.TrimPrefix(e.URL, "http://") || m["origin"] != e.URL {
-		t.Fatalf("forwarded headers believed from an untrusted peer: %v", m)
-	}
+	apptest.Expect(t, "forwarded headers believed from an untrusted peer", m,
+		apptest.Eq("m[\"ip\"]", m["ip"], "127.0.0.1"),
+		apptest.Eq("m[\"scheme\"]", m["scheme"], "http"),
+		apptest.Eq("m[\"host\"]", m["host"], strings.TrimPrefix(e.URL, "http://")),
+		apptest.Eq("m[\"origin\"]", m["origin"], e.URL))
 	// trusting some other proxy changes nothing for this peer
 	e2 := apptest.New(t, probe("10.0.0.0/8"))
 	if m := probeOf(t, e2, forged); m["ip"] != "127.0.0.1" || m["scheme"] != "http" || m["origin"] != e2.URL {
@@ -90,9 +92,10 @@ func TestForwardedHeadersUsedFromTrustedProxies(t *testing.T) {
 	e := apptest.New(t, probe("127.0.0.0/8"))
 	m := probeOf(t, e, forged)
 	// the right-most address the proxy added, not the left-most one the client wrote
-	if m["ip"] != "203.0.113.9" || m["scheme"] != "https" || m["host"] != "evil.example" {
-		t.Fatalf("trusted proxy's headers not used: %v", m)
-	}
+	apptest.Expect(t, "trusted proxy's headers not used", m,
+		apptest.Eq("m[\"ip\"]", m["ip"], "203.0.113.9"),
+		apptest.Eq("m[\"scheme\"]", m["scheme"], "https"),
+		apptest.Eq("m[\"host\"]", m["host"], "evil.example"))
 	// without a base URL a forwarded non-loopback host still never becomes a link origin
 	if m["origin"] != e.URL {
 		t.Fatalf("origin %q from a forwarded host, want %q", m["origin"], e.URL)

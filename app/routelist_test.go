@@ -15,9 +15,9 @@ func TestRouteRowsListThePageRoutes(t *testing.T) {
 	rows := app.RouteRows(e.App.Deps, true)
 	got := map[string]string{}
 	for _, r := range rows {
-		if r.Method != "GET" || r.Kind != "page" {
-			t.Errorf("not a GET page: %+v", r)
-		}
+		apptest.Want(t, "not a GET page", r,
+			apptest.Eq("r.Method", r.Method, "GET"),
+			apptest.Eq("r.Kind", r.Kind, "page"))
 		got[r.Path] = r.Access
 	}
 	want := 0

@@ -24,9 +24,12 @@ func TestUserListShowsGrantState(t *testing.T) {
 	carols := func() userList {
 		t.Helper()
 		l := listUsers(t, ac, "?search=carol")
-		if len(l.Users) != 1 || len(l.Users[0].BadgeGrants) != 1 || l.Users[0].BadgeGrants[0].ID != g.ID {
-			t.Fatalf("carol's grants: %+v", l.Users)
-		}
+		apptest.Expect(t, "carol's grants", l.Users,
+			apptest.Eq("len(l.Users)", len(l.Users), 1))
+		apptest.Expect(t, "carol's grants", l.Users,
+			apptest.Eq("len(l.Users[0].BadgeGrants)", len(l.Users[0].BadgeGrants), 1))
+		apptest.Expect(t, "carol's grants", l.Users,
+			apptest.Eq("l.Users[0].BadgeGrants[0].ID", l.Users[0].BadgeGrants[0].ID, g.ID))
 		return l
 	}
 
@@ -42,9 +45,11 @@ func TestUserListShowsGrantState(t *testing.T) {
 	// Set expiry: a date is the start of that day, UTC
 	ac.Put("/admin/grants/"+g.ID+"/expiry", map[string]any{"expiresAt": "2031-03-15"}).ExpectMsg(200, grant.MsgExpirySet)
 	ug := carols().Users[0].BadgeGrants[0]
-	if ug.ExpiresAt == nil || !ug.ExpiresAt.Equal(time.Date(2031, 3, 15, 0, 0, 0, 0, time.UTC)) || ug.RevokedAt != nil {
-		t.Fatalf("after Set expiry: %+v", ug)
-	}
+	apptest.Expect(t, "after Set expiry", ug,
+		apptest.True("ug.ExpiresAt != nil", ug.ExpiresAt != nil))
+	apptest.Expect(t, "after Set expiry", ug,
+		apptest.True("ug.ExpiresAt.Equal(time.Date(2031, 3, 15, 0, 0, 0, 0, time.UTC))", ug.ExpiresAt.Equal(time.Date(2031, 3, 15, 0, 0, 0, 0, time.UTC))),
+		apptest.True("ug.RevokedAt == nil", ug.RevokedAt == nil))
 	// No expiry clears it
 	ac.Put("/admin/grants/"+g.ID+"/expiry", map[string]any{"expiresAt": nil}).ExpectMsg(200, grant.MsgExpiryCleared)
 	if ug := carols().Users[0].BadgeGrants[0]; ug.ExpiresAt != nil {
@@ -58,12 +63,14 @@ func TestUserListShowsGrantState(t *testing.T) {
 	ac.Put("/admin/grants/"+g.ID+"/revoke", map[string]any{"reason": "  The proof was   copied. "}).ExpectMsg(200, grant.MsgRevoked)
 	l := carols()
 	ug = l.Users[0].BadgeGrants[0]
-	if ug.RevokedAt == nil || ug.RevocationReason != "The proof was copied." || ug.ExpiresAt == nil || ug.VerificationID != g.VerificationID {
-		t.Fatalf("after Revoke: %+v", ug)
-	}
-	if l.Stats.TotalBadgesEarned != 0 || l.Stats.VerificationIDs != 1 {
-		t.Fatalf("stats after Revoke: %+v", l.Stats)
-	}
+	apptest.Expect(t, "after Revoke", ug,
+		apptest.True("ug.RevokedAt != nil", ug.RevokedAt != nil),
+		apptest.Eq("ug.RevocationReason", ug.RevocationReason, "The proof was copied."),
+		apptest.True("ug.ExpiresAt != nil", ug.ExpiresAt != nil),
+		apptest.Eq("ug.VerificationID", ug.VerificationID, g.VerificationID))
+	apptest.Expect(t, "stats after Revoke", l.Stats,
+		apptest.Eq("l.Stats.TotalBadgesEarned", l.Stats.TotalBadgesEarned, 0),
+		apptest.Eq("l.Stats.VerificationIDs", l.Stats.VerificationIDs, 1))
 	// a second revoke (another admin's stale screen) is a conflict, and keeps the first reason
 	ac.Put("/admin/grants/"+g.ID+"/revoke", map[string]any{"reason": "Again."}).ExpectMsg(409, grant.MsgAlreadyRevoked)
 	if ug := carols().Users[0].BadgeGrants[0]; ug.RevocationReason != "The proof was copied." {
@@ -97,10 +104,13 @@ func TestReapproveRevokedGrantNeedsConfirmation(t *testing.T) {
 		} `json:"applications"`
 	}
 	ac.Get("/admin/applications?status=approved").Expect(200).JSON(&list)
-	if len(list.Applications) != 1 || list.Applications[0].Grant == nil || list.Applications[0].Grant.RevokedAt == nil ||
-		list.Applications[0].Grant.RevocationReason != "The proof was copied." {
-		t.Fatalf("the review list does not show the revocation: %+v", list.Applications)
-	}
+	apptest.Expect(t, "the review list does not show the revocation", list.Applications,
+		apptest.Eq("len(list.Applications)", len(list.Applications), 1))
+	apptest.Expect(t, "the review list does not show the revocation", list.Applications,
+		apptest.True("list.Applications[0].Grant != nil", list.Applications[0].Grant != nil))
+	apptest.Expect(t, "the review list does not show the revocation", list.Applications,
+		apptest.True("list.Applications[0].Grant.RevokedAt != nil", list.Applications[0].Grant.RevokedAt != nil),
+		apptest.Eq("list.Applications[0].Grant.RevocationReason", list.Applications[0].Grant.RevocationReason, "The proof was copied."))
 
 	mails := len(outboxTo(t, e, carol.Email))
 	ac.Put("/admin/applications/"+a.ID+"/approve", nil).ExpectMsg(409, admin.RestoreConfirmMsg("The proof was copied."))

@@ -60,30 +60,53 @@ func TestApplicationListFiltersSearchAndShape(t *testing.T) {
 			p = a
 		}
 	}
-	if p.User == nil || p.User.Email != bob.Email || p.Badge == nil || p.Badge.Name != "React Developer" || p.Badge.Price != 49 ||
-		p.Badge.Type != model.TypeProof || p.Status != model.StatusPending || p.PaymentStatus != model.PaymentCompleted ||
-		p.PaymentID == nil || p.PaymentID.Amount != 49 || p.PaymentID.TransactionID != "TX-"+paid.ID || p.PaymentCompletedAt == nil ||
-		p.QuizScore == nil || *p.QuizScore != score || p.Price != 49 || p.LinkedinURL == "" || p.PortfolioURL == "" || p.Description == "" {
-		t.Fatalf("paid application shape: %+v", p)
-	}
-	if len(p.ProofFiles) != 1 || p.ProofFiles[0].OriginalName != "certificate.pdf" || p.ProofFiles[0].Kind != "proof" || p.ProofFiles[0].Size != 12345 ||
-		p.ProofFiles[0].DownloadURL != "/backend/api/v1/applications/"+paid.ID+"/files/"+f.ID {
-		t.Fatalf("files: %+v", p.ProofFiles)
-	}
+	apptest.Expect(t, "paid application shape", p,
+		apptest.True("p.User != nil", p.User != nil))
+	apptest.Expect(t, "paid application shape", p,
+		apptest.Eq("p.User.Email", p.User.Email, bob.Email),
+		apptest.True("p.Badge != nil", p.Badge != nil))
+	apptest.Expect(t, "paid application shape", p,
+		apptest.Eq("p.Badge.Name", p.Badge.Name, "React Developer"),
+		apptest.Eq("p.Badge.Price", p.Badge.Price, 49),
+		apptest.Eq("p.Badge.Type", p.Badge.Type, model.TypeProof),
+		apptest.Eq("p.Status", p.Status, model.StatusPending),
+		apptest.Eq("p.PaymentStatus", p.PaymentStatus, model.PaymentCompleted),
+		apptest.True("p.PaymentID != nil", p.PaymentID != nil))
+	apptest.Expect(t, "paid application shape", p,
+		apptest.Eq("p.PaymentID.Amount", p.PaymentID.Amount, 49),
+		apptest.Eq("p.PaymentID.TransactionID", p.PaymentID.TransactionID, "TX-"+paid.ID),
+		apptest.True("p.PaymentCompletedAt != nil", p.PaymentCompletedAt != nil),
+		apptest.True("p.QuizScore != nil", p.QuizScore != nil))
+	apptest.Expect(t, "paid application shape", p,
+		apptest.Eq("*p.QuizScore", *p.QuizScore, score),
+		apptest.Eq("p.Price", p.Price, 49),
+		apptest.True("p.LinkedinURL != \"\"", p.LinkedinURL != ""),
+		apptest.True("p.PortfolioURL != \"\"", p.PortfolioURL != ""),
+		apptest.True("p.Description != \"\"", p.Description != ""))
+	apptest.Expect(t, "files", p.ProofFiles,
+		apptest.Eq("len(p.ProofFiles)", len(p.ProofFiles), 1))
+	apptest.Expect(t, "files", p.ProofFiles,
+		apptest.Eq("p.ProofFiles[0].OriginalName", p.ProofFiles[0].OriginalName, "certificate.pdf"),
+		apptest.Eq("p.ProofFiles[0].Kind", p.ProofFiles[0].Kind, "proof"),
+		apptest.Eq("p.ProofFiles[0].Size", p.ProofFiles[0].Size, 12345),
+		apptest.Eq("p.ProofFiles[0].DownloadURL", p.ProofFiles[0].DownloadURL, "/backend/api/v1/applications/"+paid.ID+"/files/"+f.ID))
 
 	ac.Get("/admin/applications?status=approved").Expect(200).JSON(&l)
-	if ids(l.Applications) != approved.ID || l.Applications[0].Grant == nil || l.Applications[0].ReviewedBy == nil ||
-		l.Applications[0].ReviewedBy.ID != boss.ID || l.Applications[0].ReviewedAt == nil {
-		t.Fatalf("approved: %+v", l.Applications)
-	}
+	apptest.Expect(t, "approved", l.Applications,
+		apptest.Eq("ids(l.Applications)", ids(l.Applications), approved.ID),
+		apptest.True("l.Applications[0].Grant != nil", l.Applications[0].Grant != nil),
+		apptest.True("l.Applications[0].ReviewedBy != nil", l.Applications[0].ReviewedBy != nil))
+	apptest.Expect(t, "approved", l.Applications,
+		apptest.Eq("l.Applications[0].ReviewedBy.ID", l.Applications[0].ReviewedBy.ID, boss.ID),
+		apptest.True("l.Applications[0].ReviewedAt != nil", l.Applications[0].ReviewedAt != nil))
 	ac.Get("/admin/applications?status=rejected").Expect(200).JSON(&l)
-	if ids(l.Applications) != rejected.ID || l.Applications[0].RejectionReason != "Not enough" {
-		t.Fatalf("rejected: %+v", l.Applications)
-	}
+	apptest.Expect(t, "rejected", l.Applications,
+		apptest.Eq("ids(l.Applications)", ids(l.Applications), rejected.ID),
+		apptest.Eq("l.Applications[0].RejectionReason", l.Applications[0].RejectionReason, "Not enough"))
 	ac.Get("/admin/applications?status=awaiting_payment").Expect(200).JSON(&l)
-	if ids(l.Applications) != unpaid.ID || l.Applications[0].PaymentID != nil {
-		t.Fatalf("awaiting: %+v", l.Applications)
-	}
+	apptest.Expect(t, "awaiting", l.Applications,
+		apptest.Eq("ids(l.Applications)", ids(l.Applications), unpaid.ID),
+		apptest.True("l.Applications[0].PaymentID == nil", l.Applications[0].PaymentID == nil))
 	ac.Get("/admin/applications").Expect(200).JSON(&l)
 	if l.Total != 4 {
 		t.Fatalf("all: %d", l.Total)
@@ -110,9 +133,12 @@ func TestApplicationListFiltersSearchAndShape(t *testing.T) {
 	// one application with its history
 	var d admin.ApplicationDetail
 	ac.Get("/admin/applications/" + rejected.ID).Expect(200).JSON(&d)
-	if d.Application.ID != rejected.ID || len(d.History) != 1 || d.History[0].Action != "application.reject" || d.History[0].Actor.Email != boss.Email {
-		t.Fatalf("detail: %+v", d)
-	}
+	apptest.Expect(t, "detail", d,
+		apptest.Eq("d.Application.ID", d.Application.ID, rejected.ID),
+		apptest.Eq("len(d.History)", len(d.History), 1))
+	apptest.Expect(t, "detail", d,
+		apptest.Eq("d.History[0].Action", d.History[0].Action, "application.reject"),
+		apptest.Eq("d.History[0].Actor.Email", d.History[0].Actor.Email, boss.Email))
 }
 
 func TestPaymentsList(t *testing.T) {
@@ -129,9 +155,10 @@ func TestPaymentsList(t *testing.T) {
 	}
 	var l admin.PaymentList
 	ac.Get("/admin/payments?limit=2").Expect(200).JSON(&l)
-	if l.Total != 5 || len(l.Payments) != 2 || l.TotalPages != 3 {
-		t.Fatalf("payments page: %+v", l.PageInfo)
-	}
+	apptest.Expect(t, "payments page", l.PageInfo,
+		apptest.Eq("l.Total", l.Total, 5),
+		apptest.Eq("len(l.Payments)", len(l.Payments), 2),
+		apptest.Eq("l.TotalPages", l.TotalPages, 3))
 	p := l.Payments[0]
 	apptest.Expect(t, "payment", p,
 		apptest.True("p.User != nil", p.User != nil),
@@ -146,9 +173,9 @@ func TestPaymentsList(t *testing.T) {
 		t.Fatalf("search by badge: %d", l.Total)
 	}
 	ac.Get("/admin/payments?search=" + p.TransactionID).Expect(200).JSON(&l)
-	if l.Total != 1 || l.Payments[0].ID != p.ID {
-		t.Fatalf("search by transaction: %+v", l.Payments)
-	}
+	apptest.Expect(t, "search by transaction", l.Payments,
+		apptest.Eq("l.Total", l.Total, 1),
+		apptest.Eq("l.Payments[0].ID", l.Payments[0].ID, p.ID))
 	ac.Get("/admin/payments?status=failed").Expect(200).JSON(&l)
 	apptest.Expect(t, "failed filter", l,
 		apptest.Eq("l.Total", l.Total, 0),
@@ -237,9 +264,9 @@ func TestAuditLogList(t *testing.T) {
 
 	var l admin.AuditList
 	ac.Get("/admin/audit").Expect(200).JSON(&l)
-	if l.Total != 4 || len(l.Entries) != 4 {
-		t.Fatalf("audit: %+v", l.PageInfo)
-	}
+	apptest.Expect(t, "audit", l.PageInfo,
+		apptest.Eq("l.Total", l.Total, 4),
+		apptest.Eq("len(l.Entries)", len(l.Entries), 4))
 	newest := l.Entries[0]
 	apptest.Expect(t, "newest entry", newest,
 		apptest.Eq("newest.Action", newest.Action, "user.role_change"),
@@ -250,18 +277,20 @@ func TestAuditLogList(t *testing.T) {
 		apptest.Eq("string(newest.Before)", string(newest.Before), `{"role":"user"}`),
 		apptest.Eq("string(newest.After)", string(newest.After), `{"role":"admin"}`))
 	oldest := l.Entries[3]
-	if oldest.Action != "application.approve" || oldest.TargetLabel != "Audit Badge for ann@x.io" || oldest.CreatedAt.IsZero() {
-		t.Fatalf("oldest entry: %+v", oldest)
-	}
+	apptest.Expect(t, "oldest entry", oldest,
+		apptest.Eq("oldest.Action", oldest.Action, "application.approve"),
+		apptest.Eq("oldest.TargetLabel", oldest.TargetLabel, "Audit Badge for ann@x.io"),
+		apptest.True("!oldest.CreatedAt.IsZero()", !oldest.CreatedAt.IsZero()))
 	ac.Get("/admin/audit?action=application.reject").Expect(200).JSON(&l)
-	if l.Total != 1 || l.Entries[0].Action != "application.reject" {
-		t.Fatalf("action filter: %+v", l.Entries)
-	}
+	apptest.Expect(t, "action filter", l.Entries,
+		apptest.Eq("l.Total", l.Total, 1),
+		apptest.Eq("l.Entries[0].Action", l.Entries[0].Action, "application.reject"))
 	// a whole area: every application action, every user action; "_" and "%" are literal
 	ac.Get("/admin/audit?action=application.*").Expect(200).JSON(&l)
-	if l.Total != 2 || l.Entries[0].Action != "application.reject" || l.Entries[1].Action != "application.approve" {
-		t.Fatalf("area filter: %+v", l.Entries)
-	}
+	apptest.Expect(t, "area filter", l.Entries,
+		apptest.Eq("l.Total", l.Total, 2),
+		apptest.Eq("l.Entries[0].Action", l.Entries[0].Action, "application.reject"),
+		apptest.Eq("l.Entries[1].Action", l.Entries[1].Action, "application.approve"))
 	ac.Get("/admin/audit?action=user.*").Expect(200).JSON(&l)
 	if l.Total != 2 {
 		t.Fatalf("user area filter: %d", l.Total)

@@ -86,9 +86,9 @@ func TestPermissionWalk(t *testing.T) {
 	}
 	t.Logf("walked %v", counts)
 	// the walk must have covered this feature's rows at least
-	if counts["admin api"] < 10 || counts["admin page"] < 1 {
-		t.Fatalf("the walk covered too little: %v", counts)
-	}
+	apptest.Expect(t, "the walk covered too little", counts,
+		apptest.True("counts[\"admin api\"] >= 10", counts["admin api"] >= 10),
+		apptest.True("counts[\"admin page\"] >= 1", counts["admin page"] >= 1))
 }
 
 // TestAdminRoutesAreAdminOnly: every /admin API row of the table is marked web.Admin.
@@ -115,17 +115,21 @@ func TestAdminPage(t *testing.T) {
 		t.Fatalf("page %s", apptest.PageName(r))
 	}
 	page := props["page"].(map[string]any)
-	if page["denied"] != false || page["adminName"] != boss.Name {
-		t.Fatalf("admin page props: %v", page)
-	}
+	apptest.Expect(t, "admin page props", page,
+		apptest.Eq("page[\"denied\"]", page["denied"], false),
+		apptest.Eq[any]("page[\"adminName\"]", page["adminName"], boss.Name))
 	sum := page["summary"].(map[string]any)
-	if sum["totalApplications"].(float64) != 1 || sum["pendingApplications"].(float64) != 1 || len(sum["days"].([]any)) != 30 {
-		t.Fatalf("summary props: %v", sum)
-	}
+	apptest.Expect(t, "summary props", sum,
+		apptest.Eq("sum[\"totalApplications\"].(float64)", sum["totalApplications"].(float64), 1))
+	apptest.Expect(t, "summary props", sum,
+		apptest.Eq("sum[\"pendingApplications\"].(float64)", sum["pendingApplications"].(float64), 1))
+	apptest.Expect(t, "summary props", sum,
+		apptest.Eq("len(sum[\"days\"].([]any))", len(sum["days"].([]any)), 30))
 	apps := page["applications"].(map[string]any)["applications"].([]any)
-	if len(apps) != 1 || apps[0].(map[string]any)["_id"] != a.ID {
-		t.Fatalf("applications props: %v", apps)
-	}
+	apptest.Expect(t, "applications props", apps,
+		apptest.Eq("len(apps)", len(apps), 1))
+	apptest.Expect(t, "applications props", apps,
+		apptest.Eq[any]("apps[0].(map[string]any)[\"_id\"]", apps[0].(map[string]any)["_id"], a.ID))
 	if !strings.Contains(r.Text(), `<meta name="robots" content="noindex">`) {
 		t.Error("admin page is indexable")
 	}
@@ -133,9 +137,10 @@ func TestAdminPage(t *testing.T) {
 	r, props = mc.Page("/admin")
 	r.Expect(403)
 	page = props["page"].(map[string]any)
-	if page["denied"] != true || page["summary"] != nil || page["applications"] != nil {
-		t.Fatalf("member sees admin data: %v", page)
-	}
+	apptest.Expect(t, "member sees admin data", page,
+		apptest.Eq("page[\"denied\"]", page["denied"], true),
+		apptest.True("page[\"summary\"] == nil", page["summary"] == nil),
+		apptest.True("page[\"applications\"] == nil", page["applications"] == nil))
 	if strings.Contains(r.Text(), a.ID) {
 		t.Fatal("the denied page leaks application data")
 	}

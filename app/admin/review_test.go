@@ -29,9 +29,10 @@ func TestApproveRefusesUnpaidApplication(t *testing.T) {
 	ac.Put("/admin/applications/"+a.ID+"/approve", map[string]any{"grantFree": false}).ExpectMsg(http.StatusConflict, admin.MsgPaymentRequired)
 
 	got := reload(t, e, a)
-	if got.Status != model.StatusAwaitingPayment || got.ReviewedAt != nil || got.ReviewedBy != nil {
-		t.Fatalf("refused approval changed the application: %+v", got)
-	}
+	apptest.Expect(t, "refused approval changed the application", got,
+		apptest.Eq("got.Status", got.Status, model.StatusAwaitingPayment),
+		apptest.True("got.ReviewedAt == nil", got.ReviewedAt == nil),
+		apptest.True("got.ReviewedBy == nil", got.ReviewedBy == nil))
 	if n := len(grantsOf(t, e, a.ID)); n != 0 {
 		t.Fatalf("refused approval made %d grants", n)
 	}
@@ -61,17 +62,24 @@ func TestApproveGrantsOnceAndAudits(t *testing.T) {
 	}
 
 	got := reload(t, e, a)
-	if got.Status != model.StatusApproved || got.ReviewedAt == nil || got.ReviewedBy == nil || *got.ReviewedBy != boss.ID {
-		t.Fatalf("application after approve: %+v", got)
-	}
+	apptest.Expect(t, "application after approve", got,
+		apptest.Eq("got.Status", got.Status, model.StatusApproved),
+		apptest.True("got.ReviewedAt != nil", got.ReviewedAt != nil),
+		apptest.True("got.ReviewedBy != nil", got.ReviewedBy != nil))
+	apptest.Expect(t, "application after approve", got,
+		apptest.Eq("*got.ReviewedBy", *got.ReviewedBy, boss.ID))
 	gs := grantsOf(t, e, a.ID)
 	if len(gs) != 1 {
 		t.Fatalf("%d grants, want 1", len(gs))
 	}
 	g := gs[0]
-	if g.UserID != u.ID || g.BadgeID != b.ID || g.RevokedAt != nil || g.GrantedBy == nil || *g.GrantedBy != boss.ID {
-		t.Fatalf("grant: %+v", g)
-	}
+	apptest.Expect(t, "grant", g,
+		apptest.Eq("g.UserID", g.UserID, u.ID),
+		apptest.Eq("g.BadgeID", g.BadgeID, b.ID),
+		apptest.True("g.RevokedAt == nil", g.RevokedAt == nil),
+		apptest.True("g.GrantedBy != nil", g.GrantedBy != nil))
+	apptest.Expect(t, "grant", g,
+		apptest.Eq("*g.GrantedBy", *g.GrantedBy, boss.ID))
 	if !verificationRe.MatchString(g.VerificationID) {
 		t.Fatalf("verification id %q is not MM-XXXX-XXXX-XXXX", g.VerificationID)
 	}
@@ -83,19 +91,24 @@ func TestApproveGrantsOnceAndAudits(t *testing.T) {
 	}
 
 	mails := outboxTo(t, e, u.Email)
-	if len(mails) != 1 || mails[0].Subject != "Your Go Expert badge has been granted" ||
-		!strings.Contains(mails[0].BodyText, g.VerificationID) || !strings.Contains(mails[0].BodyText, "/verify/"+g.PublicVerificationID) {
-		t.Fatalf("approval mail: %+v", mails)
-	}
+	apptest.Expect(t, "approval mail", mails,
+		apptest.Eq("len(mails)", len(mails), 1))
+	apptest.Expect(t, "approval mail", mails,
+		apptest.Eq("mails[0].Subject", mails[0].Subject, "Your Go Expert badge has been granted"),
+		apptest.True("strings.Contains(mails[0].BodyText, g.VerificationID)", strings.Contains(mails[0].BodyText, g.VerificationID)),
+		apptest.True("strings.Contains(mails[0].BodyText, \"/verify/\"+g.PublicVerificationID)", strings.Contains(mails[0].BodyText, "/verify/"+g.PublicVerificationID)))
 
 	es := auditOf(t, e, a.ID)
 	if len(es) != 1 {
 		t.Fatalf("%d audit entries, want 1", len(es))
 	}
-	if es[0].Action != "application.approve" || es[0].TargetType != "application" || es[0].ActorID == nil ||
-		*es[0].ActorID != boss.ID || es[0].ActorEmail != boss.Email {
-		t.Fatalf("audit entry: %+v", es[0])
-	}
+	apptest.Expect(t, "audit entry", es[0],
+		apptest.Eq("es[0].Action", es[0].Action, "application.approve"),
+		apptest.Eq("es[0].TargetType", es[0].TargetType, "application"),
+		apptest.True("es[0].ActorID != nil", es[0].ActorID != nil))
+	apptest.Expect(t, "audit entry", es[0],
+		apptest.Eq("*es[0].ActorID", *es[0].ActorID, boss.ID),
+		apptest.Eq("es[0].ActorEmail", es[0].ActorEmail, boss.Email))
 	var before, after map[string]any
 	_ = json.Unmarshal([]byte(es[0].Before), &before)
 	_ = json.Unmarshal([]byte(es[0].After), &after)
@@ -107,9 +120,11 @@ func TestApproveGrantsOnceAndAudits(t *testing.T) {
 	// a second approve (Re-approve) is accepted, changes no grant and sends no second mail
 	ac.Put("/admin/applications/"+a.ID+"/approve", nil).ExpectMsg(200, admin.MsgApproved)
 	gs = grantsOf(t, e, a.ID)
-	if len(gs) != 1 || gs[0].ID != g.ID || gs[0].VerificationID != g.VerificationID {
-		t.Fatalf("second approve changed grants: %+v", gs)
-	}
+	apptest.Expect(t, "second approve changed grants", gs,
+		apptest.Eq("len(gs)", len(gs), 1))
+	apptest.Expect(t, "second approve changed grants", gs,
+		apptest.Eq("gs[0].ID", gs[0].ID, g.ID),
+		apptest.Eq("gs[0].VerificationID", gs[0].VerificationID, g.VerificationID))
 	if n := len(outboxTo(t, e, u.Email)); n != 1 {
 		t.Fatalf("second approve queued another mail (%d)", n)
 	}
@@ -175,9 +190,10 @@ func TestGrantFreeApprovesWithoutPayment(t *testing.T) {
 		t.Fatalf("%d grants", n)
 	}
 	es := auditOf(t, e, a.ID)
-	if len(es) != 1 || es[0].Action != "application.grant_free" {
-		t.Fatalf("audit: %+v", es)
-	}
+	apptest.Expect(t, "audit", es,
+		apptest.Eq("len(es)", len(es), 1))
+	apptest.Expect(t, "audit", es,
+		apptest.Eq("es[0].Action", es[0].Action, "application.grant_free"))
 }
 
 func TestRejectStoresReasonAndReRejectRevokes(t *testing.T) {
@@ -190,9 +206,12 @@ func TestRejectStoresReasonAndReRejectRevokes(t *testing.T) {
 	a1 := paidApplication(t, e, u, b)
 	ac.Put("/admin/applications/"+a1.ID+"/reject", nil).ExpectMsg(200, admin.MsgRejected)
 	got := reload(t, e, a1)
-	if got.Status != model.StatusRejected || got.RejectionReason != admin.DefaultRejectionReason || got.ReviewedBy == nil || *got.ReviewedBy != boss.ID {
-		t.Fatalf("after reject: %+v", got)
-	}
+	apptest.Expect(t, "after reject", got,
+		apptest.Eq("got.Status", got.Status, model.StatusRejected),
+		apptest.Eq("got.RejectionReason", got.RejectionReason, admin.DefaultRejectionReason),
+		apptest.True("got.ReviewedBy != nil", got.ReviewedBy != nil))
+	apptest.Expect(t, "after reject", got,
+		apptest.Eq("*got.ReviewedBy", *got.ReviewedBy, boss.ID))
 	// re-reject with a typed reason replaces it (trimmed)
 	ac.Put("/admin/applications/"+a1.ID+"/reject", map[string]string{"reason": "  Proof is unreadable  "}).ExpectMsg(200, admin.MsgRejected)
 	if got := reload(t, e, a1); got.RejectionReason != "Proof is unreadable" {
@@ -213,17 +232,21 @@ func TestRejectStoresReasonAndReRejectRevokes(t *testing.T) {
 		t.Fatalf("reject answer: %s", r.Text())
 	}
 	gs := grantsOf(t, e, a2.ID)
-	if len(gs) != 1 || gs[0].ID != g.ID || gs[0].RevokedAt == nil || gs[0].RevocationReason != "Certificate was forged" {
-		t.Fatalf("grant after re-reject: %+v", gs)
-	}
+	apptest.Expect(t, "grant after re-reject", gs,
+		apptest.Eq("len(gs)", len(gs), 1))
+	apptest.Expect(t, "grant after re-reject", gs,
+		apptest.Eq("gs[0].ID", gs[0].ID, g.ID),
+		apptest.True("gs[0].RevokedAt != nil", gs[0].RevokedAt != nil),
+		apptest.Eq("gs[0].RevocationReason", gs[0].RevocationReason, "Certificate was forged"))
 	got = reload(t, e, a2)
-	if got.Status != model.StatusRejected || got.RejectionReason != "Certificate was forged" {
-		t.Fatalf("application after re-reject: %+v", got)
-	}
+	apptest.Expect(t, "application after re-reject", got,
+		apptest.Eq("got.Status", got.Status, model.StatusRejected),
+		apptest.Eq("got.RejectionReason", got.RejectionReason, "Certificate was forged"))
 	es := auditOf(t, e, a2.ID)
-	if len(es) != 2 || es[1].Action != "application.reject" {
-		t.Fatalf("audit: %+v", es)
-	}
+	apptest.Expect(t, "audit", es,
+		apptest.Eq("len(es)", len(es), 2))
+	apptest.Expect(t, "audit", es,
+		apptest.Eq("es[1].Action", es[1].Action, "application.reject"))
 	var after struct {
 		Status string `json:"status"`
 		Grant  struct {
@@ -237,9 +260,9 @@ func TestRejectStoresReasonAndReRejectRevokes(t *testing.T) {
 	}
 	mails := outboxTo(t, e, u.Email)
 	last := mails[len(mails)-1]
-	if !strings.Contains(last.BodyText, "Certificate was forged") || !strings.Contains(last.BodyText, "withdrawn") {
-		t.Fatalf("revocation mail: %+v", last)
-	}
+	apptest.Expect(t, "revocation mail", last,
+		apptest.True("strings.Contains(last.BodyText, \"Certificate was forged\")", strings.Contains(last.BodyText, "Certificate was forged")),
+		apptest.True("strings.Contains(last.BodyText, \"withdrawn\")", strings.Contains(last.BodyText, "withdrawn")))
 
 	// re-approve restores the same grant only once confirmed, knowing the reason: no
 	// confirmation is a 409 that names it, and changes nothing
@@ -254,10 +277,14 @@ func TestRejectStoresReasonAndReRejectRevokes(t *testing.T) {
 		t.Fatalf("re-approve answer: %s", r.Text())
 	}
 	gs = grantsOf(t, e, a2.ID)
-	if len(gs) != 1 || gs[0].ID != g.ID || gs[0].RevokedAt != nil || gs[0].RevocationReason != "" ||
-		gs[0].VerificationID != g.VerificationID || gs[0].PublicVerificationID != g.PublicVerificationID {
-		t.Fatalf("grant after re-approve: %+v", gs)
-	}
+	apptest.Expect(t, "grant after re-approve", gs,
+		apptest.Eq("len(gs)", len(gs), 1))
+	apptest.Expect(t, "grant after re-approve", gs,
+		apptest.Eq("gs[0].ID", gs[0].ID, g.ID),
+		apptest.True("gs[0].RevokedAt == nil", gs[0].RevokedAt == nil),
+		apptest.Eq("gs[0].RevocationReason", gs[0].RevocationReason, ""),
+		apptest.Eq("gs[0].VerificationID", gs[0].VerificationID, g.VerificationID),
+		apptest.Eq("gs[0].PublicVerificationID", gs[0].PublicVerificationID, g.PublicVerificationID))
 	if got := reload(t, e, a2); got.Status != model.StatusApproved || got.RejectionReason != "" {
 		t.Fatalf("application after re-approve: %+v", got)
 	}

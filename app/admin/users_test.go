@@ -58,11 +58,15 @@ func TestUserListSearchAndPages(t *testing.T) {
 	}
 	for _, u := range all.Users {
 		if u.Email == carol.Email {
-			if len(u.BadgeGrants) != 1 || u.BadgeGrants[0].BadgeName != "Kubernetes Pro" || u.BadgeGrants[0].BadgeCategory != "Development" ||
-				u.BadgeGrants[0].VerificationID != g.VerificationID || u.BadgeGrants[0].PublicVerificationID != g.PublicVerificationID ||
-				u.BadgeGrants[0].ID != g.ID || u.BadgeGrants[0].GrantedAt.IsZero() {
-				t.Fatalf("carol's grants: %+v", u.BadgeGrants)
-			}
+			apptest.Expect(t, "carol's grants", u.BadgeGrants,
+				apptest.Eq("len(u.BadgeGrants)", len(u.BadgeGrants), 1))
+			apptest.Expect(t, "carol's grants", u.BadgeGrants,
+				apptest.Eq("u.BadgeGrants[0].BadgeName", u.BadgeGrants[0].BadgeName, "Kubernetes Pro"),
+				apptest.Eq("u.BadgeGrants[0].BadgeCategory", u.BadgeGrants[0].BadgeCategory, "Development"),
+				apptest.Eq("u.BadgeGrants[0].VerificationID", u.BadgeGrants[0].VerificationID, g.VerificationID),
+				apptest.Eq("u.BadgeGrants[0].PublicVerificationID", u.BadgeGrants[0].PublicVerificationID, g.PublicVerificationID),
+				apptest.Eq("u.BadgeGrants[0].ID", u.BadgeGrants[0].ID, g.ID),
+				apptest.True("!u.BadgeGrants[0].GrantedAt.IsZero()", !u.BadgeGrants[0].GrantedAt.IsZero()))
 		} else if u.BadgeGrants == nil || len(u.BadgeGrants) != 0 {
 			t.Fatalf("%s grants: %+v", u.Email, u.BadgeGrants)
 		}
@@ -127,19 +131,24 @@ func TestUpdateUser(t *testing.T) {
 		User admin.UserJSON `json:"user"`
 	}
 	r.JSON(&body)
-	if body.User.Name != "Ann Lee" || body.User.Email != "ann.lee@x.io" || body.User.Position != "Lead Designer" ||
-		body.User.LinkedIn != "https://linkedin.com/in/annlee" || body.User.Portfolio != "https://ann.example" || body.User.Role != "user" {
-		t.Fatalf("updated user: %+v", body.User)
-	}
+	apptest.Expect(t, "updated user", body.User,
+		apptest.Eq("body.User.Name", body.User.Name, "Ann Lee"),
+		apptest.Eq("body.User.Email", body.User.Email, "ann.lee@x.io"),
+		apptest.Eq("body.User.Position", body.User.Position, "Lead Designer"),
+		apptest.Eq("body.User.LinkedIn", body.User.LinkedIn, "https://linkedin.com/in/annlee"),
+		apptest.Eq("body.User.Portfolio", body.User.Portfolio, "https://ann.example"),
+		apptest.Eq("body.User.Role", body.User.Role, "user"))
 	var got model.User
 	_ = e.DB.NewSelect().Model(&got).Where("id = ?", ann.ID).Scan(e.Ctx())
-	if got.Email != "ann.lee@x.io" || got.Name != "Ann Lee" {
-		t.Fatalf("stored: %+v", got)
-	}
+	apptest.Expect(t, "stored", got,
+		apptest.Eq("got.Email", got.Email, "ann.lee@x.io"),
+		apptest.Eq("got.Name", got.Name, "Ann Lee"))
 	es := auditOf(t, e, ann.ID)
-	if len(es) != 1 || es[0].Action != "user.update" || *es[0].ActorID != boss.ID {
-		t.Fatalf("audit: %+v", es)
-	}
+	apptest.Expect(t, "audit", es,
+		apptest.Eq("len(es)", len(es), 1))
+	apptest.Expect(t, "audit", es,
+		apptest.Eq("es[0].Action", es[0].Action, "user.update"),
+		apptest.Eq("*es[0].ActorID", *es[0].ActorID, boss.ID))
 	var before, after map[string]any
 	_ = json.Unmarshal([]byte(es[0].Before), &before)
 	_ = json.Unmarshal([]byte(es[0].After), &after)
@@ -160,9 +169,12 @@ func TestUpdateUser(t *testing.T) {
 	annc.Get("/admin/users").Expect(403)
 	ac.Put("/admin/users/"+ann.ID, map[string]any{"role": "admin"}).ExpectMsg(200, admin.MsgUserUpdated)
 	es = auditOf(t, e, ann.ID)
-	if len(es) != 2 || es[1].Action != "user.role_change" || es[1].Before != `{"role":"user"}` || es[1].After != `{"role":"admin"}` {
-		t.Fatalf("role audit: %+v", es[len(es)-1])
-	}
+	apptest.Expect(t, "role audit", es[len(es)-1],
+		apptest.Eq("len(es)", len(es), 2))
+	apptest.Expect(t, "role audit", es[len(es)-1],
+		apptest.Eq("es[1].Action", es[1].Action, "user.role_change"),
+		apptest.Eq("es[1].Before", es[1].Before, `{"role":"user"}`),
+		apptest.Eq("es[1].After", es[1].After, `{"role":"admin"}`))
 	// a promoted member must set up two-step sign-in before the admin API opens (app/auth)
 	annc.Get("/admin/users").ExpectMsg(403, auth.MsgAdminNeedsMFA)
 	// and demote again (two admins exist)
@@ -193,9 +205,11 @@ func TestUpdateUser(t *testing.T) {
 	// clearing optional fields is allowed
 	ac.Put("/admin/users/"+ann.ID, map[string]any{"linkedin": "", "portfolio": "", "position": ""}).Expect(200)
 	_ = e.DB.NewSelect().Model(&got).Where("id = ?", ann.ID).Scan(e.Ctx())
-	if got.LinkedIn != "" || got.Portfolio != "" || got.Position != "" || got.Email != "ann.lee@x.io" {
-		t.Fatalf("after clearing: %+v", got)
-	}
+	apptest.Expect(t, "after clearing", got,
+		apptest.Eq("got.LinkedIn", got.LinkedIn, ""),
+		apptest.Eq("got.Portfolio", got.Portfolio, ""),
+		apptest.Eq("got.Position", got.Position, ""),
+		apptest.Eq("got.Email", got.Email, "ann.lee@x.io"))
 }
 
 func TestRoleRules(t *testing.T) {
@@ -281,9 +295,12 @@ func TestProfilePicture(t *testing.T) {
 		t.Fatalf("stored picture: %v %dx%d", err, cfg.Width, cfg.Height)
 	}
 	es := auditOf(t, e, ann.ID)
-	if len(es) != 1 || es[0].Action != "user.profile_pic" || *es[0].ActorID != boss.ID || !strings.Contains(es[0].After, got.ProfilePicKey) {
-		t.Fatalf("audit: %+v", es)
-	}
+	apptest.Expect(t, "audit", es,
+		apptest.Eq("len(es)", len(es), 1))
+	apptest.Expect(t, "audit", es,
+		apptest.Eq("es[0].Action", es[0].Action, "user.profile_pic"),
+		apptest.Eq("*es[0].ActorID", *es[0].ActorID, boss.ID),
+		apptest.True("strings.Contains(es[0].After, got.ProfilePicKey)", strings.Contains(es[0].After, got.ProfilePicKey)))
 
 	// a second upload replaces the file and removes the old one
 	oldKey := got.ProfilePicKey

@@ -159,22 +159,33 @@ func TestProofApplicationIsRecordedWithItsFiles(t *testing.T) {
 		t.Fatalf("msg %q", got.Msg)
 	}
 	v := got.Application
-	if v.Status != model.StatusAwaitingPayment || v.PaymentStatus != model.PaymentPending || v.Price != 29 || v.Badge.ID != b.ID ||
-		v.Type != model.TypeProof || v.PortfolioURL != "https://ada.dev" || v.LinkedInURL != "https://linkedin.com/in/ada" ||
-		v.Email != "ada@x.io" || v.FullName != "Ada Lovelace" || v.Description != "My work" || v.QuizScore != nil {
-		t.Fatalf("application %+v", v)
-	}
-	if len(v.ProofFiles) != 3 || v.ProofFiles[0].OriginalName != "certificate.pdf" || v.ProofFiles[1].ContentType != "image/png" {
-		t.Fatalf("files %+v", v.ProofFiles)
-	}
+	apptest.Expect(t, "application", v,
+		apptest.Eq("v.Status", v.Status, model.StatusAwaitingPayment),
+		apptest.Eq("v.PaymentStatus", v.PaymentStatus, model.PaymentPending),
+		apptest.Eq("v.Price", v.Price, 29),
+		apptest.Eq("v.Badge.ID", v.Badge.ID, b.ID),
+		apptest.Eq("v.Type", v.Type, model.TypeProof),
+		apptest.Eq("v.PortfolioURL", v.PortfolioURL, "https://ada.dev"),
+		apptest.Eq("v.LinkedInURL", v.LinkedInURL, "https://linkedin.com/in/ada"),
+		apptest.Eq("v.Email", v.Email, "ada@x.io"),
+		apptest.Eq("v.FullName", v.FullName, "Ada Lovelace"),
+		apptest.Eq("v.Description", v.Description, "My work"),
+		apptest.True("v.QuizScore == nil", v.QuizScore == nil))
+	apptest.Expect(t, "files", v.ProofFiles,
+		apptest.Eq("len(v.ProofFiles)", len(v.ProofFiles), 3))
+	apptest.Expect(t, "files", v.ProofFiles,
+		apptest.Eq("v.ProofFiles[0].OriginalName", v.ProofFiles[0].OriginalName, "certificate.pdf"),
+		apptest.Eq("v.ProofFiles[1].ContentType", v.ProofFiles[1].ContentType, "image/png"))
 
 	var row model.Application
 	if err := env.DB.NewSelect().Model(&row).Where("id = ?", v.ID).Scan(env.Ctx()); err != nil {
 		t.Fatal(err)
 	}
-	if row.UserID != u.ID || row.PriceCents != 2900 || row.Status != model.StatusAwaitingPayment || row.QuizAttemptID != nil {
-		t.Fatalf("row %+v", row)
-	}
+	apptest.Expect(t, "row", row,
+		apptest.Eq("row.UserID", row.UserID, u.ID),
+		apptest.Eq("row.PriceCents", row.PriceCents, 2900),
+		apptest.Eq("row.Status", row.Status, model.StatusAwaitingPayment),
+		apptest.True("row.QuizAttemptID == nil", row.QuizAttemptID == nil))
 	var files []model.ApplicationFile
 	_ = env.DB.NewSelect().Model(&files).Where("application_id = ?", v.ID).OrderExpr("created_at, id").Scan(env.Ctx())
 	keys := stored(t, env)
@@ -203,10 +214,11 @@ func TestFreeBadgeGoesStraightToReview(t *testing.T) {
 	b := mkBadge(t, env, model.TypeProof, 0, true)
 	var got appResp
 	c.Multipart("POST", "/applications", fields(b.ID), proof("c.pdf", pdf)).Expect(http.StatusCreated).JSON(&got)
-	if got.Application.Status != model.StatusPending || got.Application.PaymentStatus != model.PaymentCompleted ||
-		got.Application.Price != 0 || got.Application.PaymentCompletedAt == nil {
-		t.Fatalf("free badge application %+v", got.Application)
-	}
+	apptest.Expect(t, "free badge application", got.Application,
+		apptest.Eq("got.Application.Status", got.Application.Status, model.StatusPending),
+		apptest.Eq("got.Application.PaymentStatus", got.Application.PaymentStatus, model.PaymentCompleted),
+		apptest.Eq("got.Application.Price", got.Application.Price, 0),
+		apptest.True("got.Application.PaymentCompletedAt != nil", got.Application.PaymentCompletedAt != nil))
 }
 
 func TestRequiredProfileFields(t *testing.T) {
@@ -478,14 +490,16 @@ func TestSkillApplicationNeedsAnUnusedPassingAttempt(t *testing.T) {
 	}
 	var used model.QuizAttempt
 	_ = env.DB.NewSelect().Model(&used).Where("id = ?", at.ID).Scan(env.Ctx())
-	if used.ApplicationID == nil || *used.ApplicationID != v.ID {
-		t.Fatalf("attempt not marked used: %v", used.ApplicationID)
-	}
+	apptest.Expect(t, "attempt not marked used", used.ApplicationID,
+		apptest.True("used.ApplicationID != nil", used.ApplicationID != nil))
+	apptest.Expect(t, "attempt not marked used", used.ApplicationID,
+		apptest.Eq("*used.ApplicationID", *used.ApplicationID, v.ID))
 	var row model.Application
 	_ = env.DB.NewSelect().Model(&row).Where("id = ?", v.ID).Scan(env.Ctx())
-	if row.QuizAttemptID == nil || *row.QuizAttemptID != at.ID {
-		t.Fatalf("row attempt %v", row.QuizAttemptID)
-	}
+	apptest.Expect(t, "row attempt", row.QuizAttemptID,
+		apptest.True("row.QuizAttemptID != nil", row.QuizAttemptID != nil))
+	apptest.Expect(t, "row attempt", row.QuizAttemptID,
+		apptest.Eq("*row.QuizAttemptID", *row.QuizAttemptID, at.ID))
 
 	// after a rejection the used attempt cannot serve again
 	_, _ = env.DB.NewUpdate().Model((*model.Application)(nil)).Set("status = ?", model.StatusRejected).Where("id = ?", v.ID).Exec(env.Ctx())
@@ -586,11 +600,12 @@ func TestDownloadIsForTheOwnerAndAdmins(t *testing.T) {
 	}
 
 	r := c.Abs("GET", f.URL, nil).Expect(200)
-	if !bytes.Equal(r.Body, pdf) || r.Header.Get("Content-Type") != "application/pdf" || r.Header.Get("X-Content-Type-Options") != "nosniff" ||
-		r.Header.Get("Content-Disposition") != `attachment; filename="r_sum_ final.pdf"; filename*=UTF-8''r%C3%A9sum%C3%A9%20final.pdf` ||
-		!strings.Contains(r.Header.Get("Cache-Control"), "no-store") {
-		t.Fatalf("download headers %v", r.Header)
-	}
+	apptest.Expect(t, "download headers", r.Header,
+		apptest.True("bytes.Equal(r.Body, pdf)", bytes.Equal(r.Body, pdf)),
+		apptest.Eq("r.Header.Get(\"Content-Type\")", r.Header.Get("Content-Type"), "application/pdf"),
+		apptest.Eq("r.Header.Get(\"X-Content-Type-Options\")", r.Header.Get("X-Content-Type-Options"), "nosniff"),
+		apptest.Eq("r.Header.Get(\"Content-Disposition\")", r.Header.Get("Content-Disposition"), `attachment; filename="r_sum_ final.pdf"; filename*=UTF-8''r%C3%A9sum%C3%A9%20final.pdf`),
+		apptest.True("strings.Contains(r.Header.Get(\"Cache-Control\"), \"no-store\")", strings.Contains(r.Header.Get("Cache-Control"), "no-store")))
 	_, admin := env.Admin("boss@x.io")
 	if r := admin.Abs("GET", f.URL, nil).Expect(200); !bytes.Equal(r.Body, pdf) {
 		t.Fatal("admin got other bytes")
@@ -651,31 +666,37 @@ func TestApplicationPages(t *testing.T) {
 	r, props := c.Page("/proof-upload/" + proofBadge.ID)
 	r.Expect(200)
 	page := props["page"].(map[string]any)
-	if apptest.PageName(r) != "ApplicationPage" || page["badge"].(map[string]any)["_id"] != proofBadge.ID || page["application"] != nil ||
-		page["quiz"] != nil || page["owned"] != false {
-		t.Fatalf("proof page props %v", page)
-	}
+	apptest.Expect(t, "proof page props", page,
+		apptest.Eq("apptest.PageName(r)", apptest.PageName(r), "ApplicationPage"))
+	apptest.Expect(t, "proof page props", page,
+		apptest.Eq[any]("page[\"badge\"].(map[string]any)[\"_id\"]", page["badge"].(map[string]any)["_id"], proofBadge.ID),
+		apptest.True("page[\"application\"] == nil", page["application"] == nil),
+		apptest.True("page[\"quiz\"] == nil", page["quiz"] == nil),
+		apptest.Eq("page[\"owned\"]", page["owned"], false))
 	prof := page["profile"].(map[string]any)
-	if prof["name"] != "Ada Lovelace" || prof["email"] != "ada@x.io" || prof["position"] != "Engineer" {
-		t.Fatalf("profile %v", prof)
-	}
+	apptest.Expect(t, "profile", prof,
+		apptest.Eq("prof[\"name\"]", prof["name"], "Ada Lovelace"),
+		apptest.Eq("prof[\"email\"]", prof["email"], "ada@x.io"),
+		apptest.Eq("prof[\"position\"]", prof["position"], "Engineer"))
 	lim := page["limits"].(map[string]any)
-	if lim["maxFileBytes"] != float64(10<<20) || lim["maxProofFiles"] != float64(10) {
-		t.Fatalf("limits %v", lim)
-	}
+	apptest.Expect(t, "limits", lim,
+		apptest.Eq[any]("lim[\"maxFileBytes\"]", lim["maxFileBytes"], float64(10<<20)),
+		apptest.Eq[any]("lim[\"maxProofFiles\"]", lim["maxProofFiles"], float64(10)))
 
 	_, props = c.Page("/resume-upload/" + skill.ID)
 	quiz := props["page"].(map[string]any)["quiz"].(map[string]any)
-	if quiz["hasPassingAttempt"] != false || quiz["attempt"] != nil {
-		t.Fatalf("quiz %v", quiz)
-	}
+	apptest.Expect(t, "quiz", quiz,
+		apptest.Eq("quiz[\"hasPassingAttempt\"]", quiz["hasPassingAttempt"], false),
+		apptest.True("quiz[\"attempt\"] == nil", quiz["attempt"] == nil))
 	at := mkAttempt(t, env, u, skill, 80, true)
 	_, props = c.Page("/resume-upload/" + skill.ID)
 	quiz = props["page"].(map[string]any)["quiz"].(map[string]any)
 	a := quiz["attempt"].(map[string]any)
-	if quiz["hasPassingAttempt"] != true || a["id"] != at.ID || a["score"] != float64(80) || a["timeSpent"] != float64(240) {
-		t.Fatalf("quiz %v", quiz)
-	}
+	apptest.Expect(t, "quiz", quiz,
+		apptest.Eq("quiz[\"hasPassingAttempt\"]", quiz["hasPassingAttempt"], true),
+		apptest.Eq[any]("a[\"id\"]", a["id"], at.ID),
+		apptest.Eq[any]("a[\"score\"]", a["score"], float64(80)),
+		apptest.Eq[any]("a[\"timeSpent\"]", a["timeSpent"], float64(240)))
 
 	// after applying the page carries the application
 	c.Multipart("POST", "/applications", fields(proofBadge.ID), proof("a.pdf", pdf)).Expect(http.StatusCreated)

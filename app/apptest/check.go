@@ -26,6 +26,24 @@ func True(name string, cond bool) Check { return Check{name: name, ok: cond, con
 // 29; FreeGrant does not hold"), with v (the whole value, %+v) for context.
 func Expect(t testing.TB, what string, v any, checks ...Check) {
 	t.Helper()
+	if msg := failed(what, v, checks); msg != "" {
+		t.Fatal(msg)
+	}
+}
+
+// Want is Expect for a test that goes on after a failure: it reports the failed checks
+// with t.Error and answers whether every check held.
+func Want(t testing.TB, what string, v any, checks ...Check) bool {
+	t.Helper()
+	if msg := failed(what, v, checks); msg != "" {
+		t.Error(msg)
+		return false
+	}
+	return true
+}
+
+// failed describes the checks that failed, or answers "" when all held.
+func failed(what string, v any, checks []Check) string {
 	var bad []string
 	for _, c := range checks {
 		switch {
@@ -36,7 +54,8 @@ func Expect(t testing.TB, what string, v any, checks ...Check) {
 			bad = append(bad, fmt.Sprintf("%s = %#v, want %#v", c.name, c.got, c.want))
 		}
 	}
-	if len(bad) > 0 {
-		t.Fatalf("%s: %s\n(in %+v)", what, strings.Join(bad, "; "), v)
+	if len(bad) == 0 {
+		return ""
 	}
+	return fmt.Sprintf("%s: %s\n(in %+v)", what, strings.Join(bad, "; "), v)
 }

@@ -38,10 +38,15 @@ func TestWriteRecordsTheEntry(t *testing.T) {
 		t.Fatalf("%d entries, want 2", len(es))
 	}
 	e := es[0]
-	if e.Action != "badge.update" || e.TargetType != "badge" || e.Before != "null" || e.After != `{"name":"Go"}` ||
-		e.ActorID == nil || *e.ActorID != admin.ID || e.ActorEmail != "boss@x.io" {
-		t.Fatalf("entry %+v", e)
-	}
+	apptest.Expect(t, "entry", e,
+		apptest.Eq("e.Action", e.Action, "badge.update"),
+		apptest.Eq("e.TargetType", e.TargetType, "badge"),
+		apptest.Eq("e.Before", e.Before, "null"),
+		apptest.Eq("e.After", e.After, `{"name":"Go"}`),
+		apptest.True("e.ActorID != nil", e.ActorID != nil))
+	apptest.Expect(t, "entry", e,
+		apptest.Eq("*e.ActorID", *e.ActorID, admin.ID),
+		apptest.Eq("e.ActorEmail", e.ActorEmail, "boss@x.io"))
 	if e := es[1]; e.ActorID != nil || e.ActorEmail != "" || e.Before != `["a"]` || e.After != "null" {
 		t.Fatalf("system entry %+v", e)
 	}
@@ -85,7 +90,9 @@ func TestCatalogueChangedBumpsTheCatalogue(t *testing.T) {
 	if after[pagecache.Badges] == before[pagecache.Badges] {
 		t.Fatalf("catalogue version unchanged: %v -> %v", before, after)
 	}
-	if es := entries(t, env, "q1"); len(es) != 1 || es[0].Action != "quiz.toggle" {
-		t.Fatalf("entries %+v", es)
-	}
+	es := entries(t, env, "q1")
+	apptest.Expect(t, "entries", es,
+		apptest.Eq("len(es)", len(es), 1))
+	apptest.Expect(t, "entries", es,
+		apptest.Eq("es[0].Action", es[0].Action, "quiz.toggle"))
 }

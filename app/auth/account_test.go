@@ -75,17 +75,18 @@ func TestSessionsListRevokeAndSignOutEverywhere(t *testing.T) {
 	devices := map[string]bool{}
 	for _, s := range out.Sessions {
 		devices[s.Device] = true
-		if len(s.ID) != 24 || s.IP != "127.0.0.1" || s.LastSeenAt.IsZero() {
-			t.Fatalf("session %+v", s)
-		}
+		apptest.Expect(t, "session", s,
+			apptest.Eq("len(s.ID)", len(s.ID), 24),
+			apptest.Eq("s.IP", s.IP, "127.0.0.1"),
+			apptest.True("!s.LastSeenAt.IsZero()", !s.LastSeenAt.IsZero()))
 		// the id is not the stored hash, and no token appears
 		if countRows(t, e, "sessions", "id = ?", s.ID) != 0 {
 			t.Fatal("the listed id is the stored one")
 		}
 	}
-	if !devices["Safari on iOS"] || !devices["curl"] {
-		t.Fatalf("devices %v", devices)
-	}
+	apptest.Expect(t, "devices", devices,
+		apptest.True("devices[\"Safari on iOS\"]", devices["Safari on iOS"]),
+		apptest.True("devices[\"curl\"]", devices["curl"]))
 	if strings.Contains(r.Text(), cookieOf(e, a)) || strings.Contains(r.Text(), session.Hash(cookieOf(e, a))) {
 		t.Fatal("the list shows a token or its hash")
 	}

@@ -120,9 +120,11 @@ func TestRegisterCreatesMemberThenLoginSignsIn(t *testing.T) {
 	}
 	// stored: argon2id hash, lower-cased email, role user, not verified; the session only as its hash
 	u := userByEmail(t, e, "ann.lee@example.com")
-	if !strings.HasPrefix(u.PasswordHash, "$argon2id$") || strings.Contains(u.PasswordHash, "s3cret-pass") || u.Role != model.RoleUser || u.EmailVerifiedAt != nil {
-		t.Fatalf("stored user %+v", u)
-	}
+	apptest.Expect(t, "stored user", u,
+		apptest.True("strings.HasPrefix(u.PasswordHash, \"$argon2id$\")", strings.HasPrefix(u.PasswordHash, "$argon2id$")),
+		apptest.True("!strings.Contains(u.PasswordHash, \"s3cret-pass\")", !strings.Contains(u.PasswordHash, "s3cret-pass")),
+		apptest.Eq("u.Role", u.Role, model.RoleUser),
+		apptest.True("u.EmailVerifiedAt == nil", u.EmailVerifiedAt == nil))
 	tok := cookie(t, e, c)
 	if len(tok) < 22 || countRows(t, e, "sessions", "id = ? AND user_id = ?", session.Hash(tok), u.ID) != 1 || countRows(t, e, "sessions", "id = ?", tok) != 0 {
 		t.Fatalf("session for token %q not stored as its hash", tok)
@@ -130,9 +132,9 @@ func TestRegisterCreatesMemberThenLoginSignsIn(t *testing.T) {
 	// signed in: /auth/me answers the same user
 	var me userOut
 	c.Get("/auth/me").Expect(200).JSON(&me)
-	if me.User.ID != u.ID || me.User.Email != u.Email {
-		t.Fatalf("me = %+v", me.User)
-	}
+	apptest.Expect(t, "me =", me.User,
+		apptest.Eq("me.User.ID", me.User.ID, u.ID),
+		apptest.Eq("me.User.Email", me.User.Email, u.Email))
 }
 
 func TestRegisterValidation(t *testing.T) {
@@ -320,9 +322,11 @@ func TestMeListsActiveGrants(t *testing.T) {
 		t.Fatalf("me = %s", r.Text())
 	}
 	g := me.User.BadgeGrants[0]
-	if g.BadgeName != "Go Expert" || g.BadgeCategory != "Development" || g.VerificationID != "MM-LIVE" || g.PublicVerificationID != "pub-live" {
-		t.Fatalf("grant = %+v", g)
-	}
+	apptest.Expect(t, "grant =", g,
+		apptest.Eq("g.BadgeName", g.BadgeName, "Go Expert"),
+		apptest.Eq("g.BadgeCategory", g.BadgeCategory, "Development"),
+		apptest.Eq("g.VerificationID", g.VerificationID, "MM-LIVE"),
+		apptest.Eq("g.PublicVerificationID", g.PublicVerificationID, "pub-live"))
 	if strings.Contains(r.Text(), "password") || strings.Contains(r.Text(), "$argon2id$") {
 		t.Fatalf("me leaks the password hash: %s", r.Text())
 	}
@@ -510,9 +514,10 @@ func TestPasswordResetThroughRealSMTP(t *testing.T) {
 	// the reset page gets the parameters
 	r, props := c.Page(link.RequestURI())
 	r.Expect(200)
-	if apptest.PageName(r) != "ResetPasswordPage" || props["page"].(map[string]any)["token"] != tok {
-		t.Fatalf("reset page props %v", props)
-	}
+	apptest.Expect(t, "reset page props", props,
+		apptest.Eq("apptest.PageName(r)", apptest.PageName(r), "ResetPasswordPage"))
+	apptest.Expect(t, "reset page props", props,
+		apptest.Eq[any]("props[\"page\"].(map[string]any)[\"token\"]", props["page"].(map[string]any)["token"], tok))
 	if r.Header.Get("Referrer-Policy") != "no-referrer" || !strings.Contains(r.Text(), `name="robots" content="noindex"`) {
 		t.Error("the reset page leaks its token through the referrer or is indexable")
 	}
@@ -670,9 +675,10 @@ func TestAuthPages(t *testing.T) {
 	c := e.Client()
 	r, props := c.Page("/login?next=%2Fprofile%3Ftab%3D1")
 	r.Expect(200)
-	if apptest.PageName(r) != "LoginPage" || props["page"].(map[string]any)["next"] != "/profile?tab=1" {
-		t.Fatalf("login page %v", props)
-	}
+	apptest.Expect(t, "login page", props,
+		apptest.Eq("apptest.PageName(r)", apptest.PageName(r), "LoginPage"))
+	apptest.Expect(t, "login page", props,
+		apptest.Eq("props[\"page\"].(map[string]any)[\"next\"]", props["page"].(map[string]any)["next"], "/profile?tab=1"))
 	_, props = c.Page("/login?next=https%3A%2F%2Fevil.example")
 	if props["page"].(map[string]any)["next"] != "/" {
 		t.Fatalf("foreign next kept: %v", props)

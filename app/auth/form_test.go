@@ -49,9 +49,9 @@ func TestSignInAndSignUpAsPlainFormPosts(t *testing.T) {
 		t.Fatalf("signup: %d %s", r.Status, r.Header.Get("Location"))
 	}
 	me := c.Get("/auth/me").Expect(200).Map()["user"].(map[string]any)
-	if me["email"] != "form@example.com" || me["name"] != "Form Person" {
-		t.Fatalf("signed in as %v", me)
-	}
+	apptest.Expect(t, "signed in as", me,
+		apptest.Eq("me[\"email\"]", me["email"], "form@example.com"),
+		apptest.Eq("me[\"name\"]", me["name"], "Form Person"))
 	// the same e-mail again with another password: register answers as for a new address
 	// (its owner is mailed) and the sign-in that follows fails, so the page says to check
 	// the inbox, as the island does
@@ -67,9 +67,11 @@ func TestSignInAndSignUpAsPlainFormPosts(t *testing.T) {
 	r = postForm(v, "/login", url.Values{"email": {"form@example.com"}, "password": {"wrong-password"}, "next": {"/profile"}})
 	r.Expect(http.StatusUnauthorized)
 	p = formProps(t, r)["page"].(map[string]any)
-	if apptest.PageName(r) != "LoginPage" || p["error"] != auth.MsgFormLoginFailed || p["email"] != "form@example.com" || p["next"] != "/profile" {
-		t.Fatalf("bad login: %v", p)
-	}
+	apptest.Expect(t, "bad login", p,
+		apptest.Eq("apptest.PageName(r)", apptest.PageName(r), "LoginPage"),
+		apptest.Eq("p[\"error\"]", p["error"], auth.MsgFormLoginFailed),
+		apptest.Eq("p[\"email\"]", p["email"], "form@example.com"),
+		apptest.Eq("p[\"next\"]", p["next"], "/profile"))
 	v.Get("/auth/me").Expect(http.StatusUnauthorized)
 	r = postForm(v, "/login", url.Values{"email": {"form@example.com"}, "password": {"long-password-1"}, "next": {"https://evil.example/x"}})
 	if r.Status != http.StatusSeeOther || r.Header.Get("Location") != "/" {

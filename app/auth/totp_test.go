@@ -28,9 +28,10 @@ func TestTOTPEnrolSignInSkewReplayAndRecovery(t *testing.T) {
 	c.Post("/auth/2fa/enable", map[string]any{"code": "123456"}).ExpectMsg(400, auth.MsgMFANotStarted)
 	var setup auth.SetupJSON
 	c.Post("/auth/2fa/setup", nil).Expect(200).JSON(&setup)
-	if len(setup.Secret) < 16 || !strings.HasPrefix(setup.OTPAuthURL, "otpauth://totp/Meritmark:two@example.com?") || !strings.HasPrefix(setup.QR, "data:image/png;base64,") {
-		t.Fatalf("setup %+v", setup)
-	}
+	apptest.Expect(t, "setup", setup,
+		apptest.True("len(setup.Secret) >= 16", len(setup.Secret) >= 16),
+		apptest.True("strings.HasPrefix(setup.OTPAuthURL, \"otpauth://totp/Meritmark:two@example.com?\")", strings.HasPrefix(setup.OTPAuthURL, "otpauth://totp/Meritmark:two@example.com?")),
+		apptest.True("strings.HasPrefix(setup.QR, \"data:image/png;base64,\")", strings.HasPrefix(setup.QR, "data:image/png;base64,")))
 	c.Post("/auth/2fa/enable", map[string]any{"code": ""}).ExpectMsg(400, auth.MsgMFACodeRequired)
 	c.Post("/auth/2fa/enable", map[string]any{"code": code(t, setup.Secret, 5)}).ExpectMsg(400, auth.MsgMFACodeWrong)
 	var on struct {
@@ -39,9 +40,11 @@ func TestTOTPEnrolSignInSkewReplayAndRecovery(t *testing.T) {
 	}
 	first := code(t, setup.Secret, 0)
 	c.Post("/auth/2fa/enable", map[string]any{"code": first}).Expect(200).JSON(&on)
-	if on.Msg != auth.MsgMFAEnabled || len(on.Codes) != 10 || len(on.Codes[0]) != 11 {
-		t.Fatalf("enable answered %+v", on)
-	}
+	apptest.Expect(t, "enable answered", on,
+		apptest.Eq("on.Msg", on.Msg, auth.MsgMFAEnabled),
+		apptest.Eq("len(on.Codes)", len(on.Codes), 10))
+	apptest.Expect(t, "enable answered", on,
+		apptest.Eq("len(on.Codes[0])", len(on.Codes[0]), 11))
 	if countRows(t, e, "mfa_recovery_codes", "user_id = ?", u.ID) != 10 || countRows(t, e, "mfa_recovery_codes", "id = ?", on.Codes[0]) != 0 {
 		t.Fatal("recovery codes not stored as hashes")
 	}
@@ -100,9 +103,10 @@ func TestAdminMustSetUpTwoFactorFirst(t *testing.T) {
 		t.Fatalf("/admin: %d %q", pr.Status, pr.Header.Get("Location"))
 	}
 	pr, props := c.Page("/account/two-factor?next=%2Fadmin")
-	if apptest.PageName(pr) != "TwoFactorPage" || props["page"].(map[string]any)["required"] != true {
-		t.Fatalf("page %v", props)
-	}
+	apptest.Expect(t, "page", props,
+		apptest.Eq("apptest.PageName(pr)", apptest.PageName(pr), "TwoFactorPage"))
+	apptest.Expect(t, "page", props,
+		apptest.Eq("props[\"page\"].(map[string]any)[\"required\"]", props["page"].(map[string]any)["required"], true))
 	var setup auth.SetupJSON
 	c.Post("/auth/2fa/setup", nil).Expect(200).JSON(&setup)
 	c.Post("/auth/2fa/enable", map[string]any{"code": code(t, setup.Secret, 0)}).Expect(200)

@@ -111,9 +111,9 @@ func TestUnverifiedAddressGetsNoCredentialUntilConfirmed(t *testing.T) {
 	if err := e.DB.NewSelect().Model(&g).Where("application_id = ?", a.ID).Scan(e.Ctx()); err != nil {
 		t.Fatalf("no grant after confirming: %v", err)
 	}
-	if g.CredentialJWT == "" || g.GrantedBy == nil {
-		t.Fatalf("grant %+v", g)
-	}
+	apptest.Expect(t, "grant", g,
+		apptest.True("g.CredentialJWT != \"\"", g.CredentialJWT != ""),
+		apptest.True("g.GrantedBy != nil", g.GrantedBy != nil))
 	if uu := userByEmail(t, e, "victim@example.com"); uu.EmailVerifiedAt == nil {
 		t.Fatal("not verified")
 	}

@@ -45,9 +45,10 @@ func (f *fx) send(t *testing.T, email string) string {
 		Award award.AwardJSON `json:"award"`
 	}
 	f.admin.Post("/admin/awards", map[string]any{"badgeId": f.badge.ID, "email": email, "note": "  Thanks for   the talk!  "}).Expect(http.StatusCreated).JSON(&out)
-	if out.Msg != award.MsgSent || out.Award.BadgeName != f.badge.Name || out.Award.Email != strings.ToLower(strings.TrimSpace(email)) {
-		t.Fatalf("answer %+v", out)
-	}
+	apptest.Expect(t, "answer", out,
+		apptest.Eq("out.Msg", out.Msg, award.MsgSent),
+		apptest.Eq("out.Award.BadgeName", out.Award.BadgeName, f.badge.Name),
+		apptest.Eq("out.Award.Email", out.Award.Email, strings.ToLower(strings.TrimSpace(email))))
 	var ms []model.OutboxMessage
 	if err := f.e.DB.NewSelect().Model(&ms).Where("to_addr = ?", out.Award.Email).OrderExpr("created_at DESC").Limit(1).Scan(f.e.Ctx()); err != nil || len(ms) != 1 {
 		t.Fatalf("mail %v %v", ms, err)
@@ -65,9 +66,10 @@ func (f *fx) send(t *testing.T, email string) string {
 	if err := f.e.DB.NewSelect().Model(&a).Where("id = ?", out.Award.ID).Scan(f.e.Ctx()); err != nil {
 		t.Fatal(err)
 	}
-	if a.TokenHash != award.HashToken(sub[1]) || a.TokenHash == sub[1] || a.Note != "Thanks for the talk!" {
-		t.Errorf("stored %+v", a)
-	}
+	apptest.Want(t, "stored", a,
+		apptest.Eq("a.TokenHash", a.TokenHash, award.HashToken(sub[1])),
+		apptest.True("a.TokenHash != sub[1]", a.TokenHash != sub[1]),
+		apptest.Eq("a.Note", a.Note, "Thanks for the talk!"))
 	if strings.Contains(f.admin.Post("/admin/awards", map[string]any{"badgeId": f.badge.ID, "email": "probe@example.com"}).Text(), sub[1]) {
 		t.Error("token in an answer")
 	}

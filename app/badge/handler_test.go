@@ -179,17 +179,26 @@ func TestCatalogueForVisitorsIsThePlainActiveList(t *testing.T) {
 	if got := keys(rb); got != "_id,category,color,createdBy,criteria,description,icon,isActive,level,name,price,quiz,requiresResume,type" {
 		t.Errorf("badge keys: %s", got)
 	}
-	if rb["_id"] != react.ID || rb["price"] != 49.0 || rb["type"] != "skill" || rb["level"] != "intermediate" || rb["isActive"] != true ||
-		rb["requiresResume"] != false || rb["icon"] != "Code" || rb["color"] != "blue" || rb["description"] != "Build React apps." {
-		t.Errorf("badge fields: %v", rb)
-	}
+	apptest.Want(t, "badge fields", rb,
+		apptest.Eq[any]("rb[\"_id\"]", rb["_id"], react.ID),
+		apptest.Eq("rb[\"price\"]", rb["price"], 49.0),
+		apptest.Eq("rb[\"type\"]", rb["type"], "skill"),
+		apptest.Eq("rb[\"level\"]", rb["level"], "intermediate"),
+		apptest.Eq("rb[\"isActive\"]", rb["isActive"], true),
+		apptest.Eq("rb[\"requiresResume\"]", rb["requiresResume"], false),
+		apptest.Eq("rb[\"icon\"]", rb["icon"], "Code"),
+		apptest.Eq("rb[\"color\"]", rb["color"], "blue"),
+		apptest.Eq("rb[\"description\"]", rb["description"], "Build React apps."))
 	if cb, _ := rb["createdBy"].(map[string]any); cb["name"] != "Ada Admin" {
 		t.Errorf("createdBy %v", rb["createdBy"])
 	}
 	q, _ := rb["quiz"].(map[string]any)
-	if q["title"] != "React Developer Assessment" || q["passingScore"] != 75.0 || q["timeLimit"] != 20.0 || q["questionCount"] != 3.0 || q["_id"] == "" {
-		t.Errorf("quiz %v", q)
-	}
+	apptest.Want(t, "quiz", q,
+		apptest.Eq("q[\"title\"]", q["title"], "React Developer Assessment"),
+		apptest.Eq("q[\"passingScore\"]", q["passingScore"], 75.0),
+		apptest.Eq("q[\"timeLimit\"]", q["timeLimit"], 20.0),
+		apptest.Eq("q[\"questionCount\"]", q["questionCount"], 3.0),
+		apptest.True("q[\"_id\"] != \"\"", q["_id"] != ""))
 	if keys(q) != "_id,passingScore,questionCount,timeLimit,title" {
 		t.Errorf("quiz keys %s", keys(q))
 	}
@@ -267,15 +276,19 @@ func TestBadgeDetailCarriesTheLatestApplicationAndGrant(t *testing.T) {
 
 	// a visitor: badge only
 	r := f.env.Client().Get("/badges/" + b.ID).Expect(200).Map()
-	if r["application"] != nil || r["grant"] != nil || r["badge"].(map[string]any)["_id"] != b.ID {
-		t.Fatalf("visitor detail %v", r)
-	}
+	apptest.Expect(t, "visitor detail", r,
+		apptest.True("r[\"application\"] == nil", r["application"] == nil),
+		apptest.True("r[\"grant\"] == nil", r["grant"] == nil))
+	apptest.Expect(t, "visitor detail", r,
+		apptest.Eq[any]("r[\"badge\"].(map[string]any)[\"_id\"]", r["badge"].(map[string]any)["_id"], b.ID))
 
 	r = c.Get("/badges/" + b.ID).Expect(200).Map()
 	a := r["application"].(map[string]any)
-	if a["status"] != "rejected" || a["rejectionReason"] != "Missing proof" || a["createdAt"] != "2026-05-04T10:00:00Z" || a["reviewedAt"] != "2026-05-04T11:00:00Z" {
-		t.Errorf("application %v", a)
-	}
+	apptest.Want(t, "application", a,
+		apptest.Eq("a[\"status\"]", a["status"], "rejected"),
+		apptest.Eq("a[\"rejectionReason\"]", a["rejectionReason"], "Missing proof"),
+		apptest.Eq("a[\"createdAt\"]", a["createdAt"], "2026-05-04T10:00:00Z"),
+		apptest.Eq("a[\"reviewedAt\"]", a["reviewedAt"], "2026-05-04T11:00:00Z"))
 	if keys(a) != "_id,createdAt,paymentProcessing,rejectionReason,reviewedAt,status" {
 		t.Errorf("application keys %s", keys(a))
 	}
@@ -287,13 +300,16 @@ func TestBadgeDetailCarriesTheLatestApplicationAndGrant(t *testing.T) {
 	g := f.grant(u, b, t0.Add(26*time.Hour), false)
 	r = c.Get("/badges/" + b.ID).Expect(200).Map()
 	a = r["application"].(map[string]any)
-	if a["_id"] != second.ID || a["status"] != "approved" || a["rejectionReason"] != "" {
-		t.Errorf("latest application %v", a)
-	}
+	apptest.Want(t, "latest application", a,
+		apptest.Eq[any]("a[\"_id\"]", a["_id"], second.ID),
+		apptest.Eq("a[\"status\"]", a["status"], "approved"),
+		apptest.Eq("a[\"rejectionReason\"]", a["rejectionReason"], ""))
 	gr := r["grant"].(map[string]any)
-	if gr["verificationId"] != g.VerificationID || gr["publicVerificationId"] != g.PublicVerificationID || gr["grantedAt"] != "2026-05-05T12:00:00Z" || gr["expiresAt"] != nil {
-		t.Errorf("grant %v", gr)
-	}
+	apptest.Want(t, "grant", gr,
+		apptest.Eq[any]("gr[\"verificationId\"]", gr["verificationId"], g.VerificationID),
+		apptest.Eq[any]("gr[\"publicVerificationId\"]", gr["publicVerificationId"], g.PublicVerificationID),
+		apptest.Eq("gr[\"grantedAt\"]", gr["grantedAt"], "2026-05-05T12:00:00Z"),
+		apptest.True("gr[\"expiresAt\"] == nil", gr["expiresAt"] == nil))
 }
 
 func TestInactiveBadgeIsHiddenExceptFromAdmins(t *testing.T) {
@@ -305,9 +321,9 @@ func TestInactiveBadgeIsHiddenExceptFromAdmins(t *testing.T) {
 	f.env.Client().Get("/badges/"+b.ID).ExpectMsg(404, "Badge not found")
 	member.Get("/badges/"+b.ID).ExpectMsg(404, "Badge not found")
 	got := admin.Get("/badges/" + b.ID).Expect(200).Map()["badge"].(map[string]any)
-	if got["isActive"] != false || got["name"] != "Hidden" {
-		t.Errorf("admin sees %v", got)
-	}
+	apptest.Want(t, "admin sees", got,
+		apptest.Eq("got[\"isActive\"]", got["isActive"], false),
+		apptest.Eq("got[\"name\"]", got["name"], "Hidden"))
 	for _, c := range []*apptest.Client{f.env.Client(), member, admin} {
 		if n := len(badgesOf(t, c.Get("/badges/with-ownership").Expect(200))); n != 0 {
 			t.Errorf("catalogue lists %d inactive badges", n)
@@ -423,9 +439,10 @@ func TestCataloguePageCarriesOwnership(t *testing.T) {
 	for _, x := range props["page"].(map[string]any)["badges"].([]any) {
 		m[x.(map[string]any)["name"].(string)] = x.(map[string]any)
 	}
-	if m["Owned"]["isOwned"] != true || m["Pending"]["applicationStatus"] != "pending" || m["Pending"]["isOwned"] != false {
-		t.Errorf("page ownership: %v", m)
-	}
+	apptest.Want(t, "page ownership", m,
+		apptest.Eq("m[\"Owned\"][\"isOwned\"]", m["Owned"]["isOwned"], true),
+		apptest.Eq("m[\"Pending\"][\"applicationStatus\"]", m["Pending"]["applicationStatus"], "pending"),
+		apptest.Eq("m[\"Pending\"][\"isOwned\"]", m["Pending"]["isOwned"], false))
 }
 
 func TestDetailPageStatesAndStartRules(t *testing.T) {
@@ -449,9 +466,11 @@ func TestDetailPageStatesAndStartRules(t *testing.T) {
 		r.Expect(200)
 		p := props["page"].(map[string]any)
 		a := p["actions"].(map[string]any)
-		if a["canStart"] != w.start || a["startHref"] != w.href || a["continuePaymentHref"] != w.pay || a["owned"] != w.owned {
-			t.Errorf("%s: actions %v", label, a)
-		}
+		apptest.Want(t, fmt.Sprintf("%s: actions", label), a,
+			apptest.Eq[any]("a[\"canStart\"]", a["canStart"], w.start),
+			apptest.Eq[any]("a[\"startHref\"]", a["startHref"], w.href),
+			apptest.Eq[any]("a[\"continuePaymentHref\"]", a["continuePaymentHref"], w.pay),
+			apptest.Eq[any]("a[\"owned\"]", a["owned"], w.owned))
 		if (p["share"] != nil) != w.share {
 			t.Errorf("%s: share %v", label, p["share"])
 		}

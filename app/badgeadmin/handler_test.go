@@ -98,21 +98,36 @@ func TestCreateBadgeDefaultsAndAudit(t *testing.T) {
 	e := apptest.New(t)
 	admin, c := e.Admin("admin@x.io")
 	b := createBadge(t, c, map[string]any{"name": "Go Expert", "category": "Development"})
-	if b.Type != "skill" || b.Level != "beginner" || b.Price != 0 || b.Icon != "Award" || b.Color != "blue" || b.RequiresResume || b.IsActive {
-		t.Fatalf("defaults not applied: %+v", b)
-	}
-	if b.CreatedBy == nil || b.CreatedBy.Name != admin.Name || b.Quiz != nil {
-		t.Fatalf("createdBy/quiz: %+v", b)
-	}
+	apptest.Expect(t, "defaults not applied", b,
+		apptest.Eq("b.Type", b.Type, "skill"),
+		apptest.Eq("b.Level", b.Level, "beginner"),
+		apptest.Eq("b.Price", b.Price, 0),
+		apptest.Eq("b.Icon", b.Icon, "Award"),
+		apptest.Eq("b.Color", b.Color, "blue"),
+		apptest.True("!b.RequiresResume", !b.RequiresResume),
+		apptest.True("!b.IsActive", !b.IsActive))
+	apptest.Expect(t, "createdBy/quiz", b,
+		apptest.True("b.CreatedBy != nil", b.CreatedBy != nil))
+	apptest.Expect(t, "createdBy/quiz", b,
+		apptest.Eq("b.CreatedBy.Name", b.CreatedBy.Name, admin.Name),
+		apptest.True("b.Quiz == nil", b.Quiz == nil))
 	r := row(t, e, b.ID)
-	if r.PriceCents != 0 || r.IsActive || r.Type != "skill" || *r.CreatedBy != admin.ID {
-		t.Fatalf("row %+v", r)
-	}
+	apptest.Expect(t, "row", r,
+		apptest.Eq("r.PriceCents", r.PriceCents, 0),
+		apptest.True("!r.IsActive", !r.IsActive),
+		apptest.Eq("r.Type", r.Type, "skill"),
+		apptest.Eq("*r.CreatedBy", *r.CreatedBy, admin.ID))
 	as := audits(t, e, b.ID)
-	if len(as) != 1 || as[0].Action != "badge.create" || as[0].TargetType != "badge" || as[0].ActorID == nil || *as[0].ActorID != admin.ID ||
-		as[0].ActorEmail != "admin@x.io" || as[0].Before != "null" {
-		t.Fatalf("audit %+v", as)
-	}
+	apptest.Expect(t, "audit", as,
+		apptest.Eq("len(as)", len(as), 1))
+	apptest.Expect(t, "audit", as,
+		apptest.Eq("as[0].Action", as[0].Action, "badge.create"),
+		apptest.Eq("as[0].TargetType", as[0].TargetType, "badge"),
+		apptest.True("as[0].ActorID != nil", as[0].ActorID != nil))
+	apptest.Expect(t, "audit", as,
+		apptest.Eq("*as[0].ActorID", *as[0].ActorID, admin.ID),
+		apptest.Eq("as[0].ActorEmail", as[0].ActorEmail, "admin@x.io"),
+		apptest.Eq("as[0].Before", as[0].Before, "null"))
 	var after map[string]any
 	if err := json.Unmarshal([]byte(as[0].After), &after); err != nil || after["name"] != "Go Expert" {
 		t.Fatalf("audit after %s", as[0].After)
@@ -122,9 +137,15 @@ func TestCreateBadgeDefaultsAndAudit(t *testing.T) {
 	p := createBadge(t, c, map[string]any{"name": "Portfolio Pro", "description": "d", "category": "Design", "type": "proof",
 		"level": "advanced", "price": 49.99, "icon": "Palette", "color": "pink", "criteria": "c", "requiresResume": true,
 		"validDays": 365, "isActive": true})
-	if p.Price != 49.99 || !p.IsActive || p.Type != "proof" || p.Level != "advanced" || !p.RequiresResume || p.ValidDays == nil || *p.ValidDays != 365 {
-		t.Fatalf("proof badge %+v", p)
-	}
+	apptest.Expect(t, "proof badge", p,
+		apptest.Eq("p.Price", p.Price, 49.99),
+		apptest.True("p.IsActive", p.IsActive),
+		apptest.Eq("p.Type", p.Type, "proof"),
+		apptest.Eq("p.Level", p.Level, "advanced"),
+		apptest.True("p.RequiresResume", p.RequiresResume),
+		apptest.True("p.ValidDays != nil", p.ValidDays != nil))
+	apptest.Expect(t, "proof badge", p,
+		apptest.Eq("*p.ValidDays", *p.ValidDays, 365))
 	if r := row(t, e, p.ID); r.PriceCents != 4999 {
 		t.Fatalf("price cents %d", r.PriceCents)
 	}
@@ -202,17 +223,24 @@ func TestUpdateBadge(t *testing.T) {
 		Badge badgeJSON `json:"badge"`
 	}
 	c.Put("/badge-management/badges/"+b.ID, map[string]any{"price": "19.90", "level": "advanced", "color": "teal"}).Expect(200).JSON(&out)
-	if out.Msg != "Badge updated successfully" || out.Badge.Price != 19.9 || out.Badge.Level != "advanced" || out.Badge.Color != "teal" ||
-		out.Badge.Criteria != "Know Go" || out.Badge.Name != "Go Expert" {
-		t.Fatalf("update %+v", out)
-	}
+	apptest.Expect(t, "update", out,
+		apptest.Eq("out.Msg", out.Msg, "Badge updated successfully"),
+		apptest.Eq("out.Badge.Price", out.Badge.Price, 19.9),
+		apptest.Eq("out.Badge.Level", out.Badge.Level, "advanced"),
+		apptest.Eq("out.Badge.Color", out.Badge.Color, "teal"),
+		apptest.Eq("out.Badge.Criteria", out.Badge.Criteria, "Know Go"),
+		apptest.Eq("out.Badge.Name", out.Badge.Name, "Go Expert"))
 	// the whole form, as the edit dialog sends it
 	c.Put("/badge-management/badges/"+b.ID, map[string]any{"name": "Go Expert II", "description": "new", "category": "DevOps", "type": "skill",
 		"level": "beginner", "price": 0, "icon": "Server", "color": "blue", "criteria": "", "requiresResume": true}).Expect(200)
 	r := row(t, e, b.ID)
-	if r.Name != "Go Expert II" || r.Category != "DevOps" || r.PriceCents != 0 || r.Icon != "Server" || !r.RequiresResume || r.Criteria != "" {
-		t.Fatalf("row %+v", r)
-	}
+	apptest.Expect(t, "row", r,
+		apptest.Eq("r.Name", r.Name, "Go Expert II"),
+		apptest.Eq("r.Category", r.Category, "DevOps"),
+		apptest.Eq("r.PriceCents", r.PriceCents, 0),
+		apptest.Eq("r.Icon", r.Icon, "Server"),
+		apptest.True("r.RequiresResume", r.RequiresResume),
+		apptest.Eq("r.Criteria", r.Criteria, ""))
 	c.Put("/badge-management/badges/"+b.ID, map[string]any{"name": "other"}).ExpectMsg(409, "A badge with this name already exists.")
 	c.Put("/badge-management/badges/"+b.ID, map[string]any{"price": -5}).ExpectMsg(400, "Price cannot be negative.")
 	c.Put("/badge-management/badges/"+b.ID, map[string]any{"category": "Cooking"}).ExpectMsg(400, badgeadmin.MsgCategory)
@@ -257,9 +285,12 @@ func TestToggleAndStats(t *testing.T) {
 	c.Patch("/badge-management/badges/"+skill.ID+"/toggle", nil).ExpectMsg(422, msg)
 	e.DB.NewDelete().Model((*model.Quiz)(nil)).Where("id = ?", q.ID).Exec(e.Ctx())
 	addQuiz(t, e, skill.ID, 3)
-	if b := toggle(skill.ID); !b.IsActive || b.Quiz == nil || b.Quiz.QuestionCount != 3 {
-		t.Fatalf("skill toggle %+v", b)
-	}
+	b := toggle(skill.ID)
+	apptest.Expect(t, "skill toggle", b,
+		apptest.True("b.IsActive", b.IsActive),
+		apptest.True("b.Quiz != nil", b.Quiz != nil))
+	apptest.Expect(t, "skill toggle", b,
+		apptest.Eq("b.Quiz.QuestionCount", b.Quiz.QuestionCount, 3))
 	if !row(t, e, skill.ID).IsActive {
 		t.Fatal("not stored")
 	}
@@ -299,9 +330,15 @@ func TestListIncludesInactiveWithQuizAndUsage(t *testing.T) {
 				alpha = &list[i]
 			}
 		}
-		if alpha == nil || alpha.IsActive || alpha.Quiz == nil || alpha.Quiz.QuestionCount != 2 || alpha.ApplicationCount != 1 || alpha.OpenApplicationCount != 1 {
-			t.Fatalf("%s: alpha %+v", path, alpha)
-		}
+		apptest.Expect(t, fmt.Sprintf("%s: alpha", path), alpha,
+			apptest.True("alpha != nil", alpha != nil))
+		apptest.Expect(t, fmt.Sprintf("%s: alpha", path), alpha,
+			apptest.True("!alpha.IsActive", !alpha.IsActive),
+			apptest.True("alpha.Quiz != nil", alpha.Quiz != nil))
+		apptest.Expect(t, fmt.Sprintf("%s: alpha", path), alpha,
+			apptest.Eq("alpha.Quiz.QuestionCount", alpha.Quiz.QuestionCount, 2),
+			apptest.Eq("alpha.ApplicationCount", alpha.ApplicationCount, 1),
+			apptest.Eq("alpha.OpenApplicationCount", alpha.OpenApplicationCount, 1))
 	}
 }
 
@@ -358,14 +395,22 @@ func TestDeleteBadge(t *testing.T) {
 	}
 	var got []model.Coupon
 	e.DB.NewSelect().Model(&got).Order("code").Scan(e.Ctx())
-	if len(got) != 2 || got[0].Code != "BOTH" || len(got[0].ApplicableBadges) != 1 || got[0].ApplicableBadges[0] != other.ID || !got[0].IsActive ||
-		len(got[1].ApplicableBadges) != 0 || got[1].IsActive {
-		t.Fatalf("coupons after delete %+v", got)
-	}
+	apptest.Expect(t, "coupons after delete", got,
+		apptest.Eq("len(got)", len(got), 2))
+	apptest.Expect(t, "coupons after delete", got,
+		apptest.Eq("got[0].Code", got[0].Code, "BOTH"),
+		apptest.Eq("len(got[0].ApplicableBadges)", len(got[0].ApplicableBadges), 1))
+	apptest.Expect(t, "coupons after delete", got,
+		apptest.Eq("got[0].ApplicableBadges[0]", got[0].ApplicableBadges[0], other.ID),
+		apptest.True("got[0].IsActive", got[0].IsActive),
+		apptest.Eq("len(got[1].ApplicableBadges)", len(got[1].ApplicableBadges), 0),
+		apptest.True("!got[1].IsActive", !got[1].IsActive))
 	as := audits(t, e, free.ID)
-	if last := as[len(as)-1]; last.Action != "badge.delete" || last.After != "null" || last.Before == "null" {
-		t.Fatalf("delete audit %+v", last)
-	}
+	last := as[len(as)-1]
+	apptest.Expect(t, "delete audit", last,
+		apptest.Eq("last.Action", last.Action, "badge.delete"),
+		apptest.Eq("last.After", last.After, "null"),
+		apptest.True("last.Before != \"null\"", last.Before != "null"))
 	c.Delete("/badge-management/badges/"+free.ID).ExpectMsg(404, "Badge not found")
 }
 

@@ -8,6 +8,7 @@ import (
 	"time"
 	"unicode/utf8"
 
+	"meritmark/app/apptest"
 	"meritmark/app/coupon"
 	"meritmark/app/input"
 	"meritmark/app/model"
@@ -99,9 +100,9 @@ func FuzzCouponForm(f *testing.F) {
 		q, err := payment.Price(badge, &c, c.ValidFrom)
 		if err != nil {
 			var ce *payment.CouponError
-			if !errors.As(err, &ce) || ce.Msg == "" {
-				t.Fatalf("Price: %v", err)
-			}
+			apptest.Expect(t, "Price", err,
+				apptest.True("errors.As(err, &ce)", errors.As(err, &ce)),
+				apptest.True("ce.Msg != \"\"", ce.Msg != ""))
 			return
 		}
 		checkQuote(t, q, p)

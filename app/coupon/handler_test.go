@@ -78,16 +78,25 @@ func TestCreateCouponDefaults(t *testing.T) {
 	before := model.Now()
 	got := create(t, c, map[string]any{"code": "  welcome-5 "})
 	after := model.Now()
-	if got.Code != "WELCOME-5" || got.DiscountType != "percentage" || got.DiscountValue != 10 || got.MinimumAmount != 0 ||
-		got.MaximumDiscount != nil || got.UsageLimit != nil || got.UsedCount != 0 || !got.IsActive || got.Status != "active" ||
-		len(got.ApplicableBadges) != 0 || len(got.ApplicableCategories) != 0 {
-		t.Fatalf("defaults %+v", got)
-	}
+	apptest.Expect(t, "defaults", got,
+		apptest.Eq("got.Code", got.Code, "WELCOME-5"),
+		apptest.Eq("got.DiscountType", got.DiscountType, "percentage"),
+		apptest.Eq("got.DiscountValue", got.DiscountValue, 10),
+		apptest.Eq("got.MinimumAmount", got.MinimumAmount, 0),
+		apptest.True("got.MaximumDiscount == nil", got.MaximumDiscount == nil),
+		apptest.True("got.UsageLimit == nil", got.UsageLimit == nil),
+		apptest.Eq("got.UsedCount", got.UsedCount, 0),
+		apptest.True("got.IsActive", got.IsActive),
+		apptest.Eq("got.Status", got.Status, "active"),
+		apptest.Eq("len(got.ApplicableBadges)", len(got.ApplicableBadges), 0),
+		apptest.Eq("len(got.ApplicableCategories)", len(got.ApplicableCategories), 0))
 	r := row(t, e, got.ID)
-	if r.ValidFrom.Before(before) || r.ValidFrom.After(after) || !r.ValidUntil.Equal(r.ValidFrom.Add(30*24*time.Hour)) ||
-		r.DiscountValue != 1000 || *r.CreatedBy != admin.ID {
-		t.Fatalf("row %+v", r)
-	}
+	apptest.Expect(t, "row", r,
+		apptest.True("!r.ValidFrom.Before(before)", !r.ValidFrom.Before(before)),
+		apptest.True("!r.ValidFrom.After(after)", !r.ValidFrom.After(after)),
+		apptest.True("r.ValidUntil.Equal(r.ValidFrom.Add(30*24*time.Hour))", r.ValidUntil.Equal(r.ValidFrom.Add(30*24*time.Hour))),
+		apptest.Eq("r.DiscountValue", r.DiscountValue, 1000),
+		apptest.Eq("*r.CreatedBy", *r.CreatedBy, admin.ID))
 	var a model.AuditEntry
 	if err := e.DB.NewSelect().Model(&a).Where("target_id = ?", got.ID).Scan(e.Ctx()); err != nil || a.Action != "coupon.create" || a.TargetType != "coupon" {
 		t.Fatalf("audit %+v %v", a, err)
@@ -101,14 +110,23 @@ func TestCreateCouponAmounts(t *testing.T) {
 	got := create(t, c, map[string]any{"code": "FIX", "name": "Fixed", "description": "d", "discountType": "fixed", "discountValue": "19.99",
 		"minimumAmount": 40, "maximumDiscount": "", "usageLimit": "", "validFrom": "2026-01-01T00:00:00.000Z", "validUntil": "2099-01-01T00:00:00Z",
 		"applicableBadges": []any{b1.ID, map[string]string{"_id": b2.ID}, b1.ID}, "applicableCategories": []string{"Design", "DevOps", "Design"}})
-	if got.DiscountType != "fixed" || got.DiscountValue != 19.99 || got.MinimumAmount != 40 || got.MaximumDiscount != nil || got.UsageLimit != nil ||
-		len(got.ApplicableBadges) != 2 || got.ApplicableBadges[0].Name != "One" || got.ApplicableBadges[1].Name != "Two" || len(got.ApplicableCategories) != 2 {
-		t.Fatalf("fixed %+v", got)
-	}
+	apptest.Expect(t, "fixed", got,
+		apptest.Eq("got.DiscountType", got.DiscountType, "fixed"),
+		apptest.Eq("got.DiscountValue", got.DiscountValue, 19.99),
+		apptest.Eq("got.MinimumAmount", got.MinimumAmount, 40),
+		apptest.True("got.MaximumDiscount == nil", got.MaximumDiscount == nil),
+		apptest.True("got.UsageLimit == nil", got.UsageLimit == nil),
+		apptest.Eq("len(got.ApplicableBadges)", len(got.ApplicableBadges), 2))
+	apptest.Expect(t, "fixed", got,
+		apptest.Eq("got.ApplicableBadges[0].Name", got.ApplicableBadges[0].Name, "One"),
+		apptest.Eq("got.ApplicableBadges[1].Name", got.ApplicableBadges[1].Name, "Two"),
+		apptest.Eq("len(got.ApplicableCategories)", len(got.ApplicableCategories), 2))
 	r := row(t, e, got.ID)
-	if r.DiscountValue != 1999 || r.MinimumCents != 4000 || r.MaximumDiscountCents != nil || r.ValidFrom.Format(time.RFC3339) != "2026-01-01T00:00:00Z" {
-		t.Fatalf("row %+v", r)
-	}
+	apptest.Expect(t, "row", r,
+		apptest.Eq("r.DiscountValue", r.DiscountValue, 1999),
+		apptest.Eq("r.MinimumCents", r.MinimumCents, 4000),
+		apptest.True("r.MaximumDiscountCents == nil", r.MaximumDiscountCents == nil),
+		apptest.Eq("r.ValidFrom.Format(time.RFC3339)", r.ValidFrom.Format(time.RFC3339), "2026-01-01T00:00:00Z"))
 	p := create(t, c, map[string]any{"code": "PCT", "discountType": "percentage", "discountValue": 12.5, "maximumDiscount": 30, "usageLimit": "100"})
 	r = row(t, e, p.ID)
 	if p.DiscountValue != 12.5 || *p.MaximumDiscount != 30 || *p.UsageLimit != 100 || r.DiscountValue != 1250 || *r.MaximumDiscountCents != 3000 {
@@ -192,14 +210,22 @@ func TestUpdateToggleDelete(t *testing.T) {
 	c.Put("/coupons/"+cp.ID, map[string]any{"code": "edited", "name": "Edited", "description": "New", "discountType": "fixed", "discountValue": 5,
 		"minimumAmount": "10.50", "maximumDiscount": "", "usageLimit": "", "validFrom": "2026-01-01T00:00:00Z", "validUntil": "2030-01-01T00:00:00Z",
 		"applicableBadges": []string{b.ID}, "applicableCategories": []string{"Marketing"}}).Expect(200).JSON(&out)
-	if out.Msg != "Coupon updated successfully" || out.Coupon.Code != "EDITED" || out.Coupon.DiscountType != "fixed" || out.Coupon.DiscountValue != 5 ||
-		out.Coupon.MinimumAmount != 10.5 || out.Coupon.UsageLimit != nil || len(out.Coupon.ApplicableBadges) != 1 || out.Coupon.ApplicableBadges[0].ID != b.ID {
-		t.Fatalf("update %+v", out)
-	}
+	apptest.Expect(t, "update", out,
+		apptest.Eq("out.Msg", out.Msg, "Coupon updated successfully"),
+		apptest.Eq("out.Coupon.Code", out.Coupon.Code, "EDITED"),
+		apptest.Eq("out.Coupon.DiscountType", out.Coupon.DiscountType, "fixed"),
+		apptest.Eq("out.Coupon.DiscountValue", out.Coupon.DiscountValue, 5),
+		apptest.Eq("out.Coupon.MinimumAmount", out.Coupon.MinimumAmount, 10.5),
+		apptest.True("out.Coupon.UsageLimit == nil", out.Coupon.UsageLimit == nil),
+		apptest.Eq("len(out.Coupon.ApplicableBadges)", len(out.Coupon.ApplicableBadges), 1))
+	apptest.Expect(t, "update", out,
+		apptest.Eq("out.Coupon.ApplicableBadges[0].ID", out.Coupon.ApplicableBadges[0].ID, b.ID))
 	r := row(t, e, cp.ID)
-	if r.DiscountValue != 500 || r.MinimumCents != 1050 || r.UsageLimit != nil || r.ApplicableCategories[0] != "Marketing" {
-		t.Fatalf("row %+v", r)
-	}
+	apptest.Expect(t, "row", r,
+		apptest.Eq("r.DiscountValue", r.DiscountValue, 500),
+		apptest.Eq("r.MinimumCents", r.MinimumCents, 1050),
+		apptest.True("r.UsageLimit == nil", r.UsageLimit == nil),
+		apptest.Eq("r.ApplicableCategories[0]", r.ApplicableCategories[0], "Marketing"))
 	// a partial edit keeps the rest
 	c.Put("/coupons/"+cp.ID, map[string]any{"name": "Renamed"}).Expect(200)
 	if r := row(t, e, cp.ID); r.Name != "Renamed" || r.Code != "EDITED" || r.DiscountValue != 500 {
@@ -221,9 +247,10 @@ func TestUpdateToggleDelete(t *testing.T) {
 
 	// toggle
 	c.Patch("/coupons/"+cp.ID+"/toggle", nil).Expect(200).JSON(&out)
-	if out.Msg != "Coupon status updated successfully" || out.Coupon.IsActive || out.Coupon.Status != "inactive" {
-		t.Fatalf("toggle %+v", out)
-	}
+	apptest.Expect(t, "toggle", out,
+		apptest.Eq("out.Msg", out.Msg, "Coupon status updated successfully"),
+		apptest.True("!out.Coupon.IsActive", !out.Coupon.IsActive),
+		apptest.Eq("out.Coupon.Status", out.Coupon.Status, "inactive"))
 	c.Patch("/coupons/"+cp.ID+"/toggle", nil).Expect(200).JSON(&out)
 	if !out.Coupon.IsActive || row(t, e, cp.ID).IsActive != true {
 		t.Fatal("toggle back")
@@ -318,15 +345,19 @@ func TestStatusFilterAtBoundaries(t *testing.T) {
 	}
 	var st coupon.Stats
 	c.Get("/coupons/stats").Expect(200).JSON(&st)
-	if st.TotalCoupons != 3 || st.ActiveCoupons != 1 || st.ExpiredCoupons != 0 || len(st.TopUsedCoupons) != 1 || st.TopUsedCoupons[0] != (coupon.TopUsage{Code: "LIMITED", UsedCount: 2}) {
-		t.Fatalf("stats %+v", st)
-	}
+	apptest.Expect(t, "stats", st,
+		apptest.Eq("st.TotalCoupons", st.TotalCoupons, 3),
+		apptest.Eq("st.ActiveCoupons", st.ActiveCoupons, 1),
+		apptest.Eq("st.ExpiredCoupons", st.ExpiredCoupons, 0),
+		apptest.Eq("len(st.TopUsedCoupons)", len(st.TopUsedCoupons), 1))
+	apptest.Expect(t, "stats", st,
+		apptest.Eq("st.TopUsedCoupons[0]", st.TopUsedCoupons[0], (coupon.TopUsage{Code: "LIMITED", UsedCount: 2})))
 	restore()
 	restore = coupon.SetClockForTest(func() time.Time { return until.Add(time.Second) })
 	c.Get("/coupons/stats").Expect(200).JSON(&st)
-	if st.ActiveCoupons != 0 || st.ExpiredCoupons != 3 {
-		t.Fatalf("stats after expiry %+v", st)
-	}
+	apptest.Expect(t, "stats after expiry", st,
+		apptest.Eq("st.ActiveCoupons", st.ActiveCoupons, 0),
+		apptest.Eq("st.ExpiredCoupons", st.ExpiredCoupons, 3))
 	var expired []couponJSON
 	c.Get("/coupons?status=expired").Expect(200).JSON(&expired)
 	if len(expired) != 3 {
@@ -352,9 +383,12 @@ func TestSearchAndTopUsed(t *testing.T) {
 	}
 	var st coupon.Stats
 	c.Get("/coupons/stats").Expect(200).JSON(&st)
-	if len(st.TopUsedCoupons) != 5 || st.TopUsedCoupons[0].Code != "SPRING" || st.TopUsedCoupons[0].UsedCount != 6 || st.TopUsedCoupons[4].Code != "EXTRA" {
-		t.Fatalf("top used %+v", st.TopUsedCoupons)
-	}
+	apptest.Expect(t, "top used", st.TopUsedCoupons,
+		apptest.Eq("len(st.TopUsedCoupons)", len(st.TopUsedCoupons), 5))
+	apptest.Expect(t, "top used", st.TopUsedCoupons,
+		apptest.Eq("st.TopUsedCoupons[0].Code", st.TopUsedCoupons[0].Code, "SPRING"),
+		apptest.Eq("st.TopUsedCoupons[0].UsedCount", st.TopUsedCoupons[0].UsedCount, 6),
+		apptest.Eq("st.TopUsedCoupons[4].Code", st.TopUsedCoupons[4].Code, "EXTRA"))
 }
 
 func TestFreeGrantCoupon(t *testing.T) {
@@ -372,13 +406,19 @@ func TestFreeGrantCoupon(t *testing.T) {
 		t.Fatalf("msg %q", out.Msg)
 	}
 	cp := out.Coupon
-	if cp.DiscountType != "percentage" || cp.DiscountValue != 100 || cp.UsageLimit == nil || *cp.UsageLimit != 1 || !cp.IsActive || cp.Status != "active" {
-		t.Fatalf("coupon %+v", cp)
-	}
+	apptest.Expect(t, "coupon", cp,
+		apptest.Eq("cp.DiscountType", cp.DiscountType, "percentage"),
+		apptest.Eq("cp.DiscountValue", cp.DiscountValue, 100),
+		apptest.True("cp.UsageLimit != nil", cp.UsageLimit != nil))
+	apptest.Expect(t, "coupon", cp,
+		apptest.Eq("*cp.UsageLimit", *cp.UsageLimit, 1),
+		apptest.True("cp.IsActive", cp.IsActive),
+		apptest.Eq("cp.Status", cp.Status, "active"))
 	r := row(t, e, cp.ID)
-	if r.DiscountValue != 10000 || !r.ValidUntil.Equal(r.ValidFrom.Add(30*24*time.Hour)) || *r.CreatedBy != admin.ID {
-		t.Fatalf("row %+v", r)
-	}
+	apptest.Expect(t, "row", r,
+		apptest.Eq("r.DiscountValue", r.DiscountValue, 10000),
+		apptest.True("r.ValidUntil.Equal(r.ValidFrom.Add(30*24*time.Hour))", r.ValidUntil.Equal(r.ValidFrom.Add(30*24*time.Hour))),
+		apptest.Eq("*r.CreatedBy", *r.CreatedBy, admin.ID))
 	c.Post("/coupons/free-grant", map[string]any{}).Expect(201).JSON(&out)
 	if out.Coupon.Code == cp.Code {
 		t.Fatal("same code twice")

@@ -64,13 +64,17 @@ func TestIssueRestoreRevoke(t *testing.T) {
 		return r
 	}
 	r1 := issue()
-	if !r1.Created || r1.Restored || r1.Grant.ExpiresAt == nil || !r1.Grant.ExpiresAt.Equal(now.AddDate(0, 0, 365)) {
-		t.Fatalf("first issue: %+v", r1)
-	}
+	apptest.Expect(t, "first issue", r1,
+		apptest.True("r1.Created", r1.Created),
+		apptest.True("!r1.Restored", !r1.Restored),
+		apptest.True("r1.Grant.ExpiresAt != nil", r1.Grant.ExpiresAt != nil))
+	apptest.Expect(t, "first issue", r1,
+		apptest.True("r1.Grant.ExpiresAt.Equal(now.AddDate(0, 0, 365))", r1.Grant.ExpiresAt.Equal(now.AddDate(0, 0, 365))))
 	r2 := issue()
-	if r2.Created || r2.Restored || r2.Grant.ID != r1.Grant.ID {
-		t.Fatalf("second issue: %+v", r2)
-	}
+	apptest.Expect(t, "second issue", r2,
+		apptest.True("!r2.Created", !r2.Created),
+		apptest.True("!r2.Restored", !r2.Restored),
+		apptest.Eq("r2.Grant.ID", r2.Grant.ID, r1.Grant.ID))
 	err := d.RunInTx(ctx, nil, func(ctx context.Context, tx bun.Tx) error {
 		g, err := grant.Revoke(ctx, tx, a.ID, "Forged", now.Add(time.Minute))
 		if err != nil || g == nil || g.RevokedAt == nil || g.RevocationReason != "Forged" {
@@ -90,10 +94,13 @@ func TestIssueRestoreRevoke(t *testing.T) {
 		t.Fatal(err)
 	}
 	r3 := issue()
-	if !r3.Restored || r3.Created || r3.Grant.ID != r1.Grant.ID || r3.Grant.RevokedAt != nil ||
-		r3.Grant.VerificationID != r1.Grant.VerificationID || r3.Grant.PublicVerificationID != r1.Grant.PublicVerificationID {
-		t.Fatalf("restore: %+v", r3)
-	}
+	apptest.Expect(t, "restore", r3,
+		apptest.True("r3.Restored", r3.Restored),
+		apptest.True("!r3.Created", !r3.Created),
+		apptest.Eq("r3.Grant.ID", r3.Grant.ID, r1.Grant.ID),
+		apptest.True("r3.Grant.RevokedAt == nil", r3.Grant.RevokedAt == nil),
+		apptest.Eq("r3.Grant.VerificationID", r3.Grant.VerificationID, r1.Grant.VerificationID),
+		apptest.Eq("r3.Grant.PublicVerificationID", r3.Grant.PublicVerificationID, r1.Grant.PublicVerificationID))
 	n, _ := d.NewSelect().Model((*model.BadgeGrant)(nil)).Count(ctx)
 	if n != 1 {
 		t.Fatalf("%d grants", n)

@@ -104,9 +104,12 @@ func TestHallOfFame(t *testing.T) {
 
 	// empty
 	c.Get("/hall-of-fame").Expect(http.StatusOK).JSON(&r)
-	if len(r.Users) != 0 || r.Stats.Earners != 0 || r.Stats.TotalBadges != 0 || len(r.Stats.Categories) != 0 || r.Pagination.Total != 0 {
-		t.Fatalf("empty: %+v", r)
-	}
+	apptest.Expect(t, "empty", r,
+		apptest.Eq("len(r.Users)", len(r.Users), 0),
+		apptest.Eq("r.Stats.Earners", r.Stats.Earners, 0),
+		apptest.Eq("r.Stats.TotalBadges", r.Stats.TotalBadges, 0),
+		apptest.Eq("len(r.Stats.Categories)", len(r.Stats.Categories), 0),
+		apptest.Eq("r.Pagination.Total", r.Pagination.Total, 0))
 
 	day := func(n int) time.Time { return time.Date(2026, 1, n, 12, 0, 0, 0, time.UTC) }
 	ada := f.user(t, "Ada", "Engineer", "Analytical Engines", day(1))
@@ -128,15 +131,26 @@ func TestHallOfFame(t *testing.T) {
 	if !eq(names(&r), []string{"Ada", "bob", "Cy"}) {
 		t.Fatalf("ranking %v", names(&r))
 	}
-	if r.Stats.Earners != 3 || r.Stats.TotalBadges != 8 || !eq(r.Stats.Categories, []string{"Development", "Design", "Management"}) {
-		t.Fatalf("stats %+v (a revoked grant must not count)", r.Stats)
-	}
+	apptest.Expect(t, "stats (a revoked grant must not count)", r.Stats,
+		apptest.Eq("r.Stats.Earners", r.Stats.Earners, 3),
+		apptest.Eq("r.Stats.TotalBadges", r.Stats.TotalBadges, 8),
+		apptest.True("eq(r.Stats.Categories, []string{\"Development\", \"Design\", \"Management\"})", eq(r.Stats.Categories, []string{"Development", "Design", "Management"})))
 	a := r.Users[0]
-	if a.Rank != 1 || a.TotalBadges != 4 || a.Title != "Engineer" || a.Company != "Analytical Engines" || a.LinkedInURL != "https://linkedin.com/in/Ada" ||
-		a.PortfolioURL != "" || !a.JoinedDate.Equal(day(1)) || len(a.Badges) != 3 ||
-		a.Badges[0].Name != "Scrum" || a.Badges[1].Name != "Figma" || a.Badges[2].Name != "Rust" || !a.Badges[0].EarnedDate.Equal(day(13)) || a.Badges[0].Category != "Management" {
-		t.Fatalf("first earner %+v", a)
-	}
+	apptest.Expect(t, "first earner", a,
+		apptest.Eq("a.Rank", a.Rank, 1),
+		apptest.Eq("a.TotalBadges", a.TotalBadges, 4),
+		apptest.Eq("a.Title", a.Title, "Engineer"),
+		apptest.Eq("a.Company", a.Company, "Analytical Engines"),
+		apptest.Eq("a.LinkedInURL", a.LinkedInURL, "https://linkedin.com/in/Ada"),
+		apptest.Eq("a.PortfolioURL", a.PortfolioURL, ""),
+		apptest.True("a.JoinedDate.Equal(day(1))", a.JoinedDate.Equal(day(1))),
+		apptest.Eq("len(a.Badges)", len(a.Badges), 3))
+	apptest.Expect(t, "first earner", a,
+		apptest.Eq("a.Badges[0].Name", a.Badges[0].Name, "Scrum"),
+		apptest.Eq("a.Badges[1].Name", a.Badges[1].Name, "Figma"),
+		apptest.Eq("a.Badges[2].Name", a.Badges[2].Name, "Rust"),
+		apptest.True("a.Badges[0].EarnedDate.Equal(day(13))", a.Badges[0].EarnedDate.Equal(day(13))),
+		apptest.Eq("a.Badges[0].Category", a.Badges[0].Category, "Management"))
 	// sorts
 	c.Get("/hall-of-fame?sort=recent").Expect(http.StatusOK).JSON(&r)
 	if !eq(names(&r), []string{"bob", "Cy", "Ada"}) {
@@ -204,9 +218,11 @@ func TestHallOfFame(t *testing.T) {
 	}
 	page := props["page"].(map[string]any)
 	q := page["query"].(map[string]any)
-	if q["category"] != "Design" || q["sort"] != "badges" || q["page"] != float64(1) || page["error"] != "" {
-		t.Fatalf("page query %v", page)
-	}
+	apptest.Expect(t, "page query", page,
+		apptest.Eq("q[\"category\"]", q["category"], "Design"),
+		apptest.Eq("q[\"sort\"]", q["sort"], "badges"),
+		apptest.Eq[any]("q[\"page\"]", q["page"], float64(1)),
+		apptest.Eq("page[\"error\"]", page["error"], ""))
 	users := page["result"].(map[string]any)["users"].([]any)
 	if len(users) != 2 {
 		t.Fatalf("page users %v", users)

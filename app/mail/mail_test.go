@@ -86,16 +86,23 @@ func TestMessageClaimedByACrashedProcessIsDeliveredOnceAfterRestart(t *testing.T
 		t.Fatalf("text %q", got[0].Text())
 	}
 	m := row(t, restarted, id)
-	if m.Status != "sent" || m.Attempts != 2 || m.SentAt == nil || m.BodyText != "" || m.BodyHTML != "" || m.LeaseUntil != nil {
-		t.Fatalf("sent row keeps %+v", m)
-	}
+	apptest.Expect(t, "sent row keeps", m,
+		apptest.Eq("m.Status", m.Status, "sent"),
+		apptest.Eq("m.Attempts", m.Attempts, 2),
+		apptest.True("m.SentAt != nil", m.SentAt != nil),
+		apptest.Eq("m.BodyText", m.BodyText, ""),
+		apptest.Eq("m.BodyHTML", m.BodyHTML, ""),
+		apptest.True("m.LeaseUntil == nil", m.LeaseUntil == nil))
 	// the crashed worker's late result cannot overwrite the new claim's
 	if err := dead.Deliver(ctx, &claimed[0]); err != nil {
 		t.Fatal(err)
 	}
-	if m2 := row(t, restarted, id); m2.Status != "sent" || m2.SentAt == nil || !m2.SentAt.Equal(*m.SentAt) {
-		t.Fatalf("late result recorded: %+v", m2)
-	}
+	m2 := row(t, restarted, id)
+	apptest.Expect(t, "late result recorded", m2,
+		apptest.Eq("m2.Status", m2.Status, "sent"),
+		apptest.True("m2.SentAt != nil", m2.SentAt != nil))
+	apptest.Expect(t, "late result recorded", m2,
+		apptest.True("m2.SentAt.Equal(*m.SentAt)", m2.SentAt.Equal(*m.SentAt)))
 }
 
 // Several workers (instances) flushing the same outbox at once deliver every message
@@ -196,7 +203,7 @@ func TestRenderFoldsLinesAndUsesRandomBoundaries(t *testing.T) {
 	// plain text only
 	m.BodyHTML = ""
 	plain := mailtest.Message{Data: mail.Render(from, m)}
-	if !strings.Contains(plain.Header().Get("Content-Transfer-Encoding"), "quoted-printable") || plain.HTML() != "" {
-		t.Fatalf("plain message: %v", plain.Header())
-	}
+	apptest.Expect(t, "plain message", plain.Header(),
+		apptest.True("strings.Contains(plain.Header().Get(\"Content-Transfer-Encoding\"), \"quoted-printable\")", strings.Contains(plain.Header().Get("Content-Transfer-Encoding"), "quoted-printable")),
+		apptest.Eq("plain.HTML()", plain.HTML(), ""))
 }

@@ -99,9 +99,12 @@ func (w *world) consent(t *testing.T, c *apptest.Client, authURL, decision strin
 		t.Fatalf("consent page: %d %s", res.Status, res.Text())
 	}
 	page := props["page"].(map[string]any)
-	if cl, _ := page["client"].(map[string]any); cl == nil || cl["name"] != "Test Wallet" || cl["uri"] != "https://wallet.example" {
-		t.Fatalf("consent page client: %v", page)
-	}
+	cl, _ := page["client"].(map[string]any)
+	apptest.Expect(t, "consent page client", page,
+		apptest.True("cl != nil", cl != nil))
+	apptest.Expect(t, "consent page client", page,
+		apptest.Eq("cl[\"name\"]", cl["name"], "Test Wallet"),
+		apptest.Eq("cl[\"uri\"]", cl["uri"], "https://wallet.example"))
 	if csp := res.Header.Get("Content-Security-Policy"); !strings.Contains(csp, "form-action 'self' http://127.0.0.1:9") {
 		t.Fatalf("consent page CSP does not allow the redirect: %s", csp)
 	}
@@ -132,9 +135,9 @@ func (w *world) authorize(t *testing.T, conf *oauth2.Config) (code, verifier str
 	t.Helper()
 	verifier = oauth2.GenerateVerifier()
 	q := redirected(t, w.consent(t, w.mc, conf.AuthCodeURL("state-1234567890", oauth2.S256ChallengeOption(verifier)), "allow"), w.cb)
-	if q.Get("state") != "state-1234567890" || q.Get("code") == "" {
-		t.Fatalf("authorization answer: %v", q)
-	}
+	apptest.Expect(t, "authorization answer", q,
+		apptest.Eq("q.Get(\"state\")", q.Get("state"), "state-1234567890"),
+		apptest.True("q.Get(\"code\") != \"\"", q.Get("code") != ""))
 	return q.Get("code"), verifier
 }
 
@@ -221,12 +224,14 @@ func TestDiscovery(t *testing.T) {
 		s.Flows.ACG.TokenURL != e.URL+"/oauth/token" || s.Flows.ACG.RefreshURL != e.URL+"/oauth/token" || doc.Info["x-imssf-privacyPolicyUrl"] != e.URL+"/privacypolicy" {
 		t.Fatalf("discovery: %s", r.Text())
 	}
-	if len(s.Flows.ACG.Scopes) != 2 || s.Flows.ACG.Scopes[obapi.ScopeCredentialRead] == "" || s.Flows.ACG.Scopes[obapi.ScopeProfileRead] == "" {
-		t.Fatalf("scopes: %v", s.Flows.ACG.Scopes)
-	}
-	if doc.Paths["/credentials"] == nil || doc.Paths["/profile"] == nil {
-		t.Fatalf("paths: %v", doc.Paths)
-	}
+	apptest.Expect(t, "scopes", s.Flows.ACG.Scopes,
+		apptest.Eq("len(s.Flows.ACG.Scopes)", len(s.Flows.ACG.Scopes), 2))
+	apptest.Expect(t, "scopes", s.Flows.ACG.Scopes,
+		apptest.True("s.Flows.ACG.Scopes[obapi.ScopeCredentialRead] != \"\"", s.Flows.ACG.Scopes[obapi.ScopeCredentialRead] != ""),
+		apptest.True("s.Flows.ACG.Scopes[obapi.ScopeProfileRead] != \"\"", s.Flows.ACG.Scopes[obapi.ScopeProfileRead] != ""))
+	apptest.Expect(t, "paths", doc.Paths,
+		apptest.True("doc.Paths[\"/credentials\"] != nil", doc.Paths["/credentials"] != nil),
+		apptest.True("doc.Paths[\"/profile\"] != nil", doc.Paths["/profile"] != nil))
 }
 
 // TestWholeFlow drives register -> consent -> token (PKCE) -> getCredentials (paged) ->
@@ -246,9 +251,11 @@ func TestWholeFlow(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if tok.AccessToken == "" || tok.RefreshToken == "" || tok.TokenType != "bearer" && tok.TokenType != "Bearer" || tok.Expiry.Before(time.Now().Add(50*time.Minute)) {
-		t.Fatalf("token: %+v", tok)
-	}
+	apptest.Expect(t, "token", tok,
+		apptest.True("tok.AccessToken != \"\"", tok.AccessToken != ""),
+		apptest.True("tok.RefreshToken != \"\"", tok.RefreshToken != ""),
+		apptest.True("!(tok.TokenType != \"bearer\" && tok.TokenType != \"Bearer\")", !(tok.TokenType != "bearer" && tok.TokenType != "Bearer")),
+		apptest.True("!tok.Expiry.Before(time.Now().Add(50*time.Minute))", !tok.Expiry.Before(time.Now().Add(50*time.Minute))))
 	// the database holds no raw token or code
 	for _, raw := range []string{tok.AccessToken, tok.RefreshToken, code, verifier} {
 		if n := w.count(t, "SELECT COUNT(*) FROM oauth_tokens WHERE signature = ? OR form LIKE ? OR session LIKE ?", raw, "%"+raw+"%", "%"+raw+"%"); n != 0 {
@@ -327,9 +334,10 @@ func TestWholeFlow(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if tok2.AccessToken == tok.AccessToken || tok2.RefreshToken == tok.RefreshToken || tok2.RefreshToken == "" {
-		t.Fatalf("refresh did not rotate: %+v", tok2)
-	}
+	apptest.Expect(t, "refresh did not rotate", tok2,
+		apptest.True("tok2.AccessToken != tok.AccessToken", tok2.AccessToken != tok.AccessToken),
+		apptest.True("tok2.RefreshToken != tok.RefreshToken", tok2.RefreshToken != tok.RefreshToken),
+		apptest.True("tok2.RefreshToken != \"\"", tok2.RefreshToken != ""))
 	if r := w.api(t, tok2.AccessToken, "/profile"); r.Status != http.StatusOK {
 		t.Fatalf("refreshed token: %d %s", r.Status, r.Body)
 	}
@@ -376,10 +384,14 @@ func TestConnectedApps(t *testing.T) {
 		Apps []obapi.ConnectedApp `json:"apps"`
 	}
 	w.mc.Get("/oauth/apps").Expect(http.StatusOK).JSON(&list)
-	if len(list.Apps) != 1 || list.Apps[0].ClientID != conf.ClientID || list.Apps[0].Name != "Test Wallet" || len(list.Apps[0].Scopes) != 2 ||
-		list.Apps[0].GrantedAt.IsZero() || list.Apps[0].LastUsedAt != nil {
-		t.Fatalf("apps: %+v", list.Apps)
-	}
+	apptest.Expect(t, "apps", list.Apps,
+		apptest.Eq("len(list.Apps)", len(list.Apps), 1))
+	apptest.Expect(t, "apps", list.Apps,
+		apptest.Eq("list.Apps[0].ClientID", list.Apps[0].ClientID, conf.ClientID),
+		apptest.Eq("list.Apps[0].Name", list.Apps[0].Name, "Test Wallet"),
+		apptest.Eq("len(list.Apps[0].Scopes)", len(list.Apps[0].Scopes), 2),
+		apptest.True("!list.Apps[0].GrantedAt.IsZero()", !list.Apps[0].GrantedAt.IsZero()),
+		apptest.True("list.Apps[0].LastUsedAt == nil", list.Apps[0].LastUsedAt == nil))
 	// another member sees none and cannot revoke it
 	_, other := w.e.Member("other@x.io")
 	other.Get("/oauth/apps").Expect(http.StatusOK).JSON(&list)
@@ -498,9 +510,12 @@ func TestAuthorizeErrors(t *testing.T) {
 		if res.Status != http.StatusBadRequest || res.Header.Get("Location") != "" {
 			t.Fatalf("%s: %d Location %q, want a 400 page and no redirect", what, res.Status, res.Header.Get("Location"))
 		}
-		if page, _ := props["page"].(map[string]any); page == nil || page["error"] == "" || page["client"] != nil {
-			t.Fatalf("%s: page props %v", what, props)
-		}
+		page, _ := props["page"].(map[string]any)
+		apptest.Expect(t, fmt.Sprintf("%s: page props", what), props,
+			apptest.True("page != nil", page != nil))
+		apptest.Expect(t, fmt.Sprintf("%s: page props", what), props,
+			apptest.True("page[\"error\"] != \"\"", page["error"] != ""),
+			apptest.True("page[\"client\"] == nil", page["client"] == nil))
 		// posting the same request is refused the same way
 		u, _ := url.Parse(path)
 		r := w.mc.Raw("POST", obapi.AuthorizePath, strings.NewReader(u.RawQuery+"&decision=allow"), map[string]string{"Content-Type": "application/x-www-form-urlencoded"})
@@ -541,9 +556,10 @@ func TestAuthorizeErrors(t *testing.T) {
 
 	// Deny: access_denied, nothing recorded
 	q := redirected(t, w.consent(t, w.mc, conf.AuthCodeURL("state-1234567890", pkce), "deny"), w.cb)
-	if q.Get("error") != "access_denied" || q.Get("state") != "state-1234567890" || q.Get("code") != "" {
-		t.Fatalf("deny: %v", q)
-	}
+	apptest.Expect(t, "deny", q,
+		apptest.Eq("q.Get(\"error\")", q.Get("error"), "access_denied"),
+		apptest.Eq("q.Get(\"state\")", q.Get("state"), "state-1234567890"),
+		apptest.Eq("q.Get(\"code\")", q.Get("code"), ""))
 	noRows("deny")
 
 	// the consent form from another site is refused (same-origin check)

@@ -103,9 +103,11 @@ func TestPayPalPaymentRecordedOnceWithServerPrice(t *testing.T) {
 	// PayPal was asked for 44.10 with the application as custom_id
 	po := f.sim("GET", "/v2/checkout/orders/"+orderID, nil).Expect(200).Map()
 	pu := po["purchase_units"].([]any)[0].(map[string]any)
-	if pu["amount"].(map[string]any)["value"] != "44.10" || pu["amount"].(map[string]any)["currency_code"] != "USD" || pu["custom_id"] != app.ID {
-		t.Fatalf("paypal order: %v", pu)
-	}
+	apptest.Expect(t, "paypal order", pu,
+		apptest.Eq("pu[\"amount\"].(map[string]any)[\"value\"]", pu["amount"].(map[string]any)["value"], "44.10"))
+	apptest.Expect(t, "paypal order", pu,
+		apptest.Eq("pu[\"amount\"].(map[string]any)[\"currency_code\"]", pu["amount"].(map[string]any)["currency_code"], "USD"),
+		apptest.Eq[any]("pu[\"custom_id\"]", pu["custom_id"], app.ID))
 	if po["intent"] != "CAPTURE" {
 		t.Fatalf("intent %v", po["intent"])
 	}
@@ -127,14 +129,22 @@ func TestPayPalPaymentRecordedOnceWithServerPrice(t *testing.T) {
 	// one transaction: payment, redemption, application in review
 	p := new(model.Payment)
 	f.reload(p, "id = ?", r.PaymentID)
-	if p.Status != model.PaymentCompleted || p.AmountCents != 4410 || *p.OrderID != orderID || *p.CaptureID != r.TransactionID ||
-		p.Provider != "paypal" || p.CompletedAt == nil || p.CouponCode != "WELCOME10" {
-		t.Fatalf("payment: %+v", p)
-	}
+	apptest.Expect(t, "payment", p,
+		apptest.Eq("p.Status", p.Status, model.PaymentCompleted),
+		apptest.Eq("p.AmountCents", p.AmountCents, 4410),
+		apptest.Eq("*p.OrderID", *p.OrderID, orderID),
+		apptest.Eq("*p.CaptureID", *p.CaptureID, r.TransactionID),
+		apptest.Eq("p.Provider", p.Provider, "paypal"),
+		apptest.True("p.CompletedAt != nil", p.CompletedAt != nil),
+		apptest.Eq("p.CouponCode", p.CouponCode, "WELCOME10"))
 	a := f.app(app.ID)
-	if a.Status != model.StatusPending || a.PaymentStatus != model.PaymentCompleted || a.PaymentID == nil || *a.PaymentID != p.ID || a.PaymentCompletedAt == nil {
-		t.Fatalf("application: %+v", a)
-	}
+	apptest.Expect(t, "application", a,
+		apptest.Eq("a.Status", a.Status, model.StatusPending),
+		apptest.Eq("a.PaymentStatus", a.PaymentStatus, model.PaymentCompleted),
+		apptest.True("a.PaymentID != nil", a.PaymentID != nil))
+	apptest.Expect(t, "application", a,
+		apptest.Eq("*a.PaymentID", *a.PaymentID, p.ID),
+		apptest.True("a.PaymentCompletedAt != nil", a.PaymentCompletedAt != nil))
 	if got := f.couponRow(cp.ID).UsedCount; got != 1 {
 		t.Fatalf("used_count %d", got)
 	}
@@ -238,9 +248,11 @@ func TestCaptureWithDifferentAmountIsRefused(t *testing.T) {
 	if n := f.count("payments", "application_id = ?", app.ID); n != 0 {
 		t.Fatalf("a mismatched capture was recorded: %d", n)
 	}
-	if a := f.app(app.ID); a.Status != model.StatusAwaitingPayment || a.PaymentStatus != model.PaymentPending || a.PaymentID != nil {
-		t.Fatalf("application moved: %+v", a)
-	}
+	a := f.app(app.ID)
+	apptest.Expect(t, "application moved", a,
+		apptest.Eq("a.Status", a.Status, model.StatusAwaitingPayment),
+		apptest.Eq("a.PaymentStatus", a.PaymentStatus, model.PaymentPending),
+		apptest.True("a.PaymentID == nil", a.PaymentID == nil))
 	if got := f.couponRow(cp.ID).UsedCount; got != 0 {
 		t.Fatalf("coupon use kept for a refused capture: %d", got)
 	}
@@ -499,14 +511,19 @@ func TestFreeGrant(t *testing.T) {
 	r := grant("freegrant").Expect(201).Map()
 	pay := r["payment"].(map[string]any)
 	pid, _ := pay["_id"].(string)
-	if pid == "" || pay["amount"] != 0.0 || pay["provider"] != "free-grant" || pay["status"] != "completed" || r["applicationApproved"] != false {
-		t.Fatalf("free grant answer: %v", r)
-	}
+	apptest.Expect(t, "free grant answer", r,
+		apptest.True("pid != \"\"", pid != ""),
+		apptest.Eq("pay[\"amount\"]", pay["amount"], 0.0),
+		apptest.Eq("pay[\"provider\"]", pay["provider"], "free-grant"),
+		apptest.Eq("pay[\"status\"]", pay["status"], "completed"),
+		apptest.Eq("r[\"applicationApproved\"]", r["applicationApproved"], false))
 	a := f.app(app.ID)
 	// a free grant always leaves an unapproved application for review
-	if a.Status != model.StatusPending || a.PaymentStatus != model.PaymentCompleted || *a.PaymentID != pid || a.ReviewedAt != nil {
-		t.Fatalf("application %+v", a)
-	}
+	apptest.Expect(t, "application", a,
+		apptest.Eq("a.Status", a.Status, model.StatusPending),
+		apptest.Eq("a.PaymentStatus", a.PaymentStatus, model.PaymentCompleted),
+		apptest.Eq("*a.PaymentID", *a.PaymentID, pid),
+		apptest.True("a.ReviewedAt == nil", a.ReviewedAt == nil))
 	if f.couponRow(free.ID).UsedCount != 1 || f.count("coupon_redemptions", "coupon_id = ? AND payment_id = ?", free.ID, pid) != 1 {
 		t.Fatal("coupon not redeemed")
 	}
@@ -520,9 +537,10 @@ func TestFreeGrant(t *testing.T) {
 	}
 	_, page := c.Page("/payment-success/" + f.badge.ID)
 	res := page["page"].(map[string]any)["result"].(map[string]any)
-	if res["paymentId"] != pid || res["provider"] != "free-grant" || res["applicationApproved"] != false {
-		t.Fatalf("success page props: %v", res)
-	}
+	apptest.Expect(t, "success page props", res,
+		apptest.Eq[any]("res[\"paymentId\"]", res["paymentId"], pid),
+		apptest.Eq("res[\"provider\"]", res["provider"], "free-grant"),
+		apptest.Eq("res[\"applicationApproved\"]", res["applicationApproved"], false))
 }
 
 // Fifty members race for a coupon with usage limit 5: exactly 5 get it.
@@ -640,9 +658,12 @@ func TestPaymentPages(t *testing.T) {
 	app := f.application(u, f.badge)
 	st, p = state("/payment/" + f.badge.ID)
 	d := p["data"].(map[string]any)
-	if st != 200 || d["state"] != payment.PageReady || d["applicationId"] != app.ID || d["quote"].(map[string]any)["finalAmount"] != 49.0 {
-		t.Fatalf("ready: %v", d)
-	}
+	apptest.Expect(t, "ready", d,
+		apptest.Eq("st", st, 200),
+		apptest.Eq("d[\"state\"]", d["state"], payment.PageReady),
+		apptest.Eq[any]("d[\"applicationId\"]", d["applicationId"], app.ID))
+	apptest.Expect(t, "ready", d,
+		apptest.Eq("d[\"quote\"].(map[string]any)[\"finalAmount\"]", d["quote"].(map[string]any)["finalAmount"], 49.0))
 	if prov := p["provider"].(map[string]any); prov["simulatorPath"] != payment.SimPath {
 		t.Fatalf("provider %v", prov)
 	}
@@ -660,9 +681,10 @@ func TestPaymentPages(t *testing.T) {
 	}
 	_, p = state("/payment-success/" + f.badge.ID)
 	res := p["result"].(map[string]any)
-	if res["amount"] != 49.0 || res["status"] != "completed" || res["applicationApproved"] != false {
-		t.Fatalf("success props %v", res)
-	}
+	apptest.Expect(t, "success props", res,
+		apptest.Eq("res[\"amount\"]", res["amount"], 49.0),
+		apptest.Eq("res[\"status\"]", res["status"], "completed"),
+		apptest.Eq("res[\"applicationApproved\"]", res["applicationApproved"], false))
 	// approved later: the success page says so
 	if _, err := f.env.DB.NewUpdate().Model((*model.Application)(nil)).Set("status = ?", model.StatusApproved).Where("id = ?", app.ID).Exec(f.env.Ctx()); err != nil {
 		t.Fatal(err)
@@ -699,12 +721,14 @@ func TestFreeBadgeNeedsNoPayment(t *testing.T) {
 		t.Fatal(err)
 	}
 	p := state("/payment/" + free.ID)
-	if d := p["data"].(map[string]any); d["state"] != payment.PageInReview || d["lastPayment"] != nil {
-		t.Fatalf("payment page: %v", d)
-	}
+	d := p["data"].(map[string]any)
+	apptest.Expect(t, "payment page", d,
+		apptest.Eq("d[\"state\"]", d["state"], payment.PageInReview),
+		apptest.True("d[\"lastPayment\"] == nil", d["lastPayment"] == nil))
 	r, props := c.Page("/payment-success/" + free.ID)
 	pg := props["page"].(map[string]any)
-	if pg["result"] != nil || pg["applicationState"] != payment.PageInReview || !strings.Contains(r.Text(), "<title>No payment needed | Meritmark</title>") {
-		t.Fatalf("success page of a free application: %v", pg)
-	}
+	apptest.Expect(t, "success page of a free application", pg,
+		apptest.True("pg[\"result\"] == nil", pg["result"] == nil),
+		apptest.Eq("pg[\"applicationState\"]", pg["applicationState"], payment.PageInReview),
+		apptest.True("strings.Contains(r.Text(), \"<title>No payment needed | Meritmark</title>\")", strings.Contains(r.Text(), "<title>No payment needed | Meritmark</title>")))
 }

@@ -94,9 +94,9 @@ func (f *fixture) order(c *apptest.Client, b *model.Badge, coupon any) string {
 		OrderID string `json:"orderId"`
 	}
 	c.Post("/payments/paypal-order", map[string]any{"amount": 49, "badgeId": b.ID, "couponCode": coupon}).Expect(201).JSON(&out)
-	if !out.Success || out.OrderID == "" {
-		f.t.Fatalf("order: %+v", out)
-	}
+	apptest.Expect(f.t, "order", out,
+		apptest.True("out.Success", out.Success),
+		apptest.True("out.OrderID != \"\"", out.OrderID != ""))
 	return out.OrderID
 }
 

@@ -9,6 +9,7 @@ import (
 	"testing"
 	"time"
 
+	"meritmark/app/apptest"
 	"meritmark/app/model"
 	"meritmark/app/payment"
 	"meritmark/app/paypalsim"
@@ -66,9 +67,11 @@ func TestCaptureTimedOutOnOneInstanceIsRecordedOnceThroughAnother(t *testing.T) 
 	netA.lose.Store(1)
 	_, err = svcA.Verify(ctx, u, orderID, f.badge.ID)
 	we, ok := web.AsError(err)
-	if !ok || we.Status != http.StatusServiceUnavailable || we.Msg != payment.MsgIndeterminate {
-		t.Fatalf("A: %v", err)
-	}
+	apptest.Expect(t, "A", err,
+		apptest.True("ok", ok))
+	apptest.Expect(t, "A", err,
+		apptest.Eq("we.Status", we.Status, http.StatusServiceUnavailable),
+		apptest.Eq("we.Msg", we.Msg, payment.MsgIndeterminate))
 	if simA.Stats().Captures != 1 || f.count("payments", "1 = 1") != 0 || f.orderRow(orderID).Status != payment.OrderCapturing {
 		t.Fatalf("after A lost the answer: %+v, %d payments, order %s", simA.Stats(), f.count("payments", "1 = 1"), f.orderRow(orderID).Status)
 	}
@@ -77,12 +80,13 @@ func TestCaptureTimedOutOnOneInstanceIsRecordedOnceThroughAnother(t *testing.T) 
 	if err != nil {
 		t.Fatal(err)
 	}
-	if r.Status != model.PaymentCompleted || r.Amount != 44.1 {
-		t.Fatalf("B: %+v", r)
-	}
-	if st := simB.Stats(); st.Captures != 0 || st.Replays != 1 {
-		t.Fatalf("B's simulator: %+v (want the capture A made answered again, none made)", st)
-	}
+	apptest.Expect(t, "B", r,
+		apptest.Eq("r.Status", r.Status, model.PaymentCompleted),
+		apptest.Eq("r.Amount", r.Amount, 44.1))
+	st := simB.Stats()
+	apptest.Expect(t, "B's simulator (want the capture A made answered again, none made)", st,
+		apptest.Eq("st.Captures", st.Captures, 0),
+		apptest.Eq("st.Replays", st.Replays, 1))
 	if f.count("payments", "application_id = ?", app.ID) != 1 || f.couponRow(cp.ID).UsedCount != 1 || f.app(app.ID).Status != model.StatusPending {
 		t.Fatal("state after B recorded the payment")
 	}

@@ -10,6 +10,7 @@ import (
 	"testing"
 	"time"
 
+	"meritmark/app/apptest"
 	"meritmark/app/model"
 	"meritmark/app/payment"
 	"meritmark/app/paypalsim"
@@ -109,17 +110,19 @@ func TestCaptureTimeoutRetriedWithSameRequestIDRecordedOnce(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if r.Status != model.PaymentCompleted || r.Amount != 44.1 {
-		t.Fatalf("result %+v", r)
-	}
+	apptest.Expect(t, "result", r,
+		apptest.Eq("r.Status", r.Status, model.PaymentCompleted),
+		apptest.Eq("r.Amount", r.Amount, 44.1))
 	ids := fp.drainIDs()
-	if len(ids) != 2 || ids[0] == "" || ids[0] != ids[1] {
-		t.Fatalf("capture attempts with request ids %v: want 2 with the same id", ids)
-	}
+	apptest.Expect(t, "capture attempts with request ids : want 2 with the same id", ids,
+		apptest.Eq("len(ids)", len(ids), 2))
+	apptest.Expect(t, "capture attempts with request ids : want 2 with the same id", ids,
+		apptest.True("ids[0] != \"\"", ids[0] != ""),
+		apptest.Eq("ids[0]", ids[0], ids[1]))
 	st := fp.sim.Stats()
-	if st.Captures != 1 || st.Replays < 1 {
-		t.Fatalf("simulator: %+v (one capture, the retry answered from the first)", st)
-	}
+	apptest.Expect(t, "simulator (one capture, the retry answered from the first)", st,
+		apptest.Eq("st.Captures", st.Captures, 1),
+		apptest.True("st.Replays >= 1", st.Replays >= 1))
 	if n := f.count("payments", "application_id = ?", app.ID); n != 1 {
 		t.Fatalf("%d payments", n)
 	}
@@ -176,9 +179,11 @@ func TestUnknownCaptureOutcomeKeepsTheClaimAndIsSettledOnce(t *testing.T) {
 	fp.broken.Store(100) // PayPal captures, but every answer (captures and lookups) is lost
 	_, err = svc.Verify(ctx, u, orderID, f.badge.ID)
 	we, ok := web.AsError(err)
-	if !ok || we.Status != http.StatusServiceUnavailable || we.Msg != payment.MsgIndeterminate {
-		t.Fatalf("err %v", err)
-	}
+	apptest.Expect(t, "err", err,
+		apptest.True("ok", ok))
+	apptest.Expect(t, "err", err,
+		apptest.Eq("we.Status", we.Status, http.StatusServiceUnavailable),
+		apptest.Eq("we.Msg", we.Msg, payment.MsgIndeterminate))
 	// nothing recorded yet, the claim and the coupon use are kept, the application waits
 	if f.count("payments", "1 = 1") != 0 || f.orderRow(orderID).Status != payment.OrderCapturing ||
 		f.couponRow(cp.ID).UsedCount != 1 || f.app(app.ID).Status != model.StatusAwaitingPayment {
@@ -237,7 +242,7 @@ func TestTokenIsCachedAndRenewedAfterRejection(t *testing.T) {
 	bad := payment.NewClient(srv.URL, "client", "wrong", nil)
 	_, err := bad.CreateOrder(ctx, payment.CreateOrderInput{AmountCents: 4900, Currency: "USD"}, model.NewID())
 	var ae *payment.APIError
-	if !errors.As(err, &ae) || ae.Status != 401 {
-		t.Fatalf("bad credentials: %v", err)
-	}
+	apptest.Expect(t, "bad credentials", err,
+		apptest.True("errors.As(err, &ae)", errors.As(err, &ae)),
+		apptest.Eq("ae.Status", ae.Status, 401))
 }

@@ -263,9 +263,13 @@ func TestQuizShowsEveryQuestionWithShuffledOptionsPerAttempt(t *testing.T) {
 	for i := 0; i < 4; i++ {
 		_, c := f.env.Member(fmt.Sprintf("u%d@x.io", i))
 		v := start(t, c, f.badge.ID)
-		if v.ID != f.quiz.ID || v.Title != f.quiz.Title || v.PassingScore != 70 || v.TimeLimit != 15 || v.Badge.ID != f.badge.ID || v.Badge.Name != f.badge.Name {
-			t.Fatalf("quiz header %+v", v)
-		}
+		apptest.Expect(t, "quiz header", v,
+			apptest.Eq("v.ID", v.ID, f.quiz.ID),
+			apptest.Eq("v.Title", v.Title, f.quiz.Title),
+			apptest.Eq("v.PassingScore", v.PassingScore, 70),
+			apptest.Eq("v.TimeLimit", v.TimeLimit, 15),
+			apptest.Eq("v.Badge.ID", v.Badge.ID, f.badge.ID),
+			apptest.Eq("v.Badge.Name", v.Badge.Name, f.badge.Name))
 		if len(v.Questions) != 6 {
 			t.Fatalf("%d questions, want 6", len(v.Questions))
 		}
@@ -273,9 +277,11 @@ func TestQuizShowsEveryQuestionWithShuffledOptionsPerAttempt(t *testing.T) {
 		identical := true
 		for j, sq := range v.Questions {
 			q, ok := f.byID[sq.ID]
-			if !ok || seen[sq.ID] || sq.Text != q.Text {
-				t.Fatalf("question %+v is not one of the quiz's, or repeated", sq)
-			}
+			apptest.Expect(t, "question is not one of the quiz's, or repeated", sq,
+				apptest.True("ok", ok))
+			apptest.Expect(t, "question is not one of the quiz's, or repeated", sq,
+				apptest.True("!seen[sq.ID]", !seen[sq.ID]),
+				apptest.Eq("sq.Text", sq.Text, q.Text))
 			seen[sq.ID] = true
 			a, b := append([]string{}, sq.Options...), append([]string{}, q.Options...)
 			sort.Strings(a)
@@ -294,9 +300,10 @@ func TestQuizShowsEveryQuestionWithShuffledOptionsPerAttempt(t *testing.T) {
 		if d := v.Attempt.Deadline.Sub(v.Attempt.StartedAt); d != 15*time.Minute {
 			t.Fatalf("deadline is %v after the start, want 15m", d)
 		}
-		if skew := time.Until(v.Attempt.ServerNow); skew > 5*time.Second || skew < -5*time.Second {
-			t.Fatalf("serverNow %v is not now", v.Attempt.ServerNow)
-		}
+		skew := time.Until(v.Attempt.ServerNow)
+		apptest.Expect(t, "serverNow is not now", v.Attempt.ServerNow,
+			apptest.True("skew <= 5*time.Second", skew <= 5*time.Second),
+			apptest.True("skew >= -5*time.Second", skew >= -5*time.Second))
 	}
 	if sameOrder == 4 {
 		t.Fatal("four attempts all kept the original question and option order: nothing is shuffled")
@@ -325,9 +332,11 @@ func TestGradingAllCorrectAllWrongAndPartial(t *testing.T) {
 		if res.Score != tc.score || res.Passed != tc.passed || res.CorrectAnswers != tc.correct || res.Total != 5 || res.PassingScore != 70 || res.Late {
 			t.Fatalf("right=%d: result %+v", tc.right, res)
 		}
-		if res.AttemptID != v.Attempt.ID || res.Badge.ID != f.badge.ID || res.Badge.Name != f.badge.Name || res.Title != f.quiz.Title {
-			t.Fatalf("result names %+v", res)
-		}
+		apptest.Expect(t, "result names", res,
+			apptest.Eq("res.AttemptID", res.AttemptID, v.Attempt.ID),
+			apptest.Eq("res.Badge.ID", res.Badge.ID, f.badge.ID),
+			apptest.Eq("res.Badge.Name", res.Badge.Name, f.badge.Name),
+			apptest.Eq("res.Title", res.Title, f.quiz.Title))
 		if res.TimeSpent < 0 || res.TimeSpent > 5 {
 			t.Fatalf("time spent %d s for an immediate submission", res.TimeSpent)
 		}
@@ -337,9 +346,13 @@ func TestGradingAllCorrectAllWrongAndPartial(t *testing.T) {
 		}
 		// the database holds the result, with answers as original option indices
 		a := f.attemptRow(t, v.Attempt.ID)
-		if a.SubmittedAt == nil || a.CorrectCount != tc.correct || a.Total != 5 || a.Score != tc.score || a.Passed != tc.passed || a.UserID != u.ID {
-			t.Fatalf("stored attempt %+v", a)
-		}
+		apptest.Expect(t, "stored attempt", a,
+			apptest.True("a.SubmittedAt != nil", a.SubmittedAt != nil),
+			apptest.Eq("a.CorrectCount", a.CorrectCount, tc.correct),
+			apptest.Eq("a.Total", a.Total, 5),
+			apptest.Eq("a.Score", a.Score, tc.score),
+			apptest.Eq("a.Passed", a.Passed, tc.passed),
+			apptest.Eq("a.UserID", a.UserID, u.ID))
 		for j, sq := range v.Questions {
 			q := f.byID[sq.ID]
 			want := q.CorrectIndex
@@ -369,9 +382,10 @@ func TestUnansweredQuestionsCountAsWrongAndClientScoreIsIgnored(t *testing.T) {
 	body := map[string]any{"answers": ans, "score": 100, "passed": true, "correctAnswers": 5, "timeSpent": 1}
 	var res resultResp
 	c.Post("/quiz/attempts/"+v.Attempt.ID+"/submit", body).Expect(http.StatusOK).JSON(&res)
-	if res.Score != 60 || res.Passed || res.CorrectAnswers != 3 {
-		t.Fatalf("result %+v", res)
-	}
+	apptest.Expect(t, "result", res,
+		apptest.Eq("res.Score", res.Score, 60),
+		apptest.True("!res.Passed", !res.Passed),
+		apptest.Eq("res.CorrectAnswers", res.CorrectAnswers, 3))
 	if res.Answered != 3 {
 		t.Fatalf("answered %d, want 3", res.Answered)
 	}
@@ -427,14 +441,14 @@ func TestResumeKeepsAttemptDeadlineOrderAndAnswers(t *testing.T) {
 	c.Put("/quiz/attempts/"+v1.Attempt.ID+"/answers", map[string]any{"questionId": q0, "optionIndex": 3}).Expect(http.StatusOK)
 	c.Put("/quiz/attempts/"+v1.Attempt.ID+"/answers", map[string]any{"questionId": q2, "optionIndex": 0}).Expect(http.StatusOK)
 	c.Put("/quiz/attempts/"+v1.Attempt.ID+"/answers", map[string]any{"questionId": q2, "optionIndex": 1}).Expect(http.StatusOK).JSON(&saved)
-	if saved.Msg != "Answer saved" || !reflect.DeepEqual(saved.Answers, map[string]int{q0: 3, q2: 1}) {
-		t.Fatalf("saved %+v", saved)
-	}
+	apptest.Expect(t, "saved", saved,
+		apptest.Eq("saved.Msg", saved.Msg, "Answer saved"),
+		apptest.True("reflect.DeepEqual(saved.Answers, map[string]int{q0: 3, q2: 1})", reflect.DeepEqual(saved.Answers, map[string]int{q0: 3, q2: 1})))
 	// the database keeps original indices
 	a := f.attemptRow(t, v1.Attempt.ID)
-	if a.Answers[q0] != indexOf(f.byID[q0], v1.Questions[0].Options[3]) || a.Answers[q2] != indexOf(f.byID[q2], v1.Questions[2].Options[1]) {
-		t.Fatalf("stored answers %v are not original indices", a.Answers)
-	}
+	apptest.Expect(t, "stored answers are not original indices", a.Answers,
+		apptest.Eq("a.Answers[q0]", a.Answers[q0], indexOf(f.byID[q0], v1.Questions[0].Options[3])),
+		apptest.Eq("a.Answers[q2]", a.Answers[q2], indexOf(f.byID[q2], v1.Questions[2].Options[1])))
 
 	time.Sleep(20 * time.Millisecond)
 	v2 := start(t, c, f.badge.ID) // a reload
@@ -471,16 +485,16 @@ func TestResumeKeepsAttemptDeadlineOrderAndAnswers(t *testing.T) {
 	// submitting an empty set grades the saved answers; a new start is a fresh attempt
 	var res resultResp
 	c.Post("/quiz/attempts/"+v1.Attempt.ID+"/submit", map[string]any{}).Expect(http.StatusOK).JSON(&res)
-	if res.Answered != 2 || res.Total != 4 {
-		t.Fatalf("saved answers not graded: %+v", res)
-	}
+	apptest.Expect(t, "saved answers not graded", res,
+		apptest.Eq("res.Answered", res.Answered, 2),
+		apptest.Eq("res.Total", res.Total, 4))
 	if g := f.attemptRow(t, v1.Attempt.ID); g.Answers[q0] != a.Answers[q0] || g.Answers[q2] != a.Answers[q2] || len(g.Answers) != 2 {
 		t.Fatalf("graded answers %v, saved %v", g.Answers, a.Answers)
 	}
 	v3 := start(t, c, f.badge.ID)
-	if v3.Attempt.ID == v1.Attempt.ID || len(v3.Attempt.Answers) != 0 {
-		t.Fatalf("retake resumed the submitted attempt: %+v", v3.Attempt)
-	}
+	apptest.Expect(t, "retake resumed the submitted attempt", v3.Attempt,
+		apptest.True("v3.Attempt.ID != v1.Attempt.ID", v3.Attempt.ID != v1.Attempt.ID),
+		apptest.Eq("len(v3.Attempt.Answers)", len(v3.Attempt.Answers), 0))
 	// saving into a submitted attempt is refused
 	c.Put("/quiz/attempts/"+v1.Attempt.ID+"/answers", map[string]any{"questionId": q0, "optionIndex": 0}).ExpectMsg(http.StatusConflict, quiz.MsgAlreadySubmitted)
 }
@@ -508,9 +522,11 @@ func TestLateSubmissionWithinGraceIsGradedInFull(t *testing.T) {
 	}
 	var res resultResp
 	submit(c, v.Attempt.ID, f.answers(t, v, 5)).Expect(http.StatusOK).JSON(&res)
-	if res.Score != 100 || !res.Passed || res.Late || res.TimeSpent != 900 {
-		t.Fatalf("in-grace result %+v", res)
-	}
+	apptest.Expect(t, "in-grace result", res,
+		apptest.Eq("res.Score", res.Score, 100),
+		apptest.True("res.Passed", res.Passed),
+		apptest.True("!res.Late", !res.Late),
+		apptest.Eq("res.TimeSpent", res.TimeSpent, 900))
 }
 
 func TestLateSubmissionAfterGraceGradesOnlyAnswersSavedBeforeTheDeadline(t *testing.T) {
@@ -529,18 +545,23 @@ func TestLateSubmissionAfterGraceGradesOnlyAnswersSavedBeforeTheDeadline(t *test
 		AttemptID string `json:"attemptId"`
 	}
 	submit(c, v.Attempt.ID, right).Expect(http.StatusConflict).JSON(&late)
-	if late.Msg != quiz.MsgLate || late.AttemptID != v.Attempt.ID {
-		t.Fatalf("late submission answered %+v", late)
-	}
+	apptest.Expect(t, "late submission answered", late,
+		apptest.Eq("late.Msg", late.Msg, quiz.MsgLate),
+		apptest.Eq("late.AttemptID", late.AttemptID, v.Attempt.ID))
 	var res resultResp
 	c.Get("/quiz/attempts/" + v.Attempt.ID).Expect(http.StatusOK).JSON(&res)
-	if !res.Late || res.CorrectAnswers != 2 || res.Total != 5 || res.Score != 40 || res.Passed || res.TimeSpent != 900 {
-		t.Fatalf("late result %+v", res)
-	}
+	apptest.Expect(t, "late result", res,
+		apptest.True("res.Late", res.Late),
+		apptest.Eq("res.CorrectAnswers", res.CorrectAnswers, 2),
+		apptest.Eq("res.Total", res.Total, 5),
+		apptest.Eq("res.Score", res.Score, 40),
+		apptest.True("!res.Passed", !res.Passed),
+		apptest.Eq("res.TimeSpent", res.TimeSpent, 900))
 	a := f.attemptRow(t, v.Attempt.ID)
-	if len(a.Answers) != 2 || a.SubmittedAt == nil || a.Passed {
-		t.Fatalf("stored late attempt %+v", a)
-	}
+	apptest.Expect(t, "stored late attempt", a,
+		apptest.Eq("len(a.Answers)", len(a.Answers), 2),
+		apptest.True("a.SubmittedAt != nil", a.SubmittedAt != nil),
+		apptest.True("!a.Passed", !a.Passed))
 	// and the late submission is now the stored result
 	var again resultResp
 	submit(c, v.Attempt.ID, right).Expect(http.StatusOK).JSON(&again)
@@ -559,27 +580,34 @@ func TestAbandonedAttemptIsGradedAndANewOneStarts(t *testing.T) {
 	}
 	f.shiftTimes(t, v.Attempt.ID, time.Hour) // the tab was closed; the time ran out long ago
 	v2 := start(t, c, f.badge.ID)
-	if v2.Attempt == nil || v2.Attempt.ID == v.Attempt.ID || len(v2.Attempt.Answers) != 0 {
-		t.Fatalf("an expired attempt was resumed: %+v", v2.Attempt)
-	}
-	if d := time.Until(v2.Attempt.Deadline); d < 14*time.Minute || d > 15*time.Minute+5*time.Second {
-		t.Fatalf("new attempt deadline in %v", d)
-	}
+	apptest.Expect(t, "an expired attempt was resumed", v2.Attempt,
+		apptest.True("v2.Attempt != nil", v2.Attempt != nil))
+	apptest.Expect(t, "an expired attempt was resumed", v2.Attempt,
+		apptest.True("v2.Attempt.ID != v.Attempt.ID", v2.Attempt.ID != v.Attempt.ID),
+		apptest.Eq("len(v2.Attempt.Answers)", len(v2.Attempt.Answers), 0))
+	d := time.Until(v2.Attempt.Deadline)
+	apptest.Expect(t, "new attempt deadline in", d,
+		apptest.True("d >= 14*time.Minute", d >= 14*time.Minute),
+		apptest.True("d <= 15*time.Minute+5*time.Second", d <= 15*time.Minute+5*time.Second))
 	old := f.attemptRow(t, v.Attempt.ID)
-	if old.SubmittedAt == nil || old.CorrectCount != 5 || !old.Passed || old.Score != 100 {
-		t.Fatalf("the abandoned attempt was not graded on its saved answers: %+v", old)
-	}
+	apptest.Expect(t, "the abandoned attempt was not graded on its saved answers", old,
+		apptest.True("old.SubmittedAt != nil", old.SubmittedAt != nil),
+		apptest.Eq("old.CorrectCount", old.CorrectCount, 5),
+		apptest.True("old.Passed", old.Passed),
+		apptest.Eq("old.Score", old.Score, 100))
 	var res resultResp
 	c.Get("/quiz/attempts/" + v.Attempt.ID).Expect(http.StatusOK).JSON(&res)
-	if !res.Late || res.Score != 100 || !res.Passed {
-		t.Fatalf("abandoned attempt result %+v", res)
-	}
+	apptest.Expect(t, "abandoned attempt result", res,
+		apptest.True("res.Late", res.Late),
+		apptest.Eq("res.Score", res.Score, 100),
+		apptest.True("res.Passed", res.Passed))
 	// an expired attempt read by id is closed on the spot too
 	f.shiftTimes(t, v2.Attempt.ID, time.Minute)
 	c.Get("/quiz/attempts/" + v2.Attempt.ID).Expect(http.StatusOK).JSON(&res)
-	if res.Score != 0 || res.Passed || res.Total != 5 {
-		t.Fatalf("expired attempt result %+v", res)
-	}
+	apptest.Expect(t, "expired attempt result", res,
+		apptest.Eq("res.Score", res.Score, 0),
+		apptest.True("!res.Passed", !res.Passed),
+		apptest.Eq("res.Total", res.Total, 5))
 }
 
 func TestDoubleSubmitReturnsTheStoredResult(t *testing.T) {
@@ -630,9 +658,9 @@ func TestAnotherUsersAttemptIsNotFound(t *testing.T) {
 		c.Get("/quiz/attempts/"+id).ExpectMsg(http.StatusNotFound, quiz.MsgAttemptNotFound)
 	}
 	a := f.attemptRow(t, id)
-	if a.SubmittedAt != nil || len(a.Answers) != 0 {
-		t.Fatalf("another user changed the attempt: %+v", a)
-	}
+	apptest.Expect(t, "another user changed the attempt", a,
+		apptest.True("a.SubmittedAt == nil", a.SubmittedAt == nil),
+		apptest.Eq("len(a.Answers)", len(a.Answers), 0))
 	// after the owner submits, the result is still the owner's only
 	submit(owner, id, f.answers(t, v, 3)).Expect(http.StatusOK)
 	other.Get("/quiz/attempts/"+id).ExpectMsg(http.StatusNotFound, quiz.MsgAttemptNotFound)
@@ -717,9 +745,12 @@ func TestQuizWithoutQuestions(t *testing.T) {
 	_, c := env.Member("empty@x.io")
 	r := c.Get("/quiz/badge/" + b.ID).Expect(http.StatusOK)
 	m := r.Map()
-	if m["_id"] != qz.ID || m["attempt"] != nil || len(m["questions"].([]any)) != 0 || m["poolSize"] != float64(0) {
-		t.Fatalf("empty quiz %v", m)
-	}
+	apptest.Expect(t, "empty quiz", m,
+		apptest.Eq[any]("m[\"_id\"]", m["_id"], qz.ID),
+		apptest.True("m[\"attempt\"] == nil", m["attempt"] == nil))
+	apptest.Expect(t, "empty quiz", m,
+		apptest.Eq("len(m[\"questions\"].([]any))", len(m["questions"].([]any)), 0),
+		apptest.Eq[any]("m[\"poolSize\"]", m["poolSize"], float64(0)))
 	c.Post("/quiz/badge/"+b.ID+"/start", nil).ExpectMsg(http.StatusConflict, quiz.MsgNoQuestions)
 	n, _ := env.DB.NewSelect().Model((*model.QuizAttempt)(nil)).Count(env.Ctx())
 	if n != 0 {
@@ -777,9 +808,11 @@ func TestPassingAttemptIsTheServersLatestUnusedPass(t *testing.T) {
 	if _, err := quiz.PassingAttempt(ctx, f.env.DB, u.ID, f.badge.ID); !errors.Is(err, quiz.ErrNoPassingAttempt) {
 		t.Fatalf("a used attempt is still offered: %v", err)
 	}
-	if got := f.attemptRow(t, a.ID); got.ApplicationID == nil || *got.ApplicationID != app.ID {
-		t.Fatalf("application id not stored: %+v", got)
-	}
+	got := f.attemptRow(t, a.ID)
+	apptest.Expect(t, "application id not stored", got,
+		apptest.True("got.ApplicationID != nil", got.ApplicationID != nil))
+	apptest.Expect(t, "application id not stored", got,
+		apptest.Eq("*got.ApplicationID", *got.ApplicationID, app.ID))
 }
 
 func TestTooManyNewAttemptsAreRateLimited(t *testing.T) {
@@ -809,9 +842,10 @@ func TestQuizPage(t *testing.T) {
 		t.Fatalf("page %q", apptest.PageName(r))
 	}
 	page := props["page"].(map[string]any)
-	if page["badgeId"] != f.badge.ID || page["badgeName"] != f.badge.Name || page["attemptId"] != strings.Repeat("a", 24) {
-		t.Fatalf("props %v", page)
-	}
+	apptest.Expect(t, "props", page,
+		apptest.Eq[any]("page[\"badgeId\"]", page["badgeId"], f.badge.ID),
+		apptest.Eq[any]("page[\"badgeName\"]", page["badgeName"], f.badge.Name),
+		apptest.Eq[any]("page[\"attemptId\"]", page["attemptId"], strings.Repeat("a", 24)))
 	if !strings.Contains(r.Text(), f.badge.Name+" Quiz | Meritmark") || !strings.Contains(r.Text(), `content="noindex"`) {
 		t.Fatal("title or noindex missing")
 	}
@@ -843,7 +877,10 @@ func TestQuestionDeletedDuringAnAttemptIsLeftOut(t *testing.T) {
 	c.Put("/quiz/attempts/"+v.Attempt.ID+"/answers", map[string]any{"questionId": gone, "optionIndex": 0}).ExpectMsg(http.StatusBadRequest, quiz.MsgUnknownQuestion)
 	var res resultResp
 	submit(c, v.Attempt.ID, ans).Expect(http.StatusOK).JSON(&res) // still carries the deleted question's answer
-	if res.Total != 4 || res.CorrectAnswers != 4 || res.Score != 100 || !res.Passed || res.Answered != 4 {
-		t.Fatalf("result %+v", res)
-	}
+	apptest.Expect(t, "result", res,
+		apptest.Eq("res.Total", res.Total, 4),
+		apptest.Eq("res.CorrectAnswers", res.CorrectAnswers, 4),
+		apptest.Eq("res.Score", res.Score, 100),
+		apptest.True("res.Passed", res.Passed),
+		apptest.Eq("res.Answered", res.Answered, 4))
 }

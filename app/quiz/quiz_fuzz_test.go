@@ -3,6 +3,7 @@ package quiz_test
 import (
 	"testing"
 
+	"meritmark/app/apptest"
 	"meritmark/app/model"
 	"meritmark/app/quiz"
 )
@@ -44,8 +45,10 @@ func FuzzAnswerIndex(f *testing.F) {
 		}
 		answers := map[string]int{q.ID: shown}
 		g := quiz.GradeAnswers([]model.AttemptItem{it, it}, map[string]*model.Question{q.ID: q}, answers, 70)
-		if g.Correct > g.Total || g.Score < 0 || g.Score > 100 || (g.Passed && g.Score < 70) {
-			t.Fatalf("grade %+v", g)
-		}
+		apptest.Expect(t, "grade", g,
+			apptest.True("g.Correct <= g.Total", g.Correct <= g.Total),
+			apptest.True("g.Score >= 0", g.Score >= 0),
+			apptest.True("g.Score <= 100", g.Score <= 100),
+			apptest.True("!(g.Passed && g.Score < 70)", !(g.Passed && g.Score < 70)))
 	})
 }

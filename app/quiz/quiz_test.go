@@ -114,13 +114,17 @@ func TestGradeAnswersCountsOnlyExistingQuestions(t *testing.T) {
 		"a": {ID: "a", CorrectIndex: 1}, "b": {ID: "b", CorrectIndex: 0}, "c": {ID: "c", CorrectIndex: 3},
 	}
 	g := quiz.GradeAnswers(layout, qs, map[string]int{"a": 1, "b": 2, "gone": 0}, 60)
-	if g.Correct != 1 || g.Total != 3 || g.Score != 33.33 || g.Passed {
-		t.Fatalf("grade %+v", g)
-	}
+	apptest.Expect(t, "grade", g,
+		apptest.Eq("g.Correct", g.Correct, 1),
+		apptest.Eq("g.Total", g.Total, 3),
+		apptest.Eq("g.Score", g.Score, 33.33),
+		apptest.True("!g.Passed", !g.Passed))
 	g = quiz.GradeAnswers(layout, qs, map[string]int{"a": 1, "b": 0, "c": 3}, 100)
-	if g.Correct != 3 || g.Total != 3 || g.Score != 100 || !g.Passed {
-		t.Fatalf("grade %+v", g)
-	}
+	apptest.Expect(t, "grade", g,
+		apptest.Eq("g.Correct", g.Correct, 3),
+		apptest.Eq("g.Total", g.Total, 3),
+		apptest.Eq("g.Score", g.Score, 100),
+		apptest.True("g.Passed", g.Passed))
 }
 
 func TestTimeSpentAndLateness(t *testing.T) {
@@ -159,9 +163,11 @@ func TestRetakeRuleCheck(t *testing.T) {
 	// failed 2 hours ago: wait 22 more hours; an extra attempt lets them start now
 	failed := []quiz.Past{{StartedAt: *at(-2.2), SubmittedAt: at(-2)}}
 	e := quiz.Check(r, failed, 0, now)
-	if e.CanStart || e.Reason != quiz.ReasonWait || !e.NextAttemptAt.Equal(now.Add(22*time.Hour).Add(time.Second)) || e.AttemptsUsed != 1 {
-		t.Fatalf("after a fail %+v", e)
-	}
+	apptest.Expect(t, "after a fail", e,
+		apptest.True("!e.CanStart", !e.CanStart),
+		apptest.Eq("e.Reason", e.Reason, quiz.ReasonWait),
+		apptest.True("e.NextAttemptAt.Equal(now.Add(22*time.Hour).Add(time.Second))", e.NextAttemptAt.Equal(now.Add(22*time.Hour).Add(time.Second))),
+		apptest.Eq("e.AttemptsUsed", e.AttemptsUsed, 1))
 	if e := quiz.Check(r, failed, 1, now); !e.CanStart || !e.UsesExtra || e.NextAttemptAt == nil {
 		t.Fatalf("with an extra attempt %+v", e)
 	}
@@ -172,9 +178,10 @@ func TestRetakeRuleCheck(t *testing.T) {
 	// three attempts in 30 days: the oldest leaves the window 30 days after it started
 	three := []quiz.Past{{StartedAt: *at(-100), SubmittedAt: at(-99.9)}, {StartedAt: *at(-70), SubmittedAt: at(-69.9)}, {StartedAt: *at(-40), SubmittedAt: at(-39.9)}}
 	e = quiz.Check(r, three, 0, now)
-	if e.CanStart || e.Reason != quiz.ReasonCap || !e.NextAttemptAt.Equal(now.Add(-100*time.Hour).Add(30*24*time.Hour).Add(time.Second)) {
-		t.Fatalf("cap %+v", e)
-	}
+	apptest.Expect(t, "cap", e,
+		apptest.True("!e.CanStart", !e.CanStart),
+		apptest.Eq("e.Reason", e.Reason, quiz.ReasonCap),
+		apptest.True("e.NextAttemptAt.Equal(now.Add(-100*time.Hour).Add(30*24*time.Hour).Add(time.Second))", e.NextAttemptAt.Equal(now.Add(-100*time.Hour).Add(30*24*time.Hour).Add(time.Second))))
 	if got := quiz.RefusalMsg(e); got != "You have used all 3 attempts allowed in 30 days. Your next attempt opens at "+quiz.WhenText(*e.NextAttemptAt)+"." {
 		t.Fatal(got)
 	}
@@ -222,7 +229,8 @@ func TestDrawSizeAndTopics(t *testing.T) {
 	}
 	// asked a, b, c, d: Hooks 3 (a right, b wrong, d right), SSR once (left out)
 	got := quiz.Topics(layout, qmap, map[string]int{"a": 0, "b": 1, "d": 0, "c": 0})
-	if len(got) != 1 || got[0] != (quiz.TopicScore{Topic: "Hooks", Correct: 2, Total: 3}) {
-		t.Fatalf("topics %+v", got)
-	}
+	apptest.Expect(t, "topics", got,
+		apptest.Eq("len(got)", len(got), 1))
+	apptest.Expect(t, "topics", got,
+		apptest.Eq("got[0]", got[0], (quiz.TopicScore{Topic: "Hooks", Correct: 2, Total: 3})))
 }

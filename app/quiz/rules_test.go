@@ -130,9 +130,13 @@ func TestNoResponseEverCarriesTheKey(t *testing.T) {
 	}
 	var res resultResp
 	submitted.JSON(&res)
-	if res.CorrectAnswers != 1 || res.Total != 5 || res.Score != 20 || res.Passed || res.PassingScore != 70 || res.Answered != 5 {
-		t.Fatalf("result %+v", res)
-	}
+	apptest.Expect(t, "result", res,
+		apptest.Eq("res.CorrectAnswers", res.CorrectAnswers, 1),
+		apptest.Eq("res.Total", res.Total, 5),
+		apptest.Eq("res.Score", res.Score, 20),
+		apptest.True("!res.Passed", !res.Passed),
+		apptest.Eq("res.PassingScore", res.PassingScore, 70),
+		apptest.Eq("res.Answered", res.Answered, 5))
 }
 
 // TestStartIsAnExplicitPost: reading the start screen never starts the clock; the start is
@@ -143,9 +147,9 @@ func TestStartIsAnExplicitPost(t *testing.T) {
 	for i := 0; i < 3; i++ {
 		var v quizResp
 		c.Get("/quiz/badge/" + f.badge.ID).Expect(http.StatusOK).JSON(&v)
-		if v.Attempt != nil || len(v.Questions) != 0 {
-			t.Fatalf("the start screen shows a running attempt: %+v", v)
-		}
+		apptest.Expect(t, "the start screen shows a running attempt", v,
+			apptest.True("v.Attempt == nil", v.Attempt == nil),
+			apptest.Eq("len(v.Questions)", len(v.Questions), 0))
 	}
 	c.Page("/quiz/" + f.badge.ID)
 	if n := f.countAttempts(t); n != 0 {
@@ -184,9 +188,11 @@ func TestStartIsAnExplicitPost(t *testing.T) {
 	// the start screen now shows the running attempt to resume (still starting nothing)
 	var v quizResp
 	c.Get("/quiz/badge/" + f.badge.ID).Expect(http.StatusOK).JSON(&v)
-	if v.Attempt == nil || v.Attempt.ID != ids[0] || len(v.Questions) != 4 {
-		t.Fatalf("start screen %+v", v)
-	}
+	apptest.Expect(t, "start screen", v,
+		apptest.True("v.Attempt != nil", v.Attempt != nil))
+	apptest.Expect(t, "start screen", v,
+		apptest.Eq("v.Attempt.ID", v.Attempt.ID, ids[0]),
+		apptest.Eq("len(v.Questions)", len(v.Questions), 4))
 }
 
 type refusal struct {
@@ -229,26 +235,31 @@ func TestRetakeWaitsAfterAFailAndCapsAttempts(t *testing.T) {
 	var ref refusal
 	r := c.Post("/quiz/badge/"+f.badge.ID+"/start", nil).Expect(http.StatusTooManyRequests)
 	r.JSON(&ref)
-	if !ref.NextAttemptAt.Equal(*res.Eligibility.NextAttemptAt) || ref.Msg != "You can retake this quiz at "+quiz.WhenText(ref.NextAttemptAt)+"." {
-		t.Fatalf("refusal %+v", ref)
-	}
+	apptest.Expect(t, "refusal", ref,
+		apptest.True("ref.NextAttemptAt.Equal(*res.Eligibility.NextAttemptAt)", ref.NextAttemptAt.Equal(*res.Eligibility.NextAttemptAt)),
+		apptest.Eq("ref.Msg", ref.Msg, "You can retake this quiz at "+quiz.WhenText(ref.NextAttemptAt)+"."))
 	if ra := r.Header.Get("Retry-After"); ra == "" {
 		t.Fatal("no Retry-After")
 	}
 	var s screen
 	c.Get("/quiz/badge/" + f.badge.ID).Expect(http.StatusOK).JSON(&s)
-	if s.Eligibility.CanStart || s.Eligibility.NextAttemptAt == nil || !s.Eligibility.NextAttemptAt.Equal(ref.NextAttemptAt) || s.Eligibility.Reason != quiz.ReasonWait ||
-		s.RetakeRule.Text != "Retake 1 day after a failed attempt; at most 3 attempts in 30 days" || s.Eligibility.AttemptsUsed != 1 {
-		t.Fatalf("start screen %+v", s)
-	}
+	apptest.Expect(t, "start screen", s,
+		apptest.True("!s.Eligibility.CanStart", !s.Eligibility.CanStart),
+		apptest.True("s.Eligibility.NextAttemptAt != nil", s.Eligibility.NextAttemptAt != nil))
+	apptest.Expect(t, "start screen", s,
+		apptest.True("s.Eligibility.NextAttemptAt.Equal(ref.NextAttemptAt)", s.Eligibility.NextAttemptAt.Equal(ref.NextAttemptAt)),
+		apptest.Eq("s.Eligibility.Reason", s.Eligibility.Reason, quiz.ReasonWait),
+		apptest.Eq("s.RetakeRule.Text", s.RetakeRule.Text, "Retake 1 day after a failed attempt; at most 3 attempts in 30 days"),
+		apptest.Eq("s.Eligibility.AttemptsUsed", s.Eligibility.AttemptsUsed, 1))
 	if n := f.countAttempts(t); n != 1 {
 		t.Fatalf("%d attempts after a refused retake", n)
 	}
 	// the submitted attempt cannot be graded again
 	submit(c, v.Attempt.ID, f.answers(t, v, 5)).Expect(http.StatusOK)
-	if g := f.attemptRow(t, v.Attempt.ID); g.Score != 20 || g.Passed {
-		t.Fatalf("regraded: %+v", g)
-	}
+	g := f.attemptRow(t, v.Attempt.ID)
+	apptest.Expect(t, "regraded", g,
+		apptest.Eq("g.Score", g.Score, 20),
+		apptest.True("!g.Passed", !g.Passed))
 
 	// 25 hours later the retake opens; two more fails use up the three attempts in 30 days
 	f.ageAttempt(t, v.Attempt.ID, 25*time.Hour)
@@ -278,9 +289,10 @@ func TestEachAttemptDrawsFromThePool(t *testing.T) {
 		_, c := f.env.Member(fmt.Sprintf("pool%d@x.io", i))
 		var s screen
 		c.Get("/quiz/badge/" + f.badge.ID).Expect(http.StatusOK).JSON(&s)
-		if s.PoolSize != 9 || s.QuestionsPerAttempt != 4 || !s.Eligibility.CanStart {
-			t.Fatalf("screen %+v", s)
-		}
+		apptest.Expect(t, "screen", s,
+			apptest.Eq("s.PoolSize", s.PoolSize, 9),
+			apptest.Eq("s.QuestionsPerAttempt", s.QuestionsPerAttempt, 4),
+			apptest.True("s.Eligibility.CanStart", s.Eligibility.CanStart))
 		v := start(t, c, f.badge.ID)
 		if len(v.Questions) != 4 {
 			t.Fatalf("%d questions drawn, want 4", len(v.Questions))
@@ -295,9 +307,10 @@ func TestEachAttemptDrawsFromThePool(t *testing.T) {
 		}
 		var res resultResp
 		submit(c, v.Attempt.ID, f.answers(t, v, 4)).Expect(http.StatusOK).JSON(&res)
-		if res.Total != 4 || res.CorrectAnswers != 4 || res.Score != 100 {
-			t.Fatalf("result %+v", res)
-		}
+		apptest.Expect(t, "result", res,
+			apptest.Eq("res.Total", res.Total, 4),
+			apptest.Eq("res.CorrectAnswers", res.CorrectAnswers, 4),
+			apptest.Eq("res.Score", res.Score, 100))
 		if a := f.attemptRow(t, v.Attempt.ID); a.Total != 4 || len(a.Layout) != 4 {
 			t.Fatalf("stored attempt total %d layout %d", a.Total, len(a.Layout))
 		}
@@ -366,15 +379,27 @@ func TestBadgePageShowsTheAssessment(t *testing.T) {
 		return a
 	}
 	a := read(f.env.Client())
-	if a.PassingScore != 70 || a.QuestionsPerAttempt != 5 || a.PoolSize != 8 || a.TimeLimit != 15 || a.Attempts != 2 || a.PassRate == nil ||
-		*a.PassRate != 50 || a.Holders != 1 || a.AnswersShown || a.Viewer != nil ||
-		a.RetakeRule.Text != "Retake 1 day after a failed attempt; at most 3 attempts in 30 days" {
-		t.Fatalf("visitor sees %+v", a)
-	}
+	apptest.Expect(t, "visitor sees", a,
+		apptest.Eq("a.PassingScore", a.PassingScore, 70),
+		apptest.Eq("a.QuestionsPerAttempt", a.QuestionsPerAttempt, 5),
+		apptest.Eq("a.PoolSize", a.PoolSize, 8),
+		apptest.Eq("a.TimeLimit", a.TimeLimit, 15),
+		apptest.Eq("a.Attempts", a.Attempts, 2),
+		apptest.True("a.PassRate != nil", a.PassRate != nil))
+	apptest.Expect(t, "visitor sees", a,
+		apptest.Eq("*a.PassRate", *a.PassRate, 50),
+		apptest.Eq("a.Holders", a.Holders, 1),
+		apptest.True("!a.AnswersShown", !a.AnswersShown),
+		apptest.True("a.Viewer == nil", a.Viewer == nil),
+		apptest.Eq("a.RetakeRule.Text", a.RetakeRule.Text, "Retake 1 day after a failed attempt; at most 3 attempts in 30 days"))
 	a = read(failer)
-	if a.Viewer == nil || a.Viewer.CanStart || a.Viewer.NextAttemptAt == nil || time.Until(*a.Viewer.NextAttemptAt) < 23*time.Hour {
-		t.Fatalf("failer sees %+v", a.Viewer)
-	}
+	apptest.Expect(t, "failer sees", a.Viewer,
+		apptest.True("a.Viewer != nil", a.Viewer != nil))
+	apptest.Expect(t, "failer sees", a.Viewer,
+		apptest.True("!a.Viewer.CanStart", !a.Viewer.CanStart),
+		apptest.True("a.Viewer.NextAttemptAt != nil", a.Viewer.NextAttemptAt != nil))
+	apptest.Expect(t, "failer sees", a.Viewer,
+		apptest.True("time.Until(*a.Viewer.NextAttemptAt) >= 23*time.Hour", time.Until(*a.Viewer.NextAttemptAt) >= 23*time.Hour))
 	if a = read(passer); a.Viewer == nil || !a.Viewer.CanStart {
 		t.Fatalf("passer sees %+v", a.Viewer)
 	}

@@ -116,10 +116,15 @@ func TestCreateQuizDefaultsAndRules(t *testing.T) {
 
 	// an empty form (and an empty body) takes every default
 	q := createQuiz(t, c, skill.ID, map[string]any{"title": "", "description": "", "passingScore": "", "timeLimit": ""})
-	if q.Title != "Go Expert Assessment" || q.Description != "Answer each question to show your Go Expert skills." || q.PassingScore != 70 ||
-		q.TimeLimit != 15 || !q.IsActive || q.Badge.ID != skill.ID || q.Badge.Name != "Go Expert" || len(q.Questions) != 0 {
-		t.Fatalf("defaults %+v", q)
-	}
+	apptest.Expect(t, "defaults", q,
+		apptest.Eq("q.Title", q.Title, "Go Expert Assessment"),
+		apptest.Eq("q.Description", q.Description, "Answer each question to show your Go Expert skills."),
+		apptest.Eq("q.PassingScore", q.PassingScore, 70),
+		apptest.Eq("q.TimeLimit", q.TimeLimit, 15),
+		apptest.True("q.IsActive", q.IsActive),
+		apptest.Eq("q.Badge.ID", q.Badge.ID, skill.ID),
+		apptest.Eq("q.Badge.Name", q.Badge.Name, "Go Expert"),
+		apptest.Eq("len(q.Questions)", len(q.Questions), 0))
 	var row model.Quiz
 	if err := e.DB.NewSelect().Model(&row).Where("badge_id = ?", skill.ID).Scan(e.Ctx()); err != nil || row.PassingScore != 70 || row.TimeLimit != 15 {
 		t.Fatalf("row %+v %v", row, err)
@@ -147,9 +152,11 @@ func TestCreateQuizDefaultsAndRules(t *testing.T) {
 		t.Fatal("a refused quiz was stored")
 	}
 	q2 := createQuiz(t, c, other.ID, map[string]any{"title": "SQL Check", "description": "Joins", "passingScore": "80", "timeLimit": 1})
-	if q2.Title != "SQL Check" || q2.Description != "Joins" || q2.PassingScore != 80 || q2.TimeLimit != 1 {
-		t.Fatalf("given values %+v", q2)
-	}
+	apptest.Expect(t, "given values", q2,
+		apptest.Eq("q2.Title", q2.Title, "SQL Check"),
+		apptest.Eq("q2.Description", q2.Description, "Joins"),
+		apptest.Eq("q2.PassingScore", q2.PassingScore, 80),
+		apptest.Eq("q2.TimeLimit", q2.TimeLimit, 1))
 	// the spec's client may send no body at all
 	third := newBadge(t, e, "Third", model.TypeSkill, "DevOps")
 	c.Post("/admin/badges/"+third.ID+"/quiz", nil).Expect(201)
@@ -160,9 +167,9 @@ func TestCreateQuizDefaultsAndRules(t *testing.T) {
 		Quiz quizJSON `json:"quiz"`
 	}
 	c.Patch("/admin/quizzes/"+q.ID+"/toggle", nil).Expect(200).JSON(&out)
-	if out.Msg != "Quiz status updated successfully" || out.Quiz.IsActive {
-		t.Fatalf("toggle %+v", out)
-	}
+	apptest.Expect(t, "toggle", out,
+		apptest.Eq("out.Msg", out.Msg, "Quiz status updated successfully"),
+		apptest.True("!out.Quiz.IsActive", !out.Quiz.IsActive))
 	c.Patch("/admin/quizzes/"+model.NewID()+"/toggle", nil).ExpectMsg(404, "Quiz not found")
 	if got := actions(t, e); !reflect.DeepEqual(got, []string{"quiz.create quiz", "quiz.create quiz", "quiz.create quiz", "quiz.toggle quiz"}) {
 		t.Fatalf("audit %v", got)
@@ -205,18 +212,24 @@ func TestQuestionValidation(t *testing.T) {
 
 	// defaults: medium, General, no topic
 	got := createQuestion(t, c, q())
-	if got.Difficulty != "medium" || got.Category != "General" || got.Topic != "" || got.CorrectIndex != 1 || len(got.Options) != 4 {
-		t.Fatalf("defaults %+v", got)
-	}
+	apptest.Expect(t, "defaults", got,
+		apptest.Eq("got.Difficulty", got.Difficulty, "medium"),
+		apptest.Eq("got.Category", got.Category, "General"),
+		apptest.Eq("got.Topic", got.Topic, ""),
+		apptest.Eq("got.CorrectIndex", got.CorrectIndex, 1),
+		apptest.Eq("len(got.Options)", len(got.Options), 4))
 	// empty options are dropped and the correct index follows its option
 	got = createQuestion(t, c, q("options", []string{"", " Paris ", "", "Rome"}, "correctIndex", 3, "difficulty", "HARD", "topic", "Geo", "category", "Trivia"))
 	var row model.Question
 	if err := e.DB.NewSelect().Model(&row).Where("id = ?", got.ID).Scan(e.Ctx()); err != nil {
 		t.Fatal(err)
 	}
-	if !reflect.DeepEqual(row.Options, []string{"Paris", "Rome"}) || row.CorrectIndex != 1 || row.Difficulty != "hard" || row.Topic != "Geo" || row.Category != "Trivia" {
-		t.Fatalf("remapped row %+v", row)
-	}
+	apptest.Expect(t, "remapped row", row,
+		apptest.True("reflect.DeepEqual(row.Options, []string{\"Paris\", \"Rome\"})", reflect.DeepEqual(row.Options, []string{"Paris", "Rome"})),
+		apptest.Eq("row.CorrectIndex", row.CorrectIndex, 1),
+		apptest.Eq("row.Difficulty", row.Difficulty, "hard"),
+		apptest.Eq("row.Topic", row.Topic, "Geo"),
+		apptest.Eq("row.Category", row.Category, "Trivia"))
 	// a string index (from a form) is accepted
 	createQuestion(t, c, q("correctIndex", "0"))
 }
@@ -229,13 +242,13 @@ func TestQuestionForQuizAndBankLinks(t *testing.T) {
 
 	// created for the quiz: topic and category default to the badge's, added at the end
 	q1 := createQuestion(t, c, map[string]any{"text": "Q1", "options": []string{"a", "b"}, "correctIndex": 0, "quizId": quiz.ID})
-	if q1.Topic != "Docker Pro" || q1.Category != "DevOps" {
-		t.Fatalf("defaults from the badge %+v", q1)
-	}
+	apptest.Expect(t, "defaults from the badge", q1,
+		apptest.Eq("q1.Topic", q1.Topic, "Docker Pro"),
+		apptest.Eq("q1.Category", q1.Category, "DevOps"))
 	q2 := createQuestion(t, c, map[string]any{"text": "Q2", "options": []string{"a", "b"}, "correctIndex": 1, "quizId": quiz.ID, "topic": "Images", "category": "Containers"})
-	if q2.Topic != "Images" || q2.Category != "Containers" {
-		t.Fatalf("given topic %+v", q2)
-	}
+	apptest.Expect(t, "given topic", q2,
+		apptest.Eq("q2.Topic", q2.Topic, "Images"),
+		apptest.Eq("q2.Category", q2.Category, "Containers"))
 	// an unknown quiz: 404 and no question left behind
 	c.Post("/admin/questions", map[string]any{"text": "Lost", "options": []string{"a", "b"}, "correctIndex": 0, "quizId": model.NewID()}).ExpectMsg(404, "Quiz not found")
 	if count(t, e, (*model.Question)(nil), "text = ?", "Lost") != 0 {
@@ -248,9 +261,9 @@ func TestQuestionForQuizAndBankLinks(t *testing.T) {
 		Quiz quizJSON `json:"quiz"`
 	}
 	c.Post("/admin/quizzes/"+quiz.ID+"/questions/"+bank.ID, nil).Expect(201).JSON(&out)
-	if out.Msg != "Question added to quiz" || out.Quiz.QuestionCount != 3 {
-		t.Fatalf("add %+v", out)
-	}
+	apptest.Expect(t, "add", out,
+		apptest.Eq("out.Msg", out.Msg, "Question added to quiz"),
+		apptest.Eq("out.Quiz.QuestionCount", out.Quiz.QuestionCount, 3))
 	order := []string{}
 	for _, q := range out.Quiz.Questions {
 		order = append(order, q.Text)
@@ -265,15 +278,19 @@ func TestQuestionForQuizAndBankLinks(t *testing.T) {
 	// GET /admin/quizzes: the quiz with its badge and questions (with answers: admin only)
 	var quizzes []quizJSON
 	c.Get("/admin/quizzes").Expect(200).JSON(&quizzes)
-	if len(quizzes) != 1 || quizzes[0].Badge.Name != "Docker Pro" || len(quizzes[0].Questions) != 3 || quizzes[0].Questions[2].CorrectIndex != 2 {
-		t.Fatalf("quizzes %+v", quizzes)
-	}
+	apptest.Expect(t, "quizzes", quizzes,
+		apptest.Eq("len(quizzes)", len(quizzes), 1))
+	apptest.Expect(t, "quizzes", quizzes,
+		apptest.Eq("quizzes[0].Badge.Name", quizzes[0].Badge.Name, "Docker Pro"),
+		apptest.Eq("len(quizzes[0].Questions)", len(quizzes[0].Questions), 3))
+	apptest.Expect(t, "quizzes", quizzes,
+		apptest.Eq("quizzes[0].Questions[2].CorrectIndex", quizzes[0].Questions[2].CorrectIndex, 2))
 
 	// remove from the quiz: stays in the bank
 	c.Delete("/admin/quizzes/" + quiz.ID + "/questions/" + q2.ID).Expect(200).JSON(&out)
-	if out.Msg != "Question removed from quiz" || out.Quiz.QuestionCount != 2 {
-		t.Fatalf("remove %+v", out)
-	}
+	apptest.Expect(t, "remove", out,
+		apptest.Eq("out.Msg", out.Msg, "Question removed from quiz"),
+		apptest.Eq("out.Quiz.QuestionCount", out.Quiz.QuestionCount, 2))
 	if count(t, e, (*model.Question)(nil), "id = ?", q2.ID) != 1 {
 		t.Fatal("removing from a quiz deleted the question")
 	}
@@ -313,19 +330,23 @@ func TestEditQuestion(t *testing.T) {
 	}
 	c.Put("/admin/questions/"+q.ID, map[string]any{"text": "New", "options": []string{"x", "", "y", "z"}, "correctIndex": 3,
 		"difficulty": "easy", "explanation": "because", "topic": "T2", "category": ""}).Expect(200).JSON(&out)
-	if out.Msg != "Question updated successfully" || out.Question.Text != "New" || !reflect.DeepEqual(out.Question.Options, []string{"x", "y", "z"}) ||
-		out.Question.CorrectIndex != 2 || out.Question.Difficulty != "easy" || out.Question.Explanation != "because" || out.Question.Category != "General" {
-		t.Fatalf("edit %+v", out)
-	}
+	apptest.Expect(t, "edit", out,
+		apptest.Eq("out.Msg", out.Msg, "Question updated successfully"),
+		apptest.Eq("out.Question.Text", out.Question.Text, "New"),
+		apptest.True("reflect.DeepEqual(out.Question.Options, []string{\"x\", \"y\", \"z\"})", reflect.DeepEqual(out.Question.Options, []string{"x", "y", "z"})),
+		apptest.Eq("out.Question.CorrectIndex", out.Question.CorrectIndex, 2),
+		apptest.Eq("out.Question.Difficulty", out.Question.Difficulty, "easy"),
+		apptest.Eq("out.Question.Explanation", out.Question.Explanation, "because"),
+		apptest.Eq("out.Question.Category", out.Question.Category, "General"))
 	c.Put("/admin/questions/"+q.ID, map[string]any{"text": "New", "options": []string{"x", ""}, "correctIndex": 0}).ExpectMsg(400, "Please provide at least 2 answer options")
 	c.Put("/admin/questions/"+q.ID, map[string]any{"text": "New", "options": []string{"x", "y"}, "correctIndex": 2}).ExpectMsg(400, "Please select a valid correct answer")
 	c.Put("/admin/questions/"+q.ID, map[string]any{"text": "", "options": []string{"x", "y"}, "correctIndex": 0}).ExpectMsg(400, "Question text is required.")
 	c.Put("/admin/questions/"+model.NewID(), map[string]any{"text": "x", "options": []string{"x", "y"}, "correctIndex": 0}).ExpectMsg(404, "Question not found")
 	var row model.Question
 	e.DB.NewSelect().Model(&row).Where("id = ?", q.ID).Scan(e.Ctx())
-	if row.Text != "New" || row.CorrectIndex != 2 {
-		t.Fatalf("row after refused edits %+v", row)
-	}
+	apptest.Expect(t, "row after refused edits", row,
+		apptest.Eq("row.Text", row.Text, "New"),
+		apptest.Eq("row.CorrectIndex", row.CorrectIndex, 2))
 }
 
 func TestQuestionBankSearch(t *testing.T) {

@@ -60,10 +60,13 @@ func TestQuizPoolAndRetakeSettings(t *testing.T) {
 	}
 	c.Post("/admin/badges/"+b.ID+"/quiz", map[string]any{}).Expect(201).JSON(&created)
 	q := created.Quiz
-	if q.QuestionsPerAttempt != 0 || q.DrawSize != 0 || q.RetakeWaitHours != 24 || q.MaxAttempts != 3 || q.AttemptPeriodDays != 30 ||
-		q.RetakeRule != "Retake 1 day after a failed attempt; at most 3 attempts in 30 days" {
-		t.Fatalf("new quiz %+v", q)
-	}
+	apptest.Expect(t, "new quiz", q,
+		apptest.Eq("q.QuestionsPerAttempt", q.QuestionsPerAttempt, 0),
+		apptest.Eq("q.DrawSize", q.DrawSize, 0),
+		apptest.Eq("q.RetakeWaitHours", q.RetakeWaitHours, 24),
+		apptest.Eq("q.MaxAttempts", q.MaxAttempts, 3),
+		apptest.Eq("q.AttemptPeriodDays", q.AttemptPeriodDays, 30),
+		apptest.Eq("q.RetakeRule", q.RetakeRule, "Retake 1 day after a failed attempt; at most 3 attempts in 30 days"))
 	for i := 0; i < 6; i++ {
 		createQuestion(t, c, map[string]any{"text": fmt.Sprintf("P%d?", i), "options": []string{"a", "b"}, "correctIndex": 0, "quizId": q.ID})
 	}
@@ -110,9 +113,11 @@ func TestQuizPoolAndRetakeSettings(t *testing.T) {
 	// the admin list shows pool and draw
 	var list []rulesJSON
 	c.Get("/admin/quizzes").Expect(200).JSON(&list)
-	if len(list) != 1 || list[0].QuestionCount != 6 || list[0].DrawSize != 4 {
-		t.Fatalf("list %+v", list)
-	}
+	apptest.Expect(t, "list", list,
+		apptest.Eq("len(list)", len(list), 1))
+	apptest.Expect(t, "list", list,
+		apptest.Eq("list[0].QuestionCount", list[0].QuestionCount, 6),
+		apptest.Eq("list[0].DrawSize", list[0].DrawSize, 4))
 	c.Put("/admin/quizzes/"+model.NewID(), map[string]any{}).ExpectMsg(http.StatusNotFound, quizadmin.MsgQuizNotFound)
 	c.Put("/admin/quizzes/x", map[string]any{}).ExpectMsg(http.StatusNotFound, quizadmin.MsgQuizNotFound)
 	// a draw on a new quiz with no questions is more than its pool
@@ -203,10 +208,17 @@ func TestGrantAnExtraAttemptAndHistory(t *testing.T) {
 	path := "/admin/quiz-attempts?userId=" + m.ID + "&badgeId=" + b.ID
 	var h hist
 	admin.Get(path).Expect(200).JSON(&h)
-	if h.Quiz == nil || h.Quiz.ID != q.ID || len(h.Attempts) != 1 || h.Attempts[0].ID != v.Attempt.ID || h.Attempts[0].Score != 0 ||
-		h.Eligibility.CanStart || h.Eligibility.NextAttemptAt == nil || h.RetakeRule == "" {
-		t.Fatalf("history %+v", h)
-	}
+	apptest.Expect(t, "history", h,
+		apptest.True("h.Quiz != nil", h.Quiz != nil))
+	apptest.Expect(t, "history", h,
+		apptest.Eq("h.Quiz.ID", h.Quiz.ID, q.ID),
+		apptest.Eq("len(h.Attempts)", len(h.Attempts), 1))
+	apptest.Expect(t, "history", h,
+		apptest.Eq("h.Attempts[0].ID", h.Attempts[0].ID, v.Attempt.ID),
+		apptest.Eq("h.Attempts[0].Score", h.Attempts[0].Score, 0),
+		apptest.True("!h.Eligibility.CanStart", !h.Eligibility.CanStart),
+		apptest.True("h.Eligibility.NextAttemptAt != nil", h.Eligibility.NextAttemptAt != nil),
+		apptest.True("h.RetakeRule != \"\"", h.RetakeRule != ""))
 
 	// Quiz Management's member list shows the member waiting
 	var ms struct {
@@ -225,11 +237,18 @@ func TestGrantAnExtraAttemptAndHistory(t *testing.T) {
 		} `json:"members"`
 	}
 	admin.Get("/admin/quizzes/" + q.ID + "/members").Expect(200).JSON(&ms)
-	if len(ms.Members) != 1 || ms.Members[0].User.ID != m.ID || ms.Members[0].User.Email != "member@x.io" || ms.Members[0].Attempts != 1 ||
-		ms.Members[0].LastScore == nil || *ms.Members[0].LastScore != 0 || ms.Members[0].EverPassed || ms.Members[0].Eligibility.CanStart ||
-		ms.Members[0].Eligibility.NextAttemptAt == nil {
-		t.Fatalf("members %+v", ms)
-	}
+	apptest.Expect(t, "members", ms,
+		apptest.Eq("len(ms.Members)", len(ms.Members), 1))
+	apptest.Expect(t, "members", ms,
+		apptest.Eq("ms.Members[0].User.ID", ms.Members[0].User.ID, m.ID),
+		apptest.Eq("ms.Members[0].User.Email", ms.Members[0].User.Email, "member@x.io"),
+		apptest.Eq("ms.Members[0].Attempts", ms.Members[0].Attempts, 1),
+		apptest.True("ms.Members[0].LastScore != nil", ms.Members[0].LastScore != nil))
+	apptest.Expect(t, "members", ms,
+		apptest.Eq("*ms.Members[0].LastScore", *ms.Members[0].LastScore, 0),
+		apptest.True("!ms.Members[0].EverPassed", !ms.Members[0].EverPassed),
+		apptest.True("!ms.Members[0].Eligibility.CanStart", !ms.Members[0].Eligibility.CanStart),
+		apptest.True("ms.Members[0].Eligibility.NextAttemptAt != nil", ms.Members[0].Eligibility.NextAttemptAt != nil))
 	admin.Get("/admin/quizzes/"+model.NewID()+"/members").ExpectMsg(http.StatusNotFound, quizadmin.MsgQuizNotFound)
 
 	grant := func(body any) *apptest.Resp { return admin.Post("/admin/quizzes/"+q.ID+"/attempt-grants", body) }
@@ -275,9 +294,13 @@ func TestGrantAnExtraAttemptAndHistory(t *testing.T) {
 	mc.Post("/quiz/attempts/"+v2.Attempt.ID+"/submit", map[string]any{}).Expect(200)
 	mc.Post("/quiz/badge/"+b.ID+"/start", nil).Expect(http.StatusTooManyRequests) // used up
 	admin.Get(path).Expect(200).JSON(&h)
-	if len(h.Attempts) != 2 || h.Attempts[0].ID != v2.Attempt.ID || !h.Attempts[0].ExtraAttempt || h.Attempts[1].ExtraAttempt || h.Eligibility.CanStart {
-		t.Fatalf("history after %+v", h)
-	}
+	apptest.Expect(t, "history after", h,
+		apptest.Eq("len(h.Attempts)", len(h.Attempts), 2))
+	apptest.Expect(t, "history after", h,
+		apptest.Eq("h.Attempts[0].ID", h.Attempts[0].ID, v2.Attempt.ID),
+		apptest.True("h.Attempts[0].ExtraAttempt", h.Attempts[0].ExtraAttempt),
+		apptest.True("!h.Attempts[1].ExtraAttempt", !h.Attempts[1].ExtraAttempt),
+		apptest.True("!h.Eligibility.CanStart", !h.Eligibility.CanStart))
 	if acts := actions(t, e); acts[len(acts)-1] != "quiz.grant_attempt quiz" {
 		t.Fatalf("audit %v", acts)
 	}
@@ -350,9 +373,11 @@ func TestPointBiserialAndMedianByHand(t *testing.T) {
 	if quizadmin.Median([]float64{3, 1, 2, 10}) != 2.5 || quizadmin.Median(nil) != 0 {
 		t.Fatal("median")
 	}
-	if e := quizadmin.Analyze(nil, nil, nil); e.Attempts != 0 || e.PassRate != 0 || len(e.Questions) != 0 {
-		t.Fatalf("empty %+v", e)
-	}
+	e := quizadmin.Analyze(nil, nil, nil)
+	apptest.Expect(t, "empty", e,
+		apptest.Eq("e.Attempts", e.Attempts, 0),
+		apptest.Eq("e.PassRate", e.PassRate, 0),
+		apptest.Eq("len(e.Questions)", len(e.Questions), 0))
 }
 
 func f(x float64) *float64 { return &x }

@@ -43,13 +43,15 @@ func newFixture(t *testing.T) *fixture {
 		} `json:"badge"`
 	}
 	adm.Post("/badge-management/badges", body).Expect(http.StatusCreated).JSON(&out)
-	if out.Badge.ValidMonths == nil || *out.Badge.ValidMonths != 12 {
-		t.Fatalf("badge %+v", out.Badge)
-	}
+	apptest.Expect(t, "badge", out.Badge,
+		apptest.True("out.Badge.ValidMonths != nil", out.Badge.ValidMonths != nil))
+	apptest.Expect(t, "badge", out.Badge,
+		apptest.Eq("*out.Badge.ValidMonths", *out.Badge.ValidMonths, 12))
 	f.badge = apptest.Row[model.Badge](e, out.Badge.ID)
-	if f.badge.ValidMonths == nil || *f.badge.ValidMonths != 12 {
-		t.Fatalf("stored %+v", f.badge)
-	}
+	apptest.Expect(t, "stored", f.badge,
+		apptest.True("f.badge.ValidMonths != nil", f.badge.ValidMonths != nil))
+	apptest.Expect(t, "stored", f.badge,
+		apptest.Eq("*f.badge.ValidMonths", *f.badge.ValidMonths, 12))
 	return f
 }
 
@@ -125,9 +127,11 @@ func TestGrantGetsValidUntilFromMonths(t *testing.T) {
 		ExpiresAt *time.Time `json:"expiresAt"`
 	}
 	f.e.Client().Get("/verify/badge/" + g.VerificationID).Expect(http.StatusOK).JSON(&res)
-	if !res.IsValid || res.ExpiresAt == nil || !res.ExpiresAt.Equal(want.Truncate(time.Second)) && !res.ExpiresAt.Equal(want) {
-		t.Fatalf("verify %+v", res)
-	}
+	apptest.Expect(t, "verify", res,
+		apptest.True("res.IsValid", res.IsValid),
+		apptest.True("res.ExpiresAt != nil", res.ExpiresAt != nil))
+	apptest.Expect(t, "verify", res,
+		apptest.True("!(!res.ExpiresAt.Equal(want.Truncate(time.Second)) && !res.ExpiresAt.Equal(want))", !(!res.ExpiresAt.Equal(want.Truncate(time.Second)) && !res.ExpiresAt.Equal(want))))
 }
 
 // The reminders are mailed exactly once each, with two sweepers running at the same time

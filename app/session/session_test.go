@@ -36,15 +36,26 @@ func TestLookupReturnsSessionAndUser(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if sess.ID != session.Hash(tok) || sess.UserID != u.ID || sess.IP != "10.0.0.1" || sess.UserAgent != "test-agent" ||
-		!sess.ExpiresAt.Equal(now.Add(24*time.Hour)) || !sess.LastSeenAt.Equal(now) {
-		t.Fatalf("session = %+v", sess)
-	}
-	if got.ID != u.ID || got.Name != u.Name || got.Email != u.Email || got.Role != model.RoleAdmin || got.Position != "Analyst" ||
-		got.LinkedIn != u.LinkedIn || got.Company != "Engines" || got.Experience != 7 || len(got.Skills) != 2 || got.Skills[1] != "poetry" ||
-		!got.CreatedAt.Equal(u.CreatedAt) {
-		t.Fatalf("user = %+v", got)
-	}
+	apptest.Expect(t, "session =", sess,
+		apptest.Eq("sess.ID", sess.ID, session.Hash(tok)),
+		apptest.Eq("sess.UserID", sess.UserID, u.ID),
+		apptest.Eq("sess.IP", sess.IP, "10.0.0.1"),
+		apptest.Eq("sess.UserAgent", sess.UserAgent, "test-agent"),
+		apptest.True("sess.ExpiresAt.Equal(now.Add(24*time.Hour))", sess.ExpiresAt.Equal(now.Add(24*time.Hour))),
+		apptest.True("sess.LastSeenAt.Equal(now)", sess.LastSeenAt.Equal(now)))
+	apptest.Expect(t, "user =", got,
+		apptest.Eq("got.ID", got.ID, u.ID),
+		apptest.Eq("got.Name", got.Name, u.Name),
+		apptest.Eq("got.Email", got.Email, u.Email),
+		apptest.Eq("got.Role", got.Role, model.RoleAdmin),
+		apptest.Eq("got.Position", got.Position, "Analyst"),
+		apptest.Eq("got.LinkedIn", got.LinkedIn, u.LinkedIn),
+		apptest.Eq("got.Company", got.Company, "Engines"),
+		apptest.Eq("got.Experience", got.Experience, 7),
+		apptest.Eq("len(got.Skills)", len(got.Skills), 2))
+	apptest.Expect(t, "user =", got,
+		apptest.Eq("got.Skills[1]", got.Skills[1], "poetry"),
+		apptest.True("got.CreatedAt.Equal(u.CreatedAt)", got.CreatedAt.Equal(u.CreatedAt)))
 
 	// last_seen_at is written at most once a minute
 	clock = now.Add(2 * time.Minute)

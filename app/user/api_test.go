@@ -88,10 +88,13 @@ func TestUsersBadges(t *testing.T) {
 		t.Fatalf("badges %+v", got.Badges)
 	}
 	// newest first; the verification id is the public one
-	if got.Badges[0].Name != "UI Craft" || got.Badges[0].Category != "Design" || got.Badges[0].VerificationID != "pub-new" ||
-		got.Badges[1].Name != "Go Expert" || got.Badges[1].VerificationID != "pub-old" || !got.Badges[1].EarnedDate.Equal(t0) {
-		t.Fatalf("badges %+v", got.Badges)
-	}
+	apptest.Expect(t, "badges", got.Badges,
+		apptest.Eq("got.Badges[0].Name", got.Badges[0].Name, "UI Craft"),
+		apptest.Eq("got.Badges[0].Category", got.Badges[0].Category, "Design"),
+		apptest.Eq("got.Badges[0].VerificationID", got.Badges[0].VerificationID, "pub-new"),
+		apptest.Eq("got.Badges[1].Name", got.Badges[1].Name, "Go Expert"),
+		apptest.Eq("got.Badges[1].VerificationID", got.Badges[1].VerificationID, "pub-old"),
+		apptest.True("got.Badges[1].EarnedDate.Equal(t0)", got.Badges[1].EarnedDate.Equal(t0)))
 }
 
 func TestUpdateProfile(t *testing.T) {
@@ -115,9 +118,12 @@ func TestUpdateProfile(t *testing.T) {
 		t.Fatalf("update answered %s", r.Text())
 	}
 	got := reload(t, e, u.ID)
-	if got.Name != "Pat Doe" || got.Position != "Data Engineer" || got.Role != model.RoleUser || got.Email != "pro@example.com" || !got.UpdatedAt.After(u.UpdatedAt) {
-		t.Fatalf("stored %+v", got)
-	}
+	apptest.Expect(t, "stored", got,
+		apptest.Eq("got.Name", got.Name, "Pat Doe"),
+		apptest.Eq("got.Position", got.Position, "Data Engineer"),
+		apptest.Eq("got.Role", got.Role, model.RoleUser),
+		apptest.Eq("got.Email", got.Email, "pro@example.com"),
+		apptest.True("got.UpdatedAt.After(u.UpdatedAt)", got.UpdatedAt.After(u.UpdatedAt)))
 	// optional fields can be cleared
 	c.Post("/users/profile", map[string]any{"name": "Pat Doe"}).Expect(200)
 	if got := reload(t, e, u.ID); got.Position != "" || got.LinkedIn != "" || got.Portfolio != "" {
@@ -141,9 +147,11 @@ func TestUpdateProfile(t *testing.T) {
 		c.Post("/users/profile", tc.body).ExpectMsg(400, tc.msg)
 	}
 	c.Post("/users/profile", "").ExpectMsg(400, "The request body is empty; expected JSON.")
-	if after := reload(t, e, u.ID); after.Name != before.Name || after.Email != before.Email || !after.UpdatedAt.Equal(before.UpdatedAt) {
-		t.Fatalf("an invalid update changed the user: %+v", after)
-	}
+	after := reload(t, e, u.ID)
+	apptest.Expect(t, "an invalid update changed the user", after,
+		apptest.Eq("after.Name", after.Name, before.Name),
+		apptest.Eq("after.Email", after.Email, before.Email),
+		apptest.True("after.UpdatedAt.Equal(before.UpdatedAt)", after.UpdatedAt.Equal(before.UpdatedAt)))
 }
 
 func upload(c *apptest.Client, name, ctype string, data []byte) *apptest.Resp {
@@ -173,16 +181,19 @@ func TestProfilePictureUpload(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if b := decodePNG(t, stored).Bounds(); b.Dx() != 512 || b.Dy() != 512 || bytes.Contains(stored, []byte("SECRET-EXIF")) {
-		t.Fatalf("stored picture %v", b)
-	}
+	b := decodePNG(t, stored).Bounds()
+	apptest.Expect(t, "stored picture", b,
+		apptest.Eq("b.Dx()", b.Dx(), 512),
+		apptest.Eq("b.Dy()", b.Dy(), 512),
+		apptest.True("!bytes.Contains(stored, []byte(\"SECRET-EXIF\"))", !bytes.Contains(stored, []byte("SECRET-EXIF"))))
 	// served publicly, with the right headers
 	v := e.Client()
 	m := v.Abs("GET", out.ProfilePicURL, nil).Expect(200)
-	if m.Header.Get("Content-Type") != "image/png" || m.Header.Get("X-Content-Type-Options") != "nosniff" ||
-		!strings.Contains(m.Header.Get("Cache-Control"), "max-age=31536000") || !bytes.Equal(m.Body, stored) {
-		t.Fatalf("media headers %v", m.Header)
-	}
+	apptest.Expect(t, "media headers", m.Header,
+		apptest.Eq("m.Header.Get(\"Content-Type\")", m.Header.Get("Content-Type"), "image/png"),
+		apptest.Eq("m.Header.Get(\"X-Content-Type-Options\")", m.Header.Get("X-Content-Type-Options"), "nosniff"),
+		apptest.True("strings.Contains(m.Header.Get(\"Cache-Control\"), \"max-age=31536000\")", strings.Contains(m.Header.Get("Cache-Control"), "max-age=31536000")),
+		apptest.True("bytes.Equal(m.Body, stored)", bytes.Equal(m.Body, stored)))
 	// /auth/me and the shell know the new picture
 	if me := c.Get("/auth/me").Expect(200).Map(); me["user"].(map[string]any)["profilePicUrl"] != out.ProfilePicURL {
 		t.Fatalf("me %v", me)
@@ -275,10 +286,14 @@ func TestProfilePages(t *testing.T) {
 	r, props := c.Page("/profile")
 	r.Expect(200)
 	page := props["page"].(map[string]any)
-	if apptest.PageName(r) != "ProfilePage" || page["user"].(map[string]any)["_id"] != u.ID || page["origin"] != e.URL ||
-		len(page["badges"].([]any)) != 1 || !strings.Contains(r.Text(), `name="robots" content="noindex"`) {
-		t.Fatalf("profile page props %v", props)
-	}
+	apptest.Expect(t, "profile page props", props,
+		apptest.Eq("apptest.PageName(r)", apptest.PageName(r), "ProfilePage"))
+	apptest.Expect(t, "profile page props", props,
+		apptest.Eq[any]("page[\"user\"].(map[string]any)[\"_id\"]", page["user"].(map[string]any)["_id"], u.ID),
+		apptest.Eq[any]("page[\"origin\"]", page["origin"], e.URL))
+	apptest.Expect(t, "profile page props", props,
+		apptest.Eq("len(page[\"badges\"].([]any))", len(page["badges"].([]any)), 1),
+		apptest.True("strings.Contains(r.Text(), `name=\"robots\" content=\"noindex\"`)", strings.Contains(r.Text(), `name="robots" content="noindex"`)))
 
 	// public profile: anyone, no email, OG tags, JSON-LD, revoked badges left out
 	v := e.Client()
@@ -289,10 +304,16 @@ func TestProfilePages(t *testing.T) {
 		t.Fatalf("public profile: %s", body)
 	}
 	p := props["page"].(map[string]any)["profile"].(map[string]any)
-	if p["name"] != "Page Owner" || p["position"] != "Designer & <Lead>" || p["profilePicUrl"] != pic.ProfilePicURL || len(p["badges"].([]any)) != 1 ||
-		p["badges"].([]any)[0].(map[string]any)["verificationId"] != "pubfigma" || props["page"].(map[string]any)["isOwner"] != false {
-		t.Fatalf("public profile props %v", p)
-	}
+	apptest.Expect(t, "public profile props", p,
+		apptest.Eq("p[\"name\"]", p["name"], "Page Owner"),
+		apptest.Eq("p[\"position\"]", p["position"], "Designer & <Lead>"),
+		apptest.Eq[any]("p[\"profilePicUrl\"]", p["profilePicUrl"], pic.ProfilePicURL))
+	apptest.Expect(t, "public profile props", p,
+		apptest.Eq("len(p[\"badges\"].([]any))", len(p["badges"].([]any)), 1))
+	apptest.Expect(t, "public profile props", p,
+		apptest.Eq("p[\"badges\"].([]any)[0].(map[string]any)[\"verificationId\"]", p["badges"].([]any)[0].(map[string]any)["verificationId"], "pubfigma"))
+	apptest.Expect(t, "public profile props", p,
+		apptest.Eq("props[\"page\"].(map[string]any)[\"isOwner\"]", props["page"].(map[string]any)["isOwner"], false))
 	if _, has := p["email"]; has {
 		t.Fatal("email in the public props")
 	}

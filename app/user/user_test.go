@@ -12,6 +12,7 @@ import (
 	"strings"
 	"testing"
 
+	"meritmark/app/apptest"
 	"meritmark/app/model"
 	"meritmark/app/user"
 )
@@ -134,9 +135,9 @@ func TestProcessPictureCropsScalesAndStripsMetadata(t *testing.T) {
 		t.Fatal("metadata survived")
 	}
 	m := decodePNG(t, out)
-	if m.Bounds().Dx() != 512 || m.Bounds().Dy() != 512 {
-		t.Fatalf("size %v", m.Bounds())
-	}
+	apptest.Expect(t, "size", m.Bounds(),
+		apptest.Eq("m.Bounds().Dx()", m.Bounds().Dx(), 512),
+		apptest.Eq("m.Bounds().Dy()", m.Bounds().Dy(), 512))
 	// centred crop: the left quarter is red, the right quarter blue
 	if r, _, b, _ := m.At(100, 256).RGBA(); r>>8 < 180 || b>>8 > 80 {
 		t.Errorf("left side is not red: %v", m.At(100, 256))

@@ -14,6 +14,7 @@ import (
 
 	jose "github.com/go-jose/go-jose/v4"
 
+	"meritmark/app/apptest"
 	"meritmark/app/credential"
 	"meritmark/app/grant"
 	"meritmark/app/halloffame"
@@ -58,26 +59,35 @@ func TestVerifyByEitherIDAsEntered(t *testing.T) {
 
 	var r result
 	visitor.Get("/verify/badge/" + g.VerificationID).Expect(http.StatusOK).JSON(&r)
-	if !r.IsValid || r.Status != "valid" || r.Reason != "" {
-		t.Fatalf("a fresh grant does not verify: %+v", r)
-	}
-	if r.Badge.Name != "Go Developer" || r.Badge.Type != "skill" || r.Badge.Category != "Development" || r.Badge.Description != "Writes idiomatic, tested Go." {
-		t.Fatalf("badge %+v", r.Badge)
-	}
-	if r.User.Name != "Ada Lovelace" || r.User.Email != "A***@Example.com" {
-		t.Fatalf("holder %+v (the e-mail must be masked)", r.User)
-	}
-	if !r.Checks.Signature || !r.Checks.NotRevoked || !r.Checks.NotExpired || r.Checks.IssuerKey == "" || !r.Checks.IssuerTrusted {
-		t.Fatalf("checks %+v", r.Checks)
-	}
-	if r.VerificationID != g.VerificationID || !r.IssuedAt.Equal(g.GrantedAt.Truncate(time.Microsecond)) || r.ExpiresAt != nil {
-		t.Fatalf("ids and dates: %+v", r)
-	}
+	apptest.Expect(t, "a fresh grant does not verify", r,
+		apptest.True("r.IsValid", r.IsValid),
+		apptest.Eq("r.Status", r.Status, "valid"),
+		apptest.Eq("r.Reason", r.Reason, ""))
+	apptest.Expect(t, "badge", r.Badge,
+		apptest.Eq("r.Badge.Name", r.Badge.Name, "Go Developer"),
+		apptest.Eq("r.Badge.Type", r.Badge.Type, "skill"),
+		apptest.Eq("r.Badge.Category", r.Badge.Category, "Development"),
+		apptest.Eq("r.Badge.Description", r.Badge.Description, "Writes idiomatic, tested Go."))
+	apptest.Expect(t, "holder (the e-mail must be masked)", r.User,
+		apptest.Eq("r.User.Name", r.User.Name, "Ada Lovelace"),
+		apptest.Eq("r.User.Email", r.User.Email, "A***@Example.com"))
+	apptest.Expect(t, "checks", r.Checks,
+		apptest.True("r.Checks.Signature", r.Checks.Signature),
+		apptest.True("r.Checks.NotRevoked", r.Checks.NotRevoked),
+		apptest.True("r.Checks.NotExpired", r.Checks.NotExpired),
+		apptest.True("r.Checks.IssuerKey != \"\"", r.Checks.IssuerKey != ""),
+		apptest.True("r.Checks.IssuerTrusted", r.Checks.IssuerTrusted))
+	apptest.Expect(t, "ids and dates", r,
+		apptest.Eq("r.VerificationID", r.VerificationID, g.VerificationID),
+		apptest.True("r.IssuedAt.Equal(g.GrantedAt.Truncate(time.Microsecond))", r.IssuedAt.Equal(g.GrantedAt.Truncate(time.Microsecond))),
+		apptest.True("r.ExpiresAt == nil", r.ExpiresAt == nil))
 	want := w.e.URL + "/credentials/" + g.PublicVerificationID
-	if r.Credential.ID != want || r.Credential.JWT != want+".jwt" || r.Credential.PNG != want+".png" ||
-		r.Credential.VerifyURL != w.e.URL+"/verify/"+g.PublicVerificationID || !strings.HasPrefix(r.Credential.LinkedInAddURL, "https://www.linkedin.com/profile/add?") {
-		t.Fatalf("links %+v", r.Credential)
-	}
+	apptest.Expect(t, "links", r.Credential,
+		apptest.Eq("r.Credential.ID", r.Credential.ID, want),
+		apptest.Eq("r.Credential.JWT", r.Credential.JWT, want+".jwt"),
+		apptest.Eq("r.Credential.PNG", r.Credential.PNG, want+".png"),
+		apptest.Eq("r.Credential.VerifyURL", r.Credential.VerifyURL, w.e.URL+"/verify/"+g.PublicVerificationID),
+		apptest.True("strings.HasPrefix(r.Credential.LinkedInAddURL, \"https://www.linkedin.com/profile/add?\")", strings.HasPrefix(r.Credential.LinkedInAddURL, "https://www.linkedin.com/profile/add?")))
 	// the key named is the one in the JWKS
 	var set credential.JWKS
 	visitor.Abs("GET", "/.well-known/jwks.json", nil).Expect(http.StatusOK).JSON(&set)
@@ -88,9 +98,9 @@ func TestVerifyByEitherIDAsEntered(t *testing.T) {
 	// verification ids: case-insensitive, spaces and dashes optional, O/I/L read as 0/1/1
 	loose := "  " + strings.ToLower(strings.ReplaceAll(g.VerificationID, "-", " ")) + " "
 	visitor.Get("/verify/badge/" + urlPath(loose)).Expect(http.StatusOK).JSON(&r)
-	if !r.IsValid || r.VerificationID != g.VerificationID {
-		t.Fatalf("loosely typed verification id: %+v", r)
-	}
+	apptest.Expect(t, "loosely typed verification id", r,
+		apptest.True("r.IsValid", r.IsValid),
+		apptest.Eq("r.VerificationID", r.VerificationID, g.VerificationID))
 	// public ids: the same case rule (the verify page says ids are not case-sensitive); the
 	// answer always names the one id a holder quotes, MM-XXXX-XXXX-XXXX; a pasted link works too
 	for _, id := range []string{g.PublicVerificationID, strings.ToUpper(g.PublicVerificationID)} {
@@ -140,16 +150,18 @@ func TestCredentialWithIndependentJOSE(t *testing.T) {
 		t.Fatal(err)
 	}
 	h := jws.Signatures[0].Header
-	if h.Algorithm != "ES256" || !strings.HasPrefix(h.KeyID, w.e.URL+"/.well-known/jwks/") || h.ExtraHeaders["typ"] != "JWT" {
-		t.Fatalf("JOSE header %+v", h)
-	}
+	apptest.Expect(t, "JOSE header", h,
+		apptest.Eq("h.Algorithm", h.Algorithm, "ES256"),
+		apptest.True("strings.HasPrefix(h.KeyID, w.e.URL+\"/.well-known/jwks/\")", strings.HasPrefix(h.KeyID, w.e.URL+"/.well-known/jwks/")),
+		apptest.Eq("h.ExtraHeaders[\"typ\"]", h.ExtraHeaders["typ"], "JWT"))
 	keys := set.Key(h.KeyID)
 	if len(keys) != 1 {
 		t.Fatalf("kid %s not in the JWKS", h.KeyID)
 	}
-	if !keys[0].Valid() || keys[0].Algorithm != "ES256" || keys[0].Use != "sig" {
-		t.Fatalf("JWK %+v", keys[0])
-	}
+	apptest.Expect(t, "JWK", keys[0],
+		apptest.True("keys[0].Valid()", keys[0].Valid()),
+		apptest.Eq("keys[0].Algorithm", keys[0].Algorithm, "ES256"),
+		apptest.Eq("keys[0].Use", keys[0].Use, "sig"))
 	// the kid is a URL on our origin that answers the same public JWK
 	var one jose.JSONWebKey
 	kidRes := visitor.Abs("GET", strings.TrimPrefix(h.KeyID, w.e.URL), nil).Expect(http.StatusOK)
@@ -218,9 +230,10 @@ func TestCredentialWithIndependentJOSE(t *testing.T) {
 		t.Errorf("achievement %v", ach)
 	}
 	st := m["credentialStatus"].(map[string]any)
-	if st["type"] != "1EdTechRevocationList" || st["id"] != origin+"/credentials/status" || len(st) != 2 {
-		t.Errorf("credentialStatus %v", st)
-	}
+	apptest.Want(t, "credentialStatus", st,
+		apptest.Eq("st[\"type\"]", st["type"], "1EdTechRevocationList"),
+		apptest.Eq[any]("st[\"id\"]", st["id"], origin+"/credentials/status"),
+		apptest.Eq("len(st)", len(st), 2))
 	if sc := m["credentialSchema"].([]any); len(sc) != 1 || sc[0].(map[string]any)["type"] != "1EdTechJsonSchemaValidator2019" ||
 		sc[0].(map[string]any)["id"] != "https://purl.imsglobal.org/spec/ob/v3p0/schema/json/ob_v3p0_achievementcredential_schema.json" {
 		t.Errorf("credentialSchema %v", m["credentialSchema"])
@@ -261,9 +274,11 @@ func TestCredentialWithIndependentJOSE(t *testing.T) {
 	time.Sleep(1100 * time.Millisecond) // past the cache's freshness
 	var r result
 	visitor.Get("/verify/badge/" + g.VerificationID).Expect(http.StatusOK).JSON(&r)
-	if r.IsValid || r.Checks.Signature || r.Status != "invalid" || r.Reason != verify.MsgSignatureFailed {
-		t.Fatalf("a tampered stored credential still verifies: %+v", r)
-	}
+	apptest.Expect(t, "a tampered stored credential still verifies", r,
+		apptest.True("!r.IsValid", !r.IsValid),
+		apptest.True("!r.Checks.Signature", !r.Checks.Signature),
+		apptest.Eq("r.Status", r.Status, "invalid"),
+		apptest.Eq("r.Reason", r.Reason, verify.MsgSignatureFailed))
 }
 
 func flip(s string) string {
@@ -303,13 +318,14 @@ func TestDocumentsAndBakedPNG(t *testing.T) {
 		t.Fatalf("credential JSON: %v", probs)
 	}
 	m := res.Map()
-	if m["jti"] != nil || m["id"] != w.e.URL+base {
-		t.Fatalf("credential JSON %v", m)
-	}
+	apptest.Expect(t, "credential JSON", m,
+		apptest.True("m[\"jti\"] == nil", m["jti"] == nil),
+		apptest.Eq[any]("m[\"id\"]", m["id"], w.e.URL+base))
 	tag := res.Header.Get("ETag")
-	if tag == "" || res.Header.Get("Cache-Control") == "" || !strings.HasPrefix(res.Header.Get("Content-Type"), "application/ld+json") {
-		t.Fatalf("headers %v", res.Header)
-	}
+	apptest.Expect(t, "headers", res.Header,
+		apptest.True("tag != \"\"", tag != ""),
+		apptest.True("res.Header.Get(\"Cache-Control\") != \"\"", res.Header.Get("Cache-Control") != ""),
+		apptest.True("strings.HasPrefix(res.Header.Get(\"Content-Type\"), \"application/ld+json\")", strings.HasPrefix(res.Header.Get("Content-Type"), "application/ld+json")))
 	if got := c.Raw("GET", base+".json", nil, map[string]string{"If-None-Match": tag}); got.Status != http.StatusNotModified {
 		t.Fatalf("If-None-Match: %d", got.Status)
 	}
@@ -321,9 +337,9 @@ func TestDocumentsAndBakedPNG(t *testing.T) {
 
 	// the baked PNG: a real PNG whose openbadgecredential iTXt chunk is the credential
 	res = c.Abs("GET", base+".png?download=1", nil).Expect(http.StatusOK)
-	if res.Header.Get("Content-Type") != "image/png" || !strings.Contains(res.Header.Get("Content-Disposition"), "attachment") {
-		t.Fatalf("png headers %v", res.Header)
-	}
+	apptest.Expect(t, "png headers", res.Header,
+		apptest.Eq("res.Header.Get(\"Content-Type\")", res.Header.Get("Content-Type"), "image/png"),
+		apptest.True("strings.Contains(res.Header.Get(\"Content-Disposition\"), \"attachment\")", strings.Contains(res.Header.Get("Content-Disposition"), "attachment")))
 	if _, err := png.Decode(bytes.NewReader(res.Body)); err != nil {
 		t.Fatalf("baked image is not a PNG: %v", err)
 	}
@@ -337,13 +353,18 @@ func TestDocumentsAndBakedPNG(t *testing.T) {
 
 	// issuer, achievement, its image
 	iss := c.Abs("GET", "/issuer", nil).Expect(http.StatusOK).Map()
-	if iss["id"] != credential.DIDWeb(w.e.URL) || iss["name"] != "Meritmark" || iss["type"].([]any)[0] != "Profile" || iss["@context"] == nil {
-		t.Fatalf("issuer %v", iss)
-	}
+	apptest.Expect(t, "issuer", iss,
+		apptest.Eq[any]("iss[\"id\"]", iss["id"], credential.DIDWeb(w.e.URL)),
+		apptest.Eq("iss[\"name\"]", iss["name"], "Meritmark"))
+	apptest.Expect(t, "issuer", iss,
+		apptest.Eq("iss[\"type\"].([]any)[0]", iss["type"].([]any)[0], "Profile"),
+		apptest.True("iss[\"@context\"] != nil", iss["@context"] != nil))
 	ach := c.Abs("GET", "/achievements/"+w.badge.ID, nil).Expect(http.StatusOK).Map()
-	if ach["id"] != w.e.URL+"/achievements/"+w.badge.ID || ach["name"] != "Go Developer" || ach["type"].([]any)[0] != "Achievement" {
-		t.Fatalf("achievement %v", ach)
-	}
+	apptest.Expect(t, "achievement", ach,
+		apptest.Eq[any]("ach[\"id\"]", ach["id"], w.e.URL+"/achievements/"+w.badge.ID),
+		apptest.Eq("ach[\"name\"]", ach["name"], "Go Developer"))
+	apptest.Expect(t, "achievement", ach,
+		apptest.Eq("ach[\"type\"].([]any)[0]", ach["type"].([]any)[0], "Achievement"))
 	img := c.Abs("GET", "/achievements/"+w.badge.ID+"/image.png", nil).Expect(http.StatusOK)
 	if cfg, err := png.DecodeConfig(bytes.NewReader(img.Body)); err != nil || cfg.Width != 600 {
 		t.Fatalf("achievement image: %v %v", cfg, err)
@@ -377,22 +398,26 @@ func TestRevokeAndExpiryShowTheReasons(t *testing.T) {
 	c.Get("/verify/badge/" + g.VerificationID).Expect(http.StatusOK)
 	c.Page("/verify/" + g.PublicVerificationID)
 	res := w.admin.Put(path+"/revoke", map[string]any{"reason": "  Submitted  documents were not genuine. "}).ExpectMsg(http.StatusOK, grant.MsgRevoked).Map()
-	if gr := res["grant"].(map[string]any); gr["revocationReason"] != "Submitted documents were not genuine." || gr["revokedAt"] == nil {
-		t.Fatalf("grant %v", gr)
-	}
+	gr := res["grant"].(map[string]any)
+	apptest.Expect(t, "grant", gr,
+		apptest.Eq("gr[\"revocationReason\"]", gr["revocationReason"], "Submitted documents were not genuine."),
+		apptest.True("gr[\"revokedAt\"] != nil", gr["revokedAt"] != nil))
 	w.admin.Put(path+"/revoke", map[string]any{"reason": "again"}).ExpectMsg(http.StatusConflict, grant.MsgAlreadyRevoked)
 
 	var r result
 	c.Get("/verify/badge/" + g.VerificationID).Expect(http.StatusOK).JSON(&r)
-	if r.IsValid || r.Status != "revoked" || r.Checks.NotRevoked || !r.Checks.Signature ||
-		r.RevocationReason != "Submitted documents were not genuine." ||
-		r.Reason != "This badge was revoked on "+time.Now().UTC().Format("Jan 2, 2006")+". Reason: Submitted documents were not genuine." {
-		t.Fatalf("revoked: %+v", r)
-	}
+	apptest.Expect(t, "revoked", r,
+		apptest.True("!r.IsValid", !r.IsValid),
+		apptest.Eq("r.Status", r.Status, "revoked"),
+		apptest.True("!r.Checks.NotRevoked", !r.Checks.NotRevoked),
+		apptest.True("r.Checks.Signature", r.Checks.Signature),
+		apptest.Eq("r.RevocationReason", r.RevocationReason, "Submitted documents were not genuine."),
+		apptest.Eq("r.Reason", r.Reason, "This badge was revoked on "+time.Now().UTC().Format("Jan 2, 2006")+". Reason: Submitted documents were not genuine."))
 	_, props := c.Page("/verify/" + g.PublicVerificationID)
-	if pr := props["page"].(map[string]any)["result"].(map[string]any); pr["isValid"] != false || pr["status"] != "revoked" {
-		t.Fatalf("page after revoke %v", pr)
-	}
+	pr := props["page"].(map[string]any)["result"].(map[string]any)
+	apptest.Expect(t, "page after revoke", pr,
+		apptest.Eq("pr[\"isValid\"]", pr["isValid"], false),
+		apptest.Eq("pr[\"status\"]", pr["status"], "revoked"))
 	// the revocation list, the audit log, the holder told, the Hall of Fame
 	// the 1EdTech Revocation List: revokedCredential entries with revoked: true, no reason
 	listRes := c.Abs("GET", "/credentials/status", nil).Expect(http.StatusOK)
@@ -427,25 +452,31 @@ func TestRevokeAndExpiryShowTheReasons(t *testing.T) {
 	yesterday := time.Now().UTC().Add(-24 * time.Hour).Truncate(time.Second)
 	w.admin.Put(p2, map[string]any{"expiresAt": yesterday.Format(time.RFC3339)}).ExpectMsg(http.StatusOK, grant.MsgExpirySet)
 	after := w.reload(t, g2.ID)
-	if after.CredentialJWT == before || after.ExpiresAt == nil || !after.ExpiresAt.Equal(yesterday) {
-		t.Fatalf("expiry not stored or credential not re-signed: %v", after.ExpiresAt)
-	}
+	apptest.Expect(t, "expiry not stored or credential not re-signed", after.ExpiresAt,
+		apptest.True("after.CredentialJWT != before", after.CredentialJWT != before),
+		apptest.True("after.ExpiresAt != nil", after.ExpiresAt != nil))
+	apptest.Expect(t, "expiry not stored or credential not re-signed", after.ExpiresAt,
+		apptest.True("after.ExpiresAt.Equal(yesterday)", after.ExpiresAt.Equal(yesterday)))
 	p, _ := credential.ParseJWT(after.CredentialJWT)
 	pl, _ := credential.Decode(p.Payload)
 	if pl.ValidUntil != yesterday.Format(time.RFC3339) || pl.Exp != yesterday.Unix() || pl.Nbf != after.GrantedAt.Unix() {
 		t.Fatalf("re-signed credential: validUntil %s exp %d nbf %d", pl.ValidUntil, pl.Exp, pl.Nbf)
 	}
 	c.Get("/verify/badge/" + g2.PublicVerificationID).Expect(http.StatusOK).JSON(&r)
-	if r.IsValid || r.Status != "expired" || r.Checks.NotExpired || !r.Checks.Signature || !r.Checks.NotRevoked ||
-		r.Reason != "This badge expired on "+yesterday.Format("Jan 2, 2006")+"." || r.ExpiresAt == nil {
-		t.Fatalf("expired: %+v", r)
-	}
+	apptest.Expect(t, "expired", r,
+		apptest.True("!r.IsValid", !r.IsValid),
+		apptest.Eq("r.Status", r.Status, "expired"),
+		apptest.True("!r.Checks.NotExpired", !r.Checks.NotExpired),
+		apptest.True("r.Checks.Signature", r.Checks.Signature),
+		apptest.True("r.Checks.NotRevoked", r.Checks.NotRevoked),
+		apptest.Eq("r.Reason", r.Reason, "This badge expired on "+yesterday.Format("Jan 2, 2006")+"."),
+		apptest.True("r.ExpiresAt != nil", r.ExpiresAt != nil))
 	// cleared: valid again, no exp in the new signature
 	w.admin.Put(p2, map[string]any{"expiresAt": nil}).ExpectMsg(http.StatusOK, grant.MsgExpiryCleared)
 	c.Get("/verify/badge/" + g2.PublicVerificationID).Expect(http.StatusOK).JSON(&r)
-	if !r.IsValid || r.ExpiresAt != nil {
-		t.Fatalf("after clearing the expiry: %+v", r)
-	}
+	apptest.Expect(t, "after clearing the expiry", r,
+		apptest.True("r.IsValid", r.IsValid),
+		apptest.True("r.ExpiresAt == nil", r.ExpiresAt == nil))
 	if n, _ := w.e.DB.NewSelect().Model((*model.AuditEntry)(nil)).Where("target_id = ? AND action = 'grant.expiry'", g2.ID).Count(w.e.Ctx()); n != 2 {
 		t.Fatalf("%d expiry audit entries", n)
 	}
@@ -460,9 +491,9 @@ func TestRevokeAndExpiryShowTheReasons(t *testing.T) {
 	}
 	var hof halloffame.Result
 	c.Get("/hall-of-fame").Expect(http.StatusOK).JSON(&hof)
-	if hof.Stats.Earners != 2 || hof.Stats.TotalBadges != 2 {
-		t.Fatalf("hall of fame after a revoke: %+v", hof.Stats)
-	}
+	apptest.Expect(t, "hall of fame after a revoke", hof.Stats,
+		apptest.Eq("hof.Stats.Earners", hof.Stats.Earners, 2),
+		apptest.Eq("hof.Stats.TotalBadges", hof.Stats.TotalBadges, 2))
 }
 
 func TestRejectAfterApprovalRevokesAndReapproveRestores(t *testing.T) {
@@ -474,9 +505,10 @@ func TestRejectAfterApprovalRevokesAndReapproveRestores(t *testing.T) {
 	time.Sleep(1100 * time.Millisecond) // another path changed it: within the cache's freshness
 	var r result
 	c.Get("/verify/badge/" + g.VerificationID).Expect(http.StatusOK).JSON(&r)
-	if r.IsValid || r.Status != "revoked" || r.RevocationReason != "Plagiarised proof" {
-		t.Fatalf("after reject: %+v", r)
-	}
+	apptest.Expect(t, "after reject", r,
+		apptest.True("!r.IsValid", !r.IsValid),
+		apptest.Eq("r.Status", r.Status, "revoked"),
+		apptest.Eq("r.RevocationReason", r.RevocationReason, "Plagiarised proof"))
 	w.admin.Put("/admin/applications/"+*g.ApplicationID+"/approve", map[string]any{"restoreRevoked": true}).Expect(http.StatusOK)
 	time.Sleep(1100 * time.Millisecond)
 	c.Get("/verify/badge/" + g.VerificationID).Expect(http.StatusOK).JSON(&r)
@@ -498,13 +530,14 @@ func TestUnsignedGrantIsSignedOnFirstVerification(t *testing.T) {
 	}
 	var r result
 	w.e.Client().Get("/verify/badge/mm-abcd-efgh-jkmn").Expect(http.StatusOK).JSON(&r)
-	if !r.IsValid || !r.Checks.Signature {
-		t.Fatalf("lazily signed: %+v", r)
-	}
+	apptest.Expect(t, "lazily signed", r,
+		apptest.True("r.IsValid", r.IsValid),
+		apptest.True("r.Checks.Signature", r.Checks.Signature))
 	g2 := w.reload(t, g.ID)
-	if g2.CredentialJWT == "" || g2.StatusIndex < 1 || g2.CredentialOrigin != w.e.URL {
-		t.Fatalf("not stored: %+v", g2)
-	}
+	apptest.Expect(t, "not stored", g2,
+		apptest.True("g2.CredentialJWT != \"\"", g2.CredentialJWT != ""),
+		apptest.True("g2.StatusIndex >= 1", g2.StatusIndex >= 1),
+		apptest.Eq("g2.CredentialOrigin", g2.CredentialOrigin, w.e.URL))
 }
 
 func TestRateLimitPerIP(t *testing.T) {

@@ -126,9 +126,9 @@ func TestBulkVerifyCSVForms(t *testing.T) {
 	// the CSV download: one line per row, formulas defused
 	r := c.Raw("POST", "/backend/api/v1/verify/bulk?format=csv", strings.NewReader(gs[0].VerificationID+"\n=HYPERLINK(\"http://evil\")\n"),
 		map[string]string{"Content-Type": "text/plain"}).Expect(http.StatusOK)
-	if !strings.HasPrefix(r.Header.Get("Content-Type"), "text/csv") || !strings.Contains(r.Header.Get("Content-Disposition"), "attachment") {
-		t.Errorf("csv headers %v", r.Header)
-	}
+	apptest.Want(t, "csv headers", r.Header,
+		apptest.True("strings.HasPrefix(r.Header.Get(\"Content-Type\"), \"text/csv\")", strings.HasPrefix(r.Header.Get("Content-Type"), "text/csv")),
+		apptest.True("strings.Contains(r.Header.Get(\"Content-Disposition\"), \"attachment\")", strings.Contains(r.Header.Get("Content-Disposition"), "attachment")))
 	recs, err := csv.NewReader(bytes.NewReader(r.Body)).ReadAll()
 	if err != nil || len(recs) != 3 {
 		t.Fatalf("csv %v %q", err, r.Text())
@@ -136,12 +136,15 @@ func TestBulkVerifyCSVForms(t *testing.T) {
 	if strings.Join(recs[0], ",") != strings.Join(verify.BulkCSVHeader, ",") {
 		t.Errorf("header %v", recs[0])
 	}
-	if recs[1][2] != "valid" || recs[1][3] != "Val Id" || recs[1][4] != "Go Developer" || recs[1][7] != "yes" || recs[1][5] != gs[0].GrantedAt.UTC().Format("2006-01-02") {
-		t.Errorf("valid line %v", recs[1])
-	}
-	if recs[2][1] != `'=HYPERLINK("http://evil")` || recs[2][2] != verify.StatusMalformed {
-		t.Errorf("formula line %v", recs[2])
-	}
+	apptest.Want(t, "valid line", recs[1],
+		apptest.Eq("recs[1][2]", recs[1][2], "valid"),
+		apptest.Eq("recs[1][3]", recs[1][3], "Val Id"),
+		apptest.Eq("recs[1][4]", recs[1][4], "Go Developer"),
+		apptest.Eq("recs[1][7]", recs[1][7], "yes"),
+		apptest.Eq("recs[1][5]", recs[1][5], gs[0].GrantedAt.UTC().Format("2006-01-02")))
+	apptest.Want(t, "formula line", recs[2],
+		apptest.Eq("recs[2][1]", recs[2][1], `'=HYPERLINK("http://evil")`),
+		apptest.Eq("recs[2][2]", recs[2][2], verify.StatusMalformed))
 }
 
 func TestBulkVerifyBadInput(t *testing.T) {
@@ -186,9 +189,11 @@ func TestBulkVerifyBadInput(t *testing.T) {
 	many[500] = gs[0].VerificationID
 	var res bulkAnswer
 	c.Post("/verify/bulk", map[string]any{"ids": many}).Expect(http.StatusOK).JSON(&res)
-	if res.Summary.Total != 1000 || res.Summary.Valid != 1 || res.Summary.NotFound != 999 || res.Rows[500].Holder != "Val Id" {
-		t.Errorf("1000: %+v", res.Summary)
-	}
+	apptest.Want(t, "1000", res.Summary,
+		apptest.Eq("res.Summary.Total", res.Summary.Total, 1000),
+		apptest.Eq("res.Summary.Valid", res.Summary.Valid, 1),
+		apptest.Eq("res.Summary.NotFound", res.Summary.NotFound, 999),
+		apptest.Eq("res.Rows[500].Holder", res.Rows[500].Holder, "Val Id"))
 	// a huge single cell is one malformed entry, echoed back shortened
 	c.Post("/verify/bulk", map[string]any{"csv": strings.Repeat("q", 5000)}).Expect(http.StatusOK).JSON(&res)
 	if len(res.Rows) != 1 || res.Rows[0].Status != verify.StatusMalformed || len([]rune(res.Rows[0].Input)) > 121 {
@@ -225,11 +230,19 @@ func TestVerificationReceipt(t *testing.T) {
 
 	var ok verify.CheckedReceipt
 	c.Post("/verify/receipts/check", map[string]any{"receipt": res.Receipt}).Expect(http.StatusOK).JSON(&ok)
-	if !ok.Valid || ok.Msg != verify.MsgReceiptGenuine || ok.KeyID == "" || ok.Receipt == nil || ok.Receipt.Type != verify.ReceiptType ||
-		len(ok.Receipt.Rows) != 3 || ok.Receipt.Rows[1].Status != "revoked" || ok.Receipt.Summary != res.Summary ||
-		!ok.Receipt.CheckedAt.Equal(res.CheckedAt) || ok.Receipt.Iss != w.e.URL+"/issuer" {
-		t.Fatalf("checked %+v", ok)
-	}
+	apptest.Expect(t, "checked", ok,
+		apptest.True("ok.Valid", ok.Valid),
+		apptest.Eq("ok.Msg", ok.Msg, verify.MsgReceiptGenuine),
+		apptest.True("ok.KeyID != \"\"", ok.KeyID != ""),
+		apptest.True("ok.Receipt != nil", ok.Receipt != nil))
+	apptest.Expect(t, "checked", ok,
+		apptest.Eq("ok.Receipt.Type", ok.Receipt.Type, verify.ReceiptType),
+		apptest.Eq("len(ok.Receipt.Rows)", len(ok.Receipt.Rows), 3))
+	apptest.Expect(t, "checked", ok,
+		apptest.Eq("ok.Receipt.Rows[1].Status", ok.Receipt.Rows[1].Status, "revoked"),
+		apptest.Eq("ok.Receipt.Summary", ok.Receipt.Summary, res.Summary),
+		apptest.True("ok.Receipt.CheckedAt.Equal(res.CheckedAt)", ok.Receipt.CheckedAt.Equal(res.CheckedAt)),
+		apptest.Eq("ok.Receipt.Iss", ok.Receipt.Iss, w.e.URL+"/issuer"))
 	// the saved file, as the page downloads it, is accepted as the body
 	file, _ := json.Marshal(map[string]any{"type": verify.ReceiptType, "receipt": res.Receipt})
 	c.Raw("POST", "/backend/api/v1/verify/receipts/check", bytes.NewReader(file), map[string]string{"Content-Type": "application/json"}).Expect(http.StatusOK)

@@ -11,6 +11,7 @@ import (
 	"testing"
 	"time"
 
+	"meritmark/app/apptest"
 	"meritmark/app/credential"
 	"meritmark/app/grant"
 	"meritmark/app/model"
@@ -102,9 +103,11 @@ func TestExpiryReachesDownloadedCopies(t *testing.T) {
 	// our verify API: the true reason
 	var r verify.Result
 	c.Get("/verify/badge/" + late.PublicVerificationID).Expect(http.StatusOK).JSON(&r)
-	if r.IsValid || r.Status != "expired" || !r.Checks.NotRevoked || !strings.HasPrefix(r.Reason, "This badge expired on ") {
-		t.Fatalf("verify API after the expiry: %+v", r)
-	}
+	apptest.Expect(t, "verify API after the expiry", r,
+		apptest.True("!r.IsValid", !r.IsValid),
+		apptest.Eq("r.Status", r.Status, "expired"),
+		apptest.True("r.Checks.NotRevoked", r.Checks.NotRevoked),
+		apptest.True("strings.HasPrefix(r.Reason, \"This badge expired on \")", strings.HasPrefix(r.Reason, "This badge expired on ")))
 
 	// our command-line verifier on the JWT downloaded before: the status check fails
 	dir := t.TempDir()

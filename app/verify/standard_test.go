@@ -10,6 +10,7 @@ import (
 	"testing"
 	"time"
 
+	"meritmark/app/apptest"
 	"meritmark/app/credential"
 	"meritmark/app/model"
 )
@@ -163,10 +164,12 @@ func TestProofBadgeEvidenceNamesNoDocuments(t *testing.T) {
 	body := w.e.Client().Abs("GET", "/credentials/"+g.PublicVerificationID+".json", nil).Expect(http.StatusOK).Body
 	var doc struct{ Evidence []credential.Evidence }
 	_ = json.Unmarshal(body, &doc)
-	if len(doc.Evidence) != 1 || doc.Evidence[0].Name != "Review of submitted proof" || !strings.Contains(doc.Evidence[0].Description, "reviewed the documents") ||
-		strings.Contains(string(body), "Engineer") {
-		t.Fatalf("evidence %+v", doc.Evidence)
-	}
+	apptest.Expect(t, "evidence", doc.Evidence,
+		apptest.Eq("len(doc.Evidence)", len(doc.Evidence), 1))
+	apptest.Expect(t, "evidence", doc.Evidence,
+		apptest.Eq("doc.Evidence[0].Name", doc.Evidence[0].Name, "Review of submitted proof"),
+		apptest.True("strings.Contains(doc.Evidence[0].Description, \"reviewed the documents\")", strings.Contains(doc.Evidence[0].Description, "reviewed the documents")),
+		apptest.True("!strings.Contains(string(body), \"Engineer\")", !strings.Contains(string(body), "Engineer")))
 }
 
 // TestOldEdDSACredentialStillVerifies: a credential signed before ES256 (EdDSA, issuer
@@ -191,9 +194,10 @@ func TestOldEdDSACredentialStillVerifies(t *testing.T) {
 	}
 	var r result
 	w.e.Client().Get("/verify/badge/" + g.VerificationID).Expect(http.StatusOK).JSON(&r)
-	if !r.IsValid || !r.Checks.Signature || r.Checks.IssuerKey != iss.Keys.Active().KID {
-		t.Fatalf("old EdDSA credential: %+v", r)
-	}
+	apptest.Expect(t, "old EdDSA credential", r,
+		apptest.True("r.IsValid", r.IsValid),
+		apptest.True("r.Checks.Signature", r.Checks.Signature),
+		apptest.Eq("r.Checks.IssuerKey", r.Checks.IssuerKey, iss.Keys.Active().KID))
 	// its JSON download (no JSON-LD form yet) signs the grant again in both forms; the old
 	// token still verifies against the published keys
 	if _, err := w.e.DB.NewRaw("DELETE FROM badge_grant_credentials WHERE grant_id = ?", g.ID).Exec(w.e.Ctx()); err != nil {
@@ -219,9 +223,9 @@ func TestOldEdDSACredentialStillVerifies(t *testing.T) {
 		t.Fatal(err)
 	}
 	w.e.Client().Get("/verify/badge/" + g2.VerificationID).Expect(http.StatusOK).JSON(&r)
-	if r.IsValid || r.Checks.Signature {
-		t.Fatalf("another grant's credential verified: %+v", r)
-	}
+	apptest.Expect(t, "another grant's credential verified", r,
+		apptest.True("!r.IsValid", !r.IsValid),
+		apptest.True("!r.Checks.Signature", !r.Checks.Signature))
 }
 
 // TestStatusIndexesAreRandomAndUnique: indexes are drawn at random over at least 131072
@@ -293,7 +297,8 @@ func TestTamperedStoredJSONLDFailsTheVerifyPage(t *testing.T) {
 	}
 	var r result
 	w.e.Client().Get("/verify/badge/" + g.VerificationID).Expect(http.StatusOK).JSON(&r)
-	if r.IsValid || r.Checks.Signature || r.Status != "invalid" {
-		t.Fatalf("tampered JSON-LD: %+v", r)
-	}
+	apptest.Expect(t, "tampered JSON-LD", r,
+		apptest.True("!r.IsValid", !r.IsValid),
+		apptest.True("!r.Checks.Signature", !r.Checks.Signature),
+		apptest.Eq("r.Status", r.Status, "invalid"))
 }

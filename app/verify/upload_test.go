@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"compress/gzip"
 	"encoding/json"
+	"fmt"
 	"image"
 	"image/png"
 	"net/http"
@@ -50,34 +51,51 @@ func TestVerifyAFile(t *testing.T) {
 
 	var r fileResult
 	upload(c, "badge.png", "image/png", pngBody).Expect(http.StatusOK).JSON(&r)
-	if !r.IsValid || r.Status != "valid" || r.Source != "file" || r.Format != "png" || r.Reason != "" ||
-		!r.Checks.Signature || !r.Checks.NotRevoked || !r.Checks.NotExpired || !r.Checks.IssuerTrusted || r.Checks.IssuerKey == "" ||
-		r.VerificationID != g.PublicVerificationID || r.Badge.Name != "Go Developer" || r.User.Name != "Ada Lovelace" || r.User.Email != "a***@example.com" ||
-		r.ClaimedIssuer != credential.DIDWeb(w.e.URL) || r.CredentialID != w.e.URL+base || r.TrustDetail != "issued by the trusted issuer "+w.e.URL ||
-		r.Credential.VerifyURL != w.e.URL+"/verify/"+g.PublicVerificationID {
-		t.Fatalf("baked PNG: %+v", r)
-	}
+	apptest.Expect(t, "baked PNG", r,
+		apptest.True("r.IsValid", r.IsValid),
+		apptest.Eq("r.Status", r.Status, "valid"),
+		apptest.Eq("r.Source", r.Source, "file"),
+		apptest.Eq("r.Format", r.Format, "png"),
+		apptest.Eq("r.Reason", r.Reason, ""),
+		apptest.True("r.Checks.Signature", r.Checks.Signature),
+		apptest.True("r.Checks.NotRevoked", r.Checks.NotRevoked),
+		apptest.True("r.Checks.NotExpired", r.Checks.NotExpired),
+		apptest.True("r.Checks.IssuerTrusted", r.Checks.IssuerTrusted),
+		apptest.True("r.Checks.IssuerKey != \"\"", r.Checks.IssuerKey != ""),
+		apptest.Eq("r.VerificationID", r.VerificationID, g.PublicVerificationID),
+		apptest.Eq("r.Badge.Name", r.Badge.Name, "Go Developer"),
+		apptest.Eq("r.User.Name", r.User.Name, "Ada Lovelace"),
+		apptest.Eq("r.User.Email", r.User.Email, "a***@example.com"),
+		apptest.Eq("r.ClaimedIssuer", r.ClaimedIssuer, credential.DIDWeb(w.e.URL)),
+		apptest.Eq("r.CredentialID", r.CredentialID, w.e.URL+base),
+		apptest.Eq("r.TrustDetail", r.TrustDetail, "issued by the trusted issuer "+w.e.URL),
+		apptest.Eq("r.Credential.VerifyURL", r.Credential.VerifyURL, w.e.URL+"/verify/"+g.PublicVerificationID))
 	upload(c, "c.jwt", "application/octet-stream", []byte("\n"+jwt+"\n")).Expect(http.StatusOK).JSON(&r)
-	if !r.IsValid || r.Format != "jwt" {
-		t.Fatalf("JWT file: %+v", r)
-	}
+	apptest.Expect(t, "JWT file", r,
+		apptest.True("r.IsValid", r.IsValid),
+		apptest.Eq("r.Format", r.Format, "jwt"))
 	c.Raw("POST", "/backend/api/v1/verify/file", strings.NewReader(jwt), map[string]string{"Content-Type": "application/vc+jwt"}).Expect(http.StatusOK).JSON(&r)
-	if !r.IsValid || r.Format != "jwt" {
-		t.Fatalf("JWT body: %+v", r)
-	}
+	apptest.Expect(t, "JWT body", r,
+		apptest.True("r.IsValid", r.IsValid),
+		apptest.Eq("r.Format", r.Format, "jwt"))
 	// the JSON download: its eddsa-rdfc-2022 Data Integrity proof by our did:web
 	jsonBody := c.Abs("GET", base+".json", nil).Expect(http.StatusOK).Body
 	upload(c, "c.json", "application/json", jsonBody).Expect(http.StatusOK).JSON(&r)
-	if !r.IsValid || r.Format != "json" || !r.Checks.Signature || !r.Checks.IssuerTrusted || r.ClaimedIssuer != credential.DIDWeb(w.e.URL) ||
-		r.VerificationID != g.PublicVerificationID {
-		t.Fatalf("JSON-LD file: %+v", r)
-	}
+	apptest.Expect(t, "JSON-LD file", r,
+		apptest.True("r.IsValid", r.IsValid),
+		apptest.Eq("r.Format", r.Format, "json"),
+		apptest.True("r.Checks.Signature", r.Checks.Signature),
+		apptest.True("r.Checks.IssuerTrusted", r.Checks.IssuerTrusted),
+		apptest.Eq("r.ClaimedIssuer", r.ClaimedIssuer, credential.DIDWeb(w.e.URL)),
+		apptest.Eq("r.VerificationID", r.VerificationID, g.PublicVerificationID))
 	// one changed character in its content, or in its proof; the proof taken away
 	changed := bytes.Replace(jsonBody, []byte(`"Go Developer"`), []byte(`"Go Developes"`), 1)
 	upload(c, "c.json", "application/json", changed).Expect(http.StatusOK).JSON(&r)
-	if r.IsValid || r.Checks.Signature || r.Status != "invalid" || r.Reason != verify.MsgSignatureFailed {
-		t.Fatalf("JSON-LD with a changed name: %+v", r)
-	}
+	apptest.Expect(t, "JSON-LD with a changed name", r,
+		apptest.True("!r.IsValid", !r.IsValid),
+		apptest.True("!r.Checks.Signature", !r.Checks.Signature),
+		apptest.Eq("r.Status", r.Status, "invalid"),
+		apptest.Eq("r.Reason", r.Reason, verify.MsgSignatureFailed))
 	i := bytes.Index(jsonBody, []byte(`"proofValue": "z`)) + len(`"proofValue": "z`) + 5
 	changed = append([]byte{}, jsonBody...)
 	if changed[i] == 'A' {
@@ -86,9 +104,9 @@ func TestVerifyAFile(t *testing.T) {
 		changed[i] = 'A'
 	}
 	upload(c, "c.json", "application/json", changed).Expect(http.StatusOK).JSON(&r)
-	if r.IsValid || r.Checks.Signature {
-		t.Fatalf("JSON-LD with a changed proof: %+v", r)
-	}
+	apptest.Expect(t, "JSON-LD with a changed proof", r,
+		apptest.True("!r.IsValid", !r.IsValid),
+		apptest.True("!r.Checks.Signature", !r.Checks.Signature))
 	var doc map[string]any
 	_ = json.Unmarshal(jsonBody, &doc)
 	delete(doc, "proof")
@@ -98,9 +116,12 @@ func TestVerifyAFile(t *testing.T) {
 	// one changed byte in the signature, or in the payload
 	parts := strings.Split(jwt, ".")
 	upload(c, "c.jwt", "", []byte(parts[0]+"."+parts[1]+"."+flip(parts[2]))).Expect(http.StatusOK).JSON(&r)
-	if r.IsValid || r.Status != "invalid" || r.Checks.Signature || r.Reason != verify.MsgSignatureFailed || !r.Checks.IssuerTrusted {
-		t.Fatalf("flipped signature byte: %+v", r)
-	}
+	apptest.Expect(t, "flipped signature byte", r,
+		apptest.True("!r.IsValid", !r.IsValid),
+		apptest.Eq("r.Status", r.Status, "invalid"),
+		apptest.True("!r.Checks.Signature", !r.Checks.Signature),
+		apptest.Eq("r.Reason", r.Reason, verify.MsgSignatureFailed),
+		apptest.True("r.Checks.IssuerTrusted", r.Checks.IssuerTrusted))
 	tampered, err := credential.Bake(pngBody, parts[0]+"."+flip(parts[1])+"."+parts[2])
 	if err != nil {
 		t.Fatal(err)
@@ -108,9 +129,9 @@ func TestVerifyAFile(t *testing.T) {
 	res := upload(c, "c.png", "image/png", tampered)
 	if res.Status == http.StatusOK {
 		res.JSON(&r)
-		if r.IsValid || r.Checks.Signature {
-			t.Fatalf("flipped payload byte: %+v", r)
-		}
+		apptest.Expect(t, "flipped payload byte", r,
+			apptest.True("!r.IsValid", !r.IsValid),
+			apptest.True("!r.Checks.Signature", !r.Checks.Signature))
 	} else if res.Status != http.StatusBadRequest || res.Msg() != verify.MsgJWTMalformed {
 		t.Fatalf("flipped payload byte: %d %s", res.Status, res.Text())
 	}
@@ -124,12 +145,17 @@ func TestVerifyAFile(t *testing.T) {
 	})
 	baked, _ := credential.Bake(pngBody, forged)
 	upload(c, "forged.png", "image/png", baked).Expect(http.StatusOK).JSON(&r)
-	if r.IsValid || r.Status != verify.StatusUntrusted || r.Checks.Signature || r.Checks.IssuerTrusted || r.Checks.IssuerKey != "" ||
-		r.Reason != verify.MsgUntrusted+" It names "+evil.srv.URL+"/issuer." || r.ClaimedIssuer != evil.srv.URL+"/issuer" ||
-		r.User.Name != "" || strings.Contains(r.Reason, "signature") ||
-		r.TrustDetail != "not trusted: the credential names the issuer "+evil.srv.URL+"/issuer; trusted: "+w.e.URL {
-		t.Fatalf("forged PNG: %+v", r)
-	}
+	apptest.Expect(t, "forged PNG", r,
+		apptest.True("!r.IsValid", !r.IsValid),
+		apptest.Eq("r.Status", r.Status, verify.StatusUntrusted),
+		apptest.True("!r.Checks.Signature", !r.Checks.Signature),
+		apptest.True("!r.Checks.IssuerTrusted", !r.Checks.IssuerTrusted),
+		apptest.Eq("r.Checks.IssuerKey", r.Checks.IssuerKey, ""),
+		apptest.Eq("r.Reason", r.Reason, verify.MsgUntrusted+" It names "+evil.srv.URL+"/issuer."),
+		apptest.Eq("r.ClaimedIssuer", r.ClaimedIssuer, evil.srv.URL+"/issuer"),
+		apptest.Eq("r.User.Name", r.User.Name, ""),
+		apptest.True("!strings.Contains(r.Reason, \"signature\")", !strings.Contains(r.Reason, "signature")),
+		apptest.Eq("r.TrustDetail", r.TrustDetail, "not trusted: the credential names the issuer "+evil.srv.URL+"/issuer; trusted: "+w.e.URL))
 	for name, edit := range map[string]func(m map[string]any){
 		"iss only": func(m map[string]any) { m["iss"] = evil.srv.URL + "/issuer" },
 		"whole":    func(m map[string]any) { setOrigin(m, w.e.URL, evil.srv.URL) },
@@ -138,21 +164,25 @@ func TestVerifyAFile(t *testing.T) {
 		},
 	} {
 		upload(c, "f.jwt", "", []byte(forge(t, jwt, evil.key, edit))).Expect(http.StatusOK).JSON(&r)
-		if r.IsValid || r.Status != verify.StatusUntrusted || r.Checks.Signature {
-			t.Fatalf("forged (%s): %+v", name, r)
-		}
+		apptest.Expect(t, fmt.Sprintf("forged (%s)", name), r,
+			apptest.True("!r.IsValid", !r.IsValid),
+			apptest.Eq("r.Status", r.Status, verify.StatusUntrusted),
+			apptest.True("!r.Checks.Signature", !r.Checks.Signature))
 	}
 	k := *evil.key
 	k.KID = evil.srv.URL + "/.well-known/jwks.json#" + evil.key.KID
 	upload(c, "f.jwt", "", []byte(forge(t, jwt, &k, func(map[string]any) {}))).Expect(http.StatusOK).JSON(&r)
-	if r.IsValid || r.Status != verify.StatusUntrusted || !strings.Contains(r.TrustDetail, "the signing key "+k.KID+" is not published by the issuer") {
-		t.Fatalf("forged kid: %+v", r)
-	}
+	apptest.Expect(t, "forged kid", r,
+		apptest.True("!r.IsValid", !r.IsValid),
+		apptest.Eq("r.Status", r.Status, verify.StatusUntrusted),
+		apptest.True("strings.Contains(r.TrustDetail, \"the signing key \"+k.KID+\" is not published by the issuer\")", strings.Contains(r.TrustDetail, "the signing key "+k.KID+" is not published by the issuer")))
 	// our ids throughout but the attacker's key: a failed signature, not a trust question
 	upload(c, "f.jwt", "", []byte(forge(t, jwt, evil.key, func(map[string]any) {}))).Expect(http.StatusOK).JSON(&r)
-	if r.IsValid || r.Status != "invalid" || r.Reason != verify.MsgSignatureFailed || !r.Checks.IssuerTrusted {
-		t.Fatalf("our ids, attacker's key: %+v", r)
-	}
+	apptest.Expect(t, "our ids, attacker's key", r,
+		apptest.True("!r.IsValid", !r.IsValid),
+		apptest.Eq("r.Status", r.Status, "invalid"),
+		apptest.Eq("r.Reason", r.Reason, verify.MsgSignatureFailed),
+		apptest.True("r.Checks.IssuerTrusted", r.Checks.IssuerTrusted))
 	if n := evil.hits.Load(); n != 0 {
 		t.Fatalf("the server asked the attacker's server %d times", n)
 	}
@@ -162,25 +192,31 @@ func TestVerifyAFile(t *testing.T) {
 		m["id"], m["jti"] = w.e.URL+"/credentials/"+strings.Repeat("a", 32), w.e.URL+"/credentials/"+strings.Repeat("a", 32)
 	})
 	upload(c, "ghost.jwt", "", []byte(ghost)).Expect(http.StatusOK).JSON(&r)
-	if r.IsValid || r.Status != "invalid" || !r.Checks.IssuerTrusted || r.Checks.IssuerKey == "" ||
-		r.Reason != verify.MsgNotVerified+" No badge issued by Meritmark has this credential's id." {
-		t.Fatalf("a credential we never issued: %+v", r)
-	}
+	apptest.Expect(t, "a credential we never issued", r,
+		apptest.True("!r.IsValid", !r.IsValid),
+		apptest.Eq("r.Status", r.Status, "invalid"),
+		apptest.True("r.Checks.IssuerTrusted", r.Checks.IssuerTrusted),
+		apptest.True("r.Checks.IssuerKey != \"\"", r.Checks.IssuerKey != ""),
+		apptest.Eq("r.Reason", r.Reason, verify.MsgNotVerified+" No badge issued by Meritmark has this credential's id."))
 
 	// revoked, then expired: a copy downloaded before is judged by today's records
 	w.admin.Put("/admin/grants/"+g.ID+"/revoke", map[string]any{"reason": "Issued in error"}).Expect(http.StatusOK)
 	upload(c, "badge.png", "image/png", pngBody).Expect(http.StatusOK).JSON(&r)
-	if r.IsValid || r.Status != "revoked" || !r.Checks.Signature || r.Checks.NotRevoked || r.RevocationReason != "Issued in error" {
-		t.Fatalf("revoked: %+v", r)
-	}
+	apptest.Expect(t, "revoked", r,
+		apptest.True("!r.IsValid", !r.IsValid),
+		apptest.Eq("r.Status", r.Status, "revoked"),
+		apptest.True("r.Checks.Signature", r.Checks.Signature),
+		apptest.True("!r.Checks.NotRevoked", !r.Checks.NotRevoked),
+		apptest.Eq("r.RevocationReason", r.RevocationReason, "Issued in error"))
 	_, g2 := w.grant(t, "Dorothy Vaughan", "dv@example.com", w.badge)
 	old := c.Abs("GET", "/credentials/"+g2.PublicVerificationID+".png", nil).Expect(http.StatusOK).Body
 	w.backdate(t, g2.ID, 10*24*time.Hour)
 	w.admin.Put("/admin/grants/"+g2.ID+"/expiry", map[string]any{"expiresAt": time.Now().UTC().Add(-time.Hour).Format(time.RFC3339)}).Expect(http.StatusOK)
 	upload(c, "old.png", "image/png", old).Expect(http.StatusOK).JSON(&r)
-	if r.IsValid || r.Status != "expired" || r.Checks.NotExpired {
-		t.Fatalf("expired after download: %+v", r)
-	}
+	apptest.Expect(t, "expired after download", r,
+		apptest.True("!r.IsValid", !r.IsValid),
+		apptest.Eq("r.Status", r.Status, "expired"),
+		apptest.True("!r.Checks.NotExpired", !r.Checks.NotExpired))
 }
 
 // TestVerifyAFileRefusesBadInput: what is not a credential gets a 4xx and a message that

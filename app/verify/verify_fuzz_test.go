@@ -10,6 +10,7 @@ import (
 	"testing"
 	"time"
 
+	"meritmark/app/apptest"
 	"meritmark/app/credential"
 	"meritmark/app/grant"
 	"meritmark/app/verify"
@@ -93,17 +94,18 @@ func FuzzParseUpload(f *testing.F) {
 		up, err := verify.ParseUpload(data)
 		if err != nil {
 			var bad *verify.ErrUpload
-			if !errors.As(err, &bad) || bad.Msg == "" {
-				t.Fatalf("refused without a message for the visitor: %v", err)
-			}
+			apptest.Expect(t, "refused without a message for the visitor", err,
+				apptest.True("errors.As(err, &bad)", errors.As(err, &bad)),
+				apptest.True("bad.Msg != \"\"", bad.Msg != ""))
 			if up != nil {
 				t.Fatal("refused but answered an upload")
 			}
 			return
 		}
-		if up.Payload == nil || up.Payload.ID == "" {
-			t.Fatalf("accepted without a credential id: %+v", up)
-		}
+		apptest.Expect(t, "accepted without a credential id", up,
+			apptest.True("up.Payload != nil", up.Payload != nil))
+		apptest.Expect(t, "accepted without a credential id", up,
+			apptest.True("up.Payload.ID != \"\"", up.Payload.ID != ""))
 		switch up.Format {
 		case verify.FormatPNG, verify.FormatJWT:
 			if up.JWT == nil || up.JSON != nil {
