@@ -23,9 +23,9 @@ import (
 // is refused.
 func (s *Service) applyCapture(ctx context.Context, order *model.PaymentOrder, cp *Capture) (*Result, error) {
 	switch cp.Status {
-	case "COMPLETED":
+	case "COMPLETED", "PENDING":
 		if reason := mismatch(order, cp); reason != "" {
-			slog.Error("paypal capture does not match the order: not recorded", "order", order.OrderID, "capture", cp.CaptureID, "reason", reason)
+			slog.Error("paypal capture does not match the order: not recorded", "order", order.OrderID, "capture", cp.CaptureID, "status", cp.Status, "reason", reason)
 			if err := s.DB.RunInTx(ctx, nil, func(ctx context.Context, tx bun.Tx) error {
 				return s.releaseTx(ctx, tx, order, OrderMismatch, s.now())
 			}); err != nil {
@@ -33,37 +33,24 @@ func (s *Service) applyCapture(ctx context.Context, order *model.PaymentOrder, c
 			}
 			return nil, web.Unprocessable(MsgAmountMismatch)
 		}
+		// a completed capture becomes the payment; a pending one waits for PayPal's webhook
+		record, msg := s.complete, MsgVerified
+		if cp.Status == "PENDING" {
+			record, msg = s.recordPending, MsgPendingCapture
+		}
 		var p *model.Payment
 		err := s.DB.RunInTx(ctx, nil, func(ctx context.Context, tx bun.Tx) error {
 			var err error
-			p, err = s.complete(ctx, tx, order, cp.CaptureID)
+			p, err = record(ctx, tx, order, cp.CaptureID)
 			return err
 		})
 		if err != nil {
 			return nil, err
 		}
-		s.kick()
-		return s.result(ctx, p, MsgVerified)
-	case "PENDING":
-		if reason := mismatch(order, cp); reason != "" {
-			slog.Error("paypal pending capture does not match the order", "order", order.OrderID, "reason", reason)
-			if err := s.DB.RunInTx(ctx, nil, func(ctx context.Context, tx bun.Tx) error {
-				return s.releaseTx(ctx, tx, order, OrderMismatch, s.now())
-			}); err != nil {
-				return nil, err
-			}
-			return nil, web.Unprocessable(MsgAmountMismatch)
+		if cp.Status == "COMPLETED" {
+			s.kick()
 		}
-		var p *model.Payment
-		err := s.DB.RunInTx(ctx, nil, func(ctx context.Context, tx bun.Tx) error {
-			var err error
-			p, err = s.recordPending(ctx, tx, order, cp.CaptureID)
-			return err
-		})
-		if err != nil {
-			return nil, err
-		}
-		return s.result(ctx, p, MsgPendingCapture)
+		return s.result(ctx, p, msg)
 	case "DECLINED", "FAILED":
 		if err := s.release(ctx, order, OrderFailed); err != nil {
 			return nil, err
