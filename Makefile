@@ -39,7 +39,7 @@ run: build
 
 ## test: everything — go vet and staticcheck, ESLint, the type check, Go tests with -race on
 ## SQLite and PostgreSQL, and the browser tests in headless Chromium
-TEST_STEPS := test-lint test-lint-js test-ts test-sqlite test-postgres test-fuzz test-credentials test-browser
+TEST_STEPS := test-lint test-lint-js test-ts test-go test-fuzz test-credentials test-browser
 test: assets
 	@set -e; t0=$$(date +%s); times=""; \
 	for step in $(TEST_STEPS); do \
@@ -65,8 +65,6 @@ test-lint-js: deps
 	npm run --silent lint
 	@echo "eslint: 1 passed, 0 failed"
 
-test-go: test-sqlite test-postgres
-
 ## the storage suite's S3 server: versitygw (an S3 gateway over a POSIX folder), built from
 ## the Go module proxy once into .cache/bin; app/storage starts it on a free port per run
 VERSITYGW_VERSION := v1.8.0
@@ -76,17 +74,31 @@ $(VERSITYGW):
 	@mkdir -p $(@D)
 	GOBIN=$(CURDIR)/$(@D) $(GO) install github.com/versity/versitygw/cmd/versitygw@$(VERSITYGW_VERSION)
 
+GO_TEST := $(GO) test -race -count=1 -timeout 20m
+# true when PostgreSQL answers at 127.0.0.1:5432; under CI its absence is a failure
+PG_CHECK = if pg_isready -q -h 127.0.0.1 -p 5432 2>/dev/null || (command -v psql >/dev/null && psql -h 127.0.0.1 -U postgres -Atc 'select 1' >/dev/null 2>&1); then pg=1; \
+	elif [ "$$CI" = "true" ]; then echo "PostgreSQL is not reachable at 127.0.0.1:5432: CI requires it" >&2; exit 1; \
+	else echo "NOTICE: PostgreSQL is not reachable at 127.0.0.1:5432; skipping the PostgreSQL pass"; pg=0; fi
+
+## test-go: every Go test with -race on SQLite and on PostgreSQL. go test builds and links
+## each package's test binary once and tests/go-each-db.sh runs it on each database in
+## turn (two go test runs would link the ~50 binaries twice); the summary sums each
+## database's package run times
+test-go: assets $(VERSITYGW)
+	@$(PG_CHECK); dbs=sqlite; [ $$pg = 1 ] && dbs="sqlite postgres"; \
+	times=$$(mktemp); trap 'rm -f $$times' EXIT; \
+	MERITMARK_TEST_DBS="$$dbs" MERITMARK_TEST_TIMES=$$times $(GO_TEST) -exec $(CURDIR)/tests/go-each-db.sh ./... && rc=0 || rc=$$?; \
+	awk '{ ms[$$1] += $$3; n[$$1]++; if ($$2 != 0) bad[$$1]++ } \
+		END { for (db in ms) printf "go test on %s: %d package runs, %d failed, %.0f s summed\n", db, n[db], bad[db], ms[db] / 1000; \
+			if (ms["sqlite"] > 0 && ms["postgres"] > 0) printf "go test: PostgreSQL/SQLite %.2fx\n", ms["postgres"] / ms["sqlite"] }' $$times; \
+	exit $$rc
+
+## test-sqlite, test-postgres: one database only
 test-sqlite: assets $(VERSITYGW)
-	MERITMARK_TEST_DB=sqlite $(GO) test -race -count=1 -timeout 20m ./...
+	MERITMARK_TEST_DB=sqlite $(GO_TEST) ./...
 
 test-postgres: assets $(VERSITYGW)
-	@if pg_isready -q -h 127.0.0.1 -p 5432 2>/dev/null || (command -v psql >/dev/null && psql -h 127.0.0.1 -U postgres -Atc 'select 1' >/dev/null 2>&1); then \
-		MERITMARK_TEST_DB=postgres $(GO) test -race -count=1 -timeout 20m ./... ; \
-	elif [ "$$CI" = "true" ]; then \
-		echo "PostgreSQL is not reachable at 127.0.0.1:5432: CI requires it" >&2; exit 1; \
-	else \
-		echo "NOTICE: PostgreSQL is not reachable at 127.0.0.1:5432; skipping the PostgreSQL pass"; \
-	fi
+	@$(PG_CHECK); [ $$pg = 0 ] || MERITMARK_TEST_DB=postgres $(GO_TEST) ./...
 
 browser-deps: deps
 	@if [ ! -x /usr/bin/chromium ]; then \

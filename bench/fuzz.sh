@@ -28,17 +28,27 @@ trap 'rm -rf "$bins"' EXIT
 module=$($GO list -m)
 fuzzcache="$($GO env GOCACHE)/fuzz"
 # each package's instrumented test binary is built once (go test -c -fuzz=.) and runs each
-# of its targets (go test -fuzz would build and link it again for every target)
+# of its targets (go test -fuzz would build and link it again for every target); the
+# builds run one per core (linking is mostly one thread)
 declare -A built
+dirs=()
+for t in "${targets[@]}"; do
+	read -r dir _ <<<"$t"
+	[ -n "${built[$dir]:-}" ] || { built[$dir]=pending; dirs+=("$dir"); }
+done
+jobs=$(nproc 2>/dev/null || echo 2)
+for dir in "${dirs[@]}"; do
+	while [ "$(jobs -rp | wc -l)" -ge "$jobs" ]; do wait -n || true; done
+	( $GO test -c -fuzz=. -o "$bins/${dir//\//_}.test" "./$dir" >"$bins/${dir//\//_}.build" 2>&1 && touch "$bins/${dir//\//_}.ok" ) &
+done
+wait
+echo "built ${#dirs[@]} instrumented test binaries in $(( $(date +%s) - start )) s"
 for t in "${targets[@]}"; do
 	read -r dir name <<<"$t"
 	bin="$bins/${dir//\//_}.test"
 	log=$(mktemp)
 	ok=0
-	if [ -z "${built[$dir]:-}" ]; then
-		if $GO test -c -fuzz=. -o "$bin" "./$dir" >"$bins/${dir//\//_}.build" 2>&1; then built[$dir]=ok; else built[$dir]=failed; fi
-	fi
-	if [ "${built[$dir]}" = failed ]; then
+	if [ ! -e "$bins/${dir//\//_}.ok" ]; then
 		cp "$bins/${dir//\//_}.build" "$log"
 	# the same flags go test -fuzz passes, and its corpus cache (GOCACHE/fuzz/<import path>)
 	elif (cd "$dir" && "$bin" -test.run='^$' -test.fuzz="^${name}\$" -test.fuzztime="$FUZZTIME" \
