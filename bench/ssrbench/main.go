@@ -15,14 +15,10 @@ import (
 	"sort"
 	"strconv"
 	"strings"
-	"sync"
-	"syscall"
-	"time"
 
+	"meritmark/bench/internal/renderrun"
 	"meritmark/ssr"
 )
-
-const props = `{"shell":{"user":null,"path":"/","origin":"http://localhost:8080","supportEmail":"support@meritmark.example"},"page":{}}`
 
 func rssMB() float64 {
 	b, err := os.ReadFile("/proc/self/status")
@@ -37,55 +33,6 @@ func rssMB() float64 {
 		}
 	}
 	return 0
-}
-
-type result struct {
-	perSec   float64
-	p50, p99 time.Duration
-	cpuMs    float64 // CPU per render (every thread of the process): robust to a busy machine
-}
-
-// cpuTime is the process's user+system CPU time so far.
-func cpuTime() time.Duration {
-	var ru syscall.Rusage
-	_ = syscall.Getrusage(syscall.RUSAGE_SELF, &ru)
-	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
-}
-
-func run(p *ssr.Pool, n, workers int) result {
-	lat := make([]time.Duration, n)
-	var next int64 = -1
-	var mu sync.Mutex
-	take := func() int {
-		mu.Lock()
-		defer mu.Unlock()
-		next++
-		return int(next)
-	}
-	start, cpu0 := time.Now(), cpuTime()
-	var wg sync.WaitGroup
-	for w := 0; w < workers; w++ {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			for {
-				i := take()
-				if i >= n {
-					return
-				}
-				t0 := time.Now()
-				if _, _, err := p.Render(context.Background(), "HomePage", []byte(props)); err != nil {
-					panic(err)
-				}
-				lat[i] = time.Since(t0)
-			}
-		}()
-	}
-	wg.Wait()
-	el := time.Since(start)
-	cpu := cpuTime() - cpu0
-	sort.Slice(lat, func(i, j int) bool { return lat[i] < lat[j] })
-	return result{perSec: float64(n) / el.Seconds(), p50: lat[n/2], p99: lat[n*99/100], cpuMs: float64(cpu.Microseconds()) / 1000 / float64(n)}
 }
 
 func main() {
@@ -105,24 +52,24 @@ func main() {
 		fmt.Fprintln(os.Stderr, err)
 		os.Exit(1)
 	}
-	html, _, _ := one.Render(context.Background(), "HomePage", []byte(props))
+	html, _, _ := one.Render(context.Background(), "HomePage", []byte(renderrun.HomeProps))
 	fmt.Printf("home page: %d bytes of HTML\n", len(html))
-	run(one, 500, 1) // warm up
-	r1 := run(one, *n, 1)
-	fmt.Printf("v8go, 1 isolate:        %7.0f renders/s  p50 %6.3f ms  p99 %6.3f ms\n", r1.perSec, ms(r1.p50), ms(r1.p99))
+	renderrun.Run(one, 500, 1) // warm up
+	r1 := renderrun.Run(one, *n, 1)
+	fmt.Printf("v8go, 1 isolate:        %7.0f renders/s  p50 %6.3f ms  p99 %6.3f ms\n", r1.PerSec, renderrun.MS(r1.P50), renderrun.MS(r1.P99))
 	if *node {
 		var ratios, cpuRatios []float64
 		for i := 0; i < *rounds; i++ {
-			a := run(one, *n, 1)
+			a := renderrun.Run(one, *n, 1)
 			nr, err := nodeRun(*n)
 			if err != nil {
 				fmt.Fprintln(os.Stderr, err)
 				os.Exit(1)
 			}
-			ratios = append(ratios, a.perSec/nr.PerSec)
-			cpuRatios = append(cpuRatios, nr.CPUMs/a.cpuMs)
+			ratios = append(ratios, a.PerSec/nr.PerSec)
+			cpuRatios = append(cpuRatios, nr.CPUMs/a.CPUMs)
 			fmt.Printf("round %d: v8go %6.0f/s (p50 %.3f ms, p99 %.3f ms, CPU %.3f ms/render)  node %6.0f/s (p50 %.3f ms, p99 %.3f ms, CPU %.3f ms/render)  ratio %.2fx, by CPU %.2fx\n",
-				i+1, a.perSec, ms(a.p50), ms(a.p99), a.cpuMs, nr.PerSec, nr.P50, nr.P99, nr.CPUMs, a.perSec/nr.PerSec, nr.CPUMs/a.cpuMs)
+				i+1, a.PerSec, renderrun.MS(a.P50), renderrun.MS(a.P99), a.CPUMs, nr.PerSec, nr.P50, nr.P99, nr.CPUMs, a.PerSec/nr.PerSec, nr.CPUMs/a.CPUMs)
 		}
 		sort.Float64s(ratios)
 		sort.Float64s(cpuRatios)
@@ -141,18 +88,18 @@ func main() {
 		fmt.Fprintln(os.Stderr, err)
 		os.Exit(1)
 	}
-	run(all, 500, cores)
-	rN := run(all, *n, cores)
-	fmt.Printf("v8go, %d isolates:       %7.0f renders/s  p50 %6.3f ms  p99 %6.3f ms\n", cores, rN.perSec, ms(rN.p50), ms(rN.p99))
+	renderrun.Run(all, 500, cores)
+	rN := renderrun.Run(all, *n, cores)
+	fmt.Printf("v8go, %d isolates:       %7.0f renders/s  p50 %6.3f ms  p99 %6.3f ms\n", cores, rN.PerSec, renderrun.MS(rN.P50), renderrun.MS(rN.P99))
 
 	runtime.GC()
 	before := rssMB()
-	rs := run(all, *soak, cores)
+	rs := renderrun.Run(all, *soak, cores)
 	runtime.GC()
 	after := rssMB()
 	renders, recycled := all.Stats()
 	fmt.Printf("memory over %d renders: RSS %.0f MB -> %.0f MB (isolates recycled: %d of %d renders; p99 %.3f ms)\n",
-		*soak, before, after, recycled, renders, ms(rs.p99))
+		*soak, before, after, recycled, renders, renderrun.MS(rs.P99))
 	all.Close()
 
 }
@@ -176,5 +123,3 @@ func nodeRun(n int) (nodeResult, error) {
 	}
 	return nr, nil
 }
-
-func ms(d time.Duration) float64 { return float64(d.Microseconds()) / 1000 }

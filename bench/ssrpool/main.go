@@ -3,60 +3,21 @@
 // and CPU per render (the whole process: the robust figure on a busy machine) for
 // -rounds rounds. It uses only the pool's public API, so the same source builds against
 // an older ssr package: build it at two commits and alternate the binaries for an A/B,
-// e.g. `for i in 1 2 3; do /tmp/ssrpool-old; /tmp/ssrpool-new; done`.
+// e.g. `for i in 1 2 3; do /tmp/ssrpool-old; /tmp/ssrpool-new; done`. V8 flags are the
+// process's, so an A/B of flags alternates processes too:
+// `for i in 1 2 3; do ssrpool -label base; ssrpool -label maglev -v8flags --maglev; done`.
 package main
 
 import (
-	"context"
 	"flag"
 	"fmt"
 	"os"
 	"runtime"
-	"sort"
 	"strings"
-	"sync"
-	"sync/atomic"
-	"syscall"
-	"time"
 
+	"meritmark/bench/internal/renderrun"
 	"meritmark/ssr"
 )
-
-const props = `{"shell":{"user":null,"path":"/","origin":"http://localhost:8080","supportEmail":"support@meritmark.example"},"page":{}}`
-
-func cpuTime() time.Duration {
-	var ru syscall.Rusage
-	_ = syscall.Getrusage(syscall.RUSAGE_SELF, &ru)
-	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
-}
-
-func run(p *ssr.Pool, n, callers int) (perSec, cpuMs, p99 float64) {
-	var next atomic.Int64
-	lat := make([]time.Duration, n)
-	start, c0 := time.Now(), cpuTime()
-	var wg sync.WaitGroup
-	for g := 0; g < callers; g++ {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			for {
-				i := int(next.Add(1)) - 1
-				if i >= n {
-					return
-				}
-				t0 := time.Now()
-				if _, _, err := p.Render(context.Background(), "HomePage", []byte(props)); err != nil {
-					panic(err)
-				}
-				lat[i] = time.Since(t0)
-			}
-		}()
-	}
-	wg.Wait()
-	el, cpu := time.Since(start), cpuTime()-c0
-	sort.Slice(lat, func(i, j int) bool { return lat[i] < lat[j] })
-	return float64(n) / el.Seconds(), float64(cpu.Microseconds()) / 1000 / float64(n), float64(lat[n*99/100].Microseconds()) / 1000
-}
 
 func main() {
 	n := flag.Int("n", 4000, "renders per round")
@@ -78,10 +39,10 @@ func main() {
 	}
 	defer p.Close()
 	if *warm > 0 {
-		run(p, *warm, *callers)
+		renderrun.Run(p, *warm, *callers)
 	}
 	for r := 0; r < *rounds; r++ {
-		rps, cpu, p99 := run(p, *n, *callers)
-		fmt.Printf("%-12s %d isolates, %d callers: %6.0f renders/s  CPU %.3f ms/render  p99 %.2f ms\n", *label, *workers, *callers, rps, cpu, p99)
+		res := renderrun.Run(p, *n, *callers)
+		fmt.Printf("%-12s %d isolates, %d callers: %6.0f renders/s  CPU %.3f ms/render  p99 %.2f ms\n", *label, *workers, *callers, res.PerSec, res.CPUMs, renderrun.MS(res.P99))
 	}
 }
