@@ -9,6 +9,16 @@ const ctx = vm.createContext({});
 vm.runInContext(src, ctx);
 const render = ctx.__mmRender;
 const props = JSON.stringify({ shell: { user: null, path: '/', origin: 'http://localhost:8080', supportEmail: 'support@meritmark.example' }, page: {} });
+if (process.argv[3] === 'loop') {
+  // the same JS loop bench/internal/renderrun runs inside a v8go isolate: the engines alone
+  const warm = Number(process.argv[4] || 3000);
+  for (let i = 0; i < warm; i++) render('HomePage', props);
+  const t0 = Date.now();
+  let bytes = 0;
+  for (let i = 0; i < n; i++) bytes += render('HomePage', props).length;
+  console.log(JSON.stringify({ perSec: n / ((Date.now() - t0) / 1000), bytes }));
+  process.exit(0);
+}
 for (let i = 0; i < 500; i++) render('HomePage', props);
 const lat = new Float64Array(n);
 const cpu0 = process.cpuUsage();

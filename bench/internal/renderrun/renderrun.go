@@ -6,11 +6,15 @@ package renderrun
 
 import (
 	"context"
+	"encoding/json"
+	"fmt"
 	"sort"
 	"sync"
 	"sync/atomic"
 	"syscall"
 	"time"
+
+	v8 "rogchap.com/v8go"
 
 	"meritmark/ssr"
 )
@@ -64,3 +68,36 @@ func Run(p *ssr.Pool, n, callers int) Result {
 
 // MS is d in milliseconds.
 func MS(d time.Duration) float64 { return float64(d.Microseconds()) / 1000 }
+
+// engineLoop renders the home page inside the engine, warm first and then n times, from
+// one JS loop, and returns renders per second: no Go crossing, no string brought out.
+// bench/ssr-node.mjs runs the same source in Node ("loop" mode).
+const engineLoop = `(function (warm, n, props) {
+  for (let i = 0; i < warm; i++) __mmRender('HomePage', props);
+  const t0 = Date.now();
+  let bytes = 0;
+  for (let i = 0; i < n; i++) bytes += __mmRender('HomePage', props).length;
+  return n / ((Date.now() - t0) / 1000);
+})`
+
+// InEngine runs engineLoop in a fresh isolate of its own with the server bundle: what the
+// engine alone does, to set against Node running the same loop.
+func InEngine(warm, n int) (float64, error) {
+	src, err := ssr.Bundle()
+	if err != nil {
+		return 0, err
+	}
+	iso := v8.NewIsolate()
+	defer iso.Dispose()
+	ctx := v8.NewContext(iso)
+	defer ctx.Close()
+	if _, err := ctx.RunScript(src, "server.js"); err != nil {
+		return 0, err
+	}
+	props, _ := json.Marshal(HomeProps)
+	v, err := ctx.RunScript(fmt.Sprintf("%s(%d, %d, %s)", engineLoop, warm, n, props), "loop.js")
+	if err != nil {
+		return 0, err
+	}
+	return v.Number(), nil
+}
