@@ -110,7 +110,7 @@ test('sign up, log out, log in, reset the password by e-mail, edit the profile a
   await dialog.waitFor({ state: 'detached' });
 
   // --- the e-mail really arrives over SMTP with the link
-  const mail = await smtp.waitFor(EMAIL);
+  const mail = await smtp.waitFor(EMAIL, /Subject: Reset your Meritmark password/);
   assert.match(mail.data, /Subject: Reset your Meritmark password/);
   // bodies are quoted-printable: soft line breaks joined, =XX decoded (the link is ASCII)
   const body = mail.data.replace(/=\r\n/g, '').replace(/=([0-9A-F]{2})/g, (_, h) => String.fromCharCode(parseInt(h, 16)));

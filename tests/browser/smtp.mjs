@@ -60,11 +60,13 @@ export function startSMTP() {
       resolve({
         port: server.address().port,
         messages,
-        /** waits for a message to addr (up to 20 s) and returns the latest */
-        async waitFor(addr) {
+        /** waits for a message to addr whose text matches match (any, when not given; up
+         * to 20 s) and returns the latest: an address often has an earlier mail (the
+         * sign-up's confirmation) that must not be taken for the one awaited */
+        async waitFor(addr, match) {
           const deadline = Date.now() + 20000;
           for (;;) {
-            const m = messages.filter((x) => x.to.includes(addr));
+            const m = messages.filter((x) => x.to.includes(addr) && (!match || match.test(x.data)));
             if (m.length) return m[m.length - 1];
             if (Date.now() > deadline) throw new Error('no mail to ' + addr);
             await new Promise((r) => {
