@@ -83,7 +83,7 @@ PG_CHECK = if pg_isready -q -h 127.0.0.1 -p 5432 2>/dev/null || (command -v psql
 
 ## test-go: every Go test with -race on SQLite and on PostgreSQL. go test builds and links
 ## each package's test binary once and tests/go-each-db.sh runs it on each database in
-## turn (two go test runs would link the ~50 binaries twice); the summary sums each
+## turn (two go test runs would link the ~40 binaries twice); the summary sums each
 ## database's package run times
 test-go: assets $(VERSITYGW)
 	@$(PG_CHECK); dbs=sqlite; [ $$pg = 1 ] && dbs="sqlite postgres"; \

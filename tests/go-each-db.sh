@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # A `go test -exec` program: runs one package's test binary, built and linked once by go
 # test, on each database of MERITMARK_TEST_DBS in turn ("sqlite postgres" unless set), and
-# fails when any run fails. `make test-go` uses it, so the ~50 race-instrumented test
+# fails when any run fails. `make test-go` uses it, so the ~40 race-instrumented test
 # binaries are linked once for both passes instead of once per pass.
 # Each run's seconds go to the file MERITMARK_TEST_TIMES when set (make test-go sums them
 # to compare the two databases).

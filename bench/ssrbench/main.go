@@ -94,7 +94,7 @@ func main() {
 		if len(ratios) > 0 {
 			fmt.Printf("median ratio (one isolate / node, one thread, alternated): %.2fx by throughput, %.2fx by CPU per render   budget >= 0.90x\n",
 				ratios[len(ratios)/2], cpuRatios[len(cpuRatios)/2])
-			fmt.Printf("median ratio of the engines alone (the JS loop): %.2fx (v8go's libv8 is built with pointer compression and the V8 sandbox, Node's without)\n", engine[len(engine)/2])
+			fmt.Printf("median ratio of the engines alone (the JS loop): %.2fx (what the ratio above loses against it is bringing the HTML out of the isolate)\n", engine[len(engine)/2])
 		}
 	}
 	one.Close()

@@ -3,7 +3,7 @@
 // picture. Screenshots go to tests/browser/screenshots/accounts-*.png.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { startServer, launch, hydrated, wake, shot, watchErrors } from './harness.mjs';
+import { startServer, launch, hydrated, wake, shot, watchErrors, mailBody } from './harness.mjs';
 import { startSMTP } from './smtp.mjs';
 
 let smtp, server, browser;
@@ -112,8 +112,7 @@ test('sign up, log out, log in, reset the password by e-mail, edit the profile a
   // --- the e-mail really arrives over SMTP with the link
   const mail = await smtp.waitFor(EMAIL, /Subject: Reset your Meritmark password/);
   assert.match(mail.data, /Subject: Reset your Meritmark password/);
-  // bodies are quoted-printable: soft line breaks joined, =XX decoded (the link is ASCII)
-  const body = mail.data.replace(/=\r\n/g, '').replace(/=([0-9A-F]{2})/g, (_, h) => String.fromCharCode(parseInt(h, 16)));
+  const body = mailBody(mail.data);
   const link = (/(http:\/\/[^\s"<>]+\/reset-password\?[^\s"<>]+)/.exec(body) || [])[1];
   assert.ok(link, 'reset link in the message');
   const linkURL = new URL(link);

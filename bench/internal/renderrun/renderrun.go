@@ -6,6 +6,7 @@ package renderrun
 
 import (
 	"context"
+	_ "embed"
 	"encoding/json"
 	"fmt"
 	"sort"
@@ -69,16 +70,10 @@ func Run(p *ssr.Pool, n, callers int) Result {
 // MS is d in milliseconds.
 func MS(d time.Duration) float64 { return float64(d.Microseconds()) / 1000 }
 
-// engineLoop renders the home page inside the engine, warm first and then n times, from
-// one JS loop, and returns renders per second: no Go crossing, no string brought out.
-// bench/ssr-node.mjs runs the same source in Node ("loop" mode).
-const engineLoop = `(function (warm, n, props) {
-  for (let i = 0; i < warm; i++) __mmRender('HomePage', props);
-  const t0 = Date.now();
-  let bytes = 0;
-  for (let i = 0; i < n; i++) bytes += __mmRender('HomePage', props).length;
-  return n / ((Date.now() - t0) / 1000);
-})`
+// engineLoop is the JS loop of renders that bench/ssr-node.mjs also runs in Node.
+//
+//go:embed engine-loop.js
+var engineLoop string
 
 // InEngine runs engineLoop in a fresh isolate of its own with the server bundle: what the
 // engine alone does, to set against Node running the same loop.
