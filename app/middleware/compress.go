@@ -11,8 +11,9 @@ import (
 // MinCompressSize is the smallest body worth compressing.
 const MinCompressSize = 512
 
-// Compress compresses HTML, JSON and other text answers with brotli or gzip, as the
-// request's Accept-Encoding allows (Vary: Accept-Encoding). Answers that already carry a
+// Compress compresses HTML, JSON and other text answers with gzip or brotli, as the
+// request's Accept-Encoding allows (Vary: Accept-Encoding; gzip when the client takes
+// both alike, see web.DynamicEncoding). Answers that already carry a
 // Content-Encoding (precompressed static files, cached pages) pass as they are, and so do
 // streams, ranges and small bodies. It runs outside the access log, so error pages are
 // compressed too.
@@ -55,7 +56,7 @@ func Compress() fiber.Handler {
 		if len(body) < MinCompressSize {
 			return nil
 		}
-		enc := web.RequestEncoding(c)
+		enc := web.DynamicEncoding(c)
 		if enc == web.Identity {
 			return nil
 		}

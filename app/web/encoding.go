@@ -22,10 +22,10 @@ func (e Encoding) Token() string {
 	return [...]string{"", "gzip", "br"}[e]
 }
 
-// NegotiateEncoding picks the coding for an Accept-Encoding header: brotli when the
-// client accepts it, else gzip, else none. A coding with q=0 is refused; "*" stands for
-// the codings not named.
-func NegotiateEncoding(header string) Encoding {
+// NegotiateEncoding picks the coding for an Accept-Encoding header: the one the client
+// ranks higher (q), prefer when it ranks brotli and gzip alike, the other when prefer is
+// refused, else none. A coding with q=0 is refused; "*" stands for the codings not named.
+func NegotiateEncoding(header string, prefer Encoding) Encoding {
 	if header == "" {
 		return Identity
 	}
@@ -59,7 +59,7 @@ func NegotiateEncoding(header string) Encoding {
 		gz = star
 	}
 	switch {
-	case br > 0 && br >= gz:
+	case br > 0 && (br > gz || br == gz && prefer != Gzip):
 		return Brotli
 	case gz > 0:
 		return Gzip
@@ -69,18 +69,31 @@ func NegotiateEncoding(header string) Encoding {
 	return Identity
 }
 
-// RequestEncoding is the coding to answer c with.
+// RequestEncoding is the coding to send c a body compressed once and kept (a build file,
+// a cached page): brotli first, the smaller.
 func RequestEncoding(c fiber.Ctx) Encoding {
-	return NegotiateEncoding(string(c.Request().Header.Peek(fiber.HeaderAcceptEncoding)))
+	return NegotiateEncoding(string(c.Request().Header.Peek(fiber.HeaderAcceptEncoding)), Brotli)
+}
+
+// DynamicEncoding is the coding to compress c's answer with on the fly (pages for
+// members, the API): gzip first when the client ranks both alike. Brotli is a tenth
+// smaller at the levels a request can afford, but its Go encoder takes four times the
+// CPU (a 55 KB catalogue: brotli 4, 7.5 KB in 0.7-0.8 ms; gzip 5, 8.3 KB in 0.18 ms).
+func DynamicEncoding(c fiber.Ctx) Encoding {
+	return NegotiateEncoding(string(c.Request().Header.Peek(fiber.HeaderAcceptEncoding)), Gzip)
 }
 
 // Compression levels for answers compressed per request (pages for members, the API):
-// fast ones, since they cost every request. Cached pages are compressed once, harder.
+// fast ones, since they cost every request. A cached page is compressed once per coding,
+// and again after every write that changes it (see pagecache): brotli 6 is within 1 % of
+// brotli 9's size for half its CPU (the seeded home page: 7,771 B in 1.0 ms against
+// 7,709 B in 2.3 ms), gzip 6 within 4 % of gzip 9's for a third (8,667 B in 0.3 ms
+// against 8,336 B in 1.0 ms).
 const (
 	DynamicGzipLevel   = 5
 	DynamicBrotliLevel = 4
-	CachedGzipLevel    = 9
-	CachedBrotliLevel  = 9
+	CachedGzipLevel    = 6
+	CachedBrotliLevel  = 6
 )
 
 // Compress encodes body with e at the given levels (gzip, brotli).
