@@ -1,5 +1,8 @@
 // Renders the home page with the same server bundle in Node (one thread) and prints
 // {perSec, p50, p99, bytes, cpuMs (CPU per render, all threads)} as JSON; used by bench/ssrbench for the v8go/Node ratio.
+// Modes (argv[3]): none, renderToString's JS string as it is; "bytes", each render's HTML
+// also encoded to UTF-8 bytes, as an http server must before it sends it (the isolate pool
+// hands Go its HTML as bytes); "loop", the engines alone (below).
 import fs from 'node:fs';
 import vm from 'node:vm';
 
@@ -15,6 +18,7 @@ if (process.argv[3] === 'loop') {
   console.log(JSON.stringify({ perSec: loop(Number(process.argv[4] || 3000), n, props) }));
   process.exit(0);
 }
+const toBytes = process.argv[3] === 'bytes';
 for (let i = 0; i < 500; i++) render('HomePage', props);
 const lat = new Float64Array(n);
 const cpu0 = process.cpuUsage();
@@ -23,8 +27,8 @@ let bytes = 0;
 for (let i = 0; i < n; i++) {
   const s = process.hrtime.bigint();
   const out = render('HomePage', props);
+  bytes = toBytes ? Buffer.from(out, 'utf8').length : out.length;
   lat[i] = Number(process.hrtime.bigint() - s) / 1e6;
-  bytes = out.length;
 }
 const secs = Number(process.hrtime.bigint() - t0) / 1e9;
 const cpu = process.cpuUsage(cpu0); // microseconds of CPU, every thread of the process
