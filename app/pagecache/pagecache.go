@@ -338,11 +338,12 @@ func (pc *Cache) serve(c fiber.Ctx, e *entry) error {
 		return c.SendStatus(fiber.StatusNotModified)
 	}
 	c.Status(e.status)
-	prefer := web.Gzip
+	// a young entry goes out as a per-request answer would (gzip on a tie), a proven one
+	// as a kept body (brotli on a tie)
+	enc := web.DynamicEncoding(c)
 	if e.served.Add(1) > BrotliAfter {
-		prefer = web.Brotli
+		enc = web.RequestEncoding(c)
 	}
-	enc := web.NegotiateEncoding(string(c.Request().Header.Peek(fiber.HeaderAcceptEncoding)), prefer)
 	if b := e.encoded(enc); b != nil {
 		res.Header.SetContentEncoding(enc.Token())
 		return c.Send(b)
