@@ -247,6 +247,7 @@ func serve(args []string) error {
 	if workers == 0 {
 		workers = runtime.NumCPU()
 	}
+	procsFor(workers)
 	pool, err := ssr.New(ssr.Options{Workers: workers, Timeout: cfg.RenderTimeout})
 	if err != nil {
 		return err
