@@ -139,8 +139,19 @@ func TestCataloguePagesRenderOnTheServer(t *testing.T) {
 	}
 	// criteria collapsed past 20 words; ?criteria=full expands it without JavaScript
 	crit := regexp.MustCompile(`data-testid="criteria-text">([^<]*)<`)
-	if m := crit.FindStringSubmatch(detail); m == nil || len(strings.Fields(m[1])) != 20 || !strings.HasSuffix(m[1], "…") || !strings.Contains(detail, "?criteria=full#criteria") {
-		t.Errorf("criteria not collapsed to 20 words: %v", m)
+	if m := crit.FindStringSubmatch(detail); m == nil || len(strings.Fields(m[1])) != 20 || !strings.Contains(detail, m[1]+"<span>&hellip;</span></p>") || !strings.Contains(detail, "?criteria=full#criteria") {
+		t.Errorf("criteria not collapsed to 20 words and an ellipsis: %v", m)
+	}
+	// the ellipsis is an entity: the rendered pages stay within Latin-1, which V8 keeps
+	// as one-byte strings (cheaper to build, flatten and encode than two-byte ones)
+	if !strings.Contains(body, "<span>&hellip;</span> <a href=\"/badges/") {
+		t.Error("the catalogue's cards do not cut their criteria with an ellipsis and Read more")
+	}
+	for name, page := range map[string]string{"catalogue": body, "detail": detail} {
+		body := page[strings.Index(page, "<body"):]
+		if i := strings.IndexFunc(body, func(r rune) bool { return r > 0xFF }); i >= 0 {
+			t.Errorf("%s page renders %q, beyond Latin-1: %s", name, []rune(body[i:])[0], body[max(0, i-80):i+3])
+		}
 	}
 	full := html(c, "/badges/"+badges[0].ID+"?criteria=full").Expect(200).Text()
 	if m := crit.FindStringSubmatch(full); m == nil || len(strings.Fields(m[1])) != 36 || !strings.Contains(full, "Show less") {

@@ -7,6 +7,7 @@ import { Button, Card, Chip, LinkButton } from './ui';
 import { BadgeIcon, priceLabel } from './badges';
 import { catalogueHref, levelLabel, statusLabel, typeLabel, type CatalogueBadge } from '../lib/badges';
 import { words } from '../lib/format';
+import Ellipsis from './Ellipsis';
 
 /** The id of the results block the island swaps. */
 export const RESULTS_ID = 'catalogue-results';
@@ -97,7 +98,8 @@ function BadgeCard({ b, signedIn }: { b: CatalogueBadge; signedIn: boolean }) {
         {b.applicationStatus === 'awaiting_payment' && !b.isOwned && <Chip tone="warning">{statusLabel('awaiting_payment', b.paymentProcessing)}</Chip>}
       </div>
       <p className="px-6 pt-4 text-sm leading-relaxed text-muted-foreground">
-        {criteria.text}{' '}
+        {criteria.text}
+        {criteria.cut && <Ellipsis />}{' '}
         {criteria.cut && (
           <a href={href} className="whitespace-nowrap font-medium text-primary hover:underline">
             Read more<span className="sr-only"> about {b.name}</span>

@@ -1,6 +1,7 @@
 // A badge's criteria, collapsed past 20 words with Read more / Show less. Without
 // JavaScript the toggle is a link to ?criteria=full, which the server renders expanded.
 import { useState, type MouseEvent } from 'react';
+import Ellipsis from '../components/Ellipsis';
 import { words } from '../lib/format';
 
 export const CRITERIA_PREVIEW_WORDS = 20;
@@ -17,7 +18,14 @@ export default function BadgeCriteria({ badgeId, text, expanded }: { badgeId: st
   return (
     <div>
       <p className="whitespace-pre-line leading-relaxed" data-testid="criteria-text">
-        {open ? text : cut.text}
+        {open ? (
+          text
+        ) : (
+          <>
+            {cut.text}
+            <Ellipsis />
+          </>
+        )}
       </p>
       <a
         href={open ? `/badges/${badgeId}#criteria` : `/badges/${badgeId}?criteria=full#criteria`}

@@ -31,11 +31,11 @@ export function dateTime(iso: string | null | undefined): string {
   return `${date(iso)}, ${hh}:${mm} UTC`;
 }
 
-/** First n words of text, with an ellipsis when cut. */
+/** First n words of text; cut says some were left out (show <Ellipsis /> after the text). */
 export function words(text: string, n: number): { text: string; cut: boolean } {
   const w = text.trim().split(/\s+/);
   if (w.length <= n) return { text: text.trim(), cut: false };
-  return { text: w.slice(0, n).join(' ') + '…', cut: true };
+  return { text: w.slice(0, n).join(' '), cut: true };
 }
 
 /** mm:ss from seconds. */
