@@ -7,6 +7,9 @@
 #            one worker per core, no database, no compression, no cache)
 #   mm       Meritmark as configured by default (page cache and render cache on)
 #   mm-off   Meritmark with the page cache and the render cache off
+# Each run also reads the server's CPU time (user + system, from /proc, Node's workers
+# included, wrk's own not) and prints CPU per request and the ratios by it: on a shared
+# machine whose speed drifts from run to run, that figure holds where req/s does not.
 # Then the resident memory (VmRSS) of mm and mm-off before and after RSS_REQUESTS (50000;
 # 0 skips it) more requests on the first path.
 # Usage: bench/http.sh [path...]; ROUNDS (3) and DURATION (5s) adjust the runs, BIN
@@ -63,19 +66,37 @@ let s = ""; process.stdin.on("data", (d) => (s += d)).on("end", () => {
 });' > "$props"
 node bench/node-server.mjs $node_port "$props" &
 pids+=($!)
+node_pid=$!
 wait_ready "http://127.0.0.1:$node_port/"
 
-rps() { wrk -t2 -c32 -d"$DURATION" --latency "$1" 2>/dev/null | awk '/Requests\/sec/ {print $2}'; }
-declare -A sum
-for p in "${paths[@]}"; do
-  echo "== $p: wrk -t2 -c32 -d$DURATION, $ROUNDS rounds alternating node / mm / mm-off (req/s)"
-  printf '%-6s %10s %10s %10s %9s %9s\n' round node mm mm-off mm/node off/node
-  for r in $(seq 1 "$ROUNDS"); do
-    n=$(rps "http://127.0.0.1:$node_port$p")
-    m=$(rps "http://127.0.0.1:$mm$p")
-    o=$(rps "http://127.0.0.1:$off$p")
-    printf '%-6s %10s %10s %10s %9s %9s\n' "$r" "$n" "$m" "$o" "$(awk -v a="$m" -v b="$n" 'BEGIN{printf "%.2fx", a/b}')" "$(awk -v a="$o" -v b="$n" 'BEGIN{printf "%.2fx", a/b}')"
+# cpu_ticks PID: clock ticks of CPU (user + system) used by PID and its children so far
+cpu_ticks() {
+  local t=0 p
+  for p in "$1" $(pgrep -P "$1"); do
+    t=$((t + $(awk '{print $14 + $15}' "/proc/$p/stat" 2>/dev/null || echo 0)))
   done
+  echo "$t"
+}
+hz=$(getconf CLK_TCK)
+# run URL PID: one wrk run; prints "req/s ms-of-server-CPU-per-request"
+run() {
+  local c0 c1 out
+  c0=$(cpu_ticks "$2")
+  out=$(wrk -t2 -c32 -d"$DURATION" "$1" 2>/dev/null)
+  c1=$(cpu_ticks "$2")
+  echo "$out" | awk -v c=$((c1 - c0)) -v hz="$hz" '/requests in/ {n = $1} /Requests\/sec/ {r = $2} END {printf "%s %.3f\n", r, c * 1000 / hz / n}'
+}
+ratio() { awk -v a="$1" -v b="$2" 'BEGIN{printf "%.2fx", a/b}'; }
+for p in "${paths[@]}"; do
+  echo "== $p: wrk -t2 -c32 -d$DURATION, $ROUNDS rounds alternating node / mm / mm-off"
+  printf '%-6s %9s %9s %9s %8s %8s %27s %10s\n' round node mm mm-off mm/node off/node "server CPU ms/req node mm off" "off/node"
+  for r in $(seq 1 "$ROUNDS"); do
+    read -r n nc < <(run "http://127.0.0.1:$node_port$p" "$node_pid")
+    read -r m mc < <(run "http://127.0.0.1:$mm$p" "$mm_pid")
+    read -r o oc < <(run "http://127.0.0.1:$off$p" "$off_pid")
+    printf '%-6s %9s %9s %9s %8s %8s %11s %7s %7s %10s\n' "$r" "$n" "$m" "$o" "$(ratio "$m" "$n")" "$(ratio "$o" "$n")" "$nc" "$mc" "$oc" "$(ratio "$nc" "$oc")"
+  done
+  echo "(req/s ratios are throughput; the last column is Node's CPU per request over mm-off's: >1 means mm-off spends less)"
   # sizes as a browser gets them
   printf 'bytes: %s identity, %s gzip, %s br (Meritmark); %s (node)\n' \
     "$(curl -s "http://127.0.0.1:$mm$p" | wc -c)" "$(curl -s -H 'Accept-Encoding: gzip' "http://127.0.0.1:$mm$p" | wc -c)" \
