@@ -22,6 +22,7 @@ if (cluster.isPrimary) {
   const ctx = vm.createContext({});
   vm.runInContext(src, ctx);
   const render = ctx.__mmRender;
+  const renderedIslands = ctx.__mmIslands;
   const esc = (s) => s.replace(/[&<>"]/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;' })[c]);
   http
     .createServer((req, res) => {
@@ -31,11 +32,10 @@ if (cluster.isPrimary) {
         res.writeHead(404).end('not found');
         return;
       }
-      const out = render(r.page, r.props);
-      const nl = out.indexOf('\n');
-      const islands = JSON.parse(out.slice(0, nl));
+      const html = render(r.page, r.props);
+      const islands = JSON.parse(renderedIslands());
       let doc = `<!doctype html><html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width,initial-scale=1"><title>${esc(r.title || 'Meritmark')}</title></head><body><div id="root">`;
-      doc += out.slice(nl + 1) + '</div>';
+      doc += html + '</div>';
       islands.forEach((is, i) => {
         doc += `<script type="application/json" id="props-i${i}">${JSON.stringify(is.p).replace(/</g, '\\u003c')}</script>`;
       });

@@ -19,7 +19,6 @@ import (
 	"io/fs"
 	"log/slog"
 	"runtime"
-	"strings"
 	"sync/atomic"
 	"time"
 
@@ -67,7 +66,8 @@ type Pool struct {
 type worker struct {
 	iso     *v8.Isolate
 	ctx     *v8.Context
-	render  *v8.Function
+	render  *v8.Function // __mmRender(page, propsJSON): the HTML
+	islands *v8.Function // __mmIslands(): the last render's islands, as JSON
 	undef   *v8.Value
 	pages   map[string]*v8.Value // page-name strings, made once per isolate
 	renders int
@@ -136,14 +136,24 @@ func (p *Pool) newWorker() (*worker, error) {
 	if v != nil {
 		v.Release()
 	}
-	fnVal, err := ctx.Global().Get("__mmRender")
-	if err != nil || !fnVal.IsFunction() {
-		ctx.Close()
-		iso.Dispose()
-		return nil, errors.New("ssr: bundle does not define globalThis.__mmRender")
+	fn, err := globalFunc(ctx, "__mmRender")
+	if err == nil {
+		var islands *v8.Function
+		if islands, err = globalFunc(ctx, "__mmIslands"); err == nil {
+			return &worker{iso: iso, ctx: ctx, render: fn, islands: islands, undef: v8.Undefined(iso), pages: map[string]*v8.Value{}}, nil
+		}
 	}
-	fn, _ := fnVal.AsFunction()
-	return &worker{iso: iso, ctx: ctx, render: fn, undef: v8.Undefined(iso), pages: map[string]*v8.Value{}}, nil
+	ctx.Close()
+	iso.Dispose()
+	return nil, err
+}
+
+func globalFunc(ctx *v8.Context, name string) (*v8.Function, error) {
+	v, err := ctx.Global().Get(name)
+	if err != nil || !v.IsFunction() {
+		return nil, errors.New("ssr: bundle does not define globalThis." + name)
+	}
+	return v.AsFunction()
 }
 
 func (w *worker) dispose() {
@@ -159,7 +169,7 @@ func (p *Pool) Render(ctx context.Context, page string, props []byte) (string, [
 	case <-ctx.Done():
 		return "", nil, ctx.Err()
 	}
-	out, err := p.renderOn(w, page, props)
+	html, islands, err := p.renderOn(w, page, props)
 	p.renders.Add(1)
 	w.renders++
 	if errors.Is(err, ErrTimeout) || w.renders >= p.opts.MaxRenders || heapUsed(w.iso) > p.opts.MaxHeap {
@@ -179,12 +189,7 @@ func (p *Pool) Render(ctx context.Context, page string, props []byte) (string, [
 	if err != nil {
 		return "", nil, err
 	}
-	// the renderer returns islands JSON, a newline, then the HTML (JSON has no raw newline)
-	i := strings.IndexByte(out, '\n')
-	if i < 0 {
-		return "", nil, errors.New("ssr: malformed render output")
-	}
-	return out[i+1:], []byte(out[:i]), nil
+	return html, []byte(islands), nil
 }
 
 func (p *Pool) refill() {
@@ -199,14 +204,14 @@ func (p *Pool) refill() {
 
 func heapUsed(iso *v8.Isolate) uint64 { return iso.GetHeapStatistics().UsedHeapSize }
 
-func (p *Pool) renderOn(w *worker, page string, props []byte) (string, error) {
+func (p *Pool) renderOn(w *worker, page string, props []byte) (html, islands string, err error) {
 	// page names are few and fixed: keep their values for the isolate's life (they are
 	// released with its context); only the props and the result are per render
 	pageV, ok := w.pages[page]
 	if !ok {
 		v, err := v8.NewValue(w.iso, page)
 		if err != nil {
-			return "", err
+			return "", "", err
 		}
 		if len(w.pages) < 256 {
 			w.pages[page] = v
@@ -217,7 +222,7 @@ func (p *Pool) renderOn(w *worker, page string, props []byte) (string, error) {
 	}
 	propsV, err := v8.NewValue(w.iso, string(props))
 	if err != nil {
-		return "", err
+		return "", "", err
 	}
 	defer propsV.Release()
 
@@ -227,18 +232,28 @@ func (p *Pool) renderOn(w *worker, page string, props []byte) (string, error) {
 		w.iso.TerminateExecution()
 	})
 	res, err := w.render.Call(w.undef, pageV, propsV)
+	var isl *v8.Value
+	if err == nil {
+		isl, err = w.islands.Call(w.undef)
+	}
 	watchdog.Stop()
 	if timedOut.Load() {
-		if res != nil {
-			res.Release()
-		}
-		return "", ErrTimeout
+		release(res, isl)
+		return "", "", ErrTimeout
 	}
+	defer release(res, isl)
 	if err != nil {
-		return "", fmt.Errorf("ssr: %s: %w", page, err)
+		return "", "", fmt.Errorf("ssr: %s: %w", page, err)
 	}
-	defer res.Release()
-	return res.String(), nil
+	return res.String(), isl.String(), nil
+}
+
+func release(vs ...*v8.Value) {
+	for _, v := range vs {
+		if v != nil {
+			v.Release()
+		}
+	}
 }
 
 // Stats reports renders done and isolates recycled.

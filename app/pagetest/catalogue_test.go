@@ -148,9 +148,8 @@ func TestCataloguePagesRenderOnTheServer(t *testing.T) {
 		t.Error("the catalogue's cards do not cut their criteria with an ellipsis and Read more")
 	}
 	for name, page := range map[string]string{"catalogue": body, "detail": detail} {
-		body := page[strings.Index(page, "<body"):]
-		if i := strings.IndexFunc(body, func(r rune) bool { return r > 0xFF }); i >= 0 {
-			t.Errorf("%s page renders %q, beyond Latin-1: %s", name, []rune(body[i:])[0], body[max(0, i-80):i+3])
+		if where := beyondLatin1(page); where != "" {
+			t.Errorf("%s page renders %s", name, where)
 		}
 	}
 	full := html(c, "/badges/"+badges[0].ID+"?criteria=full").Expect(200).Text()

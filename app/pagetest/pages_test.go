@@ -1,6 +1,7 @@
 package pagetest
 
 import (
+	"fmt"
 	"io/fs"
 	"net/http"
 	"regexp"
@@ -69,6 +70,28 @@ func TestPublicPagesHaveRealContentInRawHTML(t *testing.T) {
 		}
 		if len(islands) != wantIslands {
 			t.Errorf("%s: %d islands, want %d: %v", path, len(islands), wantIslands, islands)
+		}
+	}
+}
+
+// beyondLatin1 says where a page's body has a character above U+00FF, or "". One such
+// character anywhere in a render makes V8 build the whole page two bytes a character
+// (README, "Pages stay within Latin-1"); typography uses entities (components/Ellipsis).
+func beyondLatin1(page string) string {
+	body := page[max(0, strings.Index(page, "<body")):]
+	i := strings.IndexFunc(body, func(r rune) bool { return r > 0xFF })
+	if i < 0 {
+		return ""
+	}
+	return fmt.Sprintf("%q, beyond Latin-1: %s", []rune(body[i:])[0], body[max(0, i-80):i+3])
+}
+
+func TestPublicPagesStayWithinLatin1(t *testing.T) {
+	e := New(t)
+	for _, path := range []string{"/", "/badges", "/hall-of-fame", "/verify-badge", "/verify/MM-NOPE-0000", "/about", "/services", "/contact",
+		"/cancellationsandrefunds", "/shippingpolicy", "/termsandconditions", "/privacypolicy", "/login", "/signup", "/reset-password", "/no-such-page"} {
+		if where := beyondLatin1(get(t, e, path).Text()); where != "" {
+			t.Errorf("%s renders %s", path, where)
 		}
 	}
 }

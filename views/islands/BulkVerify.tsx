@@ -162,7 +162,7 @@ export default function BulkVerify(p: BulkVerifyProps) {
             value={file ? '' : text}
             disabled={!!file || busy}
             onChange={(e) => setText(e.target.value)}
-            placeholder={'MM-7K2D-9QXA-4PZM\nhttps://…/verify/…'}
+            placeholder={'MM-7K2D-9QXA-4PZM\nhttps://.../verify/MM-3F8W-2RTC-7YHN'}
             className="font-mono text-sm"
           />
         </div>

@@ -107,7 +107,7 @@ export default function ContactForm({ supportEmail }: { supportEmail: string }) 
       </div>
       <div className="grid gap-2">
         <Label htmlFor="contact-message">Message</Label>
-        <Textarea {...field('message')} rows={6} placeholder="Tell us a little about your question…" className={cn('min-h-36', invalidRing)} />
+        <Textarea {...field('message')} rows={6} placeholder="Tell us a little about your question" className={cn('min-h-36', invalidRing)} />
         {error('message')}
       </div>
       {sentURL && (

@@ -13,6 +13,7 @@ import { Button, Card, Input, Label } from '../components/ui';
 import { api, ApiError } from '../lib/api';
 import { toastError } from '../lib/toast';
 import { cn } from '../lib/cn';
+import Ellipsis from '../components/Ellipsis';
 import { NotFound, ResultView } from '../components/verify/ResultView';
 import { MSG_FAILED, MSG_NOT_VERIFIED, type VerifyResult } from '../components/verify/model';
 
@@ -164,7 +165,15 @@ export default function VerifyBadge(p: VerifyBadgeProps) {
             </Button>
           </div>
           <p id="verification-id-help" className="text-xs text-muted-foreground">
-            {hint ? <span className="font-medium text-destructive">{hint}</span> : 'Verification IDs are not case-sensitive. Shared links (…/verify/…) can be pasted as they are.'}
+            {hint ? (
+              <span className="font-medium text-destructive">{hint}</span>
+            ) : (
+              <>
+                Verification IDs are not case-sensitive. Shared links (<Ellipsis />
+                /verify/
+                <Ellipsis />) can be pasted as they are.
+              </>
+            )}
           </p>
         </form>
 

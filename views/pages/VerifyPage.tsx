@@ -4,6 +4,7 @@ import { Card, Container } from '../components/ui';
 import { Island } from '../components/Island';
 import VerifyBadge, { type VerifyBadgeProps } from '../islands/VerifyBadge';
 import BulkVerify from '../islands/BulkVerify';
+import Ellipsis from '../components/Ellipsis';
 import { GrantHistory, type HistoryItem } from '../components/GrantHistory';
 
 // the bulk check's limits (app/verify: MaxBulkIDs, MaxBulkBytes)
@@ -45,7 +46,7 @@ export default function VerifyPage(p: VerifyBadgeProps & { history?: HistoryItem
           <h2 id="how-heading" className="text-center text-xl font-semibold tracking-tight">How verification works</h2>
           <ol className="mt-6 grid gap-4 sm:grid-cols-3">
             <Step icon={<ListChecks className="h-5 w-5" aria-hidden="true" />} title="Find the ID">
-              The holder shares a link (…/verify/…) or gives you the verification ID on their profile, such as MM-7K2D-9QXA-4PZM.
+              The holder shares a link (<Ellipsis />/verify/<Ellipsis />) or gives you the verification ID on their profile, such as MM-7K2D-9QXA-4PZM.
             </Step>
             <Step icon={<KeyRound className="h-5 w-5" aria-hidden="true" />} title="We check the signature">
               Every badge is a signed Open Badges 3.0 credential, in two forms: a JWT signed with ES256 (its kid names the key's URL) and a JSON-LD credential carrying an eddsa-rdfc-2022 Data Integrity proof by our did:web. We check the signature against our published keys.
