@@ -171,8 +171,8 @@ const oneByteProbe = `;(() => {
   };
 })();`
 
-// V8 builds a page two bytes a character when any piece of it is, which costs about a
-// tenth of a catalogue render; the bundle keeps the pieces that come from the props one
+// V8 builds a page two bytes a character when any piece of it is, which costs about 2 %
+// of a catalogue render; the bundle keeps the pieces that come from the props one
 // byte. A bundle that lets a JSON-parsed short string (or the islands' JSON) into the HTML
 // fails here.
 func TestHTMLFromShortJSONStringsStaysOneByte(t *testing.T) {
