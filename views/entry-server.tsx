@@ -16,8 +16,8 @@ let islands = '[]';
 // anywhere in a concatenation makes V8 flatten the whole result two bytes a character,
 // and make v8go encode it to UTF-8 from that: about 2 % of a /badges render (README,
 // "Pages stay one byte a character"). The islands' JSON carries such keys; the HTML must
-// not touch it. Node's V8 (11.3) keeps
-// these strings one byte, so `bench/node-server.mjs` gains nothing from this.
+// not touch it. Node's V8 (11.3) keeps these strings one byte, so
+// `bench/node-server.mjs` gains nothing from this.
 function render(name: string, json: string): string {
   const Page = pages[name];
   if (!Page) throw new Error('unknown page ' + name);
