@@ -6,22 +6,28 @@ import (
 	"github.com/uptrace/bun"
 
 	"meritmark/app/model"
+	"meritmark/db"
 )
 
 // Service reads the catalogue and badge details.
-type Service struct{ DB *bun.DB }
+type Service struct {
+	DB *bun.DB
+
+	active  db.Prepared    // activeBadgesSQL, parsed once per connection
+	records [2]db.Prepared // userRecordsSQL
+}
 
 // Catalogue lists every active badge; for a signed-in viewer each entry says whether the
 // viewer owns it and the status of the viewer's latest application. Two queries at most,
 // whatever the number of badges.
 func (s *Service) Catalogue(ctx context.Context, viewer *model.User) ([]Owned, error) {
-	badges, err := activeBadges(ctx, s.DB)
+	badges, err := activeBadges(ctx, s.DB, &s.active)
 	if err != nil {
 		return nil, err
 	}
 	var mine map[string]*Mine
 	if viewer != nil {
-		recs, err := userRecords(ctx, s.DB, viewer.ID, "")
+		recs, err := userRecords(ctx, s.DB, &s.records, viewer.ID, "")
 		if err != nil {
 			return nil, err
 		}
@@ -55,7 +61,7 @@ func (s *Service) Detail(ctx context.Context, id string, viewer *model.User) (*D
 	}
 	d := &Detail{Badge: *b}
 	if viewer != nil {
-		recs, err := userRecords(ctx, s.DB, viewer.ID, id)
+		recs, err := userRecords(ctx, s.DB, &s.records, viewer.ID, id)
 		if err != nil {
 			return nil, err
 		}

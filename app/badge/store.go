@@ -7,6 +7,7 @@ import (
 	"github.com/uptrace/bun"
 
 	"meritmark/app/model"
+	"meritmark/db"
 )
 
 // badgeRow is a badge with its active quiz (and question count) and its creator's name,
@@ -66,12 +67,15 @@ FROM badges b
 LEFT JOIN quizzes q ON q.badge_id = b.id AND q.is_active
 LEFT JOIN users u ON u.id = b.created_by`
 
-// activeBadges is every active badge, oldest first: one query.
-func activeBadges(ctx context.Context, d bun.IDB) ([]Badge, error) {
-	var rows []badgeRow
-	if err := d.NewRaw(badgeSelect+`
+const activeBadgesSQL = badgeSelect + `
 WHERE b.is_active
-ORDER BY b.created_at, b.id`).Scan(ctx, &rows); err != nil {
+ORDER BY b.created_at, b.id`
+
+// activeBadges is every active badge, oldest first: one query (the catalogue's, on every
+// visit, so prepared).
+func activeBadges(ctx context.Context, d bun.IDB, stmt *db.Prepared) ([]Badge, error) {
+	var rows []badgeRow
+	if err := stmt.Scan(ctx, d, &rows, activeBadgesSQL); err != nil {
 		return nil, err
 	}
 	out := make([]Badge, len(rows))
@@ -95,25 +99,32 @@ WHERE b.id = ?`, id).Scan(ctx, &rows); err != nil {
 	return &b, nil
 }
 
-// userRecords is the user's applications and unrevoked grants (for one badge, or all
-// when badgeID is ""): one query.
-func userRecords(ctx context.Context, d bun.IDB, userID, badgeID string) ([]record, error) {
-	appWhere, grantWhere := "a.user_id = ?", "g.user_id = ? AND g.revoked_at IS NULL"
-	args := []any{userID, userID}
-	if badgeID != "" {
-		appWhere += " AND a.badge_id = ?"
-		grantWhere += " AND g.badge_id = ?"
-		args = []any{userID, badgeID, userID, badgeID}
-	}
-	var recs []record
-	err := d.NewRaw(`
+// userRecordsSQL reads a user's applications and unrevoked grants: [0] of every badge,
+// [1] of one badge.
+var userRecordsSQL = [2]string{recordsSQL("", ""), recordsSQL(" AND a.badge_id = ?", " AND g.badge_id = ?")}
+
+func recordsSQL(appBadge, grantBadge string) string {
+	return `
 SELECT 'a' AS kind, a.id, a.badge_id, a.status, a.created_at AS at, a.reviewed_at AS at2,
 	a.rejection_reason AS reason, '' AS vid, '' AS pvid,
 	COALESCE((SELECT p.status FROM payments p WHERE p.application_id = a.id ORDER BY p.created_at DESC, p.id DESC LIMIT 1), '') AS pay
-FROM applications a WHERE `+appWhere+`
+FROM applications a WHERE a.user_id = ?` + appBadge + `
 UNION ALL
 SELECT 'g' AS kind, g.id, g.badge_id, '' AS status, g.granted_at AS at, g.expires_at AS at2,
 	'' AS reason, g.verification_id AS vid, g.public_verification_id AS pvid, '' AS pay
-FROM badge_grants g WHERE `+grantWhere, args...).Scan(ctx, &recs)
+FROM badge_grants g WHERE g.user_id = ? AND g.revoked_at IS NULL` + grantBadge
+}
+
+// userRecords is the user's applications and unrevoked grants (for one badge, or all
+// when badgeID is ""): one query, on every signed-in catalogue or badge page, so kept
+// prepared in stmts (one for each form).
+func userRecords(ctx context.Context, d bun.IDB, stmts *[2]db.Prepared, userID, badgeID string) ([]record, error) {
+	var recs []record
+	var err error
+	if badgeID == "" {
+		err = stmts[0].Scan(ctx, d, &recs, userRecordsSQL[0], userID, userID)
+	} else {
+		err = stmts[1].Scan(ctx, d, &recs, userRecordsSQL[1], userID, badgeID, userID, badgeID)
+	}
 	return recs, err
 }

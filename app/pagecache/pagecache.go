@@ -29,6 +29,7 @@ import (
 	"github.com/uptrace/bun"
 
 	"meritmark/app/web"
+	mmdb "meritmark/db"
 )
 
 // Scope is a kind of data public pages show.
@@ -62,12 +63,25 @@ ON CONFLICT (scope) DO UPDATE SET version = page_versions.version + 1`, s.String
 
 // Read reads the versions now.
 func Read(ctx context.Context, db bun.IDB) (Versions, error) {
+	return readWith(ctx, db, nil)
+}
+
+// readWith reads the versions, with stmt when there is one: the reader keeps the read
+// prepared, as it runs before every visitor's page.
+func readWith(ctx context.Context, db bun.IDB, stmt *mmdb.Prepared) (Versions, error) {
 	var v Versions
 	var rows []struct {
 		Scope   string `bun:"scope"`
 		Version int64  `bun:"version"`
 	}
-	if err := db.NewRaw(`SELECT scope, version FROM page_versions`).Scan(ctx, &rows); err != nil {
+	const query = `SELECT scope, version FROM page_versions`
+	var err error
+	if stmt != nil {
+		err = stmt.Scan(ctx, db, &rows, query)
+	} else {
+		err = db.NewRaw(query).Scan(ctx, &rows)
+	}
+	if err != nil {
 		return v, err
 	}
 	for _, r := range rows {
@@ -368,6 +382,7 @@ func etagMatch(header, tag string) bool {
 // already under way.
 type reader struct {
 	db      *bun.DB
+	stmt    mmdb.Prepared
 	mu      sync.Mutex
 	running bool
 	next    *flight
@@ -409,7 +424,7 @@ func (r *reader) read(ctx context.Context) (Versions, error) {
 // run performs f's read, then starts the read queued meanwhile.
 func (r *reader) run(f *flight) {
 	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
-	f.v, f.err = Read(ctx, r.db)
+	f.v, f.err = readWith(ctx, r.db, &r.stmt)
 	cancel()
 	close(f.done)
 	r.mu.Lock()

@@ -53,6 +53,8 @@ type Store struct {
 	MaxAge time.Duration
 	Secure bool
 	Now    func() time.Time
+
+	lookup db.Prepared // the lookup below, parsed once per connection
 }
 
 func (s *Store) now() time.Time {
@@ -98,7 +100,7 @@ func (s *Store) Lookup(ctx context.Context, token string) (*model.Session, *mode
 	}
 	// the session and its user in one query: this runs on every signed-in request
 	var rows []sessionWithUser
-	if err := s.DB.NewRaw(lookupSQL(s.DB), Hash(token)).Scan(ctx, &rows); err != nil {
+	if err := s.lookup.Scan(ctx, s.DB, &rows, lookupSQL(s.DB), Hash(token)); err != nil {
 		return nil, nil, err
 	}
 	if len(rows) == 0 {

@@ -45,6 +45,8 @@ type Service struct {
 
 	listMu sync.Mutex
 	lists  map[string]signedList // origin -> the signed revocation Bitstring Status List
+
+	byVerificationID, byPublicID db.Prepared // load's two reads
 }
 
 // NewService makes the service.
@@ -90,13 +92,20 @@ const recordSelect = `SELECT g.id AS grant_id, g.user_id, g.badge_id, g.verifica
 FROM badge_grants AS g JOIN users AS u ON u.id = g.user_id JOIN badges AS b ON b.id = g.badge_id
 LEFT JOIN badge_grant_credentials AS gc ON gc.grant_id = g.id `
 
+const (
+	byVerificationIDSQL = recordSelect + "WHERE g.verification_id = ?"
+	byPublicIDSQL       = recordSelect + "WHERE g.public_verification_id = ?"
+)
+
+// load is the grant of a verification id (kind says which): every verify page and API
+// call reads one, so both reads are kept prepared.
 func (s *Service) load(ctx context.Context, kind, id string) (*record, error) {
-	col := "g.verification_id"
+	stmt, query := &s.byVerificationID, byVerificationIDSQL
 	if kind == KindPublic {
-		col = "g.public_verification_id"
+		stmt, query = &s.byPublicID, byPublicIDSQL
 	}
 	var r record
-	if err := s.DB.NewRaw(recordSelect+"WHERE "+col+" = ?", id).Scan(ctx, &r); err != nil {
+	if err := stmt.Scan(ctx, s.DB, &r, query, id); err != nil {
 		if db.IsNoRows(err) {
 			return nil, ErrNotFound
 		}
