@@ -12,7 +12,11 @@
 # machine whose speed drifts from run to run, that figure holds where req/s does not.
 # Then the resident memory (VmRSS) of mm and mm-off before and after RSS_REQUESTS (50000;
 # 0 skips it) more requests on the first path.
-# Usage: bench/http.sh [path...]; ROUNDS (3) and DURATION (5s) adjust the runs, BIN
+# Before a path's rounds, each server serves it untimed for WARMUP (DURATION; 0 skips it):
+# JITs warm in both engines, and an isolate needs ~3,000 renders to reach its speed, so
+# without it the first round measured the warm-up (in a seven-round run, Node's first
+# round on / made 635 req/s and its later ones 980-1,547).
+# Usage: bench/http.sh [path...]; ROUNDS (3), DURATION (5s) and WARMUP adjust the runs, BIN
 # (bin/meritmark) picks the binary (e.g. one built from an older commit, for a before figure).
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -22,6 +26,7 @@ BIN=${BIN:-bin/meritmark}
 ROUNDS=${ROUNDS:-3}
 RSS_REQUESTS=${RSS_REQUESTS:-50000}
 DURATION=${DURATION:-5s}
+WARMUP=${WARMUP:-$DURATION}
 paths=("$@")
 [ ${#paths[@]} -gt 0 ] || paths=(/ /badges)
 pids=()
@@ -89,6 +94,10 @@ run() {
 ratio() { awk -v a="$1" -v b="$2" 'BEGIN{printf "%.2fx", a/b}'; }
 for p in "${paths[@]}"; do
   echo "== $p: wrk -t2 -c32 -d$DURATION, $ROUNDS rounds alternating node / mm / mm-off"
+  if [ "$WARMUP" != 0 ]; then
+    for port in $node_port $mm $off; do wrk -t2 -c32 -d"$WARMUP" "http://127.0.0.1:$port$p" >/dev/null 2>&1; done
+    echo "(each server served $p untimed for $WARMUP first)"
+  fi
   printf '%-6s %9s %9s %9s %8s %8s %27s %10s\n' round node mm mm-off mm/node off/node "server CPU ms/req node mm off" "off/node"
   for r in $(seq 1 "$ROUNDS"); do
     read -r n nc < <(run "http://127.0.0.1:$node_port$p" "$node_pid")
