@@ -248,6 +248,7 @@ func serve(args []string) error {
 		workers = runtime.NumCPU()
 	}
 	procsFor(workers)
+	gcFor()
 	pool, err := ssr.New(ssr.Options{Workers: workers, Timeout: cfg.RenderTimeout})
 	if err != nil {
 		return err
