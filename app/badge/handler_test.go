@@ -425,6 +425,21 @@ func TestCataloguePageFiltersWithJavaScriptOff(t *testing.T) {
 			t.Errorf("catalogue head lacks %s", w)
 		}
 	}
+	// the structured data lists every badge of the catalogue, in its order, whatever the filter
+	m := regexp.MustCompile(`<script type="application/ld\+json">(.*?)</script>`).FindStringSubmatch(body)
+	if m == nil {
+		t.Fatal("catalogue has no JSON-LD")
+	}
+	var items []string
+	for i, b := range all["badges"].([]any) {
+		b := b.(map[string]any)
+		items = append(items, fmt.Sprintf(`{"@type":"ListItem","name":%q,"position":%d,"url":"%s/badges/%s"}`, b["name"], i+1, f.env.URL, b["_id"]))
+	}
+	want := `{"@context":"https://schema.org","@type":"CollectionPage","mainEntity":{"@type":"ItemList","itemListElement":[` +
+		strings.Join(items, ",") + `],"numberOfItems":4},"name":"Discover Professional Badges","url":"` + f.env.URL + `/badges"}`
+	if m[1] != want {
+		t.Errorf("catalogue JSON-LD\n got %s\nwant %s", m[1], want)
+	}
 }
 
 func TestCataloguePageCarriesOwnership(t *testing.T) {
