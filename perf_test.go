@@ -39,7 +39,7 @@ func TestGCForPacesTheCollectorUnlessTheEnvironmentSetsIt(t *testing.T) {
 		debug.SetMemoryLimit(1 << 40)
 		t.Setenv(env, "150")
 		if got := gcFor(); got != 150 || debug.SetMemoryLimit(-1) != 1<<40 {
-			t.Fatalf("with %s set, gcFor() = %d; want the runtime's pace (150, no limit) unchanged", env, got)
+			t.Fatalf("with %s set, gcFor() = %d; want the runtime's pace and limit (150, 1 TiB) unchanged", env, got)
 		}
 		t.Setenv(env, "")
 	}
