@@ -56,11 +56,14 @@ start_mm $off MERITMARK_PAGE_CACHE=false MERITMARK_RENDER_CACHE=0
 off_pid=$last_pid
 wait_ready "http://127.0.0.1:$off/readyz"
 
-# the Node server renders the same pages with the same props (taken from Meritmark once)
+# the Node server renders the same pages with the same props (taken from Meritmark once):
+# the catalogue's badges as the page gets them, cards with the fields app/badge Card sends
+# (the API's entries carry more: description, quiz, creator)
 props=$(mktemp); dirs+=("$props")
 curl -sf "http://127.0.0.1:$mm/backend/api/v1/badges/with-ownership" | node -e '
 let s = ""; process.stdin.on("data", (d) => (s += d)).on("end", () => {
-  const badges = JSON.parse(s).badges;
+  const badges = JSON.parse(s).badges.map(({ _id, name, category, type, level, price, icon, color, criteria }) =>
+    ({ _id, name, category, type, level, price, icon, color, criteria, isOwned: false, applicationStatus: null, paymentProcessing: false }));
   const shell = (path) => ({ user: null, path, origin: "http://127.0.0.1:'"$mm"'", supportEmail: "support@meritmark.example" });
   const out = {
     "/": { page: "HomePage", title: "Meritmark", props: JSON.stringify({ shell: shell("/"), page: {} }) },

@@ -79,11 +79,32 @@ func Dollars(cents int64) float64 { return float64(cents) / 100 }
 // and the status of the user's latest application for it (null when none).
 type Owned struct {
 	Badge
+	Ownership
+}
+
+// Ownership is what a signed-in viewer has done about a badge, as the catalogue's entries
+// and cards carry it.
+type Ownership struct {
 	IsOwned           bool    `json:"isOwned"`
 	ApplicationStatus *string `json:"applicationStatus"`
 	// PaymentProcessing: the application awaits payment but PayPal is still processing
 	// a capture, so nothing more is owed (the payment page says the same).
 	PaymentProcessing bool `json:"paymentProcessing"`
+}
+
+// ownership is what m says (nothing when m is nil).
+func ownership(m *Mine) Ownership {
+	var o Ownership
+	if m == nil {
+		return o
+	}
+	o.IsOwned = m.Grant != nil
+	if m.Application != nil {
+		s := m.Application.Status
+		o.ApplicationStatus = &s
+		o.PaymentProcessing = m.Application.PaymentProcessing
+	}
+	return o
 }
 
 // Application is the user's latest application for a badge, as the detail shows it.
@@ -167,20 +188,26 @@ func utcPtr(t *time.Time) *time.Time {
 	return &u
 }
 
-// WithOwnership is the catalogue entry for a signed-in user.
-func WithOwnership(b Badge, m *Mine) Owned {
-	o := Owned{Badge: b}
-	if m == nil {
-		return o
-	}
-	o.IsOwned = m.Grant != nil
-	if m.Application != nil {
-		s := m.Application.Status
-		o.ApplicationStatus = &s
-		o.PaymentProcessing = m.Application.PaymentProcessing
-	}
-	return o
+// Card is a badge as the catalogue page shows it (views/components/catalogue.tsx): the
+// card's fields and, for a signed-in viewer, what the viewer has done about the badge.
+// The description is searched (Matches) but not shown, so it stays out of the page's
+// props; the quiz and the creator, which the card does not show, are not read at all.
+type Card struct {
+	ID          string  `json:"_id"`
+	Name        string  `json:"name"`
+	Description string  `json:"-"`
+	Category    string  `json:"category"`
+	Type        string  `json:"type"`
+	Level       string  `json:"level"`
+	Price       float64 `json:"price"` // dollars
+	Icon        string  `json:"icon"`
+	Color       string  `json:"color"`
+	Criteria    string  `json:"criteria"`
+	Ownership
 }
+
+// WithOwnership is the catalogue entry for a signed-in user.
+func WithOwnership(b Badge, m *Mine) Owned { return Owned{Badge: b, Ownership: ownership(m)} }
 
 // --- catalogue filters (the island in views/islands/BadgeCatalogue.tsx applies the same
 // rules in the browser; views/lib/badges.ts) ---
@@ -211,7 +238,7 @@ func NormalizeCategory(c string) string {
 
 // Matches reports whether b is shown for the search text q (every word must occur in the
 // name, description or category, ignoring case) and category ("" = All).
-func Matches(b *Badge, q, category string) bool {
+func Matches(b *Card, q, category string) bool {
 	if category != "" && b.Category != category {
 		return false
 	}

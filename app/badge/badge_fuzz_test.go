@@ -15,7 +15,7 @@ func FuzzCatalogueQuery(f *testing.F) {
 		{"\xff\xfe", "DevOps\x00"}, {"%_\\", " Design "}, {"{{7*7}}", "All"}} {
 		f.Add(s[0], s[1])
 	}
-	b := &Badge{}
+	b := &Card{}
 	b.Name, b.Description, b.Category = "Go Developer", "Writes Go", "Development"
 	f.Fuzz(func(t *testing.T, q, category string) {
 		nq := NormalizeQuery(q)

@@ -28,7 +28,7 @@ func TestNormalizeQueryAndCategory(t *testing.T) {
 }
 
 func TestMatches(t *testing.T) {
-	b := &Badge{Name: "React Developer", Description: "Build production React applications.", Category: "Development"}
+	b := &Card{Name: "React Developer", Description: "Build production React applications.", Category: "Development"}
 	cases := []struct {
 		q, cat string
 		want   bool

@@ -71,12 +71,11 @@ func (h *Handler) get(c fiber.Ctx) error {
 // CataloguePageSize is how many matching cards the catalogue shows before 'Show all'.
 const CataloguePageSize = 24
 
-// CatalogueProps are the catalogue page's props. Badges holds every active badge (the
-// island filters instantly in the browser); MatchIDs are the ones the server's filter
-// kept for q and category, in order, which is what the page renders first: the first
-// PageSize of them, or all with ?show=all.
+// CatalogueProps are the catalogue page's props. Badges holds every active badge's card;
+// MatchIDs are the ones the server's filter kept for q and category, in order, which is
+// what the page renders: the first PageSize of them, or all with ?show=all.
 type CatalogueProps struct {
-	Badges   []Owned  `json:"badges"`
+	Badges   []Card   `json:"badges"`
 	Q        string   `json:"q"`
 	Category string   `json:"category"`
 	MatchIDs []string `json:"matchIds"`
@@ -85,7 +84,7 @@ type CatalogueProps struct {
 }
 
 func (h *Handler) cataloguePage(c fiber.Ctx) error {
-	items, err := h.svc.Catalogue(c.Context(), web.Viewer(c))
+	items, err := h.svc.Cards(c.Context(), web.Viewer(c))
 	if err != nil {
 		return err
 	}
@@ -93,7 +92,7 @@ func (h *Handler) cataloguePage(c fiber.Ctx) error {
 	cat := NormalizeCategory(c.Query("category"))
 	ids := make([]string, 0, len(items))
 	for i := range items {
-		if Matches(&items[i].Badge, q, cat) {
+		if Matches(&items[i], q, cat) {
 			ids = append(ids, items[i].ID)
 		}
 	}

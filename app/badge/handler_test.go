@@ -458,6 +458,20 @@ func TestCataloguePageCarriesOwnership(t *testing.T) {
 		apptest.Eq("m[\"Owned\"][\"isOwned\"]", m["Owned"]["isOwned"], true),
 		apptest.Eq("m[\"Pending\"][\"applicationStatus\"]", m["Pending"]["applicationStatus"], "pending"),
 		apptest.Eq("m[\"Pending\"][\"isOwned\"]", m["Pending"]["isOwned"], false))
+	// a card carries what the card shows and no more (no description, quiz or creator:
+	// the page's props are parsed by the renderer on every visit)
+	for name, card := range m {
+		if got := keys(card); got != "_id,applicationStatus,category,color,criteria,icon,isOwned,level,name,paymentProcessing,price,type" {
+			t.Errorf("%s: card keys %s", name, got)
+		}
+	}
+	want := badge.View(b, nil, nil)
+	apptest.Want(t, "card", m["Owned"],
+		apptest.Eq[any]("_id", m["Owned"]["_id"], want.ID), apptest.Eq[any]("category", m["Owned"]["category"], want.Category),
+		apptest.Eq[any]("type", m["Owned"]["type"], want.Type), apptest.Eq[any]("level", m["Owned"]["level"], want.Level),
+		apptest.Eq[any]("price", m["Owned"]["price"], want.Price), apptest.Eq[any]("icon", m["Owned"]["icon"], want.Icon),
+		apptest.Eq[any]("color", m["Owned"]["color"], want.Color), apptest.Eq[any]("criteria", m["Owned"]["criteria"], want.Criteria),
+		apptest.Eq[any]("paymentProcessing", m["Owned"]["paymentProcessing"], false))
 }
 
 func TestDetailPageStatesAndStartRules(t *testing.T) {

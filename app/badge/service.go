@@ -14,6 +14,7 @@ type Service struct {
 	DB *bun.DB
 
 	active  db.Prepared    // activeBadgesSQL, parsed once per connection
+	cards   db.Prepared    // cardsSQL
 	records [2]db.Prepared // userRecordsSQL
 }
 
@@ -38,6 +39,25 @@ func (s *Service) Catalogue(ctx context.Context, viewer *model.User) ([]Owned, e
 		out[i] = WithOwnership(b, mine[b.ID])
 	}
 	return out, nil
+}
+
+// Cards is the catalogue page's list: every active badge's card, oldest first, with what
+// a signed-in viewer has done about each. Two queries at most, like Catalogue, but the
+// first reads only the card's columns (no quiz, no creator).
+func (s *Service) Cards(ctx context.Context, viewer *model.User) ([]Card, error) {
+	cards, err := activeCards(ctx, s.DB, &s.cards)
+	if err != nil || viewer == nil {
+		return cards, err
+	}
+	recs, err := userRecords(ctx, s.DB, &s.records, viewer.ID, "")
+	if err != nil {
+		return nil, err
+	}
+	mine := fold(recs)
+	for i := range cards {
+		cards[i].Ownership = ownership(mine[cards[i].ID])
+	}
+	return cards, nil
 }
 
 // Detail is one badge with the viewer's latest application and grant.

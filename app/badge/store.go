@@ -85,6 +85,44 @@ func activeBadges(ctx context.Context, d bun.IDB, stmt *db.Prepared) ([]Badge, e
 	return out, nil
 }
 
+// cardRow is a catalogue card as read (activeCards).
+type cardRow struct {
+	ID          string `bun:"id"`
+	Name        string `bun:"name"`
+	Description string `bun:"description"`
+	Category    string `bun:"category"`
+	Type        string `bun:"type"`
+	Level       string `bun:"level"`
+	PriceCents  int64  `bun:"price_cents"`
+	Icon        string `bun:"icon"`
+	Color       string `bun:"color"`
+	Criteria    string `bun:"criteria"`
+}
+
+// cardsSQL reads the active badges' cards in the catalogue's order (activeBadgesSQL's):
+// one table, no join and no per-row count.
+const cardsSQL = `
+SELECT b.id, b.name, b.description, b.category, b.type, b.level, b.price_cents, b.icon, b.color, b.criteria
+FROM badges b
+WHERE b.is_active
+ORDER BY b.created_at, b.id`
+
+// activeCards is every active badge's card, oldest first: one query, on every visit of
+// the catalogue page, so prepared.
+func activeCards(ctx context.Context, d bun.IDB, stmt *db.Prepared) ([]Card, error) {
+	var rows []cardRow
+	if err := stmt.Scan(ctx, d, &rows, cardsSQL); err != nil {
+		return nil, err
+	}
+	out := make([]Card, len(rows))
+	for i := range rows {
+		r := &rows[i]
+		out[i] = Card{ID: r.ID, Name: r.Name, Description: r.Description, Category: r.Category, Type: r.Type, Level: r.Level,
+			Price: Dollars(r.PriceCents), Icon: r.Icon, Color: r.Color, Criteria: r.Criteria}
+	}
+	return out, nil
+}
+
 // badgeByID is one badge, active or not (nil when there is none): one query.
 func badgeByID(ctx context.Context, d bun.IDB, id string) (*Badge, error) {
 	var rows []badgeRow

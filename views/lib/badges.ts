@@ -26,8 +26,9 @@ export type Badge = {
 
 export type ApplicationStatus = 'pending' | 'approved' | 'rejected' | 'awaiting_payment';
 
-/** A catalogue entry: for a signed-in user, ownership and the latest application's status. */
-export type CatalogueBadge = Badge & { isOwned?: boolean; applicationStatus?: ApplicationStatus | string | null; paymentProcessing?: boolean };
+/** A catalogue card (app/badge Card): the fields /badges shows of a badge and, for a
+ * signed-in user, ownership and the latest application's status. */
+export type CatalogueBadge = Pick<Badge, '_id' | 'name' | 'category' | 'type' | 'level' | 'price' | 'icon' | 'color' | 'criteria'> & { isOwned?: boolean; applicationStatus?: ApplicationStatus | string | null; paymentProcessing?: boolean };
 
 export type BadgeApplication = { _id: string; status: ApplicationStatus | string; createdAt: string; reviewedAt: string | null; rejectionReason: string; paymentProcessing?: boolean };
 
