@@ -16,6 +16,7 @@
 # JITs warm in both engines, and an isolate needs ~3,000 renders to reach its speed, so
 # without it the first round measured the warm-up (in a seven-round run, Node's first
 # round on / made 635 req/s and its later ones 980-1,547).
+# Each path ends with the median of its rounds' ratios (the machine drifts between rounds).
 # Usage: bench/http.sh [path...]; ROUNDS (3), DURATION (5s) and WARMUP adjust the runs, BIN
 # (bin/meritmark) picks the binary (e.g. one built from an older commit, for a before figure).
 set -euo pipefail
@@ -95,6 +96,8 @@ run() {
   echo "$out" | awk -v c=$((c1 - c0)) -v hz="$hz" '/requests in/ {n = $1} /Requests\/sec/ {r = $2} END {printf "%s %.3f\n", r, c * 1000 / hz / n}'
 }
 ratio() { awk -v a="$1" -v b="$2" 'BEGIN{printf "%.2fx", a/b}'; }
+# median VALUE...: the middle value (of "0.93x"-style ratios), the mean of the two middle ones for an even count
+median() { printf '%s\n' "$@" | tr -d x | sort -g | awk '{v[NR] = $1} END {m = (NR % 2) ? v[(NR + 1) / 2] : (v[NR / 2] + v[NR / 2 + 1]) / 2; printf "%.2fx", m}'; }
 for p in "${paths[@]}"; do
   echo "== $p: wrk -t2 -c32 -d$DURATION, $ROUNDS rounds alternating node / mm / mm-off"
   if [ "$WARMUP" != 0 ]; then
@@ -102,13 +105,16 @@ for p in "${paths[@]}"; do
     echo "(each server served $p untimed for $WARMUP first)"
   fi
   printf '%-6s %9s %9s %9s %8s %8s %27s %10s\n' round node mm mm-off mm/node off/node "server CPU ms/req node mm off" "off/node"
+  off_ratios=(); off_cpu_ratios=(); mm_ratios=()
   for r in $(seq 1 "$ROUNDS"); do
     read -r n nc < <(run "http://127.0.0.1:$node_port$p" "$node_pid")
     read -r m mc < <(run "http://127.0.0.1:$mm$p" "$mm_pid")
     read -r o oc < <(run "http://127.0.0.1:$off$p" "$off_pid")
     printf '%-6s %9s %9s %9s %8s %8s %11s %7s %7s %10s\n' "$r" "$n" "$m" "$o" "$(ratio "$m" "$n")" "$(ratio "$o" "$n")" "$nc" "$mc" "$oc" "$(ratio "$nc" "$oc")"
+    mm_ratios+=("$(ratio "$m" "$n")"); off_ratios+=("$(ratio "$o" "$n")"); off_cpu_ratios+=("$(ratio "$nc" "$oc")")
   done
   echo "(req/s ratios are throughput; the last column is Node's CPU per request over mm-off's: >1 means mm-off spends less)"
+  echo "median of the rounds: mm/node $(median "${mm_ratios[@]}"), off/node $(median "${off_ratios[@]}"), by CPU $(median "${off_cpu_ratios[@]}")"
   # sizes as a browser gets them
   printf 'bytes: %s identity, %s gzip, %s br (Meritmark); %s (node)\n' \
     "$(curl -s "http://127.0.0.1:$mm$p" | wc -c)" "$(curl -s -H 'Accept-Encoding: gzip' "http://127.0.0.1:$mm$p" | wc -c)" \
