@@ -85,20 +85,6 @@ func activeBadges(ctx context.Context, d bun.IDB, stmt *db.Prepared) ([]Badge, e
 	return out, nil
 }
 
-// cardRow is a catalogue card as read (activeCards).
-type cardRow struct {
-	ID          string `bun:"id"`
-	Name        string `bun:"name"`
-	Description string `bun:"description"`
-	Category    string `bun:"category"`
-	Type        string `bun:"type"`
-	Level       string `bun:"level"`
-	PriceCents  int64  `bun:"price_cents"`
-	Icon        string `bun:"icon"`
-	Color       string `bun:"color"`
-	Criteria    string `bun:"criteria"`
-}
-
 // cardsSQL reads the active badges' cards in the catalogue's order (activeBadgesSQL's):
 // one table, no join and no per-row count.
 const cardsSQL = `
@@ -109,8 +95,9 @@ ORDER BY b.created_at, b.id`
 
 // activeCards is every active badge's card, oldest first: one query, on every visit of
 // the catalogue page, so prepared.
+// The rows are badges with only the card's columns read.
 func activeCards(ctx context.Context, d bun.IDB, stmt *db.Prepared) ([]Card, error) {
-	var rows []cardRow
+	var rows []model.Badge
 	if err := stmt.Scan(ctx, d, &rows, cardsSQL); err != nil {
 		return nil, err
 	}
