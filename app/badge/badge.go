@@ -209,8 +209,9 @@ type Card struct {
 // WithOwnership is the catalogue entry for a signed-in user.
 func WithOwnership(b Badge, m *Mine) Owned { return Owned{Badge: b, Ownership: ownership(m)} }
 
-// --- catalogue filters (the island in views/islands/BadgeCatalogue.tsx applies the same
-// rules in the browser; views/lib/badges.ts) ---
+// --- catalogue filters (the island in views/islands/BadgeCatalogue.tsx normalizes the
+// search text the same way, views/lib/badges.ts normalizeQuery, and fetches the view the
+// server filters) ---
 
 // MaxQueryLen caps the search text (runes).
 const MaxQueryLen = 100

@@ -1,6 +1,7 @@
 // Badge shapes as the API and the badge pages give them (spec section 3), and the
-// catalogue filter. The filter is the same rule as app/badge Matches: the server renders
-// a filtered view for ?q=…&category=… and the catalogue island filters instantly with this.
+// catalogue's search text and addresses. The server filters (app/badge Matches) and
+// renders each ?q=…&category=… view; the catalogue island only normalizes the search
+// text as the server does (NormalizeQuery) and fetches that view.
 import { CATEGORIES as BADGE_CATEGORIES } from './categories';
 
 export type BadgeType = 'skill' | 'proof';
@@ -37,27 +38,10 @@ export type BadgeGrant = { grantedAt: string; verificationId: string; publicVeri
 /** The catalogue's category chips: All, then every category (lib/categories.ts). */
 export const CATEGORIES = ['All', ...BADGE_CATEGORIES] as const;
 
-/** The canonical category for c (case-insensitive), or '' for All / unknown. */
-export function normalizeCategory(c: string | null | undefined): string {
-  const v = (c || '').trim().toLowerCase();
-  for (const k of CATEGORIES) if (k !== 'All' && k.toLowerCase() === v) return k;
-  return '';
-}
-
 /** Trims and collapses whitespace; at most 100 characters. */
 export function normalizeQuery(q: string): string {
   const s = q.trim().split(/\s+/).filter(Boolean).join(' ');
   return Array.from(s).slice(0, 100).join('').trim();
-}
-
-/** Every word of q occurs in the name, description or category (ignoring case), and the
- * category matches ('' = All). */
-export function matches(b: Badge, q: string, category: string): boolean {
-  if (category && b.category !== category) return false;
-  const words = q.toLowerCase().split(/\s+/).filter(Boolean);
-  if (!words.length) return true;
-  const hay = (b.name + '\n' + b.description + '\n' + b.category).toLowerCase();
-  return words.every((w) => hay.includes(w));
 }
 
 /** The shareable address of a filtered catalogue view (no URLSearchParams: the server
