@@ -151,22 +151,40 @@ func (s *S3) Put(ctx context.Context, key string, r io.Reader, contentType strin
 	return err
 }
 
-// Open returns the object's content, or ErrNotFound.
+// Open returns the object's content, or ErrNotFound. The object is read after Open
+// returns, often after ctx is done (a handler's response streams it once the handler has
+// returned and its request's context is cancelled), so the transfer runs on a context that
+// keeps ctx's values but not its cancellation; closing the reader ends it.
 func (s *S3) Open(ctx context.Context, key string) (io.ReadCloser, error) {
 	name, err := s.name(key)
 	if err != nil {
 		return nil, ErrNotFound
 	}
-	obj, err := s.Client.GetObject(ctx, s.Bucket, name, minio.GetObjectOptions{})
+	octx, cancel := context.WithCancel(context.WithoutCancel(ctx))
+	obj, err := s.Client.GetObject(octx, s.Bucket, name, minio.GetObjectOptions{})
 	if err != nil {
+		cancel()
 		return nil, mapS3(err)
 	}
 	// GetObject is lazy: Stat makes the request, so a missing key is reported here.
 	if _, err := obj.Stat(); err != nil {
 		obj.Close()
+		cancel()
 		return nil, mapS3(err)
 	}
-	return obj, nil
+	return &object{Object: obj, cancel: cancel}, nil
+}
+
+// object is an opened S3 object whose Close also ends its transfer's context.
+type object struct {
+	*minio.Object
+	cancel context.CancelFunc
+}
+
+func (o *object) Close() error {
+	err := o.Object.Close()
+	o.cancel()
+	return err
 }
 
 // Delete removes the object; a missing key is not an error.

@@ -17,6 +17,8 @@ import (
 // ([a-z0-9/._-] only), never taken from a client's file name.
 type Store interface {
 	Put(ctx context.Context, key string, r io.Reader, contentType string) error
+	// Open's reader stays readable after ctx is done (a response streams it after its
+	// handler returned); the caller closes it.
 	Open(ctx context.Context, key string) (io.ReadCloser, error)
 	Delete(ctx context.Context, key string) error
 	List(ctx context.Context, prefix string) ([]string, error)
