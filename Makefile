@@ -13,9 +13,10 @@ VIEW_SOURCES := $(shell find views -type f 2>/dev/null) esbuild.config.mjs packa
 
 .PHONY: run build assets deps test test-lint test-go test-sqlite test-postgres test-ts test-lint-js test-browser browser-deps bench-ssr bench bench-load soak soak-faults clean fmt vet
 
-## deps: install npm packages (only when package.json changed)
+## deps: install the npm packages package-lock.json pins (npm ci: never rewrites the lock,
+## so make run leaves a clone clean); again only when package.json or the lock changed
 node_modules/.installed: package.json $(wildcard package-lock.json)
-	npm install --no-audit --no-fund --loglevel=error
+	npm ci --no-audit --no-fund --loglevel=error
 	@touch $@
 deps: node_modules/.installed
 
