@@ -5,6 +5,7 @@ import (
 	"strings"
 	"testing"
 
+	"meritmark/app"
 	"meritmark/app/apptest"
 	"meritmark/app/model"
 	"meritmark/app/web"
@@ -15,7 +16,9 @@ func TestMain(m *testing.M) { apptest.Main(m) }
 func TestHealthAndReady(t *testing.T) {
 	e := apptest.New(t)
 	c := e.Client()
-	c.Abs("GET", "/healthz", nil).Expect(200)
+	if h := c.Abs("GET", "/healthz", nil).Expect(200).Text(); !strings.Contains(h, `"version":"`+app.Version) {
+		t.Fatalf("healthz names no version: %s", h)
+	}
 	r := c.Abs("GET", "/readyz", nil).Expect(200)
 	if !strings.Contains(r.Text(), "ready") {
 		t.Fatalf("readyz body %s", r.Text())

@@ -113,7 +113,7 @@ func New(d *Deps) *App {
 	f.Use(middleware.HSTS(d.Config.HSTSHeader()))
 	f.Use(refuseEncodedBodies)
 
-	f.Get("/healthz", func(c fiber.Ctx) error { return c.JSON(fiber.Map{"status": "ok"}) })
+	f.Get("/healthz", func(c fiber.Ctx) error { return c.JSON(fiber.Map{"status": "ok", "version": BuildVersion()}) })
 	f.Get("/readyz", a.ready)
 	if d.Static != nil {
 		f.Get("/static/*", d.Static)
