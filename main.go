@@ -26,7 +26,6 @@ import (
 	"syscall"
 	"time"
 
-	"github.com/gofiber/fiber/v3"
 	"github.com/uptrace/bun"
 
 	"meritmark/app"
@@ -310,9 +309,13 @@ func serve(args []string) error {
 		_, port, _ := net.SplitHostPort(ln.Addr().String())
 		url = "http://localhost:" + port
 	}
-	slog.Info("meritmark is serving", "url", url, "db", string(db.EngineOf(d)), "ssr_workers", workers, "startup_ms", time.Since(start).Milliseconds())
+	slog.Info("meritmark is serving", "version", app.BuildVersion(), "url", url, "addr", ln.Addr().String(), "db", string(db.EngineOf(d)), "ssr_workers", workers, "startup_ms", time.Since(start).Milliseconds())
 	fmt.Fprintf(os.Stderr, "\n  Meritmark is running at %s\n\n", url)
-	return a.Listener(ln, fiber.ListenConfig{DisableStartupMessage: true, GracefulContext: ctx, ShutdownTimeout: 10 * time.Second})
+	go func() { // a second signal during the drain ends the process at once
+		<-ctx.Done()
+		stop()
+	}()
+	return a.Serve(ctx, ln, app.Drain{Delay: cfg.ShutdownDelay, Timeout: cfg.ShutdownTimeout})
 }
 
 // orphanAge is how old an uploaded file no application records must be before the sweep

@@ -8,6 +8,7 @@ import (
 	"net/http"
 	"net/netip"
 	"strings"
+	"sync/atomic"
 	"time"
 
 	"github.com/gofiber/fiber/v3"
@@ -58,6 +59,8 @@ type App struct {
 	rawBody map[string]bool
 	// crossSite are the routes ("METHOD /path") other origins may post to (OAuth).
 	crossSite map[string]bool
+	// draining is set when shutdown starts: /readyz answers 503 (serve.go).
+	draining atomic.Bool
 }
 
 // DefaultBodyLimit is the request body limit for routes that set none.
@@ -170,6 +173,10 @@ func trustedPrefixes(cfg *config.Config) []netip.Prefix {
 }
 
 func (a *App) ready(c fiber.Ctx) error {
+	if a.draining.Load() {
+		c.Set("Connection", "close")
+		return c.Status(http.StatusServiceUnavailable).JSON(fiber.Map{"status": "draining", "msg": "shutting down"})
+	}
 	ctx, cancel := context.WithTimeout(c.Context(), 2*time.Second)
 	defer cancel()
 	if err := a.Deps.DB.PingContext(ctx); err != nil {

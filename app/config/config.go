@@ -74,6 +74,14 @@ type Config struct {
 	// company page id (digits); when set, "Add to profile" links carry organizationId so
 	// LinkedIn shows the certification under that page. Empty = organizationName only.
 	LinkedInOrganizationID string
+
+	// ShutdownDelay (MERITMARK_SHUTDOWN_DELAY, default 5s on an https origin, 0 elsewhere)
+	// is how long, after SIGTERM, /readyz answers 503 while requests are still served, so
+	// that a load balancer stops sending new ones before the listener closes.
+	ShutdownDelay time.Duration
+	// ShutdownTimeout (MERITMARK_SHUTDOWN_TIMEOUT, default 30s) bounds how long the
+	// requests accepted before the listener closed may take to finish.
+	ShutdownTimeout time.Duration
 }
 
 // Env is how configuration reads the environment (a map in tests).
@@ -114,6 +122,9 @@ func Load(env Env, args []string) (*Config, error) {
 	fs.StringVar(&hsts, "hsts", def("MERITMARK_HSTS", "1"), "Strict-Transport-Security on an https origin; 0 = off (MERITMARK_HSTS)")
 	fs.StringVar(&requestTimeout, "request-timeout", def("MERITMARK_REQUEST_TIMEOUT", "60s"), "longest a request may wait for the database, PayPal or storage (MERITMARK_REQUEST_TIMEOUT)")
 	var renderCache, pageCache string
+	var shutdownDelay, shutdownTimeout string
+	fs.StringVar(&shutdownDelay, "shutdown-delay", def("MERITMARK_SHUTDOWN_DELAY", ""), "after SIGTERM, how long /readyz answers 503 before the listener closes; default 5s on https, 0 elsewhere (MERITMARK_SHUTDOWN_DELAY)")
+	fs.StringVar(&shutdownTimeout, "shutdown-timeout", def("MERITMARK_SHUTDOWN_TIMEOUT", "30s"), "longest the requests in flight at shutdown may take to finish (MERITMARK_SHUTDOWN_TIMEOUT)")
 	fs.StringVar(&pageCache, "page-cache", def("MERITMARK_PAGE_CACHE", "true"), "serve visitors' pages whose data has not changed from memory (MERITMARK_PAGE_CACHE)")
 	fs.StringVar(&renderCache, "render-cache", def("MERITMARK_RENDER_CACHE", "512"), "visitors' page renders kept for 10 s and reused for the same props; 0 = off (MERITMARK_RENDER_CACHE)")
 	fs.StringVar(&workers, "ssr-workers", def("MERITMARK_SSR_WORKERS", "0"), "SSR isolates; 0 = one per core")
@@ -195,6 +206,14 @@ func Load(env Env, args []string) (*Config, error) {
 	c.RequestTimeout = parseDur("MERITMARK_REQUEST_TIMEOUT", requestTimeout, time.Second)
 	c.SessionIdle = parseDur("MERITMARK_SESSION_IDLE", idle, time.Minute)
 	c.SessionMaxAge = parseDur("MERITMARK_SESSION_MAX_AGE", maxAge, time.Minute)
+	c.ShutdownTimeout = parseDur("MERITMARK_SHUTDOWN_TIMEOUT", shutdownTimeout, time.Second)
+	if shutdownDelay == "" {
+		if strings.HasPrefix(c.BaseURL, "https://") {
+			c.ShutdownDelay = 5 * time.Second
+		}
+	} else {
+		c.ShutdownDelay = parseDur("MERITMARK_SHUTDOWN_DELAY", shutdownDelay, 0)
+	}
 	switch strings.ToLower(c.LogLevel) {
 	case "debug", "info", "warn", "error":
 	default:
