@@ -275,3 +275,32 @@ func SharedDB(other *Env) Option {
 		d.Mailer = mail.NewWorker(other.DB, mail.LogSender{}, d.Config.MailFrom)
 	}
 }
+
+// LogBuffer is what the application logged during a test (CaptureLogs).
+type LogBuffer struct {
+	mu  sync.Mutex
+	buf strings.Builder
+}
+
+func (l *LogBuffer) Write(p []byte) (int, error) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.buf.Write(p)
+}
+
+// String is everything logged so far.
+func (l *LogBuffer) String() string {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.buf.String()
+}
+
+// CaptureLogs sends the default logger to a buffer until t ends (then it logs nowhere
+// again), for tests of what an operator is told.
+func CaptureLogs(t testing.TB) *LogBuffer {
+	l := &LogBuffer{}
+	prev := slog.Default()
+	slog.SetDefault(slog.New(slog.NewTextHandler(l, nil)))
+	t.Cleanup(func() { slog.SetDefault(prev) })
+	return l
+}

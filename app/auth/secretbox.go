@@ -36,6 +36,19 @@ const sealedPrefix = "enc1:"
 // MsgMFAUnavailable answers a two-step set-up when no secret key could be loaded.
 const MsgMFAUnavailable = "Two-step sign-in is unavailable right now. Please try again later."
 
+// MsgMFAKeyMismatch answers a code when the account's sealed TOTP secret does not open with
+// this server's secret key (a database restored without its MERITMARK_SECRET_KEY, or
+// instances with different keys): recovery codes do not depend on the key.
+const MsgMFAKeyMismatch = "Two-step codes cannot be checked on this server right now. Sign in with a recovery code, or contact support."
+
+// errKeyMismatch logs what the operator must fix and answers MsgMFAKeyMismatch (503).
+func errKeyMismatch(u *model.User, err error) error {
+	slog.Error("two-step sign-in: a sealed TOTP secret does not open with this server's secret key; "+
+		"set MERITMARK_SECRET_KEY (or <data dir>/secrets/key) to the key the database was used with, the same on every instance",
+		"user", u.ID, "err", err)
+	return web.Unavailable(MsgMFAKeyMismatch)
+}
+
 // SecretBox seals and opens TOTP secrets.
 type SecretBox struct{ aead cipher.AEAD }
 
@@ -159,13 +172,16 @@ func (s *Service) sealRow(ctx context.Context, d bun.IDB, id, plain string) (boo
 func (s *Service) totpSecret(ctx context.Context, u *model.User) (string, error) {
 	if s.Box == nil {
 		if Sealed(u.TOTPSecret) {
-			return "", errors.New("two-step sign-in: no secret key to open TOTP secrets")
+			return "", errKeyMismatch(u, errors.New("no secret key loaded"))
 		}
 		return u.TOTPSecret, nil
 	}
 	plain, err := s.Box.Open(u.ID, u.TOTPSecret)
-	if err != nil || Sealed(u.TOTPSecret) || plain == "" {
-		return plain, err
+	if err != nil {
+		return "", errKeyMismatch(u, err)
+	}
+	if Sealed(u.TOTPSecret) || plain == "" {
+		return plain, nil
 	}
 	if _, err := s.sealRow(ctx, s.DB, u.ID, plain); err != nil {
 		return "", err

@@ -120,3 +120,33 @@ func TestSecretBoxKeys(t *testing.T) {
 		t.Fatal("a short key is accepted")
 	}
 }
+
+// A database restored (or shared) without the secret key its TOTP secrets were sealed
+// with: a code answers 503 with a message that says what still works (it was a 500), the
+// log names the setting to fix, and a recovery code still signs in.
+func TestTOTPKeyMismatchAnswersClearly(t *testing.T) {
+	e := apptest.New(t)
+	e.CreateUser("restored@example.com", "kettle-lamp-95", model.RoleUser)
+	c := e.Client()
+	login(c, "restored@example.com", "kettle-lamp-95").Expect(200)
+	var setup auth.SetupJSON
+	c.Post("/auth/2fa/setup", nil).Expect(200).JSON(&setup)
+	var enabled struct {
+		RecoveryCodes []string `json:"recoveryCodes"`
+	}
+	c.Post("/auth/2fa/enable", map[string]any{"code": code(t, setup.Secret, 0)}).Expect(200).JSON(&enabled)
+	if len(enabled.RecoveryCodes) == 0 {
+		t.Fatal("no recovery codes")
+	}
+
+	// another data dir: another generated secret key, as after a restore without it
+	logs := apptest.CaptureLogs(t)
+	e2 := apptest.New(t, apptest.SharedDB(e), func(d *app.Deps) { d.Config.DataDir = t.TempDir() })
+	s := e2.Client()
+	login(s, "restored@example.com", "kettle-lamp-95").ExpectMsg(200, auth.MsgMFARequired)
+	s.Post("/auth/login/2fa", map[string]any{"code": code(t, setup.Secret, 1)}).ExpectMsg(503, auth.MsgMFAKeyMismatch)
+	if !strings.Contains(logs.String(), "MERITMARK_SECRET_KEY") {
+		t.Fatalf("the log does not name the setting to fix:\n%s", logs.String())
+	}
+	s.Post("/auth/login/2fa", map[string]any{"recoveryCode": enabled.RecoveryCodes[0]}).ExpectMsg(200, auth.MsgLoggedIn)
+}
