@@ -3,18 +3,20 @@
 //	meritmark [serve]        run the web server (default)
 //	meritmark migrate        bring the database schema up to date
 //	meritmark seed           add the demo content when the database is empty
-//	meritmark create-admin --email E --password P --name N
+//	meritmark create-admin --email E --password P --name N [--promote]
 //	meritmark rotate-key     add a new active credential signing key (old ones keep verifying)
 //	meritmark verify <file.jwt|file.png|url> [--issuer O] [--jwks F] [--offline] [--email E] [--json]
 //	meritmark check          list unsafe deployment settings (exit status 1 when any)
+//	meritmark help           every command and setting (also serve -h)
+//
+// and the operator's recovery commands (commands.go): version, config, reset-password,
+// reset-2fa, flush-sessions, disable-user, enable-user.
 //
 // main only wires: config -> db -> ssr pool -> app.New -> Listen.
 package main
 
 import (
 	"context"
-	"errors"
-	"flag"
 	"fmt"
 	"log/slog"
 	"net"
@@ -58,6 +60,8 @@ func run(args []string) error {
 	cmd := "serve"
 	if len(args) > 0 && !strings.HasPrefix(args[0], "-") {
 		cmd, args = args[0], args[1:]
+	} else if len(args) > 0 && (args[0] == "--version" || args[0] == "-version") {
+		cmd = "version"
 	}
 	switch cmd {
 	case "serve":
@@ -86,38 +90,14 @@ func run(args []string) error {
 			return nil
 		})
 	case "create-admin":
-		fs := flag.NewFlagSet("create-admin", flag.ContinueOnError)
-		email := fs.String("email", "", "admin e-mail")
-		password := fs.String("password", "", "admin password (8 to 128 characters)")
-		name := fs.String("name", "Administrator", "admin name")
-		var rest []string
-		for i := 0; i < len(args); i++ { // split our flags from the config flags
-			a := args[i]
-			if strings.HasPrefix(a, "--email") || strings.HasPrefix(a, "--password") || strings.HasPrefix(a, "--name") ||
-				strings.HasPrefix(a, "-email") || strings.HasPrefix(a, "-password") || strings.HasPrefix(a, "-name") {
-				if !strings.Contains(a, "=") && i+1 < len(args) {
-					if err := fs.Parse([]string{a, args[i+1]}); err != nil {
-						return err
-					}
-					i++
-				} else if err := fs.Parse([]string{a}); err != nil {
-					return err
-				}
-				continue
-			}
-			rest = append(rest, a)
-		}
-		e := strings.ToLower(strings.TrimSpace(*email))
-		if !strings.Contains(e, "@") || len(*password) < 8 || len(*password) > 128 || strings.TrimSpace(*name) == "" {
-			return errors.New("create-admin needs --email, --password (8 to 128 characters) and --name")
-		}
-		return withDB(rest, func(ctx context.Context, cfg *config.Config, d *bun.DB) error {
-			if err := seed.EnsureAdmin(ctx, d, e, *password, strings.TrimSpace(*name), true); err != nil {
-				return err
-			}
-			fmt.Printf("admin %s is ready\n", e)
-			return nil
-		})
+		return createAdmin(args)
+	case "reset-password", "reset-2fa", "flush-sessions", "disable-user", "enable-user":
+		return accountCommand(cmd, args)
+	case "config":
+		return showConfig(args)
+	case "version", "--version":
+		fmt.Println("meritmark " + app.BuildVersion())
+		return nil
 	case "rotate-key":
 		return withDB(args, func(ctx context.Context, cfg *config.Config, d *bun.DB) error {
 			return credential.RotateKey(ctx, d, cfg.DataDir, cfg.CredentialKeys, os.Stdout)
@@ -129,10 +109,9 @@ func run(args []string) error {
 	case "check":
 		return check(args)
 	case "help", "-h", "--help":
-		fmt.Println("usage: meritmark [serve|migrate|seed|create-admin --email E --password P --name N|rotate-key|verify <file.jwt|file.png|url>|check] [flags]")
-		return nil
+		return help(args)
 	}
-	return fmt.Errorf("unknown command %q (serve, migrate, seed, create-admin, rotate-key, verify, check)", cmd)
+	return fmt.Errorf("unknown command %q (meritmark help lists them)", cmd)
 }
 
 func setupLogging(cfg *config.Config) {
@@ -142,8 +121,8 @@ func setupLogging(cfg *config.Config) {
 }
 
 func withDB(args []string, fn func(context.Context, *config.Config, *bun.DB) error) error {
-	cfg, err := config.Load(nil, args)
-	if err != nil {
+	cfg, err := loadConfig(args)
+	if err != nil || cfg == nil {
 		return err
 	}
 	setupLogging(cfg)
@@ -161,8 +140,8 @@ func withDB(args []string, fn func(context.Context, *config.Config, *bun.DB) err
 
 // check prints the unsafe settings of this deployment and fails when there is any.
 func check(args []string) error {
-	cfg, err := config.Load(nil, args)
-	if err != nil {
+	cfg, err := loadConfig(args)
+	if err != nil || cfg == nil {
 		return err
 	}
 	ctx := context.Background()
@@ -211,8 +190,8 @@ func demoAdminPassword(cfg *config.Config) (string, error) {
 
 func serve(args []string) error {
 	start := time.Now()
-	cfg, err := config.Load(nil, args)
-	if err != nil {
+	cfg, err := loadConfig(args)
+	if err != nil || cfg == nil {
 		return err
 	}
 	setupLogging(cfg)

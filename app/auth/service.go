@@ -208,6 +208,9 @@ func (s *Service) Login(ctx context.Context, in LoginInput, cl Client) (*model.U
 	}
 	// a success never counts, and clears this client's own counts
 	s.release(ctx, cs, true, now)
+	if u.Disabled() { // told only to whoever knows the password
+		return nil, "", "", "", web.Forbidden(MsgAccountDisabled)
+	}
 	device := cl.Device
 	if len(device) < 40 || len(device) > 100 {
 		device = NewToken()

@@ -325,6 +325,9 @@ func (s *Service) CompleteLogin(ctx context.Context, challenge string, in MFAInp
 	if err := s.DB.NewSelect().Model(&u).Where("id = ?", ch.UserID).Scan(ctx); err != nil {
 		return nil, "", err
 	}
+	if u.Disabled() {
+		return nil, "", web.Forbidden(MsgAccountDisabled)
+	}
 	var ok bool
 	var err error
 	if strings.TrimSpace(in.Code) != "" {

@@ -82,6 +82,44 @@ type Config struct {
 	// ShutdownTimeout (MERITMARK_SHUTDOWN_TIMEOUT, default 30s) bounds how long the
 	// requests accepted before the listener closed may take to finish.
 	ShutdownTimeout time.Duration
+
+	// Settings is every setting with its effective value, secrets masked (meritmark config).
+	Settings []Setting
+}
+
+// Setting is one setting as `meritmark config` shows it: its flag, its environment
+// variable and its effective value, with secrets masked.
+type Setting struct{ Flag, Env, Value string }
+
+// HelpError is what Load answers for -h or --help: Text lists every setting.
+type HelpError struct{ Text string }
+
+func (h *HelpError) Error() string { return h.Text }
+
+// envName is the environment variable of a flag.
+func envName(flagName string) string {
+	if flagName == "database-url" {
+		return "DATABASE_URL"
+	}
+	return "MERITMARK_" + strings.ToUpper(strings.ReplaceAll(flagName, "-", "_"))
+}
+
+// masked hides a secret value: a whole secret setting, or the password in a URL's
+// user information (database, SMTP, S3).
+func masked(flagName, v string) string {
+	if v == "" {
+		return v
+	}
+	if strings.Contains(flagName, "secret") || strings.Contains(flagName, "keys") {
+		return "(set, hidden)"
+	}
+	if u, err := url.Parse(v); err == nil && u.User != nil {
+		if _, ok := u.User.Password(); ok {
+			u.User = url.UserPassword(u.User.Username(), "xxxxx")
+			return u.String()
+		}
+	}
+	return v
 }
 
 // Env is how configuration reads the environment (a map in tests).
@@ -134,10 +172,17 @@ func Load(env Env, args []string) (*Config, error) {
 	fs.StringVar(&dev, "dev", def("MERITMARK_DEV", "false"), "development mode")
 	fs.StringVar(&c.PprofAddr, "pprof", def("MERITMARK_PPROF", ""), "host:port serving net/http/pprof for profiling; empty = off (MERITMARK_PPROF)")
 	fs.StringVar(&c.LinkedInOrganizationID, "linkedin-organization-id", def("MERITMARK_LINKEDIN_ORGANIZATION_ID", ""), "LinkedIn company page id for Add-to-profile links; empty = name only (MERITMARK_LINKEDIN_ORGANIZATION_ID)")
-	fs.SetOutput(new(strings.Builder))
+	var usage strings.Builder
+	fs.SetOutput(&usage)
 	if err := fs.Parse(args); err != nil {
+		if errors.Is(err, flag.ErrHelp) {
+			return nil, &HelpError{Text: usage.String()}
+		}
 		return nil, fmt.Errorf("config: %w", err)
 	}
+	fs.VisitAll(func(f *flag.Flag) {
+		c.Settings = append(c.Settings, Setting{Flag: f.Name, Env: envName(f.Name), Value: masked(f.Name, f.Value.String())})
+	})
 
 	var errs []error
 	bad := func(name, msg string) { errs = append(errs, fmt.Errorf("%s: %s", name, msg)) }

@@ -37,7 +37,13 @@ type User struct {
 	TOTPSecret         string     `bun:"totp_secret"`
 	TOTPEnabledAt      *time.Time `bun:"totp_enabled_at"`
 	TOTPLastStep       int64      `bun:"totp_last_step"`
+	// DisabledAt: an operator disabled the account (meritmark disable-user); it cannot
+	// sign in and no session of it is honoured.
+	DisabledAt *time.Time `bun:"disabled_at"`
 }
+
+// Disabled reports whether an operator disabled the account.
+func (u *User) Disabled() bool { return u != nil && u.DisabledAt != nil }
 
 // EmailVerified reports whether the user proved their address.
 func (u *User) EmailVerified() bool { return u != nil && u.EmailVerifiedAt != nil }

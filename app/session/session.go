@@ -108,7 +108,7 @@ func (s *Store) Lookup(ctx context.Context, token string) (*model.Session, *mode
 	}
 	sess, u := rows[0].S, rows[0].U
 	now := s.now()
-	if now.After(sess.ExpiresAt) || now.Sub(sess.LastSeenAt) > s.Idle {
+	if now.After(sess.ExpiresAt) || now.Sub(sess.LastSeenAt) > s.Idle || u.Disabled() {
 		_, _ = s.DB.NewDelete().Model((*model.Session)(nil)).Where("id = ?", sess.ID).Exec(ctx)
 		return nil, nil, db.ErrNotFound
 	}
