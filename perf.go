@@ -31,7 +31,7 @@ func renderCacheFor(cfg *config.Config) *web.RenderCache {
 // sits in such a call under load, so sysmon polls every 20 µs to take them back and hands
 // each to a new thread: 6 % of the server's CPU in a profile of /badges with the caches
 // off. One more P per isolate leaves the cores' worth for the Go side of requests (bench
-// figures in the README, "Speed"). It returns the value in effect.
+// figures in docs/performance.md, "The Go runtime"). It returns the value in effect.
 func procsFor(workers int) int {
 	if os.Getenv("GOMAXPROCS") != "" || workers <= 0 {
 		return runtime.GOMAXPROCS(0)
@@ -47,7 +47,7 @@ func procsFor(workers int) int {
 // twice: as V8 hands it over, then in the document). With GOGC at its default of 100 the
 // heap's goal was 23 MB, so a cycle came every ~50 requests, ~6 ms of CPU each (gctrace,
 // /badges with the caches off). At 400 the goal is five times what lives, so a cycle
-// comes a quarter as often (README, "Speed"). The limit keeps a heap full of cached pages
+// comes a quarter as often (docs/performance.md, "The Go runtime"). The limit keeps a heap full of cached pages
 // (the page and render caches hold 64 MiB each at most) from growing to five times that:
 // near it the collector runs as often as needed. It counts Go's memory only, not V8's.
 const (

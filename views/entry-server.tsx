@@ -14,7 +14,7 @@ let islands = '[]';
 // that JSON.parse internalizes (each new key, and each value of up to 10 characters) a
 // two-byte string, even when the JSON is one byte a character. One two-byte piece
 // anywhere in a concatenation makes V8 flatten the whole result two bytes a character,
-// and make v8go encode it to UTF-8 from that: about 2 % of a /badges render (README,
+// and make v8go encode it to UTF-8 from that: about 2 % of a /badges render (docs/performance.md,
 // "Pages stay one byte a character"). The islands' JSON carries such keys; the HTML must
 // not touch it. Node's V8 (11.3) keeps these strings one byte, so
 // `bench/node-server.mjs` gains nothing from this.

@@ -76,7 +76,7 @@ func TestPublicPagesHaveRealContentInRawHTML(t *testing.T) {
 
 // beyondLatin1 says where a page's body has a character above U+00FF, or "". One such
 // character anywhere in a render makes V8 build the whole page two bytes a character
-// (README, "Pages stay one byte a character"); typography uses entities (components/Ellipsis).
+// (docs/performance.md, "Pages stay one byte a character"); typography uses entities (components/Ellipsis).
 func beyondLatin1(page string) string {
 	body := page[max(0, strings.Index(page, "<body")):]
 	i := strings.IndexFunc(body, func(r rune) bool { return r > 0xFF })
