@@ -9,15 +9,18 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"time"
 
 	"github.com/uptrace/bun"
 
 	"meritmark/app"
 	"meritmark/app/auth"
+	"meritmark/app/backup"
 	"meritmark/app/config"
 	"meritmark/app/model"
 	"meritmark/app/ops"
 	"meritmark/app/seed"
+	"meritmark/db"
 )
 
 // usage lists the commands; `meritmark help` adds every setting.
@@ -34,6 +37,11 @@ commands:
   check                  list unsafe deployment settings (exit status 1 when any)
   config                 the effective settings, secrets masked
   version                the version of this binary (also --version)
+  backup <file>          a consistent copy of the SQLite database (while serving), the
+                         secrets, signing keys and local uploads, in one file ("-" for
+                         stdout); encrypted when MERITMARK_BACKUP_PASSPHRASE is set
+  restore <file> [--force]
+                         unpack a backup into the data directory (an empty one, unless --force)
 
 recovery (each signs the account out everywhere and mails the member):
   reset-password --email E [--password P] [--keep]
@@ -207,4 +215,77 @@ func showConfig(args []string) error {
 		fmt.Printf("  %-36s %s\n", env, from)
 	}
 	return nil
+}
+
+// backupCommand is `meritmark backup FILE` and `meritmark restore FILE [--force]`.
+func backupCommand(cmd string, args []string) error {
+	fs := flag.NewFlagSet(cmd, flag.ContinueOnError)
+	force := fs.Bool("force", false, "restore: replace the database of the data directory")
+	rest, err := commandFlags(fs, args)
+	if err != nil {
+		return err
+	}
+	var file string
+	for i, a := range rest {
+		if !strings.HasPrefix(a, "-") || a == "-" {
+			file, rest = a, append(rest[:i:i], rest[i+1:]...)
+			break
+		}
+	}
+	if file == "" {
+		return fmt.Errorf("%s needs a file: meritmark %s FILE", cmd, cmd)
+	}
+	cfg, err := loadConfig(rest)
+	if err != nil || cfg == nil {
+		return err
+	}
+	sqlite, _ := db.SQLitePath(cfg.DatabaseURL, cfg.DataDir)
+	o := backup.Options{DataDir: cfg.DataDir, SQLitePath: sqlite, Version: app.Version, Passphrase: os.Getenv("MERITMARK_BACKUP_PASSPHRASE")}
+	start := time.Now()
+	if cmd == "restore" {
+		in, err := os.Open(file)
+		if err != nil {
+			return err
+		}
+		defer in.Close()
+		m, err := backup.Restore(in, o, *force)
+		if err != nil {
+			return err
+		}
+		fmt.Fprintf(os.Stderr, "restored %d file(s) from a backup of %s (version %s) into %s in %s\n",
+			len(m.Files), m.CreatedAt.Format(time.RFC3339), m.Version, cfg.DataDir, time.Since(start).Round(time.Millisecond))
+		if m.Database == "postgres" {
+			fmt.Fprintln(os.Stderr, "the database itself is not in it: restore it with pg_restore (docs/deploy.md)")
+		}
+		return nil
+	}
+	return withDB(rest, func(ctx context.Context, cfg *config.Config, d *bun.DB) error {
+		out := os.Stdout
+		if file != "-" {
+			f, err := os.OpenFile(file, os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o600)
+			if err != nil {
+				return err
+			}
+			defer f.Close()
+			out = f
+		}
+		m, err := backup.Create(ctx, d, o, out)
+		if err == nil && out != os.Stdout {
+			err = out.Sync()
+		}
+		if err != nil {
+			if out != os.Stdout {
+				os.Remove(file)
+			}
+			return err
+		}
+		fmt.Fprintf(os.Stderr, "backed up %d file(s) to %s in %s\n", len(m.Files), file, time.Since(start).Round(time.Millisecond))
+		if m.Database == "postgres" {
+			fmt.Fprintln(os.Stderr, "PostgreSQL: the database is not in it; back it up with pg_dump -Fc (docs/deploy.md)")
+		}
+		if !m.Encrypted {
+			fmt.Fprintln(os.Stderr, "not encrypted: it holds the secrets and signing keys in clear (set MERITMARK_BACKUP_PASSPHRASE to encrypt)")
+		}
+		return nil
+	})
 }

@@ -9,8 +9,8 @@
 //	meritmark check          list unsafe deployment settings (exit status 1 when any)
 //	meritmark help           every command and setting (also serve -h)
 //
-// and the operator's recovery commands (commands.go): version, config, reset-password,
-// reset-2fa, flush-sessions, disable-user, enable-user.
+// and the operator's commands (commands.go): version, config, backup, restore,
+// reset-password, reset-2fa, flush-sessions, disable-user, enable-user.
 //
 // main only wires: config -> db -> ssr pool -> app.New -> Listen.
 package main
@@ -95,6 +95,8 @@ func run(args []string) error {
 		return accountCommand(cmd, args)
 	case "config":
 		return showConfig(args)
+	case "backup", "restore":
+		return backupCommand(cmd, args)
 	case "version", "--version":
 		fmt.Println("meritmark " + app.BuildVersion())
 		return nil

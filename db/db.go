@@ -182,3 +182,20 @@ func IsUnavailable(err error) bool {
 		strings.Contains(msg, "driver: bad connection") || strings.Contains(msg, "conn closed") ||
 		strings.Contains(msg, "failed to connect")
 }
+
+// SQLitePath is the file of a SQLite database as Open picks it from databaseURL and
+// dataDir, or false on PostgreSQL.
+func SQLitePath(databaseURL, dataDir string) (string, bool) {
+	if databaseURL == "" {
+		return filepath.Join(dataDir, "meritmark.db"), true
+	}
+	for _, prefix := range []string{"sqlite:", "file:"} {
+		if p, ok := strings.CutPrefix(databaseURL, prefix); ok {
+			if i := strings.IndexByte(p, '?'); i >= 0 {
+				p = p[:i]
+			}
+			return p, p != ""
+		}
+	}
+	return "", false
+}

@@ -18,6 +18,7 @@ import (
 	"meritmark/app/config"
 	"meritmark/app/model"
 	"meritmark/app/seed"
+	"meritmark/db"
 )
 
 // Finding is one unsafe setting: what it is about and why it is unsafe.
@@ -111,8 +112,8 @@ func readableFiles(cfg *config.Config) []Finding {
 		paths = append(paths, p)
 		return nil
 	})
-	if db, ok := sqlitePath(cfg.DatabaseURL); ok {
-		for _, p := range []string{db, db + "-wal", db + "-shm"} {
+	if file, ok := db.SQLitePath(cfg.DatabaseURL, ""); ok && cfg.DatabaseURL != "" {
+		for _, p := range []string{file, file + "-wal", file + "-shm"} {
 			if _, err := os.Lstat(p); err == nil {
 				paths = append(paths, p)
 			}
@@ -140,14 +141,3 @@ func readableFiles(cfg *config.Config) []Finding {
 	return out
 }
 
-func sqlitePath(databaseURL string) (string, bool) {
-	for _, prefix := range []string{"sqlite:", "file:"} {
-		if p, ok := strings.CutPrefix(databaseURL, prefix); ok {
-			if i := strings.IndexByte(p, '?'); i >= 0 {
-				p = p[:i]
-			}
-			return p, p != ""
-		}
-	}
-	return "", false
-}
