@@ -140,4 +140,3 @@ func readableFiles(cfg *config.Config) []Finding {
 	}
 	return out
 }
-
