@@ -3,6 +3,8 @@ package quizadmin
 import (
 	"math"
 	"sort"
+
+	"meritmark/app/measure"
 )
 
 // Item analysis: how a quiz and each of its questions behave across submitted attempts.
@@ -30,12 +32,17 @@ const (
 	FlagWeak    = "weak_discrimination"
 )
 
-// Sitting is one submitted attempt as the analysis reads it.
+// Sitting is one submitted attempt as the analysis reads it. Sittings come in the order
+// they were submitted (the drift test compares the latest answers with earlier ones).
 type Sitting struct {
 	Score     float64         // percent
 	Passed    bool            //
 	TimeSpent int             // seconds
 	Items     map[string]bool // question id -> answered right (every question asked)
+	// PassingScore is the pass mark (percent) the attempt was graded with; 0 when the
+	// caller does not say, and then the analysis recovers it from the attempts' results
+	// (see passMark).
+	PassingScore int
 }
 
 // QuizStats is the quiz-level analysis.
@@ -50,6 +57,32 @@ type QuizStats struct {
 	EasyAbove       float64     `json:"easyAbove"`
 	HardBelow       float64     `json:"hardBelow"`
 	MinDiscriminate float64     `json:"minDiscrimination"`
+
+	// Measurement (app/measure, docs/measurement.md). Below MinAttempts submitted
+	// attempts Enough is false, Message says so and every figure is null.
+	Enough              bool             `json:"enough"`
+	Message             string           `json:"message,omitempty"`
+	MinAttempts         int              `json:"minAttempts"`
+	Reliability         ReliabilityStats `json:"reliability"`
+	DecisionConsistency DecisionStats    `json:"decisionConsistency"`
+}
+
+// ReliabilityStats is KR-20 for a form of FormLength questions and the standard error
+// of measurement of a score on such a form.
+type ReliabilityStats struct {
+	KR20       *float64 `json:"kr20"`       // 3 decimals
+	SEM        *float64 `json:"sem"`        // in percent points of the score, 2 decimals
+	SEMItems   *float64 `json:"semItems"`   // in questions, 2 decimals
+	FormLength int      `json:"formLength"` // questions on the most common form
+	N          int      `json:"n"`          // attempts
+}
+
+// DecisionStats is the consistency of the pass/fail decision (Subkoviak): P0 the share
+// of candidates a parallel form would classify the same, kappa that agreement beyond
+// chance. Null as well when the pass mark is unknown (see passMark).
+type DecisionStats struct {
+	P0    *float64 `json:"p0"`    // 3 decimals
+	Kappa *float64 `json:"kappa"` // 3 decimals
 }
 
 // ItemStats is one question's analysis.
@@ -61,6 +94,13 @@ type ItemStats struct {
 	PercentCorrect float64  `json:"percentCorrect"` // 1 decimal
 	Discrimination *float64 `json:"discrimination"` // point-biserial, 3 decimals; null when undefined
 	Flags          []string `json:"flags"`
+	// PointBiserial is the corrected point-biserial (against the rest of the form), 3
+	// decimals; null below MinAttempts answers or when undefined.
+	PointBiserial *float64 `json:"pointBiserial"`
+	// Drift is true when the question's percent correct rose significantly in its latest
+	// answers (possibly exposed: retire it or replace it with a family sibling); null
+	// until each window has enough answers.
+	Drift *bool `json:"drift"`
 }
 
 // Analyze computes the quiz statistics over sittings for the questions ids (in that
@@ -118,7 +158,104 @@ func Analyze(sittings []Sitting, ids []string, texts map[string]string) QuizStat
 		}
 		st.Questions = append(st.Questions, it)
 	}
+	addMeasurement(&st, sittings, ids)
 	return st
+}
+
+// addMeasurement adds the figures of app/measure to st.
+func addMeasurement(st *QuizStats, sittings []Sitting, ids []string) {
+	st.MinAttempts = measure.MinAttempts
+	mark, known := passMark(sittings)
+	rep := measure.Analyze(responses(sittings, ids, mark), ids)
+	st.Enough = rep.Enough
+	st.Reliability.N = rep.N
+	if !rep.Enough {
+		st.Message = measure.NotEnough
+		return
+	}
+	st.Reliability.KR20 = roundPtr(rep.KR20, 3)
+	st.Reliability.SEM = roundPtr(rep.SEMPercent, 2)
+	st.Reliability.SEMItems = roundPtr(rep.SEM, 2)
+	st.Reliability.FormLength = rep.FormLength
+	if known {
+		st.DecisionConsistency = DecisionStats{P0: roundPtr(rep.P0, 3), Kappa: roundPtr(rep.Kappa, 3)}
+	}
+	byID := make(map[string]*measure.Item, len(rep.Items))
+	for i := range rep.Items {
+		byID[rep.Items[i].Item] = &rep.Items[i]
+	}
+	for i := range st.Questions {
+		it := byID[st.Questions[i].QuestionID]
+		if it == nil {
+			continue
+		}
+		if it.Enough {
+			st.Questions[i].PointBiserial = roundPtr(it.PointBiserial, 3)
+		}
+		if it.Drift.Tested {
+			flag := it.Drift.Flagged
+			st.Questions[i].Drift = &flag
+		}
+	}
+}
+
+// responses reads the scored response matrix from the sittings, in their order: the
+// questions each attempt was asked (in the order of ids), right or wrong, and the
+// number right its pass mark needs on that form (the quiz's rule: correct x 100 >=
+// mark x questions). The one place to change when responses get a table of their own.
+func responses(sittings []Sitting, ids []string, mark int) []measure.Attempt {
+	out := make([]measure.Attempt, 0, len(sittings))
+	for _, s := range sittings {
+		a := measure.Attempt{Passed: s.Passed, Responses: make([]measure.Response, 0, len(s.Items))}
+		for _, id := range ids {
+			if ok, asked := s.Items[id]; asked {
+				a.Responses = append(a.Responses, measure.Response{Item: id, Correct: ok})
+			}
+		}
+		m := mark
+		if s.PassingScore > 0 {
+			m = s.PassingScore
+		}
+		a.Cut = (m*len(a.Responses) + 99) / 100
+		out = append(out, a)
+	}
+	return out
+}
+
+// passMark is the pass mark (percent) of the sittings. When every sitting carries its
+// own, it is the latest one's (each attempt is still judged by its own mark); else it is
+// recovered from the results, as the largest whole percent at or below the lowest
+// passing score and above the highest failing one. It is unknown (false) when no
+// attempt passed or none failed, or when no whole percent fits (the mark changed
+// between attempts).
+func passMark(sittings []Sitting) (int, bool) {
+	if len(sittings) == 0 {
+		return 0, false
+	}
+	carried := true
+	for _, s := range sittings {
+		carried = carried && s.PassingScore > 0
+	}
+	if carried {
+		return sittings[len(sittings)-1].PassingScore, true
+	}
+	lowPass, highFail := math.Inf(1), math.Inf(-1)
+	for _, s := range sittings {
+		if s.Passed {
+			lowPass = math.Min(lowPass, s.Score)
+		} else {
+			highFail = math.Max(highFail, s.Score)
+		}
+	}
+	if math.IsInf(lowPass, 1) || math.IsInf(highFail, -1) {
+		return 0, false
+	}
+	// scores are rounded to 2 decimals: 66.67 passes a mark of 66
+	mark := int(math.Floor(lowPass + 0.005))
+	if mark < 1 || float64(mark) <= highFail {
+		return 0, false
+	}
+	return mark, true
 }
 
 // PointBiserial is the correlation between being in group right (1) or wrong (0) and the
@@ -166,6 +303,14 @@ func mean(xs []float64) float64 {
 		t += x
 	}
 	return t / float64(len(xs))
+}
+
+func roundPtr(x *float64, places int) *float64 {
+	if x == nil {
+		return nil
+	}
+	r := round(*x, places)
+	return &r
 }
 
 func round(x float64, places int) float64 {
