@@ -68,7 +68,7 @@ func (s *Service) Analysis(ctx context.Context, quizID string) (*AnalysisView, e
 	sittings := make([]Sitting, 0, len(attempts))
 	for i := range attempts {
 		a := &attempts[i]
-		st := Sitting{Score: a.Score, Passed: a.Passed, TimeSpent: quiz.TimeSpent(a), Items: map[string]bool{}}
+		st := Sitting{Score: a.Score, Passed: a.Passed, PassingScore: a.PassingScore, TimeSpent: quiz.TimeSpent(a), Items: map[string]bool{}}
 		for _, it := range a.Layout {
 			key, ok := keys[it.QuestionID]
 			if !ok {
