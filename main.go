@@ -254,6 +254,11 @@ func serve(args []string) error {
 	}
 
 	var sender mail.Sender = mail.LogSender{}
+	if cfg.DevMailbox != "" && cfg.SMTPURL == "" { // make run: the mails on a loopback page
+		box := &mail.Mailbox{}
+		sender = box
+		go box.Serve(ctx, cfg.DevMailbox)
+	}
 	if cfg.SMTPURL != "" {
 		if sender, err = mail.NewSMTP(cfg.SMTPURL); err != nil {
 			return err

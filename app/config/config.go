@@ -83,6 +83,12 @@ type Config struct {
 	// requests accepted before the listener closed may take to finish.
 	ShutdownTimeout time.Duration
 
+	// DevMailbox (MERITMARK_DEV_MAILBOX) is the loopback address of the development
+	// mailbox, a page listing the mails the outbox holds when no SMTP server is set ("" =
+	// off). Default: 127.0.0.1:8025 when neither MERITMARK_SMTP_URL nor MERITMARK_BASE_URL
+	// is set (make run), else off; "off" turns it off. Never on an https origin.
+	DevMailbox string
+
 	// Settings is every setting with its effective value, secrets masked (meritmark config).
 	Settings []Setting
 }
@@ -161,6 +167,7 @@ func Load(env Env, args []string) (*Config, error) {
 	fs.StringVar(&requestTimeout, "request-timeout", def("MERITMARK_REQUEST_TIMEOUT", "60s"), "longest a request may wait for the database, PayPal or storage (MERITMARK_REQUEST_TIMEOUT)")
 	var renderCache, pageCache string
 	var shutdownDelay, shutdownTimeout string
+	fs.StringVar(&c.DevMailbox, "dev-mailbox", def("MERITMARK_DEV_MAILBOX", ""), "loopback host:port of a page showing the outbox's mails when no SMTP is set; default 127.0.0.1:8025 with neither SMTP nor a base URL, off = never (MERITMARK_DEV_MAILBOX)")
 	fs.StringVar(&shutdownDelay, "shutdown-delay", def("MERITMARK_SHUTDOWN_DELAY", ""), "after SIGTERM, how long /readyz answers 503 before the listener closes; default 5s on https, 0 elsewhere (MERITMARK_SHUTDOWN_DELAY)")
 	fs.StringVar(&shutdownTimeout, "shutdown-timeout", def("MERITMARK_SHUTDOWN_TIMEOUT", "30s"), "longest the requests in flight at shutdown may take to finish (MERITMARK_SHUTDOWN_TIMEOUT)")
 	fs.StringVar(&pageCache, "page-cache", def("MERITMARK_PAGE_CACHE", "true"), "serve visitors' pages whose data has not changed from memory (MERITMARK_PAGE_CACHE)")
@@ -252,6 +259,18 @@ func Load(env Env, args []string) (*Config, error) {
 	c.SessionIdle = parseDur("MERITMARK_SESSION_IDLE", idle, time.Minute)
 	c.SessionMaxAge = parseDur("MERITMARK_SESSION_MAX_AGE", maxAge, time.Minute)
 	c.ShutdownTimeout = parseDur("MERITMARK_SHUTDOWN_TIMEOUT", shutdownTimeout, time.Second)
+	switch strings.ToLower(c.DevMailbox) {
+	case "off", "0", "false", "no":
+		c.DevMailbox = ""
+	case "":
+		if c.SMTPURL == "" && c.BaseURL == "" {
+			c.DevMailbox = DefaultDevMailbox
+		}
+	default:
+		if host, _, err := net.SplitHostPort(c.DevMailbox); err != nil || !IsLoopbackHost(host) {
+			bad("MERITMARK_DEV_MAILBOX", fmt.Sprintf("%q must be a loopback host:port such as 127.0.0.1:8025 (it shows every mail, reset links included)", c.DevMailbox))
+		}
+	}
 	if shutdownDelay == "" {
 		if strings.HasPrefix(c.BaseURL, "https://") {
 			c.ShutdownDelay = 5 * time.Second
@@ -419,8 +438,19 @@ func (c *Config) ServeProblem() error {
 	if c.Secure() && c.Simulated() && !c.PayPalSimulator {
 		return errors.New(MsgSimulatorOnHTTPS)
 	}
+	if c.Secure() && c.DevMailbox != "" {
+		return errors.New(MsgDevMailboxOnHTTPS)
+	}
 	return nil
 }
+
+// DefaultDevMailbox is where make run shows the mails it would send.
+const DefaultDevMailbox = "127.0.0.1:8025"
+
+// MsgDevMailboxOnHTTPS stops serve: the development mailbox shows every mail, reset and
+// claim links included.
+const MsgDevMailboxOnHTTPS = "MERITMARK_DEV_MAILBOX is set on an https origin: the development mailbox shows every mail (reset and claim links included); unset it and set MERITMARK_SMTP_URL"
+
 
 // SimulatorBanner reports whether pages show the "payments are simulated" banner: the
 // simulator explicitly allowed on an https origin.

@@ -1,6 +1,7 @@
 package config
 
 import (
+	"errors"
 	"os"
 	"path/filepath"
 	"strings"
@@ -108,5 +109,61 @@ func TestLinkedInOrganizationID(t *testing.T) {
 		if err == nil || !strings.Contains(err.Error(), "MERITMARK_LINKEDIN_ORGANIZATION_ID") {
 			t.Errorf("%q: %v", bad, err)
 		}
+	}
+}
+
+// The development mailbox: on for make run (no SMTP, no base URL), off with either,
+// loopback only, and never on an https origin; shutdown settings and their defaults.
+func TestDevMailboxAndShutdown(t *testing.T) {
+	load := func(m map[string]string) *Config {
+		t.Helper()
+		c, err := Load(env(m), nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return c
+	}
+	if c := load(nil); c.DevMailbox != DefaultDevMailbox || c.ShutdownDelay != 0 || c.ShutdownTimeout != 30*time.Second {
+		t.Fatalf("make run: mailbox %q, drain %s/%s", c.DevMailbox, c.ShutdownDelay, c.ShutdownTimeout)
+	}
+	if c := load(map[string]string{"MERITMARK_SMTP_URL": "smtp://mail.example:25"}); c.DevMailbox != "" {
+		t.Fatal("a mailbox beside SMTP")
+	}
+	if c := load(map[string]string{"MERITMARK_DEV_MAILBOX": "off"}); c.DevMailbox != "" {
+		t.Fatal("off is on")
+	}
+	c := load(map[string]string{"MERITMARK_BASE_URL": "https://badges.example", "MERITMARK_PAYPAL_BASE_URL": "https://api-m.paypal.com", "MERITMARK_PAYPAL_CLIENT_ID": "id", "MERITMARK_PAYPAL_SECRET": "secret"})
+	if c.DevMailbox != "" || c.ShutdownDelay != 5*time.Second {
+		t.Fatalf("https: mailbox %q, drain delay %s", c.DevMailbox, c.ShutdownDelay)
+	}
+	c = load(map[string]string{"MERITMARK_BASE_URL": "https://badges.example", "MERITMARK_PAYPAL_BASE_URL": "https://api-m.paypal.com", "MERITMARK_PAYPAL_CLIENT_ID": "id", "MERITMARK_PAYPAL_SECRET": "secret", "MERITMARK_DEV_MAILBOX": "127.0.0.1:8025"})
+	if err := c.ServeProblem(); err == nil || err.Error() != MsgDevMailboxOnHTTPS {
+		t.Fatalf("a mailbox on https starts: %v", err)
+	}
+	if _, err := Load(env(map[string]string{"MERITMARK_DEV_MAILBOX": "0.0.0.0:8025"}), nil); err == nil || !strings.Contains(err.Error(), "MERITMARK_DEV_MAILBOX") {
+		t.Fatalf("a mailbox beyond loopback: %v", err)
+	}
+	if _, err := Load(env(map[string]string{"MERITMARK_SHUTDOWN_TIMEOUT": "soon"}), nil); err == nil || !strings.Contains(err.Error(), "MERITMARK_SHUTDOWN_TIMEOUT") {
+		t.Fatalf("a bad shutdown timeout: %v", err)
+	}
+}
+
+// meritmark config masks secrets, and -h answers the usage of every setting.
+func TestSettingsMaskedAndHelp(t *testing.T) {
+	c, err := Load(env(map[string]string{"DATABASE_URL": "postgres://app:hunter2@db:5432/mm", "MERITMARK_PAYPAL_SECRET": "s3cr3t"}), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var all strings.Builder
+	for _, s := range c.Settings {
+		all.WriteString(s.Env + "=" + s.Value + "\n")
+	}
+	if strings.Contains(all.String(), "hunter2") || strings.Contains(all.String(), "s3cr3t") || !strings.Contains(all.String(), "DATABASE_URL=postgres://app:xxxxx@db:5432/mm") {
+		t.Fatalf("settings:\n%s", all.String())
+	}
+	_, err = Load(env(nil), []string{"-h"})
+	var help *HelpError
+	if !errors.As(err, &help) || !strings.Contains(help.Text, "MERITMARK_SHUTDOWN_DELAY") {
+		t.Fatalf("-h: %v", err)
 	}
 }

@@ -55,6 +55,9 @@ func Run(ctx context.Context, cfg *config.Config, d *bun.DB, demoPassword string
 			add("MERITMARK_PAYPAL_BASE_URL", "not set on the https origin %s: the built-in PayPal simulator would take payments (serve refuses to start)", cfg.BaseURL)
 		}
 	}
+	if cfg.Secure() && cfg.DevMailbox != "" {
+		add("MERITMARK_DEV_MAILBOX", "set on the https origin %s: the development mailbox shows every mail, reset and claim links included (serve refuses to start)", cfg.BaseURL)
+	}
 	if cfg.HSTSHeader() == "" {
 		if cfg.Secure() {
 			add("MERITMARK_HSTS", "HSTS is off (MERITMARK_HSTS=0): browsers may be downgraded to http")

@@ -105,6 +105,12 @@ func TestUnsafeSettingsAreListed(t *testing.T) {
 	if got := settings(fs); got != "MERITMARK_PAYPAL_BASE_URL" {
 		t.Fatalf("findings %s: %v", got, fs)
 	}
+	// the development mailbox asked for on an https origin
+	fs, _ = Run(ctx, load(t, map[string]string{"MERITMARK_DATA_DIR": filepath.Join(t.TempDir(), "none"), "MERITMARK_BASE_URL": "https://badges.example",
+		"MERITMARK_PAYPAL_BASE_URL": "https://api-m.paypal.com", "MERITMARK_PAYPAL_CLIENT_ID": "id", "MERITMARK_PAYPAL_SECRET": "s", "MERITMARK_DEV_MAILBOX": "127.0.0.1:8025"}), nil, "")
+	if got := settings(fs); got != "MERITMARK_DEV_MAILBOX" {
+		t.Fatalf("findings %s: %v", got, fs)
+	}
 }
 
 func TestASafeDeploymentHasNoFindings(t *testing.T) {
