@@ -76,9 +76,9 @@ $(VERSITYGW):
 	GOBIN=$(CURDIR)/$(@D) $(GO) install github.com/versity/versitygw/cmd/versitygw@$(VERSITYGW_VERSION)
 
 GO_TEST := $(GO) test -race -count=1 -timeout 20m
-# sets pg=1 when PostgreSQL answers at 127.0.0.1:5432, else pg=0 with a notice (under CI
-# its absence is a failure)
-PG_CHECK = if pg_isready -q -h 127.0.0.1 -p 5432 2>/dev/null || (command -v psql >/dev/null && psql -h 127.0.0.1 -U postgres -Atc 'select 1' >/dev/null 2>&1); then pg=1; \
+# sets pg=1 when PostgreSQL answers at 127.0.0.1:5432 (tests/pg-ensure.sh installs and
+# starts it when it can), else pg=0 with a notice (under CI its absence is a failure)
+PG_CHECK = if tests/pg-ensure.sh; then pg=1; \
 	elif [ "$$CI" = "true" ]; then echo "PostgreSQL is not reachable at 127.0.0.1:5432: CI requires it" >&2; exit 1; \
 	else echo "NOTICE: PostgreSQL is not reachable at 127.0.0.1:5432; skipping the PostgreSQL pass"; pg=0; fi
 
