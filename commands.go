@@ -6,6 +6,8 @@ import (
 	"errors"
 	"flag"
 	"fmt"
+	"net"
+	"net/http"
 	"os"
 	"path/filepath"
 	"strings"
@@ -37,6 +39,8 @@ commands:
   check                  list unsafe deployment settings (exit status 1 when any)
   config                 the effective settings, secrets masked
   version                the version of this binary (also --version)
+  health                 exit 0 when this instance's /readyz answers 200 (a container's
+                         health check; MERITMARK_ADDR says where)
   backup <file>          a consistent copy of the SQLite database (while serving), the
                          secrets, signing keys and local uploads, in one file ("-" for
                          stdout); encrypted when MERITMARK_BACKUP_PASSPHRASE is set
@@ -288,4 +292,29 @@ func backupCommand(cmd string, args []string) error {
 		}
 		return nil
 	})
+}
+
+// health asks the instance at MERITMARK_ADDR whether it is ready (/readyz answers 200).
+func health(args []string) error {
+	cfg, err := loadConfig(args)
+	if err != nil || cfg == nil {
+		return err
+	}
+	host, port, err := net.SplitHostPort(cfg.Addr)
+	if err != nil {
+		return err
+	}
+	if host == "" || host == "0.0.0.0" || host == "::" {
+		host = "127.0.0.1"
+	}
+	client := &http.Client{Timeout: 3 * time.Second}
+	res, err := client.Get("http://" + net.JoinHostPort(host, port) + "/readyz")
+	if err != nil {
+		return fmt.Errorf("not ready: %w", err)
+	}
+	res.Body.Close()
+	if res.StatusCode != http.StatusOK {
+		return fmt.Errorf("not ready: /readyz answered %d", res.StatusCode)
+	}
+	return nil
 }

@@ -95,6 +95,8 @@ func run(args []string) error {
 		return accountCommand(cmd, args)
 	case "config":
 		return showConfig(args)
+	case "health":
+		return health(args)
 	case "backup", "restore":
 		return backupCommand(cmd, args)
 	case "version", "--version":
