@@ -356,7 +356,10 @@ func (h *Handler) bearer(c fiber.Ctx, scope string) (userID, clientID string, ok
 		return "", "", false, statusInfo(c, http.StatusUnauthorized, MinorUnauthorised, "An access token is required (Authorization: Bearer).")
 	}
 	sess := NewSession("")
-	_, ar, ierr := h.svc.Provider.IntrospectToken(c.Context(), tok, fosite.AccessToken, sess, scope)
+	use, ar, ierr := h.svc.Provider.IntrospectToken(c.Context(), tok, fosite.AccessToken, sess, scope)
+	if ierr == nil && use != fosite.AccessToken {
+		ierr = fosite.ErrRequestUnauthorized // a refresh token is not an access token
+	}
 	if ierr != nil {
 		rfc := fosite.ErrorToRFC6749Error(ierr)
 		switch {

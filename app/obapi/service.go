@@ -54,6 +54,10 @@ func NewService(d *bun.DB, secret string, iss *credential.Issuer) *Service {
 		RefreshTokenScopes:             []string{}, // a refresh token with every grant
 		SendDebugMessagesToClients:     false,
 		MinParameterEntropy:            fosite.MinParameterEntropy,
+		// the bearer endpoints take access tokens only: fosite's introspection otherwise
+		// falls back to refresh tokens, and a leaked refresh token would read the API
+		// without the client secret (RFC 6750)
+		DisableRefreshTokenValidation: true,
 	}
 	st := &Store{DB: d, Lifespan: func(t fosite.TokenType) time.Duration {
 		switch t {
