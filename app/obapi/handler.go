@@ -157,7 +157,23 @@ type ConsentProps struct {
 	// Error, when set, is why the request cannot be shown (no redirect is made: the
 	// client or its redirect URI is not one that can be trusted with an answer).
 	Error            string `json:"error,omitempty"`
+	ErrorTitle       string `json:"errorTitle,omitempty"`
 	ErrorDescription string `json:"errorDescription,omitempty"`
+}
+
+// The page an unconfirmed account gets instead of the consent screen.
+const (
+	MsgConfirmFirstTitle = "Confirm your email address first"
+	MsgConfirmFirst      = "Apps can be connected only to an account whose email address is confirmed. Open the confirmation link we emailed you, or ask for a new one from your profile, then connect the app again."
+)
+
+// unconfirmed answers an authorization request of a member whose address is not
+// confirmed: no consent screen, no code and no redirect (403). An account someone
+// opened with another person's address must not hold a grant that outlives the owner
+// taking the account back.
+func (h *Handler) unconfirmed(c fiber.Ctx) error {
+	return h.site.Render(c, "OAuthAuthorizePage", ConsentProps{Scopes: []Scope{}, Fields: [][2]string{}, Error: fosite.ErrAccessDenied.ErrorField,
+		ErrorTitle: MsgConfirmFirstTitle, ErrorDescription: MsgConfirmFirst}, web.Meta{Title: "Connect an app", NoIndex: true, Status: http.StatusForbidden})
 }
 
 // authorizeFailed answers an invalid authorization request: with the standard error at
@@ -208,6 +224,9 @@ func (h *Handler) authorizePage(c fiber.Ctx) error {
 	if err != nil {
 		return h.authorizeFailed(c, ctx, ar, err)
 	}
+	if !web.Viewer(c).EmailVerified() {
+		return h.unconfirmed(c)
+	}
 	client, err := h.svc.Client(ctx, ar.GetClient().GetID())
 	if err != nil {
 		return err
@@ -245,6 +264,9 @@ func (h *Handler) authorizeDecision(c fiber.Ctx) error {
 	}
 	if err != nil {
 		return h.authorizeFailed(c, ctx, ar, err)
+	}
+	if !u.EmailVerified() {
+		return h.unconfirmed(c)
 	}
 	if req.PostForm.Get("decision") != "allow" {
 		return h.authorizeFailed(c, ctx, ar, fosite.ErrAccessDenied.WithHint("The holder denied the request."))
