@@ -206,6 +206,9 @@ func checkAuthorizeRequest(ar fosite.AuthorizeRequester) error {
 	if f.Get("code_challenge_method") != "S256" {
 		return fosite.ErrInvalidRequest.WithHint("The code_challenge_method must be S256.")
 	}
+	if msg := CheckCodeChallenge(f.Get("code_challenge")); msg != "" {
+		return fosite.ErrInvalidRequest.WithHint(msg)
+	}
 	if len(ar.GetRequestedScopes()) == 0 {
 		return fosite.ErrInvalidScope.WithHint("Ask for at least one scope.")
 	}

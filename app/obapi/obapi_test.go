@@ -548,6 +548,8 @@ func TestAuthorizeErrors(t *testing.T) {
 		noRows(what)
 	}
 	atRedirect("missing PKCE", conf.AuthCodeURL("state-1234567890"), "invalid_request")
+	atRedirect("short PKCE challenge", conf.AuthCodeURL("state-1234567890", oauth2.SetAuthURLParam("code_challenge", "abc"), oauth2.SetAuthURLParam("code_challenge_method", "S256")), "invalid_request")
+	atRedirect("42-character PKCE challenge", conf.AuthCodeURL("state-1234567890", oauth2.SetAuthURLParam("code_challenge", strings.Repeat("a", 42)), oauth2.SetAuthURLParam("code_challenge_method", "S256")), "invalid_request")
 	atRedirect("plain PKCE", conf.AuthCodeURL("state-1234567890", oauth2.SetAuthURLParam("code_challenge", verifier), oauth2.SetAuthURLParam("code_challenge_method", "plain")), "invalid_request")
 	up := *conf
 	up.Scopes = []string{obapi.ScopeCredentialUpsert}

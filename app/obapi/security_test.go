@@ -187,3 +187,43 @@ func TestFirstConfirmationEndsWalletGrants(t *testing.T) {
 		t.Fatalf("a second confirmation ended the grant: %d", r.Status)
 	}
 }
+
+// TestClientNames: control and zero-width characters never reach the consent page, from
+// a registration or from a row stored before the rule; a name may not claim to be this
+// site (the consent page would read as if Meritmark itself asked).
+func TestClientNames(t *testing.T) {
+	w := newWorld(t, 0)
+	for _, name := range []string{"\u200b\u200d\u2060", "Meritmark Wallet", "Merit\u200bmark", "MERIT-MARK"} {
+		r := w.e.Client().Abs("POST", obapi.RegisterPath, map[string]any{"client_name": name, "redirect_uris": []string{w.cb}})
+		var er obapi.RegistrationError
+		r.JSON(&er)
+		if r.Status != http.StatusBadRequest || er.Code != "invalid_client_metadata" {
+			t.Errorf("client_name %q: %d %s", name, r.Status, r.Text())
+		}
+	}
+	if n := w.count(t, "SELECT COUNT(*) FROM oauth_clients"); n != 0 {
+		t.Fatalf("%d clients registered", n)
+	}
+	body := map[string]any{"client_name": "Test\u200b\u00ad Wal\u202elet\u2069", "client_uri": "https://wallet.example", "redirect_uris": []string{w.cb}}
+	r := w.e.Client().Abs("POST", obapi.RegisterPath, body).Expect(http.StatusCreated)
+	var reg struct {
+		ID   string `json:"client_id"`
+		Name string `json:"client_name"`
+	}
+	r.JSON(&reg)
+	var stored string
+	if err := w.e.DB.NewRaw("SELECT name FROM oauth_clients WHERE id = ?", reg.ID).Scan(w.e.Ctx(), &stored); err != nil {
+		t.Fatal(err)
+	}
+	apptest.Expect(t, "registered name", reg,
+		apptest.Eq("answered", reg.Name, "Test Wallet"),
+		apptest.Eq("stored", stored, "Test Wallet"))
+	// a name stored before the rule is cleaned when shown (w.consent checks "Test Wallet")
+	if _, err := w.e.DB.NewRaw("UPDATE oauth_clients SET name = ? WHERE id = ?", "Test\u2066 \u200bWallet\u2069", reg.ID).Exec(w.e.Ctx()); err != nil {
+		t.Fatal(err)
+	}
+	conf := &oauth2.Config{ClientID: reg.ID, RedirectURL: w.cb, Scopes: []string{obapi.ScopeProfileRead},
+		Endpoint: oauth2.Endpoint{AuthURL: w.e.URL + obapi.AuthorizePath}}
+	verifier := oauth2.GenerateVerifier()
+	redirected(t, w.consent(t, w.mc, conf.AuthCodeURL("state-1234567890", oauth2.S256ChallengeOption(verifier)), "deny"), w.cb)
+}

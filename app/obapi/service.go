@@ -124,9 +124,12 @@ func regErr(code, format string, args ...any) *RegistrationError {
 // CheckRegistration validates and normalises r (defaults filled in, scope reduced to
 // the offered scopes).
 func CheckRegistration(r *Registration) *RegistrationError {
-	r.ClientName = strings.TrimSpace(r.ClientName)
+	r.ClientName = CleanClientName(r.ClientName)
 	if r.ClientName == "" || len([]rune(r.ClientName)) > 100 {
 		return regErr("invalid_client_metadata", "client_name is required (at most 100 characters)")
+	}
+	if ClaimsSite(r.ClientName, web.SiteName) {
+		return regErr("invalid_client_metadata", "client_name must not name %s: the consent page would read as if %s itself asked", web.SiteName, web.SiteName)
 	}
 	if len(r.RedirectURIs) == 0 {
 		return regErr("invalid_redirect_uri", "redirect_uris must list at least one redirect URI")
@@ -225,7 +228,7 @@ func (s *Service) Client(ctx context.Context, id string) (*ClientInfo, error) {
 	if err := s.DB.NewSelect().Model(&r).Where("id = ?", id).Scan(ctx); err != nil {
 		return nil, err
 	}
-	return &ClientInfo{ID: r.ID, Name: r.Name, URI: r.ClientURI, LogoURI: r.LogoURI, PolicyURI: r.PolicyURI, TOSURI: r.TOSURI}, nil
+	return &ClientInfo{ID: r.ID, Name: CleanClientName(r.Name), URI: r.ClientURI, LogoURI: r.LogoURI, PolicyURI: r.PolicyURI, TOSURI: r.TOSURI}, nil
 }
 
 // RecordConsent records (or renews) userID's consent to clientID for scopes.
@@ -270,7 +273,7 @@ FROM oauth_consents o JOIN oauth_clients c ON c.id = o.client_id WHERE o.user_id
 	}
 	out := make([]ConnectedApp, 0, len(rows))
 	for _, r := range rows {
-		a := ConnectedApp{ClientID: r.ClientID, Name: r.Name, URI: r.URI, GrantedAt: r.GrantedAt.UTC(), Scopes: []Scope{}}
+		a := ConnectedApp{ClientID: r.ClientID, Name: CleanClientName(r.Name), URI: r.URI, GrantedAt: r.GrantedAt.UTC(), Scopes: []Scope{}}
 		if r.LastUsedAt != nil {
 			t := r.LastUsedAt.UTC()
 			a.LastUsedAt = &t
