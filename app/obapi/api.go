@@ -1,6 +1,7 @@
 package obapi
 
 import (
+	"encoding/json"
 	"net/http"
 	"strconv"
 	"strings"
@@ -29,9 +30,9 @@ type codeMinorField struct {
 	Value string `json:"imsx_codeMinorFieldValue"`
 }
 
-// The codeMinor values used.
+// The codeMinor values used (1EdTech's imsx_codeMinorFieldValue vocabulary).
 const (
-	MinorUnauthorised = "unauthorisedrequest"
+	MinorUnauthorized = "unauthorizedrequest"
 	MinorForbidden    = "forbidden"
 	MinorInvalidQuery = "invalid_query_parameter"
 )
@@ -52,7 +53,7 @@ func (h *Handler) bearer(c fiber.Ctx, scope string) (userID, clientID string, ok
 	}
 	if tok == "" {
 		c.Set("WWW-Authenticate", `Bearer realm="meritmark"`)
-		return "", "", false, statusInfo(c, http.StatusUnauthorized, MinorUnauthorised, "An access token is required (Authorization: Bearer).")
+		return "", "", false, statusInfo(c, http.StatusUnauthorized, MinorUnauthorized, "An access token is required (Authorization: Bearer).")
 	}
 	sess := NewSession("")
 	use, ar, ierr := h.svc.Provider.IntrospectToken(c.Context(), tok, fosite.AccessToken, sess, scope)
@@ -69,7 +70,7 @@ func (h *Handler) bearer(c fiber.Ctx, scope string) (userID, clientID string, ok
 			return "", "", false, ierr
 		}
 		c.Set("WWW-Authenticate", `Bearer realm="meritmark", error="invalid_token"`)
-		return "", "", false, statusInfo(c, http.StatusUnauthorized, MinorUnauthorised, "The access token is invalid, expired or revoked.")
+		return "", "", false, statusInfo(c, http.StatusUnauthorized, MinorUnauthorized, "The access token is invalid, expired or revoked.")
 	}
 	userID, clientID = ar.GetSession().GetSubject(), ar.GetClient().GetID()
 	if err := h.svc.TouchConsent(c.Context(), userID, clientID); err != nil {
@@ -78,7 +79,34 @@ func (h *Handler) bearer(c fiber.Ctx, scope string) (userID, clientID string, ok
 	return userID, clientID, true, nil
 }
 
+// CredentialsResponse is getCredentials' answer (1EdTech's
+// GetOpenBadgeCredentialsResponse, additionalProperties false): each credential signed
+// as a VC-JWT in compactJwsString and as Data Integrity JSON-LD in credential.
+type CredentialsResponse struct {
+	Credential []json.RawMessage `json:"credential"`
+	CompactJWS []string          `json:"compactJwsString"`
+}
+
+// CORS: browser wallets call the API from their own origin with a bearer token (never a
+// cookie), so any origin may, and the preflight is answered here.
+func cors(c fiber.Ctx) {
+	c.Set("Access-Control-Allow-Origin", "*")
+	c.Set("Access-Control-Expose-Headers", "Link, X-Total-Count, WWW-Authenticate")
+}
+
+// preflight answers a CORS preflight of an API endpoint: GET with an Authorization
+// header from any origin, without credentials (cookies are never used).
+func (h *Handler) preflight(c fiber.Ctx) error {
+	cors(c)
+	c.Set("Access-Control-Allow-Methods", "GET, OPTIONS")
+	c.Set("Access-Control-Allow-Headers", "Authorization, Accept, Content-Type")
+	c.Set("Access-Control-Max-Age", "600")
+	c.Set("Vary", "Origin")
+	return c.SendStatus(http.StatusNoContent)
+}
+
 func (h *Handler) credentials(c fiber.Ctx) error {
+	cors(c)
 	userID, _, ok, err := h.bearer(c, ScopeCredentialRead)
 	if !ok {
 		return err
@@ -95,7 +123,7 @@ func (h *Handler) credentials(c fiber.Ctx) error {
 	c.Set("X-Total-Count", strconv.Itoa(page.Total))
 	c.Set("Link", LinkHeader(origin+BasePath+"/credentials", limit, offset, page.Total))
 	c.Set("Cache-Control", "no-store")
-	return c.JSON(fiber.Map{"compactJwsStrings": page.JWS, "credential": page.LD})
+	return c.JSON(CredentialsResponse{CompactJWS: page.JWS, Credential: page.LD})
 }
 
 // Profile is the holder's Open Badges 3.0 Profile.
@@ -127,6 +155,7 @@ func ProfileOf(origin string, u *model.User) Profile {
 }
 
 func (h *Handler) profile(c fiber.Ctx) error {
+	cors(c)
 	userID, _, ok, err := h.bearer(c, ScopeProfileRead)
 	if !ok {
 		return err
@@ -136,7 +165,7 @@ func (h *Handler) profile(c fiber.Ctx) error {
 		return err
 	}
 	if u == nil {
-		return statusInfo(c, http.StatusUnauthorized, MinorUnauthorised, "The access token is invalid, expired or revoked.")
+		return statusInfo(c, http.StatusUnauthorized, MinorUnauthorized, "The access token is invalid, expired or revoked.")
 	}
 	c.Set("Cache-Control", "no-store")
 	return c.JSON(ProfileOf(h.site.Origin(c), u))

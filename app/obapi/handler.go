@@ -54,6 +54,9 @@ func (h *Handler) Routes() []web.Route {
 		public("GET", BasePath+"/discovery", h.discovery),
 		public("GET", BasePath+"/credentials", h.credentials),
 		public("GET", BasePath+"/profile", h.profile),
+		public("OPTIONS", BasePath+"/credentials", h.preflight),
+		public("OPTIONS", BasePath+"/profile", h.preflight),
+		public("OPTIONS", BasePath+"/discovery", h.preflight),
 		public("POST", RegisterPath, h.register).WithCrossSite(),
 		public("POST", TokenPath, h.token).WithCrossSite(),
 		public("POST", RevokePath, h.revoke).WithCrossSite(),
@@ -213,15 +216,50 @@ func checkAuthorizeRequest(ar fosite.AuthorizeRequester) error {
 	return nil
 }
 
-func (h *Handler) authorizePage(c fiber.Ctx) error {
-	req, ctx, err := httpRequest(c)
-	if err != nil {
-		return err
+// offeredOnly drops from an authorization request's scope every scope this host does
+// not offer or the client did not register, such as offline_access (every grant gets a
+// refresh token here anyway): RFC 6749 3.3 lets the server grant less than asked, and
+// the answer's scope parameter says what was granted. Nothing left is invalid_scope.
+func (h *Handler) offeredOnly(ctx context.Context, req *http.Request) error {
+	if err := req.ParseForm(); err != nil {
+		return fosite.ErrInvalidRequest.WithHint("The request's parameters cannot be parsed.")
+	}
+	asked, ok := req.Form["scope"]
+	if !ok {
+		return nil
+	}
+	var registered []string
+	if cl, err := h.svc.Store.GetClient(ctx, req.Form.Get("client_id")); err == nil {
+		registered = cl.GetScopes()
+	}
+	keep := []string{}
+	for _, s := range strings.Fields(strings.Join(asked, " ")) {
+		if Offers(s) && (registered == nil || contains(registered, s)) && !contains(keep, s) {
+			keep = append(keep, s)
+		}
+	}
+	req.Form["scope"] = []string{strings.Join(keep, " ")}
+	return nil
+}
+
+// newAuthorizeRequest is fosite's authorization request of req, with this host's rules.
+func (h *Handler) newAuthorizeRequest(ctx context.Context, req *http.Request) (fosite.AuthorizeRequester, error) {
+	if err := h.offeredOnly(ctx, req); err != nil {
+		return nil, err
 	}
 	ar, err := h.svc.Provider.NewAuthorizeRequest(ctx, req)
 	if err == nil {
 		err = checkAuthorizeRequest(ar)
 	}
+	return ar, err
+}
+
+func (h *Handler) authorizePage(c fiber.Ctx) error {
+	req, ctx, err := httpRequest(c)
+	if err != nil {
+		return err
+	}
+	ar, err := h.newAuthorizeRequest(ctx, req)
 	if err != nil {
 		return h.authorizeFailed(c, ctx, ar, err)
 	}
@@ -259,10 +297,7 @@ func (h *Handler) authorizeDecision(c fiber.Ctx) error {
 	if err != nil {
 		return err
 	}
-	ar, err := h.svc.Provider.NewAuthorizeRequest(ctx, req)
-	if err == nil {
-		err = checkAuthorizeRequest(ar)
-	}
+	ar, err := h.newAuthorizeRequest(ctx, req)
 	if err != nil {
 		return h.authorizeFailed(c, ctx, ar, err)
 	}

@@ -29,7 +29,7 @@ func TestRefreshTokenIsNotAnAccessToken(t *testing.T) {
 	}
 	for _, path := range []string{"/credentials", "/profile"} {
 		r := w.api(t, tok.RefreshToken, path)
-		expectStatusInfo(t, r, http.StatusUnauthorized, obapi.MinorUnauthorised)
+		expectStatusInfo(t, r, http.StatusUnauthorized, obapi.MinorUnauthorized)
 		if !strings.Contains(r.Header.Get("WWW-Authenticate"), `error="invalid_token"`) {
 			t.Fatalf("%s WWW-Authenticate: %q", path, r.Header.Get("WWW-Authenticate"))
 		}
@@ -59,7 +59,7 @@ func (w *world) connected(t *testing.T) (*oauth2.Config, *oauth2.Token) {
 // left) and that one mail told them why.
 func (w *world) grantsEnded(t *testing.T, conf *oauth2.Config, tok *oauth2.Token, why string) {
 	t.Helper()
-	expectStatusInfo(t, w.api(t, tok.AccessToken, "/credentials"), http.StatusUnauthorized, obapi.MinorUnauthorised)
+	expectStatusInfo(t, w.api(t, tok.AccessToken, "/credentials"), http.StatusUnauthorized, obapi.MinorUnauthorized)
 	_, err := conf.TokenSource(context.Background(), &oauth2.Token{RefreshToken: tok.RefreshToken}).Token()
 	oauthErr(t, err, "invalid_grant")
 	apptest.Expect(t, "rows of the member's grants", w.member,

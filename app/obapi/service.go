@@ -53,7 +53,9 @@ func NewService(d *bun.DB, secret string, iss *credential.Issuer) *Service {
 		ClientSecretsHasher:            secretHasher{},
 		RefreshTokenScopes:             []string{}, // a refresh token with every grant
 		SendDebugMessagesToClients:     false,
-		MinParameterEntropy:            fosite.MinParameterEntropy,
+		// a state is required (1EdTech) but may be short: its value is the client's
+		// business, and PKCE binds the code to the client that asked for it
+		MinParameterEntropy: 1,
 		// the bearer endpoints take access tokens only: fosite's introspection otherwise
 		// falls back to refresh tokens, and a leaked refresh token would read the API
 		// without the client secret (RFC 6750)
@@ -98,7 +100,13 @@ type Registration struct {
 	TokenEndpointAuthMethod string   `json:"token_endpoint_auth_method"`
 	GrantTypes              []string `json:"grant_types"`
 	ResponseTypes           []string `json:"response_types"`
+	// Contacts (typically e-mail addresses of the client's team) are echoed in the
+	// answer, as 1EdTech asks of every field the client sent, but not kept.
+	Contacts []string `json:"contacts,omitempty"`
 }
+
+// MaxContacts bounds a registration's contacts.
+const MaxContacts = 10
 
 // Registered is the answer to a registration.
 type Registered struct {
@@ -145,6 +153,14 @@ func CheckRegistration(r *Registration) *RegistrationError {
 	for _, f := range []struct{ name, v string }{{"client_uri", r.ClientURI}, {"logo_uri", r.LogoURI}, {"tos_uri", r.TOSURI}, {"policy_uri", r.PolicyURI}} {
 		if msg := CheckURI(f.name, f.v); msg != "" {
 			return regErr("invalid_client_metadata", "%s", msg)
+		}
+	}
+	if len(r.Contacts) > MaxContacts {
+		return regErr("invalid_client_metadata", "contacts may list at most %d entries", MaxContacts)
+	}
+	for _, ct := range r.Contacts {
+		if strings.TrimSpace(ct) == "" || len(ct) > 320 {
+			return regErr("invalid_client_metadata", "each contact must be a non-empty string of at most 320 characters")
 		}
 	}
 	if len(r.SoftwareID) > 200 || len(r.SoftwareVersion) > 100 {

@@ -114,7 +114,7 @@ test('sign in from the authorize link, consent, Allow, token, API, connected app
   const cr = await fetch(server.url + '/ims/ob/v3p0/credentials', { headers: { Authorization: 'Bearer ' + tok.access_token } });
   assert.equal(cr.status, 200);
   assert.equal(cr.headers.get('x-total-count'), '0');
-  assert.deepEqual(await cr.json(), { compactJwsStrings: [], credential: [] });
+  assert.deepEqual(await cr.json(), { credential: [], compactJwsString: [] });
   const pr = await fetch(server.url + '/ims/ob/v3p0/profile', { headers: { Authorization: 'Bearer ' + tok.access_token } });
   assert.equal(pr.status, 200);
   assert.equal((await pr.json()).name, 'Wanda Wallet');
@@ -142,7 +142,7 @@ test('sign in from the authorize link, consent, Allow, token, API, connected app
   await section.screenshot({ path: 'tests/browser/screenshots/oauth-connected-apps-revoked.png' });
   const after = await fetch(server.url + '/ims/ob/v3p0/credentials', { headers: { Authorization: 'Bearer ' + tok.access_token } });
   assert.equal(after.status, 401);
-  assert.equal((await after.json()).imsx_codeMinor.imsx_codeMinorField[0].imsx_codeMinorFieldValue, 'unauthorisedrequest');
+  assert.equal((await after.json()).imsx_codeMinor.imsx_codeMinorField[0].imsx_codeMinorFieldValue, 'unauthorizedrequest');
   const rr = await fetch(server.url + '/oauth/token', {
     method: 'POST',
     headers: { 'Content-Type': 'application/x-www-form-urlencoded', Authorization: basic() },
