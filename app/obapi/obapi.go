@@ -1,7 +1,8 @@
-// Package obapi is the Open Badges 3.0 API for wallets (the 1EdTech "Host" role): service
-// discovery, OAuth 2.0 dynamic client registration (RFC 7591), the authorization code
-// grant with PKCE and the holder's consent, token refresh and revocation (RFC 7009), and
-// the bearer-token endpoints getCredentials and getProfile. The OAuth 2.0 server is
+// Package obapi is the Open Badges 3.0 API for wallets (1EdTech's Service Provider (Read)
+// role; docs/wallet-api.md): service discovery, OAuth 2.0 dynamic client registration
+// (RFC 7591), the authorization code grant with PKCE and the holder's consent, token
+// refresh and revocation (RFC 7009), and the bearer-token endpoints getCredentials and
+// getProfile. The OAuth 2.0 server is
 // github.com/ory/fosite over a bun storage (store.go); this file holds the pure rules.
 package obapi
 
@@ -42,8 +43,8 @@ type Scope struct {
 
 // Offered are the scopes this host supports: it hosts the credentials it issued itself,
 // so wallets may read them and the holder's profile, but not write either (the upsert
-// and update scopes are not offered: registration drops them and an authorization
-// request asking for them is answered invalid_scope).
+// and update scopes are not offered: registration and authorization requests drop them,
+// and a request left with no scope is refused).
 var Offered = []Scope{
 	{URI: ScopeCredentialRead, Title: "Read your badges", Description: "See and download the signed credentials of the badges you hold."},
 	{URI: ScopeProfileRead, Title: "Read your profile", Description: "See your name, email address and profile link."},
