@@ -165,7 +165,7 @@ type ConsentProps struct {
 // The page an unconfirmed account gets instead of the consent screen.
 const (
 	MsgConfirmFirstTitle = "Confirm your email address first"
-	MsgConfirmFirst      = "Apps can be connected only to an account whose email address is confirmed. Open the confirmation link we emailed you, or ask for a new one from your profile, then connect the app again."
+	MsgConfirmFirst      = "Apps can be connected only to an account whose email address is confirmed. Open the confirmation link we emailed you, or ask for a new one from your profile."
 )
 
 // unconfirmed answers an authorization request of a member whose address is not

@@ -174,3 +174,26 @@ test('Deny sends the member back with access_denied; a bad redirect URI is never
   await shot(page, 'oauth-invalid-request');
   await page.close();
 });
+
+test('an account whose address is not confirmed cannot connect an app', async () => {
+  await browser.context.clearCookies();
+  const page = await browser.context.newPage();
+  const email = `oauth-unconfirmed-${Date.now()}@example.com`;
+  const headers = { Origin: server.url };
+  const reg = await page.request.post(server.url + '/backend/api/v1/auth/register', { data: { name: 'Una Confirmed', email, password: 'oauth-password-1' }, headers });
+  assert.equal(reg.status(), 201);
+  const login = await page.request.post(server.url + '/backend/api/v1/auth/login', { data: { email, password: 'oauth-password-1' }, headers });
+  assert.equal(login.status(), 200);
+  const before = received.length;
+  const res = await page.goto(authRequest('state-unconfirmed').url);
+  assert.equal(res.status(), 403);
+  assert.equal(new URL(page.url()).origin, server.url);
+  assert.equal((await page.textContent('h1')).trim(), 'Confirm your email address first');
+  assert.match(await page.textContent('[data-testid="oauth-error"]'), /confirmed/);
+  assert.equal(await page.locator('[data-testid="oauth-allow"]').count(), 0);
+  assert.equal(received.length, before);
+  const res2 = await new AxeBuilder({ page, axeSource }).withTags(TAGS).analyze();
+  assert.deepEqual(res2.violations.map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join(' | ')}`), []);
+  await shot(page, 'oauth-unconfirmed');
+  await page.close();
+});
