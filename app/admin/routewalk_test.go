@@ -45,6 +45,9 @@ var rwPublic = map[string]string{
 	"GET /ims/ob/v3p0/discovery":           "Open Badges API service description (OpenAPI)",
 	"GET /ims/ob/v3p0/credentials":         "Open Badges API getCredentials: bearer token checked by the handler",
 	"GET /ims/ob/v3p0/profile":             "Open Badges API getProfile: bearer token checked by the handler",
+	"OPTIONS /ims/ob/v3p0/credentials":     "CORS preflight of getCredentials for browser wallets: headers only, no data",
+	"OPTIONS /ims/ob/v3p0/profile":         "CORS preflight of getProfile for browser wallets: headers only, no data",
+	"OPTIONS /ims/ob/v3p0/discovery":       "CORS preflight of the service description: headers only, no data",
 	"POST /oauth/register":                 "OAuth dynamic client registration (RFC 7591), rate-limited per address",
 	"POST /oauth/token":                    "OAuth token endpoint: client credentials checked by the handler",
 	"POST /oauth/revoke":                   "OAuth revocation endpoint (RFC 7009): client credentials checked by the handler",
@@ -168,8 +171,8 @@ func TestRouteWalkAllRoles(t *testing.T) {
 				// authenticated by an OAuth bearer token, never by the session: 401 for
 				// everyone without one, whoever is signed in
 				for who, res := range map[string]*apptest.Resp{"visitor": v, "member": m, "admin": a} {
-					if res.Status != http.StatusUnauthorized || !strings.Contains(res.Text(), "unauthorisedrequest") {
-						t.Errorf("bearer %s as %s: %d %s, want 401 unauthorisedrequest", key, who, res.Status, res.Text())
+					if res.Status != http.StatusUnauthorized || !strings.Contains(res.Text(), "unauthorizedrequest") {
+						t.Errorf("bearer %s as %s: %d %s, want 401 unauthorizedrequest", key, who, res.Status, res.Text())
 					}
 				}
 				counts["public"]++

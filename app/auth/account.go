@@ -80,6 +80,9 @@ func (s *Service) ChangePassword(ctx context.Context, u *model.User, in ChangeIn
 			Where("user_id = ? AND used_at IS NULL", u.ID).Exec(ctx); err != nil {
 			return err
 		}
+		if err := endWallets(ctx, tx, u, walletsEndedByChange); err != nil {
+			return err
+		}
 		return mail.Queue(ctx, tx, passwordChangedMail(u))
 	})
 	if err == nil {

@@ -348,6 +348,9 @@ func (s *Service) ResetPassword(ctx context.Context, in ResetInput, cl Client) e
 		if err := s.Sessions.DeleteAllFor(ctx, tx, u.ID); err != nil {
 			return err
 		}
+		if err := endWallets(ctx, tx, &u, walletsEndedByReset); err != nil {
+			return err
+		}
 		return mail.Queue(ctx, tx, changedMail(&u))
 	})
 	if err == nil {

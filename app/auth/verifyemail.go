@@ -123,6 +123,10 @@ func (s *Service) VerifyEmail(ctx context.Context, tok, origin string, cl Client
 				Where("id = ?", u.ID).Exec(ctx); err != nil {
 				return err
 			}
+			// apps connected before the address was proven may be someone else's
+			if err := endWallets(ctx, tx, &u, walletsEndedByConfirm); err != nil {
+				return err
+			}
 		}
 		// the user's other links are of no further use
 		if _, err := tx.NewDelete().Model((*EmailVerification)(nil)).Where("user_id = ? AND id <> ?", u.ID, v.ID).Exec(ctx); err != nil {

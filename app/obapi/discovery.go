@@ -1,5 +1,9 @@
 package obapi
 
+// CompactJWSPattern is the shape of a compact JWS in 1EdTech's schema (three base64url
+// parts, the payload possibly empty).
+const CompactJWSPattern = `^[a-zA-Z0-9_-]+\.[a-zA-Z0-9_-]*\.[a-zA-Z0-9_-]+$`
+
 // abs is path on origin.
 func abs(origin, path string) string { return origin + path }
 
@@ -65,12 +69,27 @@ func Discovery(origin string) map[string]any {
 				},
 			},
 			"schemas": map[string]any{
-				"GetOpenBadgeCredentialsResponse": map[string]any{"type": "object", "properties": map[string]any{
-					"compactJwsStrings": map[string]any{"type": "array", "items": map[string]any{"type": "string"}},
-					"credential":        map[string]any{"type": "array", "items": map[string]any{"type": "object"}},
+				// 1EdTech's shapes, additionalProperties false as in their OpenAPI file
+				"GetOpenBadgeCredentialsResponse": map[string]any{"type": "object", "additionalProperties": false, "properties": map[string]any{
+					"credential":       map[string]any{"type": "array", "items": map[string]any{"type": "object"}},
+					"compactJwsString": map[string]any{"type": "array", "items": map[string]any{"type": "string", "pattern": CompactJWSPattern}},
 				}},
-				"Profile":         map[string]any{"type": "object"},
-				"Imsx_StatusInfo": map[string]any{"type": "object", "required": []string{"imsx_codeMajor", "imsx_severity"}},
+				"Profile": map[string]any{"type": "object"},
+				"Imsx_StatusInfo": map[string]any{"type": "object", "additionalProperties": false,
+					"required": []string{"imsx_codeMajor", "imsx_severity"},
+					"properties": map[string]any{
+						"imsx_codeMajor":   map[string]any{"type": "string", "enum": []string{"success", "processing", "failure", "unsupported"}},
+						"imsx_severity":    map[string]any{"type": "string", "enum": []string{"status", "warning", "error"}},
+						"imsx_description": map[string]any{"type": "string"},
+						"imsx_codeMinor": map[string]any{"type": "object", "additionalProperties": false, "required": []string{"imsx_codeMinorField"},
+							"properties": map[string]any{"imsx_codeMinorField": map[string]any{"type": "array", "minItems": 1, "items": map[string]any{
+								"type": "object", "additionalProperties": false, "required": []string{"imsx_codeMinorFieldName", "imsx_codeMinorFieldValue"},
+								"properties": map[string]any{
+									"imsx_codeMinorFieldName":  map[string]any{"type": "string"},
+									"imsx_codeMinorFieldValue": map[string]any{"type": "string", "enum": []string{MinorForbidden, MinorInvalidQuery, MinorUnauthorized}},
+								},
+							}}}},
+					}},
 			},
 		},
 	}

@@ -7,7 +7,6 @@ import (
 	"errors"
 	"log/slog"
 	"net/http"
-	"strconv"
 	"strings"
 	"time"
 
@@ -18,7 +17,6 @@ import (
 
 	"meritmark/app/config"
 	"meritmark/app/credential"
-	"meritmark/app/model"
 	"meritmark/app/ratelimit"
 	"meritmark/app/web"
 )
@@ -56,6 +54,9 @@ func (h *Handler) Routes() []web.Route {
 		public("GET", BasePath+"/discovery", h.discovery),
 		public("GET", BasePath+"/credentials", h.credentials),
 		public("GET", BasePath+"/profile", h.profile),
+		public("OPTIONS", BasePath+"/credentials", h.preflight),
+		public("OPTIONS", BasePath+"/profile", h.preflight),
+		public("OPTIONS", BasePath+"/discovery", h.preflight),
 		public("POST", RegisterPath, h.register).WithCrossSite(),
 		public("POST", TokenPath, h.token).WithCrossSite(),
 		public("POST", RevokePath, h.revoke).WithCrossSite(),
@@ -157,7 +158,23 @@ type ConsentProps struct {
 	// Error, when set, is why the request cannot be shown (no redirect is made: the
 	// client or its redirect URI is not one that can be trusted with an answer).
 	Error            string `json:"error,omitempty"`
+	ErrorTitle       string `json:"errorTitle,omitempty"`
 	ErrorDescription string `json:"errorDescription,omitempty"`
+}
+
+// The page an unconfirmed account gets instead of the consent screen.
+const (
+	MsgConfirmFirstTitle = "Confirm your email address first"
+	MsgConfirmFirst      = "Apps can be connected only to an account whose email address is confirmed. Open the confirmation link we emailed you, or ask for a new one from your profile."
+)
+
+// unconfirmed answers an authorization request of a member whose address is not
+// confirmed: no consent screen, no code and no redirect (403). An account someone
+// opened with another person's address must not hold a grant that outlives the owner
+// taking the account back.
+func (h *Handler) unconfirmed(c fiber.Ctx) error {
+	return h.site.Render(c, "OAuthAuthorizePage", ConsentProps{Scopes: []Scope{}, Fields: [][2]string{}, Error: fosite.ErrAccessDenied.ErrorField,
+		ErrorTitle: MsgConfirmFirstTitle, ErrorDescription: MsgConfirmFirst}, web.Meta{Title: "Connect an app", NoIndex: true, Status: http.StatusForbidden})
 }
 
 // authorizeFailed answers an invalid authorization request: with the standard error at
@@ -190,10 +207,51 @@ func checkAuthorizeRequest(ar fosite.AuthorizeRequester) error {
 	if f.Get("code_challenge_method") != "S256" {
 		return fosite.ErrInvalidRequest.WithHint("The code_challenge_method must be S256.")
 	}
+	if msg := CheckCodeChallenge(f.Get("code_challenge")); msg != "" {
+		return fosite.ErrInvalidRequest.WithHint(msg)
+	}
 	if len(ar.GetRequestedScopes()) == 0 {
 		return fosite.ErrInvalidScope.WithHint("Ask for at least one scope.")
 	}
 	return nil
+}
+
+// offeredOnly drops from an authorization request's scope every scope this host does
+// not offer or the client did not register, such as offline_access (every grant gets a
+// refresh token here anyway): RFC 6749 3.3 lets the server grant less than asked, and
+// the answer's scope parameter says what was granted. Nothing left is invalid_scope.
+func (h *Handler) offeredOnly(ctx context.Context, req *http.Request) error {
+	if err := req.ParseForm(); err != nil {
+		return fosite.ErrInvalidRequest.WithHint("The request's parameters cannot be parsed.")
+	}
+	asked, ok := req.Form["scope"]
+	if !ok {
+		return nil
+	}
+	var registered []string
+	if cl, err := h.svc.Store.GetClient(ctx, req.Form.Get("client_id")); err == nil {
+		registered = cl.GetScopes()
+	}
+	keep := []string{}
+	for _, s := range strings.Fields(strings.Join(asked, " ")) {
+		if Offers(s) && (registered == nil || contains(registered, s)) && !contains(keep, s) {
+			keep = append(keep, s)
+		}
+	}
+	req.Form["scope"] = []string{strings.Join(keep, " ")}
+	return nil
+}
+
+// newAuthorizeRequest is fosite's authorization request of req, with this host's rules.
+func (h *Handler) newAuthorizeRequest(ctx context.Context, req *http.Request) (fosite.AuthorizeRequester, error) {
+	if err := h.offeredOnly(ctx, req); err != nil {
+		return nil, err
+	}
+	ar, err := h.svc.Provider.NewAuthorizeRequest(ctx, req)
+	if err == nil {
+		err = checkAuthorizeRequest(ar)
+	}
+	return ar, err
 }
 
 func (h *Handler) authorizePage(c fiber.Ctx) error {
@@ -201,12 +259,12 @@ func (h *Handler) authorizePage(c fiber.Ctx) error {
 	if err != nil {
 		return err
 	}
-	ar, err := h.svc.Provider.NewAuthorizeRequest(ctx, req)
-	if err == nil {
-		err = checkAuthorizeRequest(ar)
-	}
+	ar, err := h.newAuthorizeRequest(ctx, req)
 	if err != nil {
 		return h.authorizeFailed(c, ctx, ar, err)
+	}
+	if !web.Viewer(c).EmailVerified() {
+		return h.unconfirmed(c)
 	}
 	client, err := h.svc.Client(ctx, ar.GetClient().GetID())
 	if err != nil {
@@ -239,12 +297,12 @@ func (h *Handler) authorizeDecision(c fiber.Ctx) error {
 	if err != nil {
 		return err
 	}
-	ar, err := h.svc.Provider.NewAuthorizeRequest(ctx, req)
-	if err == nil {
-		err = checkAuthorizeRequest(ar)
-	}
+	ar, err := h.newAuthorizeRequest(ctx, req)
 	if err != nil {
 		return h.authorizeFailed(c, ctx, ar, err)
+	}
+	if !u.EmailVerified() {
+		return h.unconfirmed(c)
 	}
 	if req.PostForm.Get("decision") != "allow" {
 		return h.authorizeFailed(c, ctx, ar, fosite.ErrAccessDenied.WithHint("The holder denied the request."))
@@ -309,135 +367,6 @@ func (h *Handler) revoke(c fiber.Ctx) error {
 	rw := newRecorder()
 	h.svc.Provider.WriteRevocationResponse(ctx, rw, h.svc.Provider.NewRevocationRequest(ctx, req))
 	return rw.send(c)
-}
-
-// ---- the Open Badges API ----
-
-// StatusInfo is the Open Badges API's error (imsx_StatusInfo).
-type StatusInfo struct {
-	CodeMajor   string    `json:"imsx_codeMajor"`
-	Severity    string    `json:"imsx_severity"`
-	Description string    `json:"imsx_description"`
-	CodeMinor   codeMinor `json:"imsx_codeMinor"`
-}
-
-type codeMinor struct {
-	Fields []codeMinorField `json:"imsx_codeMinorField"`
-}
-
-type codeMinorField struct {
-	Name  string `json:"imsx_codeMinorFieldName"`
-	Value string `json:"imsx_codeMinorFieldValue"`
-}
-
-// The codeMinor values used.
-const (
-	MinorUnauthorised = "unauthorisedrequest"
-	MinorForbidden    = "forbidden"
-	MinorInvalidQuery = "invalid_query_parameter"
-)
-
-func statusInfo(c fiber.Ctx, status int, minor, desc string) error {
-	c.Set("Cache-Control", "no-store")
-	return c.Status(status).JSON(StatusInfo{CodeMajor: "failure", Severity: "error", Description: desc,
-		CodeMinor: codeMinor{Fields: []codeMinorField{{Name: "TargetEndSystem", Value: minor}}}})
-}
-
-// bearer checks the request's access token and that it was granted scope; it answers
-// the error itself (ok false).
-func (h *Handler) bearer(c fiber.Ctx, scope string) (userID, clientID string, ok bool, err error) {
-	auth := c.Get(fiber.HeaderAuthorization)
-	tok := ""
-	if len(auth) > 7 && strings.EqualFold(auth[:7], "bearer ") {
-		tok = strings.TrimSpace(auth[7:])
-	}
-	if tok == "" {
-		c.Set("WWW-Authenticate", `Bearer realm="meritmark"`)
-		return "", "", false, statusInfo(c, http.StatusUnauthorized, MinorUnauthorised, "An access token is required (Authorization: Bearer).")
-	}
-	sess := NewSession("")
-	_, ar, ierr := h.svc.Provider.IntrospectToken(c.Context(), tok, fosite.AccessToken, sess, scope)
-	if ierr != nil {
-		rfc := fosite.ErrorToRFC6749Error(ierr)
-		switch {
-		case rfc.ErrorField == fosite.ErrInvalidScope.ErrorField:
-			c.Set("WWW-Authenticate", `Bearer realm="meritmark", error="insufficient_scope", scope="`+scope+`"`)
-			return "", "", false, statusInfo(c, http.StatusForbidden, MinorForbidden, "The access token was not granted the scope "+scope+".")
-		case rfc.ErrorField == fosite.ErrServerError.ErrorField:
-			return "", "", false, ierr
-		}
-		c.Set("WWW-Authenticate", `Bearer realm="meritmark", error="invalid_token"`)
-		return "", "", false, statusInfo(c, http.StatusUnauthorized, MinorUnauthorised, "The access token is invalid, expired or revoked.")
-	}
-	userID, clientID = ar.GetSession().GetSubject(), ar.GetClient().GetID()
-	if err := h.svc.TouchConsent(c.Context(), userID, clientID); err != nil {
-		return "", "", false, err
-	}
-	return userID, clientID, true, nil
-}
-
-func (h *Handler) credentials(c fiber.Ctx) error {
-	userID, _, ok, err := h.bearer(c, ScopeCredentialRead)
-	if !ok {
-		return err
-	}
-	limit, offset, msg := ParsePaging(c.Query("limit"), c.Query("offset"))
-	if msg != "" {
-		return statusInfo(c, http.StatusBadRequest, MinorInvalidQuery, msg)
-	}
-	origin := h.site.Origin(c)
-	page, err := h.svc.HolderCredentials(c.Context(), userID, limit, offset, origin)
-	if err != nil {
-		return err
-	}
-	c.Set("X-Total-Count", strconv.Itoa(page.Total))
-	c.Set("Link", LinkHeader(origin+BasePath+"/credentials", limit, offset, page.Total))
-	c.Set("Cache-Control", "no-store")
-	return c.JSON(fiber.Map{"compactJwsStrings": page.JWS, "credential": page.LD})
-}
-
-// Profile is the holder's Open Badges 3.0 Profile.
-type Profile struct {
-	Context []string `json:"@context"`
-	ID      string   `json:"id"`
-	Type    []string `json:"type"`
-	Name    string   `json:"name"`
-	Email   string   `json:"email,omitempty"`
-	URL     string   `json:"url,omitempty"`
-	Image   *struct {
-		ID   string `json:"id"`
-		Type string `json:"type"`
-	} `json:"image,omitempty"`
-	Description string `json:"description,omitempty"`
-}
-
-// ProfileOf is u's Profile.
-func ProfileOf(origin string, u *model.User) Profile {
-	p := Profile{Context: []string{credential.ContextVC, credential.ContextOB3}, ID: credential.ProfileURL(origin, u.ID),
-		Type: []string{"Profile"}, Name: u.Name, Email: u.Email, URL: credential.ProfileURL(origin, u.ID), Description: u.Bio}
-	if pic := u.ProfilePicURL(); pic != "" {
-		p.Image = &struct {
-			ID   string `json:"id"`
-			Type string `json:"type"`
-		}{ID: origin + pic, Type: "Image"}
-	}
-	return p
-}
-
-func (h *Handler) profile(c fiber.Ctx) error {
-	userID, _, ok, err := h.bearer(c, ScopeProfileRead)
-	if !ok {
-		return err
-	}
-	u, err := h.svc.Holder(c.Context(), userID)
-	if err != nil {
-		return err
-	}
-	if u == nil {
-		return statusInfo(c, http.StatusUnauthorized, MinorUnauthorised, "The access token is invalid, expired or revoked.")
-	}
-	c.Set("Cache-Control", "no-store")
-	return c.JSON(ProfileOf(h.site.Origin(c), u))
 }
 
 // ---- connected apps (the member's profile) ----

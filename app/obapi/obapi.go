@@ -1,7 +1,8 @@
-// Package obapi is the Open Badges 3.0 API for wallets (the 1EdTech "Host" role): service
-// discovery, OAuth 2.0 dynamic client registration (RFC 7591), the authorization code
-// grant with PKCE and the holder's consent, token refresh and revocation (RFC 7009), and
-// the bearer-token endpoints getCredentials and getProfile. The OAuth 2.0 server is
+// Package obapi is the Open Badges 3.0 API for wallets (1EdTech's Service Provider (Read)
+// role; docs/wallet-api.md): service discovery, OAuth 2.0 dynamic client registration
+// (RFC 7591), the authorization code grant with PKCE and the holder's consent, token
+// refresh and revocation (RFC 7009), and the bearer-token endpoints getCredentials and
+// getProfile. The OAuth 2.0 server is
 // github.com/ory/fosite over a bun storage (store.go); this file holds the pure rules.
 package obapi
 
@@ -11,6 +12,7 @@ import (
 	"net/url"
 	"strconv"
 	"strings"
+	"unicode"
 )
 
 // BasePath is where the Open Badges API lives.
@@ -41,8 +43,8 @@ type Scope struct {
 
 // Offered are the scopes this host supports: it hosts the credentials it issued itself,
 // so wallets may read them and the holder's profile, but not write either (the upsert
-// and update scopes are not offered: registration drops them and an authorization
-// request asking for them is answered invalid_scope).
+// and update scopes are not offered: registration and authorization requests drop them,
+// and a request left with no scope is refused).
 var Offered = []Scope{
 	{URI: ScopeCredentialRead, Title: "Read your badges", Description: "See and download the signed credentials of the badges you hold."},
 	{URI: ScopeProfileRead, Title: "Read your profile", Description: "See your name, email address and profile link."},
@@ -194,4 +196,59 @@ func LinkHeader(base string, limit, offset, total int) string {
 		parts = append(parts, link(prev, "prev"))
 	}
 	return strings.Join(parts, ", ")
+}
+
+// CleanClientName is a client's name as the consent page shows it: control and format
+// characters (zero-width spaces and joiners, bidirectional overrides, soft hyphens) are
+// dropped and runs of white space become one space, so that a name can neither hide text
+// nor reorder what the holder reads.
+func CleanClientName(name string) string {
+	var b strings.Builder
+	space := false
+	for _, r := range name {
+		switch {
+		case unicode.IsSpace(r):
+			space = b.Len() > 0
+			continue
+		case unicode.IsControl(r) || unicode.Is(unicode.Cf, r) || r == unicode.ReplacementChar:
+			continue
+		}
+		if space {
+			b.WriteByte(' ')
+			space = false
+		}
+		b.WriteRune(r)
+	}
+	return b.String()
+}
+
+// ClaimsSite reports whether a client's name claims to be the site named site: its
+// letters and digits, lowercased, contain the site's ("Meritmark Wallet", "MERIT-MARK").
+func ClaimsSite(name, site string) bool {
+	fold := func(s string) string {
+		var b strings.Builder
+		for _, r := range strings.ToLower(s) {
+			if unicode.IsLetter(r) || unicode.IsDigit(r) {
+				b.WriteRune(r)
+			}
+		}
+		return b.String()
+	}
+	f := fold(site)
+	return f != "" && strings.Contains(fold(name), f)
+}
+
+// CheckCodeChallenge says why an S256 PKCE code_challenge is malformed ("" when it is
+// not): BASE64URL(SHA-256(verifier)) is 43 characters of the unreserved alphabet (RFC
+// 7636 4.2); a shorter one cannot be the hash of any verifier.
+func CheckCodeChallenge(ch string) string {
+	if len(ch) < 43 || len(ch) > 128 {
+		return "The code_challenge must be 43 to 128 characters (BASE64URL of the SHA-256 of the code verifier)."
+	}
+	for _, r := range ch {
+		if !(r >= 'A' && r <= 'Z' || r >= 'a' && r <= 'z' || r >= '0' && r <= '9' || r == '-' || r == '.' || r == '_' || r == '~') {
+			return "The code_challenge may contain only letters, digits, '-', '.', '_' and '~'."
+		}
+	}
+	return ""
 }

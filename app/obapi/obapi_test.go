@@ -272,7 +272,7 @@ func TestWholeFlow(t *testing.T) {
 			t.Fatalf("getCredentials: %d %v %s", r.Status, r.Header, r.Body)
 		}
 		var page struct {
-			JWS []string          `json:"compactJwsStrings"`
+			JWS []string          `json:"compactJwsString"`
 			LD  []json.RawMessage `json:"credential"`
 		}
 		if err := json.Unmarshal(r.Body, &page); err != nil {
@@ -341,7 +341,7 @@ func TestWholeFlow(t *testing.T) {
 	if r := w.api(t, tok2.AccessToken, "/profile"); r.Status != http.StatusOK {
 		t.Fatalf("refreshed token: %d %s", r.Status, r.Body)
 	}
-	expectStatusInfo(t, w.api(t, tok.AccessToken, "/profile"), http.StatusUnauthorized, obapi.MinorUnauthorised)
+	expectStatusInfo(t, w.api(t, tok.AccessToken, "/profile"), http.StatusUnauthorized, obapi.MinorUnauthorized)
 
 	// revoke (RFC 7009) the new access token: it is refused from then on
 	rev := url.Values{"token": {tok2.AccessToken}, "token_type_hint": {"access_token"}}
@@ -354,7 +354,7 @@ func TestWholeFlow(t *testing.T) {
 	}
 	res.Body.Close()
 	r = w.api(t, tok2.AccessToken, "/credentials")
-	expectStatusInfo(t, r, http.StatusUnauthorized, obapi.MinorUnauthorised)
+	expectStatusInfo(t, r, http.StatusUnauthorized, obapi.MinorUnauthorized)
 	if !strings.Contains(r.Header.Get("WWW-Authenticate"), `error="invalid_token"`) {
 		t.Fatalf("WWW-Authenticate: %q", r.Header.Get("WWW-Authenticate"))
 	}
@@ -365,8 +365,8 @@ func TestWholeFlow(t *testing.T) {
 	_, err = conf.TokenSource(ctx, &oauth2.Token{RefreshToken: tok2.RefreshToken}).Token()
 	oauthErr(t, err, "invalid_grant")
 	// no token or header without one
-	expectStatusInfo(t, w.api(t, "", "/credentials"), http.StatusUnauthorized, obapi.MinorUnauthorised)
-	expectStatusInfo(t, w.api(t, "not-a-token", "/credentials"), http.StatusUnauthorized, obapi.MinorUnauthorised)
+	expectStatusInfo(t, w.api(t, "", "/credentials"), http.StatusUnauthorized, obapi.MinorUnauthorized)
+	expectStatusInfo(t, w.api(t, "not-a-token", "/credentials"), http.StatusUnauthorized, obapi.MinorUnauthorized)
 }
 
 // TestConnectedApps: the member sees the app with its scopes and dates; revoking it
@@ -408,7 +408,7 @@ func TestConnectedApps(t *testing.T) {
 	if n := w.count(t, "SELECT COUNT(*) FROM oauth_tokens WHERE client_id = ?", conf.ClientID); n != 0 {
 		t.Fatalf("%d token rows left", n)
 	}
-	expectStatusInfo(t, w.api(t, tok.AccessToken, "/credentials"), http.StatusUnauthorized, obapi.MinorUnauthorised)
+	expectStatusInfo(t, w.api(t, tok.AccessToken, "/credentials"), http.StatusUnauthorized, obapi.MinorUnauthorized)
 	_, err = conf.TokenSource(ctx, &oauth2.Token{RefreshToken: tok.RefreshToken}).Token()
 	oauthErr(t, err, "invalid_grant")
 	w.mc.Get("/oauth/apps").Expect(http.StatusOK).JSON(&list)
@@ -548,6 +548,8 @@ func TestAuthorizeErrors(t *testing.T) {
 		noRows(what)
 	}
 	atRedirect("missing PKCE", conf.AuthCodeURL("state-1234567890"), "invalid_request")
+	atRedirect("short PKCE challenge", conf.AuthCodeURL("state-1234567890", oauth2.SetAuthURLParam("code_challenge", "abc"), oauth2.SetAuthURLParam("code_challenge_method", "S256")), "invalid_request")
+	atRedirect("42-character PKCE challenge", conf.AuthCodeURL("state-1234567890", oauth2.SetAuthURLParam("code_challenge", strings.Repeat("a", 42)), oauth2.SetAuthURLParam("code_challenge_method", "S256")), "invalid_request")
 	atRedirect("plain PKCE", conf.AuthCodeURL("state-1234567890", oauth2.SetAuthURLParam("code_challenge", verifier), oauth2.SetAuthURLParam("code_challenge_method", "plain")), "invalid_request")
 	up := *conf
 	up.Scopes = []string{obapi.ScopeCredentialUpsert}
@@ -622,7 +624,7 @@ func TestTokenErrors(t *testing.T) {
 	}
 	_, err = conf.Exchange(ctx, code, oauth2.VerifierOption(verifier))
 	oauthErr(t, err, "invalid_grant")
-	expectStatusInfo(t, w.api(t, tok.AccessToken, "/credentials"), http.StatusUnauthorized, obapi.MinorUnauthorised)
+	expectStatusInfo(t, w.api(t, tok.AccessToken, "/credentials"), http.StatusUnauthorized, obapi.MinorUnauthorized)
 	_, err = conf.TokenSource(ctx, &oauth2.Token{RefreshToken: tok.RefreshToken}).Token()
 	oauthErr(t, err, "invalid_grant")
 
@@ -651,7 +653,7 @@ func TestTokenErrors(t *testing.T) {
 	if _, err := w.e.DB.NewRaw("UPDATE oauth_tokens SET expires_at = ? WHERE kind = 'access'", model.Now().Add(-time.Second)).Exec(ctx); err != nil {
 		t.Fatal(err)
 	}
-	expectStatusInfo(t, w.api(t, tok.AccessToken, "/profile"), http.StatusUnauthorized, obapi.MinorUnauthorised)
+	expectStatusInfo(t, w.api(t, tok.AccessToken, "/profile"), http.StatusUnauthorized, obapi.MinorUnauthorized)
 	tok2, err := conf.TokenSource(ctx, &oauth2.Token{RefreshToken: tok.RefreshToken}).Token()
 	if err != nil {
 		t.Fatal(err)
@@ -744,17 +746,19 @@ func TestSweepExpired(t *testing.T) {
 func TestUnconfirmedHolder(t *testing.T) {
 	w := newWorld(t, 2)
 	ctx := context.Background()
-	if _, err := w.e.DB.NewRaw("UPDATE users SET email_verified_at = NULL WHERE id = ?", w.member.ID).Exec(ctx); err != nil {
-		t.Fatal(err)
-	}
+	// connected while confirmed (an unconfirmed account cannot connect), then the
+	// address is unproven again (an admin changed it)
 	conf := w.register(t, "")
 	code, verifier := w.authorize(t, conf)
 	tok, err := conf.Exchange(ctx, code, oauth2.VerifierOption(verifier))
 	if err != nil {
 		t.Fatal(err)
 	}
+	if _, err := w.e.DB.NewRaw("UPDATE users SET email_verified_at = NULL WHERE id = ?", w.member.ID).Exec(ctx); err != nil {
+		t.Fatal(err)
+	}
 	r := w.api(t, tok.AccessToken, "/credentials")
-	if r.Status != http.StatusOK || r.Header.Get("X-Total-Count") != "0" || string(r.Body) != `{"compactJwsStrings":[],"credential":[]}` {
+	if r.Status != http.StatusOK || r.Header.Get("X-Total-Count") != "0" || string(r.Body) != `{"credential":[],"compactJwsString":[]}` {
 		t.Fatalf("unconfirmed holder: %d %s %s", r.Status, r.Header.Get("X-Total-Count"), r.Body)
 	}
 }

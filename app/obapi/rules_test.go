@@ -65,3 +65,44 @@ func TestLinkHeader(t *testing.T) {
 		}
 	}
 }
+
+func TestCleanClientName(t *testing.T) {
+	for in, want := range map[string]string{
+		"Pocket Wallet":                   "Pocket Wallet",
+		"  Pocket \t\n Wallet  ":          "Pocket Wallet",
+		"Pock\u200bet\u200d Wal\u00adlet": "Pocket Wallet",
+		"Wallet\u202e\u2066 evil\u2069":   "Wallet evil",
+		"Bell\x07\x00 \x1b[31mred\x1b[0m": "Bell [31mred[0m",
+		"\ufeffBOM\u2060 \u180eMongolian": "BOM Mongolian",
+		"\u200b\u200c\u200d":              "",
+	} {
+		if got := CleanClientName(in); got != want {
+			t.Errorf("CleanClientName(%q) = %q, want %q", in, got, want)
+		}
+	}
+}
+
+func TestClaimsSite(t *testing.T) {
+	for _, name := range []string{"Meritmark", "meritmark wallet", "Official MERIT-MARK", "Merit mark badges", "M.e.r.i.t.m.a.r.k"} {
+		if !ClaimsSite(name, "Meritmark") {
+			t.Errorf("%q passes as not claiming the site", name)
+		}
+	}
+	for _, name := range []string{"Pocket Wallet", "Merit Wallet", "Mark's badges"} {
+		if ClaimsSite(name, "Meritmark") {
+			t.Errorf("%q refused", name)
+		}
+	}
+}
+
+func TestCheckCodeChallenge(t *testing.T) {
+	ok := "E9Melhoa2OwvFrEMTJguCHaoeK1t8URWbuGJSstw-cM" // RFC 7636 appendix B
+	if msg := CheckCodeChallenge(ok); msg != "" {
+		t.Fatalf("RFC 7636 example refused: %s", msg)
+	}
+	for _, bad := range []string{"", "abc", ok[:42], strings.Repeat("a", 129), ok[:42] + "=", ok[:42] + "/", ok[:42] + " "} {
+		if CheckCodeChallenge(bad) == "" {
+			t.Errorf("%q accepted", bad)
+		}
+	}
+}

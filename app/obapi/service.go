@@ -53,7 +53,13 @@ func NewService(d *bun.DB, secret string, iss *credential.Issuer) *Service {
 		ClientSecretsHasher:            secretHasher{},
 		RefreshTokenScopes:             []string{}, // a refresh token with every grant
 		SendDebugMessagesToClients:     false,
-		MinParameterEntropy:            fosite.MinParameterEntropy,
+		// a state is required (1EdTech) but may be short: its value is the client's
+		// business, and PKCE binds the code to the client that asked for it
+		MinParameterEntropy: 1,
+		// the bearer endpoints take access tokens only: fosite's introspection otherwise
+		// falls back to refresh tokens, and a leaked refresh token would read the API
+		// without the client secret (RFC 6750)
+		DisableRefreshTokenValidation: true,
 	}
 	st := &Store{DB: d, Lifespan: func(t fosite.TokenType) time.Duration {
 		switch t {
@@ -94,7 +100,13 @@ type Registration struct {
 	TokenEndpointAuthMethod string   `json:"token_endpoint_auth_method"`
 	GrantTypes              []string `json:"grant_types"`
 	ResponseTypes           []string `json:"response_types"`
+	// Contacts (typically e-mail addresses of the client's team) are echoed in the
+	// answer, as 1EdTech asks of every field the client sent, but not kept.
+	Contacts []string `json:"contacts,omitempty"`
 }
+
+// MaxContacts bounds a registration's contacts.
+const MaxContacts = 10
 
 // Registered is the answer to a registration.
 type Registered struct {
@@ -120,9 +132,12 @@ func regErr(code, format string, args ...any) *RegistrationError {
 // CheckRegistration validates and normalises r (defaults filled in, scope reduced to
 // the offered scopes).
 func CheckRegistration(r *Registration) *RegistrationError {
-	r.ClientName = strings.TrimSpace(r.ClientName)
+	r.ClientName = CleanClientName(r.ClientName)
 	if r.ClientName == "" || len([]rune(r.ClientName)) > 100 {
 		return regErr("invalid_client_metadata", "client_name is required (at most 100 characters)")
+	}
+	if ClaimsSite(r.ClientName, web.SiteName) {
+		return regErr("invalid_client_metadata", "client_name must not name %s: the consent page would read as if %s itself asked", web.SiteName, web.SiteName)
 	}
 	if len(r.RedirectURIs) == 0 {
 		return regErr("invalid_redirect_uri", "redirect_uris must list at least one redirect URI")
@@ -138,6 +153,14 @@ func CheckRegistration(r *Registration) *RegistrationError {
 	for _, f := range []struct{ name, v string }{{"client_uri", r.ClientURI}, {"logo_uri", r.LogoURI}, {"tos_uri", r.TOSURI}, {"policy_uri", r.PolicyURI}} {
 		if msg := CheckURI(f.name, f.v); msg != "" {
 			return regErr("invalid_client_metadata", "%s", msg)
+		}
+	}
+	if len(r.Contacts) > MaxContacts {
+		return regErr("invalid_client_metadata", "contacts may list at most %d entries", MaxContacts)
+	}
+	for _, ct := range r.Contacts {
+		if strings.TrimSpace(ct) == "" || len(ct) > 320 {
+			return regErr("invalid_client_metadata", "each contact must be a non-empty string of at most 320 characters")
 		}
 	}
 	if len(r.SoftwareID) > 200 || len(r.SoftwareVersion) > 100 {
@@ -221,7 +244,7 @@ func (s *Service) Client(ctx context.Context, id string) (*ClientInfo, error) {
 	if err := s.DB.NewSelect().Model(&r).Where("id = ?", id).Scan(ctx); err != nil {
 		return nil, err
 	}
-	return &ClientInfo{ID: r.ID, Name: r.Name, URI: r.ClientURI, LogoURI: r.LogoURI, PolicyURI: r.PolicyURI, TOSURI: r.TOSURI}, nil
+	return &ClientInfo{ID: r.ID, Name: CleanClientName(r.Name), URI: r.ClientURI, LogoURI: r.LogoURI, PolicyURI: r.PolicyURI, TOSURI: r.TOSURI}, nil
 }
 
 // RecordConsent records (or renews) userID's consent to clientID for scopes.
@@ -266,7 +289,7 @@ FROM oauth_consents o JOIN oauth_clients c ON c.id = o.client_id WHERE o.user_id
 	}
 	out := make([]ConnectedApp, 0, len(rows))
 	for _, r := range rows {
-		a := ConnectedApp{ClientID: r.ClientID, Name: r.Name, URI: r.URI, GrantedAt: r.GrantedAt.UTC(), Scopes: []Scope{}}
+		a := ConnectedApp{ClientID: r.ClientID, Name: CleanClientName(r.Name), URI: r.URI, GrantedAt: r.GrantedAt.UTC(), Scopes: []Scope{}}
 		if r.LastUsedAt != nil {
 			t := r.LastUsedAt.UTC()
 			a.LastUsedAt = &t

@@ -114,7 +114,7 @@ test('sign in from the authorize link, consent, Allow, token, API, connected app
   const cr = await fetch(server.url + '/ims/ob/v3p0/credentials', { headers: { Authorization: 'Bearer ' + tok.access_token } });
   assert.equal(cr.status, 200);
   assert.equal(cr.headers.get('x-total-count'), '0');
-  assert.deepEqual(await cr.json(), { compactJwsStrings: [], credential: [] });
+  assert.deepEqual(await cr.json(), { credential: [], compactJwsString: [] });
   const pr = await fetch(server.url + '/ims/ob/v3p0/profile', { headers: { Authorization: 'Bearer ' + tok.access_token } });
   assert.equal(pr.status, 200);
   assert.equal((await pr.json()).name, 'Wanda Wallet');
@@ -142,7 +142,7 @@ test('sign in from the authorize link, consent, Allow, token, API, connected app
   await section.screenshot({ path: 'tests/browser/screenshots/oauth-connected-apps-revoked.png' });
   const after = await fetch(server.url + '/ims/ob/v3p0/credentials', { headers: { Authorization: 'Bearer ' + tok.access_token } });
   assert.equal(after.status, 401);
-  assert.equal((await after.json()).imsx_codeMinor.imsx_codeMinorField[0].imsx_codeMinorFieldValue, 'unauthorisedrequest');
+  assert.equal((await after.json()).imsx_codeMinor.imsx_codeMinorField[0].imsx_codeMinorFieldValue, 'unauthorizedrequest');
   const rr = await fetch(server.url + '/oauth/token', {
     method: 'POST',
     headers: { 'Content-Type': 'application/x-www-form-urlencoded', Authorization: basic() },
@@ -172,5 +172,28 @@ test('Deny sends the member back with access_denied; a bad redirect URI is never
   assert.equal(new URL(page.url()).origin, server.url);
   assert.match(await page.textContent('[data-testid="oauth-error"]'), /not registered here/);
   await shot(page, 'oauth-invalid-request');
+  await page.close();
+});
+
+test('an account whose address is not confirmed cannot connect an app', async () => {
+  await browser.context.clearCookies();
+  const page = await browser.context.newPage();
+  const email = `oauth-unconfirmed-${Date.now()}@example.com`;
+  const headers = { Origin: server.url };
+  const reg = await page.request.post(server.url + '/backend/api/v1/auth/register', { data: { name: 'Una Confirmed', email, password: 'oauth-password-1' }, headers });
+  assert.equal(reg.status(), 201);
+  const login = await page.request.post(server.url + '/backend/api/v1/auth/login', { data: { email, password: 'oauth-password-1' }, headers });
+  assert.equal(login.status(), 200);
+  const before = received.length;
+  const res = await page.goto(authRequest('state-unconfirmed').url);
+  assert.equal(res.status(), 403);
+  assert.equal(new URL(page.url()).origin, server.url);
+  assert.equal((await page.textContent('h1')).trim(), 'Confirm your email address first');
+  assert.match(await page.textContent('[data-testid="oauth-error"]'), /confirmed/);
+  assert.equal(await page.locator('[data-testid="oauth-allow"]').count(), 0);
+  assert.equal(received.length, before);
+  const res2 = await new AxeBuilder({ page, axeSource }).withTags(TAGS).analyze();
+  assert.deepEqual(res2.violations.map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join(' | ')}`), []);
+  await shot(page, 'oauth-unconfirmed');
   await page.close();
 });

@@ -11,6 +11,8 @@ export type OAuthAuthorizePageProps = {
   fields: [string, string][];
   redirectHost: string;
   error?: string;
+  /** The heading of the error (default: the link is not valid). */
+  errorTitle?: string;
   errorDescription?: string;
 };
 
@@ -28,7 +30,7 @@ export default function OAuthAuthorizePage(p: OAuthAuthorizePageProps) {
             <span className="flex h-12 w-12 items-center justify-center rounded-full bg-destructive/12 text-destructive">
               <LinkIcon className="h-6 w-6" aria-hidden="true" />
             </span>
-            <h1 className="mt-4 text-2xl font-bold tracking-tight">This app link is not valid</h1>
+            <h1 className="mt-4 text-2xl font-bold tracking-tight">{p.errorTitle || 'This app link is not valid'}</h1>
             <p className="mt-2 text-muted-foreground" data-testid="oauth-error">
               {p.errorDescription || 'The app that sent you here made a request Meritmark cannot accept.'}
             </p>
