@@ -20,6 +20,7 @@ import (
 	"meritmark/app/user"
 	"meritmark/app/verify"
 	"meritmark/app/web"
+	"meritmark/app/webhook"
 )
 
 // routeTable is the one route table: every route the application serves, with its access.
@@ -48,6 +49,7 @@ func (a *App) routeTable() []web.Route {
 	rs = append(rs, award.New(d.DB, d.Site, d.Mailer).Routes()...)
 	rs = append(rs, halloffame.New(d.DB, d.Site, d.Config).Routes()...)
 	rs = append(rs, obapi.New(d.DB, d.Site, d.Config, d.Limiter).Routes()...)
+	rs = append(rs, webhook.NewHandler(a.Webhooks).Routes()...)
 	return rs
 }
 

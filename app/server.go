@@ -17,6 +17,7 @@ import (
 
 	"meritmark/app/auth"
 	"meritmark/app/config"
+	"meritmark/app/events"
 	"meritmark/app/mail"
 	"meritmark/app/middleware"
 	"meritmark/app/pagecache"
@@ -24,6 +25,7 @@ import (
 	"meritmark/app/session"
 	"meritmark/app/storage"
 	"meritmark/app/web"
+	"meritmark/app/webhook"
 	"meritmark/db"
 )
 
@@ -38,6 +40,8 @@ type Deps struct {
 	Limiter  *ratelimit.Limiter
 	// Static serves /static/*; nil in tests that do not need assets.
 	Static fiber.Handler
+	// Events is the bus writers record domain events on (app/events); nil = a new one.
+	Events *events.Bus
 	// Extra routes appended to the route table (tests use it to mount probes).
 	Extra []web.Route
 	// ReadTimeout is how long a client may take to send a request's header and an
@@ -59,6 +63,8 @@ type App struct {
 	rawBody map[string]bool
 	// crossSite are the routes ("METHOD /path") other origins may post to (OAuth).
 	crossSite map[string]bool
+	// Webhooks delivers outbound webhooks; main runs its worker (Webhooks.Run).
+	Webhooks *webhook.Service
 	// draining is set when shutdown starts: /readyz answers 503 (serve.go).
 	draining atomic.Bool
 }
@@ -80,6 +86,7 @@ const UploadReadTimeout = 10 * time.Minute
 // New builds the application.
 func New(d *Deps) *App {
 	a := &App{Deps: d}
+	a.subscribe()
 	readTimeout := d.ReadTimeout
 	if readTimeout <= 0 {
 		readTimeout = DefaultReadTimeout

@@ -100,6 +100,16 @@ func (b *SecretBox) Open(userID, stored string) (string, error) {
 // Sealed reports whether a stored TOTP secret is sealed.
 func Sealed(stored string) bool { return strings.HasPrefix(stored, sealedPrefix) }
 
+// KeyBox is the box of cfg's secret key (MERITMARK_SECRET_KEY, or generated in the data
+// dir), which seals TOTP and webhook secrets.
+func KeyBox(cfg *config.Config) (*SecretBox, error) {
+	key, err := cfg.Secret(nil, "key")
+	if err != nil {
+		return nil, err
+	}
+	return NewSecretBox(key)
+}
+
 // WithSecretKey gives the handler the box sealing TOTP secrets, from cfg's secret key
 // (MERITMARK_SECRET_KEY or the data dir), and seals the plaintext secrets left in the
 // database. Without a usable key, setting up two-step sign-in answers 503 and sealed
@@ -108,10 +118,8 @@ func (h *Handler) WithSecretKey(cfg *config.Config) *Handler {
 	if cfg == nil {
 		return h
 	}
-	key, err := cfg.Secret(nil, "key")
-	if err == nil {
-		h.svc.Box, err = NewSecretBox(key)
-	}
+	box, err := KeyBox(cfg)
+	h.svc.Box = box
 	if err != nil {
 		slog.Error("two-step sign-in: no secret key to seal TOTP secrets", "err", err)
 		return h

@@ -26,6 +26,7 @@ import (
 	"github.com/uptrace/bun"
 
 	"meritmark/app/model"
+	"meritmark/app/outbox"
 )
 
 // Message is one e-mail.
@@ -302,19 +303,19 @@ const DefaultLease = 2 * time.Minute
 // maxAttempts is how often a message is tried before it is left 'failed'.
 const maxAttempts = 5
 
-// Worker delivers pending outbox messages.
+// Worker delivers pending outbox messages (a queue of app/outbox).
 type Worker struct {
 	DB     *bun.DB
 	Sender Sender
 	From   string
 	Lease  time.Duration    // 0 = DefaultLease
 	Now    func() time.Time // nil = the clock
-	kick   chan struct{}
+	kick   outbox.Kicker
 }
 
 // NewWorker makes a worker.
 func NewWorker(d *bun.DB, s Sender, from string) *Worker {
-	return &Worker{DB: d, Sender: s, From: from, kick: make(chan struct{}, 1)}
+	return &Worker{DB: d, Sender: s, From: from, kick: outbox.NewKicker()}
 }
 
 func (w *Worker) now() time.Time {
@@ -332,59 +333,32 @@ func (w *Worker) lease() time.Duration {
 }
 
 // Kick asks the worker to look at the outbox now.
-func (w *Worker) Kick() {
-	select {
-	case w.kick <- struct{}{}:
-	default:
-	}
-}
+func (w *Worker) Kick() { w.kick.Kick() }
 
 // Run delivers until ctx ends, polling every interval and whenever kicked.
 func (w *Worker) Run(ctx context.Context, interval time.Duration) {
-	t := time.NewTicker(interval)
-	defer t.Stop()
-	for {
-		if _, err := w.Flush(ctx); err != nil && ctx.Err() == nil {
-			slog.Warn("mail worker", "err", err)
-		}
-		select {
-		case <-ctx.Done():
-			return
-		case <-t.C:
-		case <-w.kick:
-		}
-	}
+	outbox.Loop(ctx, "mail worker", interval, w.kick, func(ctx context.Context) error {
+		_, err := w.Flush(ctx)
+		return err
+	})
 }
 
 // claimable selects the messages a worker may claim at now: pending ones, and ones whose
-// claim has lapsed.
-const claimable = "(status = 'pending' OR (status = 'sending' AND (lease_until IS NULL OR lease_until < ?)))"
+// claim has lapsed, until their last attempt.
+const claimable = "(status = 'pending' OR " + outbox.Lapsed + ") AND attempts < ?"
 
 // Claim takes up to limit deliverable messages for this worker: each is marked 'sending'
 // with a lease until now + Lease in one conditional update, so of several workers (or
 // instances) exactly one claims a message, and a claim left by a crash lapses.
 func (w *Worker) Claim(ctx context.Context, limit int) ([]model.OutboxMessage, error) {
 	now := w.now()
-	var cands []model.OutboxMessage
-	if err := w.DB.NewSelect().Model(&cands).Where(claimable, now).Where("attempts < ?", maxAttempts).
-		Order("created_at").Limit(int64(limit)).Scan(ctx); err != nil {
-		return nil, err
-	}
 	until := now.Add(w.lease()).Truncate(time.Millisecond) // compared for equality: no precision a database drops
-	var claimed []model.OutboxMessage
-	for _, m := range cands {
-		res, err := w.DB.NewUpdate().Model((*model.OutboxMessage)(nil)).Set("status = 'sending'").Set("attempts = attempts + 1").
-			Set("lease_until = ?", until).Where("id = ?", m.ID).Where(claimable, now).Exec(ctx)
-		if err != nil {
-			return claimed, err
-		}
-		if n, _ := res.RowsAffected(); n == 0 {
-			continue // another worker claimed it first
-		}
-		m.Status, m.Attempts, m.LeaseUntil = "sending", m.Attempts+1, &until
-		claimed = append(claimed, m)
+	claimed, err := outbox.Claim(ctx, w.DB, "outbox", claimable, []any{now, maxAttempts}, "created_at", limit, until,
+		func(m *model.OutboxMessage) string { return m.ID })
+	for i := range claimed {
+		claimed[i].Status, claimed[i].Attempts, claimed[i].LeaseUntil = "sending", claimed[i].Attempts+1, &until
 	}
-	return claimed, nil
+	return claimed, err
 }
 
 // Deliver sends one claimed message and records the result, if the claim is still this
