@@ -37,7 +37,14 @@ type User struct {
 	TOTPSecret         string     `bun:"totp_secret"`
 	TOTPEnabledAt      *time.Time `bun:"totp_enabled_at"`
 	TOTPLastStep       int64      `bun:"totp_last_step"`
+
+	// DeletedAt: the member deleted the account; the row is an anonymised tombstone kept
+	// for the payments and revoked grants that reference it (app/account).
+	DeletedAt *time.Time `bun:"deleted_at"`
 }
+
+// Deleted reports whether the account was deleted (the row is a tombstone).
+func (u *User) Deleted() bool { return u != nil && u.DeletedAt != nil }
 
 // EmailVerified reports whether the user proved their address.
 func (u *User) EmailVerified() bool { return u != nil && u.EmailVerifiedAt != nil }
