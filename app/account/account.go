@@ -15,7 +15,7 @@ import (
 
 // Messages.
 const (
-	MsgDeleted        = "Your account has been deleted. Your badges were revoked and your personal data erased."
+	MsgDeleted        = "Your account has been deleted. Any badges you held are revoked and your personal data is erased."
 	MsgAdminDeleted   = "The account has been deleted."
 	MsgUserNotFound   = "User not found."
 	MsgAlreadyDeleted = "This account has already been deleted."
