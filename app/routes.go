@@ -3,6 +3,7 @@ package app
 import (
 	"net/url"
 
+	"meritmark/app/account"
 	"meritmark/app/admin"
 	"meritmark/app/application"
 	"meritmark/app/auth"
@@ -48,6 +49,7 @@ func (a *App) routeTable() []web.Route {
 	rs = append(rs, verify.NewBulk(d.DB, d.Site, d.Config, d.Limiter).Routes()...)
 	rs = append(rs, award.New(d.DB, d.Site, d.Mailer).Routes()...)
 	rs = append(rs, halloffame.New(d.DB, d.Site, d.Config).Routes()...)
+	rs = append(rs, account.New(account.Deps{DB: d.DB, Site: d.Site, Config: d.Config, Storage: d.Storage, Limiter: d.Limiter, Mailer: d.Mailer, Sessions: d.Sessions}).Routes()...)
 	rs = append(rs, obapi.New(d.DB, d.Site, d.Config, d.Limiter).Routes()...)
 	rs = append(rs, webhook.NewHandler(a.Webhooks).Routes()...)
 	return rs

@@ -4,6 +4,7 @@
 // for a lazy one (pointer over, touch or focus), and the click that woke it is replayed.
 import islands from 'virtual:islands';
 import { subscribeSessionUser } from './lib/session-store';
+import { showNotice } from './lib/notice';
 
 type Mode = 'load' | 'interaction';
 
@@ -56,3 +57,6 @@ for (const el of document.querySelectorAll<HTMLElement>('[data-island]')) {
   if (mode === 'interaction') whenTouched(el);
   else hydrate(el);
 }
+
+// a notice the previous page left (views/lib/notice.ts)
+showNotice();

@@ -132,19 +132,7 @@ func (s *Admin) Revoke(ctx context.Context, actor *model.User, id, reason, origi
 		if g.RevokedAt != nil {
 			return web.Conflict(MsgAlreadyRevoked)
 		}
-		before := stateOf(g)
-		now := model.Now()
-		g.RevokedAt, g.RevocationReason = &now, reason
-		if _, err := tx.NewUpdate().Model(g).Column("revoked_at", "revocation_reason").WherePK().Exec(ctx); err != nil {
-			return err
-		}
-		if err := halloffame.Refresh(ctx, tx, g.UserID); err != nil {
-			return err
-		}
-		if err := pagecache.Bump(ctx, tx, pagecache.Grants); err != nil {
-			return err
-		}
-		if err := audit.Write(ctx, tx, actor, "grant.revoke", "grant", g.ID, before, stateOf(g)); err != nil {
+		if err := RevokeTx(ctx, tx, actor, g, reason); err != nil {
 			return err
 		}
 		var u model.User
@@ -169,6 +157,27 @@ func (s *Admin) Revoke(ctx context.Context, actor *model.User, id, reason, origi
 		s.Mailer.Kick()
 	}
 	return out, nil
+}
+
+// RevokeTx revokes g (not revoked yet) with reason inside tx, as the admin's revoke does:
+// the grant row (the status lists read revoked_at), the holder's Hall of Fame summary, the
+// public pages' version and a grant.revoke audit entry by actor. The caller tells the
+// issuer (Issuer.Changed or credential.Changed) after the commit, so that cached
+// verifications drop the grant, and mails the holder if it wants to.
+func RevokeTx(ctx context.Context, tx bun.Tx, actor *model.User, g *model.BadgeGrant, reason string) error {
+	before := stateOf(g)
+	now := model.Now()
+	g.RevokedAt, g.RevocationReason = &now, reason
+	if _, err := tx.NewUpdate().Model(g).Column("revoked_at", "revocation_reason").WherePK().Exec(ctx); err != nil {
+		return err
+	}
+	if err := halloffame.Refresh(ctx, tx, g.UserID); err != nil {
+		return err
+	}
+	if err := pagecache.Bump(ctx, tx, pagecache.Grants); err != nil {
+		return err
+	}
+	return audit.Write(ctx, tx, actor, "grant.revoke", "grant", g.ID, before, stateOf(g))
 }
 
 func revokedMail(u *model.User, b *model.Badge, reason, origin string) mail.Message {

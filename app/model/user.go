@@ -40,10 +40,16 @@ type User struct {
 	// DisabledAt: an operator disabled the account (meritmark disable-user); it cannot
 	// sign in and no session of it is honoured.
 	DisabledAt *time.Time `bun:"disabled_at"`
+	// DeletedAt: the member deleted the account; the row is an anonymised tombstone kept
+	// for the payments and revoked grants that reference it (app/account).
+	DeletedAt *time.Time `bun:"deleted_at"`
 }
 
 // Disabled reports whether an operator disabled the account.
 func (u *User) Disabled() bool { return u != nil && u.DisabledAt != nil }
+
+// Deleted reports whether the account was deleted (the row is a tombstone).
+func (u *User) Deleted() bool { return u != nil && u.DeletedAt != nil }
 
 // EmailVerified reports whether the user proved their address.
 func (u *User) EmailVerified() bool { return u != nil && u.EmailVerifiedAt != nil }

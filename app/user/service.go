@@ -12,6 +12,7 @@ import (
 	"meritmark/app/model"
 	"meritmark/app/pagecache"
 	"meritmark/app/storage"
+	"meritmark/db"
 )
 
 // Service is the use cases of the user feature.
@@ -146,11 +147,15 @@ type PublicProfile struct {
 	Categories    int           `json:"categories"`
 }
 
-// Public loads the public profile of id (db.ErrNotFound when there is no such user).
+// Public loads the public profile of id (db.ErrNotFound when there is no such user, or
+// the account was deleted).
 func Public(ctx context.Context, d bun.IDB, id string) (*PublicProfile, error) {
 	u, err := findUser(ctx, d, id)
 	if err != nil {
 		return nil, err
+	}
+	if u.Deleted() { // a deleted account's tombstone has no public profile
+		return nil, db.ErrNotFound
 	}
 	badges, err := Earned(ctx, d, id)
 	if err != nil {

@@ -209,7 +209,10 @@ const SAMPLES = () => ({
   // member pages
   '/account/password': [{ path: '/account/password', wait: 'ChangePasswordForm' }],
   '/account/two-factor': [{ path: '/account/two-factor', wait: 'TwoFactorSetup' }],
-  '/profile': [{ path: '/profile', wait: 'Profile', open: dialog('edit-picture', 'picture dialog') }],
+  '/profile': [
+    { path: '/profile', wait: 'Profile', open: dialog('edit-picture', 'picture dialog') },
+    { path: '/profile', wait: 'AccountData', open: async (page) => { await page.getByTestId('delete-account').click(); await page.getByRole('alertdialog').waitFor(); return 'delete account dialog'; } },
+  ],
   '/quiz/:badgeId?': [{ path: '/quiz/' + badges['React Developer'], wait: 'QuizRunner' }],
   '/proof-upload/:badgeId': [{ path: '/proof-upload/' + badges['Product Design Portfolio'], wait: 'ApplicationForm' }],
   '/resume-upload/:badgeId': [{ path: '/resume-upload/' + badges['React Developer'] }],

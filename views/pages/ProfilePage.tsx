@@ -4,6 +4,7 @@ import { Container, LinkButton } from '../components/ui';
 import { useShell } from '../lib/shell';
 import Profile, { type ProfileProps } from '../islands/Profile';
 import AccountSecurity from '../islands/AccountSecurity';
+import AccountData from '../islands/AccountData';
 
 /** /profile — the member's own profile (member only: visitors are sent to /login first). */
 export default function ProfilePage(p: ProfileProps & { waitingBadges?: string[] }) {
@@ -22,6 +23,7 @@ export default function ProfilePage(p: ProfileProps & { waitingBadges?: string[]
     <Container className="py-8 sm:py-10">
       <Island name="Profile" component={Profile} props={{ user: p.user, badges: p.badges || [], origin: p.origin }} />
       <Island name="AccountSecurity" component={AccountSecurity} props={{ email: p.user.email, emailVerified: !!p.user.emailVerified, twoFactorEnabled: !!p.user.twoFactorEnabled, waitingBadges: p.waitingBadges || [] }} />
+      <Island name="AccountData" component={AccountData} props={{ twoFactorEnabled: !!p.user.twoFactorEnabled, badgeCount: (p.badges || []).length }} />
     </Container>
   );
 }
