@@ -1,7 +1,7 @@
 // The admin dashboard island (/admin). Owned by the admin-review work; the badge, quiz
 // and coupon tabs live in views/components/admin/ and are owned by the catalogue-admin work.
 import { lazy, Suspense, useState, type ReactNode } from 'react';
-import { Award, ClipboardList, History, Loader2, RefreshCw, Settings2, Tag, Users } from 'lucide-react';
+import { Award, ClipboardList, History, Loader2, RefreshCw, Settings2, Tag, Users, Webhook } from 'lucide-react';
 import { Tabs, TabsContent, TabsList, TabsTrigger } from '../components/tabs';
 import { ApplicationsTab, type AppList } from '../components/admin/ApplicationsTab';
 import { SummaryCards, type Summary } from '../components/admin/SummaryCards';
@@ -16,6 +16,7 @@ const UsersTab = lazy(() => import('../components/admin/UsersTab').then((m) => (
 const BadgesTab = lazy(() => import('../components/admin/BadgesTab').then((m) => ({ default: m.BadgesTab })));
 const QuizTab = lazy(() => import('../components/admin/QuizTab').then((m) => ({ default: m.QuizTab })));
 const CouponsTab = lazy(() => import('../components/admin/CouponsTab').then((m) => ({ default: m.CouponsTab })));
+const WebhooksTab = lazy(() => import('../components/admin/WebhooksTab').then((m) => ({ default: m.WebhooksTab })));
 const AwardByEmail = lazy(() => import('../components/admin/AwardByEmail').then((m) => ({ default: m.AwardByEmail })));
 
 function TabLoading({ children }: { children: ReactNode }) {
@@ -99,6 +100,9 @@ export default function AdminDashboard({ adminName, adminId, summary: initialSum
             <TabsTrigger value="audit">
               <History className="h-4 w-4" aria-hidden="true" /> Audit Log
             </TabsTrigger>
+            <TabsTrigger value="webhooks">
+              <Webhook className="h-4 w-4" aria-hidden="true" /> Webhooks
+            </TabsTrigger>
           </TabsList>
         </div>
         {/* kept mounted: its sub-tab, page and search survive a visit to another tab */}
@@ -119,6 +123,9 @@ export default function AdminDashboard({ adminName, adminId, summary: initialSum
         </TabsContent>
         <TabsContent value="audit">
           <AuditLog refreshKey={refreshKey} />
+        </TabsContent>
+        <TabsContent value="webhooks">
+          <TabLoading><WebhooksTab key={refreshKey} /></TabLoading>
         </TabsContent>
       </Tabs>
     </Container>
