@@ -74,6 +74,18 @@ type Quiz struct {
 	RetakeWaitHours     int `bun:"retake_wait_hours"`
 	MaxAttempts         int `bun:"max_attempts"`
 	AttemptPeriodDays   int `bun:"attempt_period_days"`
+	// Forms (app/quiz, form.go): the blueprint (items per topic; empty = draw
+	// QuestionsPerAttempt from the whole pool), the target expected difficulty (nil = the
+	// pool's mean) and the maximum exposure rate in percent over the last forms drawn.
+	Blueprint        []BlueprintRow `bun:"blueprint,type:text"`
+	TargetDifficulty *float64       `bun:"target_difficulty"`
+	MaxExposure      int            `bun:"max_exposure"`
+}
+
+// BlueprintRow is one topic of a quiz's blueprint: how many of its questions each form holds.
+type BlueprintRow struct {
+	Topic string `json:"topic"`
+	Count int    `json:"count"`
 }
 
 // QuizAttemptGrant is an extra attempt an administrator gave a member (app/quiz).
@@ -102,6 +114,11 @@ type Question struct {
 	Topic        string    `bun:"topic"`
 	Category     string    `bun:"category"`
 	CreatedAt    time.Time `bun:"created_at"`
+	// FamilyOf links a variant (or an enemy item) to another question; questions linked
+	// through these links form one family and never share a form. A retired question is
+	// never drawn again but stays for history and statistics.
+	FamilyOf  *string    `bun:"family_of"`
+	RetiredAt *time.Time `bun:"retired_at"`
 }
 
 // QuizQuestion links a question into a quiz at a position.

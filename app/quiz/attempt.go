@@ -20,14 +20,7 @@ func (s *Service) Start(ctx context.Context, u *model.User, badgeID string) (*Qu
 	if err != nil {
 		return nil, err
 	}
-	questions, err := s.st.quizQuestions(ctx, s.DB, qz.ID)
-	if err != nil {
-		return nil, err
-	}
-	if len(questions) == 0 {
-		return nil, web.Conflict(MsgNoQuestions)
-	}
-	a, err := s.currentAttempt(ctx, u.ID, qz, questions)
+	a, err := s.currentAttempt(ctx, u.ID, qz)
 	if err != nil {
 		return nil, err
 	}
@@ -70,7 +63,7 @@ func (s *Service) fillAttempt(ctx context.Context, view *QuizView, a *model.Quiz
 // currentAttempt resumes the user's running attempt at qz; an attempt whose time (plus
 // grace) ran out is graded on its saved answers and closed, and a new one starts if the
 // retake rule allows it (checked, and any extra attempt used, in the insert's transaction).
-func (s *Service) currentAttempt(ctx context.Context, userID string, qz *model.Quiz, questions []model.Question) (*model.QuizAttempt, error) {
+func (s *Service) currentAttempt(ctx context.Context, userID string, qz *model.Quiz) (*model.QuizAttempt, error) {
 	for try := 0; try < 5; try++ {
 		a, err := s.st.openAttempt(ctx, s.DB, userID, qz.ID)
 		switch {
@@ -106,7 +99,10 @@ func (s *Service) currentAttempt(ctx context.Context, userID string, qz *model.Q
 			if !e.CanStart {
 				return &RetakeRefused{Eligibility: e}
 			}
-			layout := NewLayout(questions, qz.QuestionsPerAttempt, s.Perm)
+			layout, err := s.drawLayout(ctx, tx, qz, userID)
+			if err != nil {
+				return err
+			}
 			a = &model.QuizAttempt{
 				ID: model.NewID(), UserID: userID, QuizID: qz.ID, BadgeID: qz.BadgeID,
 				Layout: layout, Answers: map[string]int{},

@@ -17,17 +17,18 @@ import (
 // attempts pass and how many people hold the badge. Next is the signed-in viewer's own
 // eligibility (nil for a visitor).
 type Assessment struct {
-	Title               string       `json:"title"`
-	PassingScore        int          `json:"passingScore"`
-	QuestionsPerAttempt int          `json:"questionsPerAttempt"`
-	PoolSize            int          `json:"poolSize"`
-	TimeLimit           int          `json:"timeLimit"`
-	RetakeRule          RuleView     `json:"retakeRule"`
-	Attempts            int          `json:"attempts"`          // submitted attempts
-	PassRate            *float64     `json:"passRate"`          // percent, 1 decimal; nil before any attempt
-	Holders             int          `json:"holders"`           // grants in force
-	AnswersShown        bool         `json:"answersShown"`      // always false: results never show the key
-	Next                *Eligibility `json:"viewerEligibility"` // the signed-in viewer's next attempt
+	Title               string               `json:"title"`
+	PassingScore        int                  `json:"passingScore"`
+	QuestionsPerAttempt int                  `json:"questionsPerAttempt"`
+	PoolSize            int                  `json:"poolSize"`
+	Blueprint           []model.BlueprintRow `json:"blueprint"` // questions per topic on every form (empty: a random draw)
+	TimeLimit           int                  `json:"timeLimit"`
+	RetakeRule          RuleView             `json:"retakeRule"`
+	Attempts            int                  `json:"attempts"`          // submitted attempts
+	PassRate            *float64             `json:"passRate"`          // percent, 1 decimal; nil before any attempt
+	Holders             int                  `json:"holders"`           // grants in force
+	AnswersShown        bool                 `json:"answersShown"`      // always false: results never show the key
+	Next                *Eligibility         `json:"viewerEligibility"` // the signed-in viewer's next attempt
 }
 
 // PublicAssessment describes the badge's active quiz (nil when it has none) for viewer
@@ -40,13 +41,19 @@ func PublicAssessment(ctx context.Context, d bun.IDB, badgeID string, viewer *mo
 	} else if err != nil {
 		return nil, err
 	}
-	pool, err := d.NewSelect().Model((*model.QuizQuestion)(nil)).Where("quiz_id = ?", qz.ID).Count(ctx)
+	pool, err := d.NewSelect().Model((*model.QuizQuestion)(nil)).
+		Join("JOIN questions AS q ON q.id = quiz_question.question_id").
+		Where("quiz_question.quiz_id = ? AND q.retired_at IS NULL", qz.ID).Count(ctx)
 	if err != nil {
 		return nil, err
 	}
 	r := RuleOf(qz)
-	a := &Assessment{Title: qz.Title, PassingScore: qz.PassingScore, QuestionsPerAttempt: DrawSize(qz.QuestionsPerAttempt, int(pool)),
-		PoolSize: int(pool), TimeLimit: qz.TimeLimit,
+	bp := qz.Blueprint
+	if bp == nil {
+		bp = []model.BlueprintRow{}
+	}
+	a := &Assessment{Title: qz.Title, PassingScore: qz.PassingScore, QuestionsPerAttempt: FormSize(qz, int(pool)),
+		PoolSize: int(pool), Blueprint: bp, TimeLimit: qz.TimeLimit,
 		RetakeRule: RuleView{WaitHours: r.WaitHours, MaxAttempts: r.MaxAttempts, PeriodDays: r.PeriodDays, Text: RuleText(r)}}
 	var counts struct {
 		Total  int `bun:"total"`

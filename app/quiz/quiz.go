@@ -184,16 +184,32 @@ func plural(n int, unit string) string {
 // more than the pool) and orders them and their options for one attempt. perm(n) returns
 // a permutation of 0..n-1 (rand.Perm in production; tests pass a fixed one).
 func NewLayout(questions []model.Question, draw int, perm func(n int) []int) []model.AttemptItem {
+	return NewLayoutFamilies(questions, nil, draw, perm)
+}
+
+// NewLayoutFamilies is NewLayout keeping at most one question of each family (family maps
+// a question id to its family key; a question not in it is a family of its own): walking
+// the random order, a question whose family is already on the form is passed over, so the
+// form may be shorter than draw when the pool has fewer families.
+func NewLayoutFamilies(questions []model.Question, family map[string]string, draw int, perm func(n int) []int) []model.AttemptItem {
 	if perm == nil {
 		perm = rand.Perm
 	}
 	order := perm(len(questions))
-	if n := DrawSize(draw, len(questions)); n < len(order) {
-		order = order[:n]
-	}
-	items := make([]model.AttemptItem, 0, len(order))
+	n := DrawSize(draw, len(questions))
+	items := make([]model.AttemptItem, 0, n)
+	seen := map[string]bool{}
 	for _, qi := range order {
+		if len(items) == n {
+			break
+		}
 		q := questions[qi]
+		if f, ok := family[q.ID]; ok {
+			if seen[f] {
+				continue
+			}
+			seen[f] = true
+		}
 		items = append(items, model.AttemptItem{QuestionID: q.ID, OptionOrder: perm(len(q.Options))})
 	}
 	return items
@@ -320,10 +336,7 @@ func Topics(layout []model.AttemptItem, questions map[string]*model.Question, an
 		if !ok {
 			continue
 		}
-		t := strings.TrimSpace(q.Topic)
-		if t == "" {
-			t = "General"
-		}
+		t := TopicOf(q)
 		i, ok := idx[t]
 		if !ok {
 			i = len(out)

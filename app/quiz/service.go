@@ -3,6 +3,7 @@ package quiz
 import (
 	"context"
 	"errors"
+	"math/rand/v2"
 	"time"
 
 	"github.com/uptrace/bun"
@@ -26,6 +27,7 @@ type Service struct {
 	Limiter *ratelimit.Limiter // nil: no limit
 	Now     func() time.Time   // nil: model.Now
 	Perm    func(n int) []int  // nil: math/rand/v2 Perm
+	Rand    *rand.Rand         // the forms' draw (blueprint quizzes); nil: a fresh source per draw
 	st      store
 }
 
@@ -182,8 +184,14 @@ func (s *Service) baseView(ctx context.Context, b *model.Badge, qz *model.Quiz, 
 		return nil, nil, err
 	}
 	r := RuleOf(qz)
+	active := 0
+	for _, q := range questions {
+		if q.RetiredAt == nil {
+			active++
+		}
+	}
 	view := &QuizView{ID: qz.ID, Title: qz.Title, Description: qz.Description, PassingScore: qz.PassingScore,
-		TimeLimit: qz.TimeLimit, QuestionsPerAttempt: DrawSize(qz.QuestionsPerAttempt, len(questions)), PoolSize: len(questions),
+		TimeLimit: qz.TimeLimit, QuestionsPerAttempt: FormSize(qz, active), PoolSize: active,
 		RetakeRule: RuleView{WaitHours: r.WaitHours, MaxAttempts: r.MaxAttempts, PeriodDays: r.PeriodDays, Text: RuleText(r)},
 		Badge:      BadgeRef{ID: b.ID, Name: b.Name}, Questions: []QuestionView{}}
 	if view.Eligibility, err = Eligible(ctx, s.DB, qz, userID, s.now()); err != nil {

@@ -29,6 +29,7 @@ func (h *Handler) Routes() []web.Route {
 		web.Post("/admin/questions", web.Admin, h.createQuestion),
 		web.Put("/admin/questions/:id", web.Admin, h.updateQuestion),
 		web.Delete("/admin/questions/:id", web.Admin, h.deleteQuestion),
+		web.Put("/admin/questions/:id/retired", web.Admin, h.retireQuestion),
 		web.Post("/admin/quizzes/:quizId/questions/:questionId", web.Admin, h.addToQuiz),
 		web.Delete("/admin/quizzes/:quizId/questions/:questionId", web.Admin, h.removeFromQuiz),
 	}
@@ -246,4 +247,32 @@ func (h *Handler) members(c fiber.Ctx) error {
 		return err
 	}
 	return c.JSON(fiber.Map{"members": v})
+}
+
+type retireBody struct {
+	Retired *bool `json:"retired"`
+}
+
+// retireQuestion retires a question ({"retired": true}) or brings it back (false).
+func (h *Handler) retireQuestion(c fiber.Ctx) error {
+	id := c.Params("id")
+	if !model.ValidID(id) {
+		return web.NotFound(MsgQuestionNotFound)
+	}
+	var b retireBody
+	if err := web.BindJSON(c, &b); err != nil {
+		return err
+	}
+	if b.Retired == nil {
+		return web.BadRequest(MsgRetiredRequired)
+	}
+	q, err := h.svc.RetireQuestion(c.Context(), web.Viewer(c), id, *b.Retired)
+	if err != nil {
+		return err
+	}
+	msg := "Question retired"
+	if !*b.Retired {
+		msg = "Question back in use"
+	}
+	return c.JSON(fiber.Map{"msg": msg, "question": q})
 }

@@ -93,6 +93,10 @@ type QuizInput struct {
 	RetakeWaitHours     json.RawMessage `json:"retakeWaitHours"`
 	MaxAttempts         json.RawMessage `json:"maxAttempts"`
 	AttemptPeriodDays   json.RawMessage `json:"attemptPeriodDays"`
+	// Forms (blueprint.go): absent keeps the current value.
+	Blueprint        json.RawMessage `json:"blueprint"`
+	TargetDifficulty json.RawMessage `json:"targetDifficulty"`
+	MaxExposure      json.RawMessage `json:"maxExposure"`
 }
 
 // QuizFields is a validated quiz form.
@@ -226,6 +230,9 @@ type QuestionInput struct {
 	Topic        *string         `json:"topic"`
 	Category     *string         `json:"category"`
 	QuizID       *string         `json:"quizId"` // create only: also add it to this quiz
+	// FamilyOf links the question to another as its variant or enemy (null or "" clears;
+	// absent keeps the current link).
+	FamilyOf json.RawMessage `json:"familyOf"`
 }
 
 // QuestionFields is a validated question.

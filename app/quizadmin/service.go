@@ -9,6 +9,7 @@ import (
 
 	"meritmark/app/audit"
 	"meritmark/app/model"
+	quizpkg "meritmark/app/quiz"
 	"meritmark/app/web"
 	"meritmark/db"
 )
@@ -58,7 +59,10 @@ func (s *Service) CreateQuiz(ctx context.Context, actor *model.User, badgeID str
 		quiz := &model.Quiz{ID: model.NewID(), BadgeID: badgeID, Title: f.Title, Description: f.Description,
 			PassingScore: f.PassingScore, TimeLimit: f.TimeLimit, IsActive: true, CreatedAt: model.Now(),
 			QuestionsPerAttempt: f.QuestionsPerAttempt, RetakeWaitHours: f.RetakeWaitHours, MaxAttempts: f.MaxAttempts,
-			AttemptPeriodDays: f.AttemptPeriodDays}
+			AttemptPeriodDays: f.AttemptPeriodDays, MaxExposure: quizpkg.DefaultMaxExposure, Blueprint: []model.BlueprintRow{}}
+		if err := formSettings(ctx, tx, quiz, in); err != nil {
+			return err
+		}
 		if _, err := tx.NewInsert().Model(quiz).Exec(ctx); err != nil {
 			if db.IsUniqueViolation(err) {
 				return web.Conflict(MsgQuizExists)
@@ -129,12 +133,20 @@ func (s *Service) CreateQuestion(ctx context.Context, actor *model.User, in Ques
 		}
 		q := &model.Question{ID: model.NewID(), Text: f.Text, Options: f.Options, CorrectIndex: f.CorrectIndex, Difficulty: f.Difficulty,
 			Explanation: f.Explanation, Topic: f.Topic, Category: f.Category, CreatedAt: model.Now()}
+		var err error
+		if present(in.FamilyOf) {
+			if q.FamilyOf, err = familyOf(ctx, tx, q.ID, in.FamilyOf); err != nil {
+				return err
+			}
+		}
 		if _, err := tx.NewInsert().Model(q).Exec(ctx); err != nil {
 			return err
 		}
-		var err error
 		if quiz != nil {
 			if err := link(ctx, tx, quiz.ID, q.ID); err != nil {
+				return err
+			}
+			if err := checkDrawable(ctx, tx, quiz.ID); err != nil {
 				return err
 			}
 			if quizOut, err = quizView(ctx, tx, quiz.ID); err != nil {
@@ -172,9 +184,21 @@ func (s *Service) UpdateQuestion(ctx context.Context, actor *model.User, id stri
 			return web.BadRequest(msg)
 		}
 		q := &model.Question{ID: id, Text: f.Text, Options: f.Options, CorrectIndex: f.CorrectIndex, Difficulty: f.Difficulty,
-			Explanation: f.Explanation, Topic: f.Topic, Category: f.Category}
+			Explanation: f.Explanation, Topic: f.Topic, Category: f.Category, FamilyOf: before.FamilyOf}
+		if present(in.FamilyOf) {
+			if q.FamilyOf, err = familyOf(ctx, tx, id, in.FamilyOf); err != nil {
+				return err
+			}
+		}
 		if _, err := tx.NewUpdate().Model(q).WherePK().
-			Column("text", "options", "correct_index", "difficulty", "explanation", "topic", "category").Exec(ctx); err != nil {
+			Column("text", "options", "correct_index", "difficulty", "explanation", "topic", "category", "family_of").Exec(ctx); err != nil {
+			return err
+		}
+		quizIDs := make([]string, len(before.Quizzes))
+		for i, r := range before.Quizzes {
+			quizIDs[i] = r.ID
+		}
+		if err := checkDrawable(ctx, tx, quizIDs...); err != nil {
 			return err
 		}
 		if out, err = questionViewByID(ctx, tx, id); err != nil {
@@ -211,6 +235,11 @@ func (s *Service) DeleteQuestion(ctx context.Context, actor *model.User, id stri
 		if _, err := tx.NewDelete().Model((*model.Question)(nil)).Where("id = ?", id).Exec(ctx); err != nil {
 			return err
 		}
+		for _, ref := range before.Quizzes {
+			if err := checkDrawable(ctx, tx, ref.ID); err != nil {
+				return err
+			}
+		}
 		return audit.CatalogueChanged(ctx, tx, actor, "question.delete", "question", id, before, nil)
 	})
 	return n, err
@@ -237,6 +266,9 @@ func (s *Service) AddToQuiz(ctx context.Context, actor *model.User, quizID, ques
 			if db.IsUniqueViolation(err) {
 				return web.Conflict(MsgAlreadyInQuiz)
 			}
+			return err
+		}
+		if err := checkDrawable(ctx, tx, quizID); err != nil {
 			return err
 		}
 		if out, err = quizView(ctx, tx, quizID); err != nil {
@@ -270,6 +302,9 @@ func (s *Service) RemoveFromQuiz(ctx context.Context, actor *model.User, quizID,
 		}
 		if n, _ := res.RowsAffected(); n == 0 {
 			return web.NotFound(MsgNotInQuiz)
+		}
+		if err := checkDrawable(ctx, tx, quizID); err != nil {
+			return err
 		}
 		if out, err = quizView(ctx, tx, quizID); err != nil {
 			return err
@@ -319,7 +354,16 @@ func (s *Service) UpdateQuiz(ctx context.Context, actor *model.User, id string, 
 		if f.QuestionsPerAttempt > before.QuestionCount {
 			return web.BadRequest(fmt.Sprintf(MsgDrawOverPool, f.QuestionsPerAttempt, before.QuestionCount))
 		}
+		qz := new(model.Quiz)
+		if err := tx.NewSelect().Model(qz).Where("id = ?", id).Scan(ctx); err != nil {
+			return err
+		}
+		if err := formSettings(ctx, tx, qz, in); err != nil {
+			return err
+		}
 		if _, err := tx.NewUpdate().Model((*model.Quiz)(nil)).
+			Set("blueprint = ?", blueprintJSON(qz.Blueprint)).Set("target_difficulty = ?", qz.TargetDifficulty).
+			Set("max_exposure = ?", quizpkg.ExposureRate(qz)).
 			Set("title = ?", f.Title).Set("description = ?", f.Description).Set("passing_score = ?", f.PassingScore).
 			Set("time_limit = ?", f.TimeLimit).Set("questions_per_attempt = ?", f.QuestionsPerAttempt).
 			Set("retake_wait_hours = ?", f.RetakeWaitHours).Set("max_attempts = ?", f.MaxAttempts).
@@ -371,5 +415,6 @@ func quizAudit(q *QuizView) map[string]any {
 	return map[string]any{"_id": q.ID, "title": q.Title, "description": q.Description, "passingScore": q.PassingScore,
 		"timeLimit": q.TimeLimit, "isActive": q.IsActive, "badgeId": q.Badge.ID, "questionIds": ids,
 		"questionsPerAttempt": q.QuestionsPerAttempt, "retakeWaitHours": q.RetakeWaitHours, "maxAttempts": q.MaxAttempts,
-		"attemptPeriodDays": q.AttemptPeriodDays}
+		"attemptPeriodDays": q.AttemptPeriodDays, "blueprint": q.Blueprint, "targetDifficulty": q.TargetDifficulty,
+		"maxExposure": q.MaxExposure}
 }

@@ -25,8 +25,38 @@ type QuestionView struct {
 	Topic        string    `json:"topic"`
 	Category     string    `json:"category"`
 	CreatedAt    time.Time `json:"createdAt"`
+	// FamilyOf is the question this one is a variant or an enemy of; Family is the family's
+	// key (its root question id; "" when the question is linked to none and none to it).
+	FamilyOf  *string    `json:"familyOf"`
+	Family    string     `json:"family"`
+	Retired   bool       `json:"retired"`
+	RetiredAt *time.Time `json:"retiredAt"`
 	// Quizzes using the question (bank listing only).
 	Quizzes []QuizRef `json:"quizzes"`
+	// Form is the question's draw figures in this quiz (quiz views only).
+	Form *ItemForm `json:"form,omitempty"`
+}
+
+// ItemForm is a pool question's figures as the draw uses them: how many of the last forms
+// drawn held it (Exposure of ExposureForms; ExposureRate in percent), how often it was
+// asked in submitted attempts and its difficulty estimate.
+type ItemForm struct {
+	Exposure     int     `json:"exposure"`
+	ExposureRate float64 `json:"exposureRate"`
+	AtCap        bool    `json:"atCap"`
+	Answered     int     `json:"answered"`
+	Estimate     float64 `json:"estimate"`
+	FromData     bool    `json:"estimateFromData"` // the estimate is its proportion correct (else its label)
+}
+
+// TopicView is one topic of a quiz's pool beside its blueprint row.
+type TopicView struct {
+	Topic     string `json:"topic"`
+	Active    int    `json:"active"`
+	Retired   int    `json:"retired"`
+	Families  int    `json:"families"`  // distinct families among the active questions
+	Count     int    `json:"count"`     // the blueprint's count (0: not in the blueprint)
+	Shortfall int    `json:"shortfall"` // questions (of distinct families) missing to fill the count
 }
 
 // QuizRef names a quiz a question is in.
@@ -65,6 +95,19 @@ type QuizView struct {
 	MaxAttempts         int    `json:"maxAttempts"`
 	AttemptPeriodDays   int    `json:"attemptPeriodDays"`
 	RetakeRule          string `json:"retakeRule"`
+	// Forms: the blueprint (empty = the questions-per-attempt draw), the target difficulty
+	// set by an administrator (nil = the pool's mean) and the one in force, the exposure cap
+	// (percent of the last ExposureForms forms), the pool per topic, the active questions,
+	// and why the pool cannot draw a form now ("" when it can).
+	Blueprint        []model.BlueprintRow `json:"blueprint"`
+	TargetDifficulty *float64             `json:"targetDifficulty"`
+	Target           float64              `json:"target"`
+	PoolMean         float64              `json:"poolMean"`
+	MaxExposure      int                  `json:"maxExposure"`
+	ExposureForms    int                  `json:"exposureForms"`
+	ActiveCount      int                  `json:"activeCount"`
+	Topics           []TopicView          `json:"topics"`
+	DrawProblem      string               `json:"drawProblem"`
 }
 
 func questionView(q model.Question) QuestionView {
@@ -73,7 +116,8 @@ func questionView(q model.Question) QuestionView {
 		opts = []string{}
 	}
 	return QuestionView{ID: q.ID, Text: q.Text, Options: opts, CorrectIndex: q.CorrectIndex, Difficulty: q.Difficulty,
-		Explanation: q.Explanation, Topic: q.Topic, Category: q.Category, CreatedAt: q.CreatedAt}
+		Explanation: q.Explanation, Topic: q.Topic, Category: q.Category, CreatedAt: q.CreatedAt,
+		FamilyOf: q.FamilyOf, Retired: q.RetiredAt != nil, RetiredAt: q.RetiredAt}
 }
 
 // quizViews loads quizzes (all when ids is nil, newest first) with badges and questions.
@@ -130,16 +174,24 @@ func quizViews(ctx context.Context, db bun.IDB, ids []string) ([]QuizView, error
 			byQuiz[l.QuizID] = append(byQuiz[l.QuizID], qv)
 		}
 	}
+	famLinks, err := familyLinks(ctx, db)
+	if err != nil {
+		return nil, err
+	}
 	for _, qz := range quizzes {
 		qs := byQuiz[qz.ID]
 		if qs == nil {
 			qs = []QuestionView{}
 		}
-		out = append(out, QuizView{ID: qz.ID, Title: qz.Title, Description: qz.Description, PassingScore: qz.PassingScore,
+		v := QuizView{ID: qz.ID, Title: qz.Title, Description: qz.Description, PassingScore: qz.PassingScore,
 			TimeLimit: qz.TimeLimit, IsActive: qz.IsActive, CreatedAt: qz.CreatedAt, Badge: badgeByID[qz.BadgeID],
 			Questions: qs, QuestionCount: len(qs), QuestionsPerAttempt: qz.QuestionsPerAttempt,
-			DrawSize: quiz.DrawSize(qz.QuestionsPerAttempt, len(qs)), RetakeWaitHours: qz.RetakeWaitHours,
-			MaxAttempts: qz.MaxAttempts, AttemptPeriodDays: qz.AttemptPeriodDays, RetakeRule: quiz.RuleText(quiz.RuleOf(&qz))})
+			RetakeWaitHours: qz.RetakeWaitHours,
+			MaxAttempts:     qz.MaxAttempts, AttemptPeriodDays: qz.AttemptPeriodDays, RetakeRule: quiz.RuleText(quiz.RuleOf(&qz))}
+		if err := formView(ctx, db, &qz, &v, famLinks); err != nil {
+			return nil, err
+		}
+		out = append(out, v)
 	}
 	return out, nil
 }
@@ -207,8 +259,13 @@ func questionViews(ctx context.Context, db bun.IDB, search string, ids []string)
 	for _, r := range refs {
 		used[r.QuestionID] = append(used[r.QuestionID], QuizRef{ID: r.QuizID, Title: r.Title, BadgeName: r.BadgeName})
 	}
+	links, err := familyLinks(ctx, db)
+	if err != nil {
+		return nil, err
+	}
 	for _, qq := range questions {
 		v := questionView(qq)
+		v.Family = familyKey(links, qq.ID)
 		v.Quizzes = used[qq.ID]
 		if v.Quizzes == nil {
 			v.Quizzes = []QuizRef{}

@@ -1,5 +1,7 @@
 package seed
 
+import "meritmark/app/model"
+
 type q struct {
 	text        string
 	options     []string
@@ -15,6 +17,8 @@ type badgeSeed struct {
 	description, criteria                   string
 	requiresResume                          bool
 	questions                               []q
+	blueprint                               []model.BlueprintRow // empty: draw len(questions)-1 per attempt
+	families                                map[int]int          // question index -> the index it is a variant of
 }
 
 var badges = []badgeSeed{
@@ -86,12 +90,21 @@ var badges = []badgeSeed{
 		name: "SQL Data Analyst", category: "Data Science", typ: "skill", level: "beginner", icon: "Database", color: "teal", price: 3900,
 		description: "Shows you can answer business questions with SQL.",
 		criteria:    "Pass the SQL Data Analyst quiz with a score of 70 percent or more.",
+		// the demo of balanced forms: two topics, a blueprint (2 + 1 per attempt from a pool
+		// of 10, so the exposure cap matters), and a family (the two COUNT questions)
+		blueprint: []model.BlueprintRow{{Topic: "Aggregation", Count: 2}, {Topic: "Joins & filtering", Count: 1}},
+		families:  map[int]int{6: 2},
 		questions: []q{
 			{"Which clause filters groups after aggregation?", []string{"WHERE", "HAVING", "ORDER BY", "LIMIT"}, 1, "easy", "HAVING filters on aggregated groups; WHERE filters rows before grouping.", "Aggregation"},
-			{"What does a LEFT JOIN return?", []string{"Only matching rows", "All rows from the left table, with matches from the right", "All rows from both tables", "Only unmatched rows"}, 1, "easy", "Unmatched left rows appear with NULLs for the right side.", "Joins"},
+			{"What does a LEFT JOIN return?", []string{"Only matching rows", "All rows from the left table, with matches from the right", "All rows from both tables", "Only unmatched rows"}, 1, "easy", "Unmatched left rows appear with NULLs for the right side.", "Joins & filtering"},
 			{"COUNT(column) counts…", []string{"All rows", "Rows where column is not NULL", "Distinct values", "NULL values"}, 1, "medium", "COUNT(*) counts rows; COUNT(col) skips NULLs.", "Aggregation"},
-			{"Which window function numbers rows within a partition without gaps for ties?", []string{"ROW_NUMBER", "RANK", "DENSE_RANK", "NTILE"}, 2, "hard", "DENSE_RANK gives ties the same rank and leaves no gaps.", "Window functions"},
-			{"What does an index mainly speed up?", []string{"Inserts", "Lookups and sorts on the indexed columns", "Backups", "Schema changes"}, 1, "medium", "Indexes speed reads on their columns at some cost to writes.", "Performance"},
+			{"Which window function numbers rows within a partition without gaps for ties?", []string{"ROW_NUMBER", "RANK", "DENSE_RANK", "NTILE"}, 2, "hard", "DENSE_RANK gives ties the same rank and leaves no gaps.", "Aggregation"},
+			{"What does an index mainly speed up?", []string{"Inserts", "Lookups and sorts on the indexed columns", "Backups", "Schema changes"}, 1, "medium", "Indexes speed reads on their columns at some cost to writes.", "Joins & filtering"},
+			{"Which window function reads the value of the previous row in the partition?", []string{"LEAD", "LAG", "FIRST_VALUE", "ROW_NUMBER"}, 1, "medium", "LAG looks back a row (or n rows); LEAD looks ahead.", "Aggregation"},
+			{"COUNT(DISTINCT column) counts…", []string{"Every row", "The different non-NULL values of column", "Duplicate values only", "NULL values"}, 1, "medium", "DISTINCT removes repeats and COUNT(col) skips NULLs.", "Aggregation"},
+			{"AVG(column) over the values 2, NULL and 4 returns…", []string{"2", "3", "NULL", "6"}, 1, "hard", "Aggregates other than COUNT(*) skip NULLs: (2 + 4) / 2 = 3.", "Aggregation"},
+			{"Which join returns only the rows that match in both tables?", []string{"LEFT JOIN", "INNER JOIN", "FULL JOIN", "CROSS JOIN"}, 1, "easy", "An INNER JOIN keeps only the pairs that meet the join condition.", "Joins & filtering"},
+			{"Which condition finds rows where column has no value?", []string{"column = NULL", "column IS NULL", "column = ''", "NOT column"}, 1, "medium", "NULL is never equal to anything, itself included; IS NULL tests for it.", "Joins & filtering"},
 		},
 	},
 	{

@@ -12,6 +12,7 @@ import (
 
 	"meritmark/app/auth"
 	"meritmark/app/model"
+	quizpkg "meritmark/app/quiz"
 )
 
 // Result says what seeding did.
@@ -62,7 +63,12 @@ func Run(ctx context.Context, d *bun.DB, adminPassword string) (Result, error) {
 				PassingScore: 70, TimeLimit: 15, IsActive: true, CreatedAt: created,
 				// each attempt draws from a pool larger than the draw; the usual retake rule
 				QuestionsPerAttempt: len(b.questions) - 1, RetakeWaitHours: 24, MaxAttempts: 3, AttemptPeriodDays: 30,
+				MaxExposure: quizpkg.DefaultMaxExposure, Blueprint: b.blueprint,
 			}
+			if len(b.blueprint) > 0 {
+				quiz.QuestionsPerAttempt = quizpkg.BlueprintTotal(b.blueprint)
+			}
+			ids := make([]string, len(b.questions))
 			if _, err := tx.NewInsert().Model(quiz).Exec(ctx); err != nil {
 				return err
 			}
@@ -70,6 +76,10 @@ func Run(ctx context.Context, d *bun.DB, adminPassword string) (Result, error) {
 				question := &model.Question{
 					ID: model.NewID(), Text: qq.text, Options: qq.options, CorrectIndex: qq.correct, Difficulty: qq.difficulty,
 					Explanation: qq.explanation, Topic: qq.topic, Category: b.category, CreatedAt: created,
+				}
+				ids[pos] = question.ID
+				if of, ok := b.families[pos]; ok {
+					question.FamilyOf = &ids[of]
 				}
 				if _, err := tx.NewInsert().Model(question).Exec(ctx); err != nil {
 					return err

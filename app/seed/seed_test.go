@@ -2,6 +2,8 @@ package seed_test
 
 import (
 	"context"
+	"fmt"
+	"math/rand/v2"
 	"regexp"
 	"strconv"
 	"testing"
@@ -9,6 +11,7 @@ import (
 	"meritmark/app/apptest"
 	"meritmark/app/auth"
 	"meritmark/app/model"
+	"meritmark/app/quiz"
 	"meritmark/app/seed"
 )
 
@@ -124,5 +127,47 @@ func TestSeededCriteriaMatchTheQuiz(t *testing.T) {
 	}
 	if checked < 5 {
 		t.Fatalf("only %d scores named in the seeded criteria", checked)
+	}
+}
+
+// TestSeededBlueprintQuizDrawsBalancedForms: the SQL Data Analyst quiz demonstrates
+// balanced forms: two topics with a blueprint, a family, a pool of 10 for 3 per attempt,
+// and its pool can draw forms meeting every rule.
+func TestSeededBlueprintQuizDrawsBalancedForms(t *testing.T) {
+	d := apptest.OpenDB(t)
+	ctx := context.Background()
+	if _, err := seed.Run(ctx, d, "demo-password"); err != nil {
+		t.Fatal(err)
+	}
+	var qz model.Quiz
+	if err := d.NewSelect().Model(&qz).Join("JOIN badges b ON b.id = quiz.badge_id").Where("b.name = ?", "SQL Data Analyst").Scan(ctx); err != nil {
+		t.Fatal(err)
+	}
+	p, err := quiz.LoadPool(ctx, d, &qz)
+	if err != nil {
+		t.Fatal(err)
+	}
+	fams := map[string]int{}
+	for _, f := range p.Family {
+		fams[f]++
+	}
+	linked := 0
+	for _, n := range fams {
+		if n > 1 {
+			linked++
+		}
+	}
+	apptest.Expect(t, "SQL quiz", qz,
+		apptest.Eq("Blueprint", fmt.Sprint(qz.Blueprint), "[{Aggregation 2} {Joins & filtering 1}]"),
+		apptest.Eq("QuestionsPerAttempt", qz.QuestionsPerAttempt, 3),
+		apptest.Eq("ExposureRate", quiz.ExposureRate(&qz), 40),
+		apptest.Eq("active pool", len(p.Active), 10),
+		apptest.Eq("families of two or more", linked, 1))
+	r := rand.New(rand.NewPCG(5, 6))
+	for i := 0; i < 200; i++ {
+		f, err := quiz.Draw(p.Items, quiz.Spec{Blueprint: qz.Blueprint, Target: p.Target, Cap: quiz.CapCount(40)}, r)
+		if err != nil || len(f.Items) != 3 || !quiz.InBand(f.Mean, p.Target) {
+			t.Fatalf("draw %d: %v %+v", i, err, f)
+		}
 	}
 }

@@ -25,6 +25,7 @@ type Assessment = {
   passingScore: number;
   questionsPerAttempt: number;
   poolSize: number;
+  blueprint?: { topic: string; count: number }[];
   timeLimit: number;
   retakeRule: { waitHours: number; maxAttempts: number; periodDays: number; text: string };
   attempts: number;
@@ -188,6 +189,21 @@ function AssessmentCard({ a }: { a: Assessment }) {
             </div>
           ))}
         </dl>
+        {a.blueprint && a.blueprint.length > 0 && (
+          <div className="mt-4" data-testid="badge-blueprint">
+            <p className="text-sm font-medium">Every attempt asks, per topic</p>
+            <ul className="mt-2 flex flex-wrap gap-1.5">
+              {a.blueprint.map((r) => (
+                <li key={r.topic} className="rounded-full border px-2.5 py-0.5 text-xs">
+                  {r.topic}: <span className="font-semibold tabular-nums">{r.count}</span>
+                </li>
+              ))}
+            </ul>
+            <p className="mt-2 text-xs text-muted-foreground">
+              Forms are balanced: the same number of questions per topic and the same expected difficulty (within 0.05) on every attempt.
+            </p>
+          </div>
+        )}
         <p className="mt-4 text-sm text-muted-foreground" data-testid="badge-retake-rule">
           Retake rule: {a.retakeRule.text}.
         </p>

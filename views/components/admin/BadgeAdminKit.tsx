@@ -75,7 +75,18 @@ export type Question = {
   category: string;
   createdAt: string;
   quizzes: { _id: string; title: string; badgeName: string }[] | null;
+  // families and retirement (app/quizadmin): familyOf links a variant or enemy; family is
+  // the family's key ('' when in none)
+  familyOf?: string | null;
+  family?: string;
+  retired?: boolean;
+  // the draw's figures in a quiz view
+  form?: { exposure: number; exposureRate: number; atCap: boolean; answered: number; estimate: number; estimateFromData: boolean };
 };
+
+export type BlueprintRow = { topic: string; count: number };
+
+export type TopicPool = { topic: string; active: number; retired: number; families: number; count: number; shortfall: number };
 
 export type AdminQuiz = {
   _id: string;
@@ -94,6 +105,16 @@ export type AdminQuiz = {
   maxAttempts: number;
   attemptPeriodDays: number;
   retakeRule: string;
+  // balanced forms (docs/assessment.md)
+  blueprint?: BlueprintRow[];
+  targetDifficulty?: number | null;
+  target?: number;
+  poolMean?: number;
+  maxExposure?: number;
+  exposureForms?: number;
+  activeCount?: number;
+  topics?: TopicPool[];
+  drawProblem?: string;
 };
 
 export type AdminCoupon = {

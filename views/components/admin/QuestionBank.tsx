@@ -67,6 +67,12 @@ export function QuestionBank({ questions, onChanged }: { questions: Question[] |
                     <Chip tone={difficultyTone(q.difficulty)}>{capitalize(q.difficulty)}</Chip>
                     <Chip tone="outline">{q.category}</Chip>
                     {q.topic && <Chip tone="outline">{q.topic}</Chip>}
+                    {q.retired && <Chip tone="warning">Retired</Chip>}
+                    {q.family && (
+                      <Chip tone="secondary" title="Never on one form with another question of its family" data-testid="bank-family">
+                        Family: {familyName(questions, q.family)}
+                      </Chip>
+                    )}
                   </div>
                   <QuestionOptions q={q} />
                   <p className="mt-2 text-xs text-muted-foreground">
@@ -86,8 +92,8 @@ export function QuestionBank({ questions, onChanged }: { questions: Question[] |
           ))}
         </div>
       )}
-      <QuestionFormDialog open={creating} onOpenChange={setCreating} mode="create" onSaved={onChanged} />
-      <QuestionFormDialog open={!!editing} onOpenChange={(o) => !o && setEditing(null)} mode="edit" question={editing} onSaved={onChanged} />
+      <QuestionFormDialog open={creating} onOpenChange={setCreating} mode="create" bank={questions} onSaved={onChanged} />
+      <QuestionFormDialog open={!!editing} onOpenChange={(o) => !o && setEditing(null)} mode="edit" question={editing} bank={questions} onSaved={onChanged} />
       <ConfirmDialog
         open={!!toDelete}
         onOpenChange={(o) => !o && setToDelete(null)}
@@ -105,4 +111,11 @@ export function QuestionBank({ questions, onChanged }: { questions: Question[] |
       </ConfirmDialog>
     </div>
   );
+}
+
+/** A family is named after its first question (its root), shortened. */
+function familyName(questions: Question[] | null, root: string): string {
+  const q = (questions ?? []).find((x) => x._id === root);
+  if (!q) return root.slice(-6);
+  return q.text.length > 40 ? `${q.text.slice(0, 40)}…` : q.text;
 }

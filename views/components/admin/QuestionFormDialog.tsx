@@ -20,14 +20,15 @@ type Values = {
   explanation: string;
   topic: string;
   category: string;
+  familyOf: string;
 };
 
 const SLOTS = 4;
 
 function initialValues(q?: Question | null): Values {
-  if (!q) return { text: '', options: ['', '', '', ''], correctIndex: 0, difficulty: 'medium', explanation: '', topic: '', category: '' };
+  if (!q) return { text: '', options: ['', '', '', ''], correctIndex: 0, difficulty: 'medium', explanation: '', topic: '', category: '', familyOf: '' };
   const opts = [...q.options, '', '', '', ''].slice(0, SLOTS) as Values['options'];
-  return { text: q.text, options: opts, correctIndex: q.correctIndex, difficulty: q.difficulty, explanation: q.explanation, topic: q.topic, category: q.category };
+  return { text: q.text, options: opts, correctIndex: q.correctIndex, difficulty: q.difficulty, explanation: q.explanation, topic: q.topic, category: q.category, familyOf: q.familyOf || '' };
 }
 
 /** Drops empty options and maps the correct index onto the kept ones (-1 if it pointed at
@@ -44,12 +45,13 @@ export function keptOptions(options: string[], correct: number): { options: stri
   return { options: kept, correctIndex: idx };
 }
 
-export function QuestionFormDialog({ open, onOpenChange, mode, question, quiz, onSaved }: {
+export function QuestionFormDialog({ open, onOpenChange, mode, question, quiz, bank, onSaved }: {
   open: boolean;
   onOpenChange: (v: boolean) => void;
   mode: QuestionFormMode;
   question?: Question | null;
   quiz?: AdminQuiz | null;
+  bank?: Question[] | null; // the questions a family link may point at
   onSaved: () => void;
 }) {
   const [v, setV] = useState<Values>(() => initialValues(question));
@@ -82,6 +84,7 @@ export function QuestionFormDialog({ open, onOpenChange, mode, question, quiz, o
       text: v.text, options: kept.options, correctIndex: kept.correctIndex, difficulty: v.difficulty,
       explanation: v.explanation, topic: v.topic, category: v.category,
     };
+    if (bank) body.familyOf = v.familyOf || null;
     if (mode === 'quiz' && quiz) body.quizId = quiz._id;
     setBusy(true);
     try {
@@ -167,6 +170,20 @@ export function QuestionFormDialog({ open, onOpenChange, mode, question, quiz, o
               <Input id="question-category" value={v.category} onChange={(e) => set('category', e.target.value)} maxLength={60} placeholder={mode === 'quiz' && quiz ? quiz.badge.category : 'General'} />
             </Field>
           </div>
+          {bank && (
+            <Field label="Family" htmlFor="question-family" hint="A variant of, or an item that gives away, another question: a form never holds two of one family.">
+              <NativeSelect id="question-family" value={v.familyOf} onChange={(e) => set('familyOf', e.target.value)} data-testid="question-family">
+                <option value="">In no family</option>
+                {bank
+                  .filter((b) => b._id !== question?._id)
+                  .map((b) => (
+                    <option key={b._id} value={b._id}>
+                      {b.text.length > 80 ? `${b.text.slice(0, 80)}…` : b.text}
+                    </option>
+                  ))}
+              </NativeSelect>
+            </Field>
+          )}
           <Field label="Explanation" htmlFor="question-explanation" hint="Shown to people after they submit the quiz.">
             <Textarea id="question-explanation" value={v.explanation} onChange={(e) => set('explanation', e.target.value)} maxLength={2000} rows={2} />
           </Field>

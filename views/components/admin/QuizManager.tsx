@@ -14,6 +14,7 @@ import { EmptyState } from '../ui/empty-state';
 import { Switch } from '../ui/switch';
 import { QuestionFormDialog } from './QuestionFormDialog';
 import { ItemAnalysis, QuizMembers, QuizSettingsButton, QuizSettingsDialog } from './QuizSettings';
+import { QuizBlueprint } from './QuizBlueprint';
 
 import { capitalize, plural } from '../../lib/format';
 export function difficultyTone(d: string): 'destructive' | 'success' | 'warning' {
@@ -281,6 +282,7 @@ export function QuizManager({ badge, quiz, bank, onChanged, onChooseBadge }: {
                         <div className="mt-1.5 flex flex-wrap gap-1.5">
                           <Chip tone={difficultyTone(q.difficulty)}>{capitalize(q.difficulty)}</Chip>
                           {q.topic && <Chip tone="outline">{q.topic}</Chip>}
+                          {q.retired && <Chip tone="warning">Retired</Chip>}
                         </div>
                         <QuestionOptions q={q} />
                       </div>
@@ -300,9 +302,10 @@ export function QuizManager({ badge, quiz, bank, onChanged, onChooseBadge }: {
               ))}
             </ol>
           )}
-          <QuestionFormDialog open={creating} onOpenChange={setCreating} mode="quiz" quiz={quiz} onSaved={onChanged} />
+          <QuestionFormDialog open={creating} onOpenChange={setCreating} mode="quiz" quiz={quiz} bank={bank} onSaved={onChanged} />
           <BankPicker open={picking} onOpenChange={setPicking} quiz={quiz} bank={bank} onAdded={onChanged} />
           <QuizSettingsDialog open={settings} onOpenChange={setSettings} quiz={quiz} onSaved={onChanged} />
+          {quiz.questions.length > 0 && <QuizBlueprint quiz={quiz} onSaved={onChanged} />}
           <ItemAnalysis quizId={quiz._id} refresh={quiz} />
           <QuizMembers quizId={quiz._id} refresh={quiz} />
         </>

@@ -65,7 +65,9 @@ export function QuizSettingsDialog({ open, onOpenChange, quiz, onSaved }: { open
         <DialogHeader>
           <DialogTitle>Quiz settings</DialogTitle>
           <DialogDescription>
-            Each attempt draws its questions at random from the pool of {quiz.questionCount} and shuffles the options.
+            {quiz.blueprint && quiz.blueprint.length > 0
+              ? `Each attempt asks the blueprint's ${quiz.drawSize} questions (see Blueprint and exposure); questions per attempt applies only without a blueprint.`
+              : `Each attempt draws its questions at random from the pool of ${quiz.questionCount} and shuffles the options.`}
           </DialogDescription>
         </DialogHeader>
         <form onSubmit={submit} className="grid gap-4 sm:grid-cols-2" data-testid="quiz-settings-form">

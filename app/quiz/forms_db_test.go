@@ -1,0 +1,211 @@
+package quiz_test
+
+import (
+	"fmt"
+	"math/rand/v2"
+	"testing"
+	"time"
+
+	"meritmark/app/model"
+	"meritmark/app/quiz"
+)
+
+// blueprintFx is the fixture's quiz with a pool of two topics: A (8 questions: A0-A2 one
+// family through chained links, A3 an enemy of B0, A7 retired) and B (8 questions), and
+// the blueprint A:3, B:2; no retake wait or cap.
+func blueprintFx(t *testing.T) (*fx, map[string]model.Question) {
+	t.Helper()
+	f := newFx(t, 0)
+	f.setRules(t, 0, 0, 0, 30)
+	now := model.Now()
+	labels := []string{"easy", "medium", "hard", "medium"}
+	byName := map[string]model.Question{}
+	pos := 0
+	for _, topic := range []string{"A", "B"} {
+		for i := 0; i < 8; i++ {
+			name := fmt.Sprintf("%s%d", topic, i)
+			q := model.Question{ID: model.NewID(), Text: "Question " + name + "?", Options: []string{name + "-1", name + "-2", name + "-3"},
+				CorrectIndex: 0, Difficulty: labels[i%4], Topic: topic, Category: "General", CreatedAt: now}
+			switch name {
+			case "A1":
+				q.FamilyOf = ptr(byName["A0"].ID)
+			case "A2":
+				q.FamilyOf = ptr(byName["A1"].ID)
+			case "B0":
+				q.FamilyOf = ptr(byName["A3"].ID)
+			case "A7":
+				q.RetiredAt = &now
+			}
+			if _, err := f.env.DB.NewInsert().Model(&q).Exec(f.env.Ctx()); err != nil {
+				t.Fatal(err)
+			}
+			if _, err := f.env.DB.NewInsert().Model(&model.QuizQuestion{QuizID: f.quiz.ID, QuestionID: q.ID, Position: pos}).Exec(f.env.Ctx()); err != nil {
+				t.Fatal(err)
+			}
+			pos++
+			byName[name] = q
+			f.byID[q.ID] = q
+		}
+	}
+	if _, err := f.env.DB.NewUpdate().Model((*model.Quiz)(nil)).Set("blueprint = ?", `[{"topic":"A","count":3},{"topic":"B","count":2}]`).
+		Where("id = ?", f.quiz.ID).Exec(f.env.Ctx()); err != nil {
+		t.Fatal(err)
+	}
+	return f, byName
+}
+
+func ptr(s string) *string { return &s }
+
+// checkForm fails unless the layout meets the blueprint A:3 B:2, holds no two of one
+// family, no retired question, and its expected difficulty is within the band.
+func checkForm(t *testing.T, what string, layout []model.AttemptItem, p *quiz.Pool, byName map[string]model.Question) {
+	t.Helper()
+	topics := map[string]int{}
+	fams := map[string]bool{}
+	sum := 0.0
+	for _, it := range layout {
+		if it.QuestionID == byName["A7"].ID {
+			t.Fatalf("%s: the retired question was drawn", what)
+		}
+		var q *model.Question
+		for i := range p.Questions {
+			if p.Questions[i].ID == it.QuestionID {
+				q = &p.Questions[i]
+			}
+		}
+		if q == nil {
+			t.Fatalf("%s: %s is not in the pool", what, it.QuestionID)
+		}
+		topics[q.Topic]++
+		if fams[p.Family[q.ID]] {
+			t.Fatalf("%s: two questions of family %s", what, p.Family[q.ID])
+		}
+		fams[p.Family[q.ID]] = true
+		sum += p.P[q.ID]
+		if len(it.OptionOrder) != 3 {
+			t.Fatalf("%s: option order %v", what, it.OptionOrder)
+		}
+	}
+	if topics["A"] != 3 || topics["B"] != 2 || len(layout) != 5 {
+		t.Fatalf("%s: topics %v", what, topics)
+	}
+	if mean := sum / 5; !quiz.InBand(mean, p.Target) {
+		t.Fatalf("%s: expected difficulty %.3f, target %.3f", what, mean, p.Target)
+	}
+}
+
+func TestPoolLoadsFamiliesEstimatesExposureAndLeavesRetiredOut(t *testing.T) {
+	f, byName := blueprintFx(t)
+	u, _ := f.env.Member("history@x.io")
+	b5 := byName["B5"]
+	// B5 answered 30 times, right every time: its estimate is its proportion correct (1.0)
+	// rather than its label (medium, 0.6); B6 (hard) answered 29 times, right every time, keeps its label (0.4)
+	for i := 0; i < 30; i++ {
+		now := model.Now().Add(-time.Duration(100-i) * time.Minute)
+		layout := []model.AttemptItem{{QuestionID: b5.ID, OptionOrder: []int{0, 1, 2}}}
+		answers := map[string]int{b5.ID: 0}
+		if i < 29 {
+			layout = append(layout, model.AttemptItem{QuestionID: byName["B6"].ID, OptionOrder: []int{0, 1, 2}})
+			answers[byName["B6"].ID] = 0
+		}
+		a := &model.QuizAttempt{ID: model.NewID(), UserID: u.ID, QuizID: f.quiz.ID, BadgeID: f.badge.ID, Layout: layout, Answers: answers,
+			StartedAt: now, Deadline: now.Add(time.Minute), SubmittedAt: &now, Total: 1, PassingScore: 70}
+		if _, err := f.env.DB.NewInsert().Model(a).Exec(f.env.Ctx()); err != nil {
+			t.Fatal(err)
+		}
+	}
+	qz := new(model.Quiz)
+	if err := f.env.DB.NewSelect().Model(qz).Where("id = ?", f.quiz.ID).Scan(f.env.Ctx()); err != nil {
+		t.Fatal(err)
+	}
+	p, err := quiz.LoadPool(f.env.Ctx(), f.env.DB, qz)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(p.Questions) != 16 || len(p.Active) != 15 || len(p.Items) != 15 || p.Forms != 30 || p.Exposure[b5.ID] != 30 || p.Exposure[byName["B6"].ID] != 29 {
+		t.Fatalf("pool: %d questions, %d active, %d forms, B5 exposure %d", len(p.Questions), len(p.Active), p.Forms, p.Exposure[b5.ID])
+	}
+	if p.P[b5.ID] != 1.0 || p.P[byName["B6"].ID] != 0.4 || p.P[byName["A2"].ID] != 0.4 {
+		t.Fatalf("estimates B5 %.2f B6 %.2f A2 %.2f", p.P[b5.ID], p.P[byName["B6"].ID], p.P[byName["A2"].ID])
+	}
+	a0 := byName["A0"].ID
+	if p.Family[byName["A2"].ID] != a0 || p.Family[byName["A1"].ID] != a0 || p.Family[byName["B0"].ID] != byName["A3"].ID || p.Family[byName["B1"].ID] != byName["B1"].ID {
+		t.Fatalf("families %v", p.Family)
+	}
+	// 500 draws from the pool as loaded all meet the rules
+	r := rand.New(rand.NewPCG(3, 4))
+	for n := 0; n < 500; n++ {
+		form, err := quiz.Draw(p.Items, quiz.Spec{Blueprint: qz.Blueprint, Target: p.Target, Cap: quiz.CapCount(40)}, r)
+		if err != nil {
+			t.Fatalf("draw %d: %v", n, err)
+		}
+		checkForm(t, fmt.Sprintf("draw %d", n), quiz.FormLayout(form, map[string]int{}, func(int) []int { return []int{0, 1, 2} }), p, byName)
+	}
+}
+
+func TestStartDrawsBalancedFormsAndAvoidsThePreviousForm(t *testing.T) {
+	f, byName := blueprintFx(t)
+	qz := new(model.Quiz)
+	if err := f.env.DB.NewSelect().Model(qz).Where("id = ?", f.quiz.ID).Scan(f.env.Ctx()); err != nil {
+		t.Fatal(err)
+	}
+	p, err := quiz.LoadPool(f.env.Ctx(), f.env.DB, qz)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i := 0; i < 25; i++ {
+		_, c := f.env.Member(fmt.Sprintf("m%d@x.io", i))
+		v := start(t, c, f.badge.ID)
+		a := f.attemptRow(t, v.Attempt.ID)
+		checkForm(t, fmt.Sprintf("attempt %d", i), a.Layout, p, byName)
+		if len(v.Questions) != 5 {
+			t.Fatalf("attempt %d shows %d questions", i, len(v.Questions))
+		}
+	}
+	// one member twice in a row: the second form shares as few items as the pool allows
+	// (each topic has enough unseen items; the band may force one back)
+	_, c := f.env.Member("again@x.io")
+	v1 := start(t, c, f.badge.ID)
+	submit(c, v1.Attempt.ID, map[string]int{}).Expect(200)
+	v2 := start(t, c, f.badge.ID)
+	first := map[string]bool{}
+	for _, it := range f.attemptRow(t, v1.Attempt.ID).Layout {
+		first[it.QuestionID] = true
+	}
+	shared := 0
+	for _, it := range f.attemptRow(t, v2.Attempt.ID).Layout {
+		if first[it.QuestionID] {
+			shared++
+		}
+	}
+	if shared > 1 {
+		t.Fatalf("consecutive forms share %d items", shared)
+	}
+	// the start screen tells the form's size from the blueprint and the active pool
+	var view struct {
+		QuestionsPerAttempt int `json:"questionsPerAttempt"`
+		PoolSize            int `json:"poolSize"`
+	}
+	_, c3 := f.env.Member("viewer@x.io")
+	c3.Get("/quiz/badge/" + f.badge.ID).Expect(200).JSON(&view)
+	if view.QuestionsPerAttempt != 5 || view.PoolSize != 15 {
+		t.Fatalf("start screen %+v", view)
+	}
+}
+
+func TestStartRefusesWhenThePoolCannotDraw(t *testing.T) {
+	f, byName := blueprintFx(t)
+	// B1-B7 retired behind the administrators' back (the admin API refuses this): B:2
+	// cannot be filled, so a start is refused and nothing is stored
+	for i := 1; i < 8; i++ {
+		now := model.Now()
+		if _, err := f.env.DB.NewUpdate().Model((*model.Question)(nil)).Set("retired_at = ?", now).Where("id = ?", byName[fmt.Sprintf("B%d", i)].ID).Exec(f.env.Ctx()); err != nil {
+			t.Fatal(err)
+		}
+	}
+	_, c := f.env.Member("late@x.io")
+	c.Post("/quiz/badge/"+f.badge.ID+"/start", nil).ExpectMsg(409, quiz.MsgNoForm)
+	if n := f.countAttempts(t); n != 0 {
+		t.Fatalf("%d attempts stored", n)
+	}
+}
