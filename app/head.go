@@ -10,7 +10,7 @@ import (
 // unfurlers saw share links and og:images as broken). The GET handler runs unchanged;
 // fasthttp sends its status and headers (Content-Length included) without the body.
 func (a *App) addHeadRoutes(f *fiber.App) {
-	f.Head("/healthz", func(c fiber.Ctx) error { return c.JSON(fiber.Map{"status": "ok"}) })
+	f.Head("/healthz", a.healthz)
 	f.Head("/readyz", a.ready)
 	if a.Deps.Static != nil {
 		f.Head("/static/*", a.Deps.Static)

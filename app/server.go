@@ -123,7 +123,7 @@ func New(d *Deps) *App {
 	f.Use(middleware.HSTS(d.Config.HSTSHeader()))
 	f.Use(refuseEncodedBodies)
 
-	f.Get("/healthz", func(c fiber.Ctx) error { return c.JSON(fiber.Map{"status": "ok", "version": BuildVersion()}) })
+	f.Get("/healthz", a.healthz)
 	f.Get("/readyz", a.ready)
 	if d.Static != nil {
 		f.Get("/static/*", d.Static)
@@ -177,6 +177,10 @@ func trustedPrefixes(cfg *config.Config) []netip.Prefix {
 		}
 	}
 	return ps
+}
+
+func (a *App) healthz(c fiber.Ctx) error {
+	return c.JSON(fiber.Map{"status": "ok", "version": BuildVersion()})
 }
 
 func (a *App) ready(c fiber.Ctx) error {
