@@ -8,6 +8,7 @@ import (
 
 	"github.com/uptrace/bun"
 
+	"meritmark/app/metrics"
 	"meritmark/app/model"
 	"meritmark/db"
 )
@@ -90,12 +91,12 @@ type count struct {
 
 // countKinds name the kinds of count (their key's prefix) in the lockout metric.
 var countKinds = map[string]string{
-	"ip":      "client",
-	"acctip":  "account_client",
-	"acct":    "account",
-	"trusted": "trusted",
-	"mfa":     "two_factor",
-	"change":  "password_check",
+	"ip":      metrics.CountClient,
+	"acctip":  metrics.CountAccountClient,
+	"acct":    metrics.CountAccount,
+	"trusted": metrics.CountTrusted,
+	"mfa":     metrics.CountTwoFactor,
+	"change":  metrics.CountPasswordCheck,
 }
 
 // countKind is the metric label of the count with key: its kind, never the key (which

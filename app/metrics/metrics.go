@@ -89,8 +89,12 @@ func New(version string) *Metrics {
 		Namespace: Namespace, Subsystem: "signin", Name: "lockouts_total",
 		Help: "Sign-in throttle counts that passed their threshold, so that the next attempt under them must wait, by count.",
 	}, []string{"count"})
+	// present at 0 from the start: rate() and alerts need a first sample
 	for _, r := range []string{ReasonPassword, ReasonTwoFactor, ReasonThrottled} {
-		m.signinFailures.WithLabelValues(r) // present at 0 from the start: rate() needs a first sample
+		m.signinFailures.WithLabelValues(r)
+	}
+	for _, k := range []string{CountClient, CountAccountClient, CountAccount, CountTrusted, CountTwoFactor, CountPasswordCheck} {
+		m.signinLockouts.WithLabelValues(k)
 	}
 	m.mailRetry.Add(0)
 	m.mailGaveUp.Add(0)
@@ -188,6 +192,17 @@ func (m *Metrics) SignInFailed(reason string) {
 	}
 	m.signinFailures.WithLabelValues(reason).Inc()
 }
+
+// Kinds of sign-in throttle count (meritmark_signin_lockouts_total's count label; see
+// app/auth/throttle.go).
+const (
+	CountClient        = "client"         // every sign-in from one client address
+	CountAccountClient = "account_client" // one account from one client address
+	CountAccount       = "account"        // one account from untrusted clients
+	CountTrusted       = "trusted"        // one account from a device or network it signed in from before
+	CountTwoFactor     = "two_factor"     // second-step codes of one account
+	CountPasswordCheck = "password_check" // the current password asked before an account change
+)
 
 // SignInLockout records that the sign-in throttle count named count passed its
 // threshold: the next attempt under it must wait.
