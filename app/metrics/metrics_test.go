@@ -247,3 +247,26 @@ func TestNilMetricsIsOff(t *testing.T) {
 		t.Fatal("a nil Metrics gave the render pool an observer")
 	}
 }
+
+// A database that does not answer costs the scrape its outbox count only: the other
+// metrics are still served, and the failure is counted.
+func TestScrapeSurvivesAnUnreachableDatabase(t *testing.T) {
+	m := metrics.New("v")
+	d := apptest.OpenDB(t)
+	m.WatchDB(d)
+	base := serve(t, m)
+	if v := value(scrape(t, base), `meritmark_outbox_messages{status="pending"}`); v != 0 {
+		t.Fatalf("outbox pending %v before the database closed", v)
+	}
+	d.Close()
+	scrape(t, base) // the handler counts a failed gathering after answering: the next scrape shows it
+	body := scrape(t, base)
+	want(t, body, map[string]float64{
+		`meritmark_outbox_messages{status="pending"}`:             -1,
+		`go_sql_open_connections{db_name="main"}`:                 0,
+		`promhttp_metric_handler_errors_total{cause="gathering"}`: 1,
+		`meritmark_signin_failures_total{reason="password"}`:      0,
+		`meritmark_outbox_send_failures_total{outcome="failed"}`:  0,
+		`meritmark_build_info{version="v"}`:                       1,
+	})
+}
