@@ -111,9 +111,6 @@ func New(version string) *Metrics {
 	return m
 }
 
-// Registry is the registry the metrics are in (tests gather it directly).
-func (m *Metrics) Registry() *prometheus.Registry { return m.reg }
-
 // Handler answers the registry in the Prometheus exposition format. A collector that
 // fails (the outbox count when the database does not answer) is logged and left out; the
 // other metrics are still served.
