@@ -152,6 +152,11 @@ func TestExpositionCountsRequestsByRouteAndSignInFailures(t *testing.T) {
 	if status, _ := get(t, base+"/"); status != 404 {
 		t.Errorf("the metrics server answers /: %d", status)
 	}
+	if res, err := http.Post(base+metrics.Path, "text/plain", nil); err != nil || res.StatusCode != 405 {
+		t.Errorf("POST /metrics: %v %v, want 405", res, err)
+	} else {
+		res.Body.Close()
+	}
 }
 
 // Ten wrong passwords for one account pass its throttle thresholds (two lockouts: the
