@@ -38,6 +38,7 @@ import (
 	"meritmark/app/credential"
 	"meritmark/app/deploycheck"
 	"meritmark/app/mail"
+	"meritmark/app/metrics"
 	"meritmark/app/obapi"
 	"meritmark/app/ratelimit"
 	"meritmark/app/renewal"
@@ -121,7 +122,12 @@ func run(args []string) error {
 func setupLogging(cfg *config.Config) {
 	var level slog.Level
 	_ = level.UnmarshalText([]byte(cfg.LogLevel))
-	slog.SetDefault(slog.New(slog.NewTextHandler(os.Stderr, &slog.HandlerOptions{Level: level})))
+	opts := &slog.HandlerOptions{Level: level}
+	if cfg.LogFormat == "json" { // MERITMARK_LOG_FORMAT=json: one JSON object a line
+		slog.SetDefault(slog.New(slog.NewJSONHandler(os.Stderr, opts)))
+		return
+	}
+	slog.SetDefault(slog.New(slog.NewTextHandler(os.Stderr, opts)))
 }
 
 func withDB(args []string, fn func(context.Context, *config.Config, *bun.DB) error) error {
@@ -231,11 +237,16 @@ func serve(args []string) error {
 	}
 	procsFor(workers)
 	gcFor()
-	pool, err := ssr.New(ssr.Options{Workers: workers, Timeout: cfg.RenderTimeout})
+	var m *metrics.Metrics // MERITMARK_METRICS_ADDR: nil (off) records nothing
+	if cfg.MetricsAddr != "" {
+		m = metrics.New(app.BuildVersion())
+	}
+	pool, err := ssr.New(ssr.Options{Workers: workers, Timeout: cfg.RenderTimeout, Observe: m.RenderObserver()})
 	if err != nil {
 		return err
 	}
 	defer pool.Close()
+	m.WatchRenderPool(pool)
 	manifest, err := assets.Manifest()
 	if err != nil {
 		return err
@@ -267,6 +278,7 @@ func serve(args []string) error {
 		}
 	}
 	mailer := mail.NewWorker(d, sender, cfg.MailFrom)
+	mailer.Metrics = m
 	go mailer.Run(ctx, 5*time.Second)
 
 	// the credential issuing keys: a bad MERITMARK_CREDENTIAL_KEYS stops the start here
@@ -282,7 +294,15 @@ func serve(args []string) error {
 		Sessions: &session.Store{DB: d, Idle: cfg.SessionIdle, MaxAge: cfg.SessionMaxAge, Secure: cfg.Secure()},
 		Limiter:  &ratelimit.Limiter{DB: d},
 		Static:   assets.Handler(),
+		Metrics:  m,
 	})
+	if m != nil { // its own server, never the public one (docs/observability.md)
+		maddr, err := m.Listen(ctx, cfg.MetricsAddr)
+		if err != nil {
+			return fmt.Errorf("MERITMARK_METRICS_ADDR: %w", err)
+		}
+		slog.Info("metrics are served", "url", "http://"+maddr.String()+metrics.Path)
+	}
 
 	go a.Webhooks.Run(ctx, 30*time.Second) // outbound webhooks, woken by every committed event
 	go sweepOrphans(ctx, d, store)
@@ -299,7 +319,9 @@ func serve(args []string) error {
 		url = "http://localhost:" + port
 	}
 	slog.Info("meritmark is serving", "version", app.BuildVersion(), "url", url, "addr", ln.Addr().String(), "db", string(db.EngineOf(d)), "ssr_workers", workers, "startup_ms", time.Since(start).Milliseconds())
-	fmt.Fprintf(os.Stderr, "\n  Meritmark is running at %s\n\n", url)
+	if cfg.LogFormat != "json" { // JSON logs stay one object a line
+		fmt.Fprintf(os.Stderr, "\n  Meritmark is running at %s\n\n", url)
+	}
 	go func() { // a second signal during the drain ends the process at once
 		<-ctx.Done()
 		stop()

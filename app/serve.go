@@ -33,7 +33,7 @@ func (a *App) Serve(ctx context.Context, ln net.Listener, d Drain) error {
 	}
 	start := time.Now()
 	a.draining.Store(true)
-	slog.Info("shutting down: /readyz answers 503, then the listener closes", "delay", d.Delay, "timeout", d.Timeout)
+	slog.Info("shutting down: /readyz answers 503, then the listener closes", "delay", d.Delay.String(), "timeout", d.Timeout.String())
 	if d.Delay > 0 {
 		t := time.NewTimer(d.Delay)
 		select {

@@ -19,6 +19,7 @@ import (
 	"meritmark/app/config"
 	"meritmark/app/events"
 	"meritmark/app/mail"
+	"meritmark/app/metrics"
 	"meritmark/app/middleware"
 	"meritmark/app/pagecache"
 	"meritmark/app/ratelimit"
@@ -44,6 +45,9 @@ type Deps struct {
 	Events *events.Bus
 	// Extra routes appended to the route table (tests use it to mount probes).
 	Extra []web.Route
+	// Metrics records requests, the page cache, the database pool, the outbox and sign-ins
+	// (nil = off: MERITMARK_METRICS_ADDR unset); see metrics.go.
+	Metrics *metrics.Metrics
 	// ReadTimeout is how long a client may take to send a request's header and an
 	// ordinary body (0 = DefaultReadTimeout); routes with a body limit above
 	// DefaultBodyLimit (uploads) get UploadReadTimeout from the end of their header.
@@ -117,7 +121,7 @@ func New(d *Deps) *App {
 	f.Use(middleware.ForwardedClient(trustedPrefixes(d.Config)))
 	f.Use(middleware.RequestID())
 	f.Use(middleware.Compress())
-	f.Use(middleware.AccessLog(a.errorHandler))
+	f.Use(middleware.AccessLog(a.errorHandler, a.observeRequest()))
 	f.Use(middleware.Recover())
 	f.Use(middleware.SecurityHeaders(" https://www.paypal.com https://www.paypalobjects.com", " https://www.paypal.com https://www.sandbox.paypal.com"))
 	f.Use(middleware.HSTS(d.Config.HSTSHeader()))
@@ -163,6 +167,7 @@ func New(d *Deps) *App {
 			a.crossSite[r.Method+" "+r.Path] = true
 		}
 	}
+	a.watch()          // the metrics of the page cache, the database and the outbox (metrics.go)
 	a.addHeadRoutes(f) // HEAD answers wherever GET does (head.go)
 	f.Use(a.notFound)
 	return a

@@ -51,6 +51,9 @@ type Options struct {
 	MaxRenders int
 	MaxHeap    uint64 // recycle past this much used heap; 0 = 256 MiB
 	Source     string // bundle source; "" = the embedded one
+	// Observe, when set, is told of each render how long it waited for an isolate and how
+	// long it ran there (the metrics' queue wait and render time histograms).
+	Observe func(wait, run time.Duration)
 }
 
 // Pool is a set of isolates ready to render.
@@ -61,6 +64,7 @@ type Pool struct {
 	closed   atomic.Bool
 	renders  atomic.Int64
 	recycled atomic.Int64
+	waiting  atomic.Int64 // renders waiting for an isolate
 }
 
 type worker struct {
@@ -164,12 +168,30 @@ func (w *worker) dispose() {
 // Render renders page with props (JSON) and returns its HTML and the islands it used.
 func (p *Pool) Render(ctx context.Context, page string, props []byte) (string, []byte, error) {
 	var w *worker
+	var start time.Time
+	if p.opts.Observe != nil {
+		start = time.Now()
+	}
 	select {
 	case w = <-p.workers:
-	case <-ctx.Done():
-		return "", nil, ctx.Err()
+	default: // none free: queue
+		p.waiting.Add(1)
+		select {
+		case w = <-p.workers:
+			p.waiting.Add(-1)
+		case <-ctx.Done():
+			p.waiting.Add(-1)
+			return "", nil, ctx.Err()
+		}
+	}
+	var got time.Time
+	if p.opts.Observe != nil {
+		got = time.Now()
 	}
 	html, islands, err := p.renderOn(w, page, props)
+	if p.opts.Observe != nil {
+		p.opts.Observe(got.Sub(start), time.Since(got))
+	}
 	p.renders.Add(1)
 	w.renders++
 	if errors.Is(err, ErrTimeout) || w.renders >= p.opts.MaxRenders || heapUsed(w.iso) > p.opts.MaxHeap {
@@ -258,6 +280,15 @@ func release(vs ...*v8.Value) {
 
 // Stats reports renders done and isolates recycled.
 func (p *Pool) Stats() (renders, recycled int64) { return p.renders.Load(), p.recycled.Load() }
+
+// Size is the number of isolates the pool keeps.
+func (p *Pool) Size() int { return p.opts.Workers }
+
+// Idle is the number of isolates free now.
+func (p *Pool) Idle() int { return len(p.workers) }
+
+// Waiting is the number of renders waiting for a free isolate now.
+func (p *Pool) Waiting() int { return int(p.waiting.Load()) }
 
 // Close disposes every idle isolate. In-flight renders finish on their own isolates,
 // which are then dropped.

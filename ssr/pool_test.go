@@ -128,6 +128,52 @@ func TestRenderWaitsForAFreeIsolateOrTheContext(t *testing.T) {
 	}
 }
 
+const slowBundle = `globalThis.__mmRender = function (page, json) {
+  const until = Date.now() + 150;
+  while (Date.now() < until) {}
+  return '<p>' + page + '</p>';
+};
+globalThis.__mmIslands = function () { return '[]'; };`
+
+// The metrics read the pool: a render waiting for the one busy isolate is queued, and
+// Observe hears how long each render waited and ran.
+func TestPoolReportsItsQueueAndRenderTimes(t *testing.T) {
+	type obs struct{ wait, run time.Duration }
+	seen := make(chan obs, 2)
+	p := newPool(t, Options{Workers: 1, Source: slowBundle, Observe: func(wait, run time.Duration) { seen <- obs{wait, run} }})
+	if p.Size() != 1 || p.Idle() != 1 || p.Waiting() != 0 {
+		t.Fatalf("fresh pool: size %d, idle %d, waiting %d", p.Size(), p.Idle(), p.Waiting())
+	}
+	done := make(chan error, 2)
+	go func() { _, _, err := p.Render(context.Background(), "a", []byte("{}")); done <- err }()
+	for p.Idle() != 0 { // the first render holds the isolate
+		time.Sleep(time.Millisecond)
+	}
+	go func() { _, _, err := p.Render(context.Background(), "b", []byte("{}")); done <- err }()
+	deadline := time.Now().Add(2 * time.Second)
+	for p.Waiting() != 1 {
+		if time.Now().After(deadline) {
+			t.Fatalf("the second render was not queued: waiting %d", p.Waiting())
+		}
+		time.Sleep(time.Millisecond)
+	}
+	for range 2 {
+		if err := <-done; err != nil {
+			t.Fatal(err)
+		}
+	}
+	if p.Waiting() != 0 || p.Idle() != 1 {
+		t.Fatalf("after the renders: waiting %d, idle %d", p.Waiting(), p.Idle())
+	}
+	a, b := <-seen, <-seen
+	if a.run < 140*time.Millisecond || b.run < 140*time.Millisecond {
+		t.Errorf("render times %v and %v, want about 150 ms each", a.run, b.run)
+	}
+	if max(a.wait, b.wait) < 50*time.Millisecond || min(a.wait, b.wait) > 20*time.Millisecond {
+		t.Errorf("queue waits %v and %v: want one at once and one behind the first render", a.wait, b.wait)
+	}
+}
+
 func BenchmarkRenderHome(b *testing.B) {
 	p, err := New(Options{})
 	if err != nil {

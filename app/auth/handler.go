@@ -12,6 +12,7 @@ import (
 	"github.com/uptrace/bun"
 
 	"meritmark/app/mail"
+	"meritmark/app/metrics"
 	"meritmark/app/ratelimit"
 	"meritmark/app/session"
 	"meritmark/app/user"
@@ -31,6 +32,13 @@ func New(d *bun.DB, site *web.Site, sessions *session.Store, limiter *ratelimit.
 		svc.Now = limiter.Now // one clock for every sign-in limit (nil: the real one)
 	}
 	return &Handler{svc: svc, site: site}
+}
+
+// WithMetrics has the service count failed sign-ins and throttle lockouts in m (nil =
+// not counted).
+func (h *Handler) WithMetrics(m *metrics.Metrics) *Handler {
+	h.svc.Metrics = m
+	return h
 }
 
 // Routes lists the feature's routes.

@@ -10,6 +10,7 @@ import (
 	"github.com/uptrace/bun"
 
 	"meritmark/app/mail"
+	"meritmark/app/metrics"
 	"meritmark/app/model"
 	"meritmark/app/ratelimit"
 	"meritmark/app/session"
@@ -49,6 +50,8 @@ type Service struct {
 	Mailer   *mail.Worker
 	Now      func() time.Time
 	Box      *SecretBox // seals TOTP secrets at rest (secretbox.go)
+	// Metrics counts failed sign-ins and throttle lockouts (nil = not counted).
+	Metrics *metrics.Metrics
 }
 
 func (s *Service) now() time.Time {
@@ -196,6 +199,7 @@ func (s *Service) Login(ctx context.Context, in LoginInput, cl Client) (*model.U
 		return nil, "", "", "", err
 	}
 	if wait > 0 {
+		s.Metrics.SignInFailed(metrics.ReasonThrottled)
 		return nil, "", "", "", &RateLimitedError{Msg: MsgTooManyLogins, RetryAfter: wait}
 	}
 	hash := u.PasswordHash
@@ -204,6 +208,7 @@ func (s *Service) Login(ctx context.Context, in LoginInput, cl Client) (*model.U
 	}
 	ok, herr := CheckPassword(hash, in.Password)
 	if !known || herr != nil || !ok {
+		s.Metrics.SignInFailed(metrics.ReasonPassword)
 		return nil, "", "", "", web.Unauthorized(MsgBadCredentials)
 	}
 	// a success never counts, and clears this client's own counts

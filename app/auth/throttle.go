@@ -3,10 +3,12 @@ package auth
 import (
 	"context"
 	"net/netip"
+	"strings"
 	"time"
 
 	"github.com/uptrace/bun"
 
+	"meritmark/app/metrics"
 	"meritmark/app/model"
 	"meritmark/db"
 )
@@ -85,6 +87,26 @@ type count struct {
 	key  string
 	free int
 	own  bool // the client's own count (cleared by its success)
+}
+
+// countKinds name the kinds of count (their key's prefix) in the lockout metric.
+var countKinds = map[string]string{
+	"ip":      metrics.CountClient,
+	"acctip":  metrics.CountAccountClient,
+	"acct":    metrics.CountAccount,
+	"trusted": metrics.CountTrusted,
+	"mfa":     metrics.CountTwoFactor,
+	"change":  metrics.CountPasswordCheck,
+}
+
+// countKind is the metric label of the count with key: its kind, never the key (which
+// holds an e-mail address or a client address).
+func countKind(key string) string {
+	prefix, _, _ := strings.Cut(key, ":")
+	if k, ok := countKinds[prefix]; ok {
+		return k
+	}
+	return "other"
 }
 
 func deviceID(token, userID string) string { return HashToken("device|" + token + "|" + userID) }
@@ -179,6 +201,7 @@ RETURNING failures`, c.key, now, now.Add(-throttleFade), now, now.Add(-throttleF
 			return wait, nil
 		}
 		if d := ThrottleDelay(failures[0], c.free); d > 0 {
+			s.Metrics.SignInLockout(countKind(c.key))
 			if _, err := s.DB.NewUpdate().Model((*loginThrottle)(nil)).Set("locked_until = ?", now.Add(d)).
 				Where("key = ?", c.key).Exec(ctx); err != nil {
 				return 0, err

@@ -14,6 +14,7 @@ import (
 	"github.com/pquerna/otp/totp"
 	"github.com/uptrace/bun"
 
+	"meritmark/app/metrics"
 	"meritmark/app/model"
 	"meritmark/app/web"
 	"meritmark/db"
@@ -319,6 +320,9 @@ func (s *Service) CompleteLogin(ctx context.Context, challenge string, in MFAInp
 	}
 	cs := []count{{"mfa:" + ch.UserID, freeMFAFailures, true}}
 	if err := s.reserveMFA(ctx, cs, now); err != nil {
+		if _, ok := isRateLimited(err); ok {
+			s.Metrics.SignInFailed(metrics.ReasonThrottled)
+		}
 		return nil, "", err
 	}
 	var u model.User
@@ -343,6 +347,7 @@ func (s *Service) CompleteLogin(ctx context.Context, challenge string, in MFAInp
 	}
 	if !ok || !u.TOTPEnabled() {
 		_, _ = s.DB.NewUpdate().Model((*MFAChallenge)(nil)).Set("failures = failures + 1").Where("id = ?", ch.ID).Exec(ctx)
+		s.Metrics.SignInFailed(metrics.ReasonTwoFactor)
 		return nil, "", web.BadRequest(MsgMFACodeWrong)
 	}
 	s.release(ctx, cs, true, now)

@@ -47,8 +47,12 @@ type Config struct {
 	SessionIdle   time.Duration // MERITMARK_SESSION_IDLE, default 7 days
 	SessionMaxAge time.Duration // MERITMARK_SESSION_MAX_AGE, default 30 days
 	LogLevel      string        // MERITMARK_LOG_LEVEL: debug, info, warn, error
+	LogFormat     string        // MERITMARK_LOG_FORMAT: text (default) or json
 	DevMode       bool          // MERITMARK_DEV: serve assets from disk, no caching
 	PprofAddr     string        // MERITMARK_PPROF: host:port serving net/http/pprof (profiling); empty = off
+	// MetricsAddr (MERITMARK_METRICS_ADDR): host:port of a separate server answering
+	// Prometheus metrics at /metrics (docs/observability.md); empty = off.
+	MetricsAddr string
 
 	// TrustedProxies (MERITMARK_TRUSTED_PROXIES): comma-separated CIDRs (or single
 	// addresses) of the reverse proxies in front of the server. Only a request arriving
@@ -158,6 +162,8 @@ func Load(env Env, args []string) (*Config, error) {
 	fs.StringVar(&c.PayPalSecret, "paypal-secret", def("MERITMARK_PAYPAL_SECRET", ""), "PayPal client secret")
 	fs.StringVar(&c.PayPalWebhookID, "paypal-webhook-id", def("MERITMARK_PAYPAL_WEBHOOK_ID", ""), "PayPal webhook id")
 	fs.StringVar(&c.LogLevel, "log-level", def("MERITMARK_LOG_LEVEL", "info"), "log level")
+	fs.StringVar(&c.LogFormat, "log-format", def("MERITMARK_LOG_FORMAT", "text"), "log lines as text or json (MERITMARK_LOG_FORMAT)")
+	fs.StringVar(&c.MetricsAddr, "metrics-addr", def("MERITMARK_METRICS_ADDR", ""), "host:port serving Prometheus metrics at /metrics; empty = off (MERITMARK_METRICS_ADDR)")
 	var workers, renderTimeout, idle, maxAge, dev string
 	var requestTimeout string
 	var trustedProxies, simulator, hsts string
@@ -283,6 +289,15 @@ func Load(env Env, args []string) (*Config, error) {
 	default:
 		bad("MERITMARK_LOG_LEVEL", "must be debug, info, warn or error")
 	}
+	c.LogFormat = strings.ToLower(c.LogFormat)
+	if c.LogFormat != "text" && c.LogFormat != "json" {
+		bad("MERITMARK_LOG_FORMAT", fmt.Sprintf("%q must be text or json", c.LogFormat))
+	}
+	if c.MetricsAddr != "" {
+		if msg := metricsAddrProblem(c.MetricsAddr, c.Addr); msg != "" {
+			bad("MERITMARK_METRICS_ADDR", msg)
+		}
+	}
 	if c.PprofAddr != "" {
 		if _, _, err := net.SplitHostPort(c.PprofAddr); err != nil {
 			bad("MERITMARK_PPROF", fmt.Sprintf("%q is not host:port (for example 127.0.0.1:6060)", c.PprofAddr))
@@ -374,6 +389,48 @@ func (c *Config) Secret(env Env, name string) (string, error) {
 		return "", err
 	}
 	return v, nil
+}
+
+// metricsAddrProblem is what is wrong with the metrics address addr ("" when nothing):
+// it must be host:port with a port from 1 to 65535, other than the application's.
+func metricsAddrProblem(addr, appAddr string) string {
+	host, port, err := net.SplitHostPort(addr)
+	if err != nil {
+		return fmt.Sprintf("%q is not host:port (for example 127.0.0.1:9090)", addr)
+	}
+	if p, err := strconv.Atoi(port); err != nil || p < 0 || p > 65535 {
+		return fmt.Sprintf("port %q is not a number from 0 to 65535", port)
+	}
+	if strings.ContainsAny(host, "/ ") {
+		return fmt.Sprintf("%q is not host:port (for example 127.0.0.1:9090)", addr)
+	}
+	if ah, ap, err := net.SplitHostPort(appAddr); err == nil && ap == port && port != "0" &&
+		(ah == host || ah == "" || host == "" || ah == "0.0.0.0" || host == "0.0.0.0" || ah == "::" || host == "::") {
+		return fmt.Sprintf("%q is the application's own address (MERITMARK_ADDR %q): metrics need an address of their own", addr, appAddr)
+	}
+	return ""
+}
+
+// MetricsExposed reports whether the metrics address accepts connections from beyond
+// this machine and its private networks: a host that is empty (every interface), a
+// public address, or a name other than localhost (meritmark check reports it).
+func (c *Config) MetricsExposed() bool {
+	if c.MetricsAddr == "" {
+		return false
+	}
+	host, _, err := net.SplitHostPort(c.MetricsAddr)
+	if err != nil {
+		return true
+	}
+	if IsLoopbackHost(host) {
+		return false
+	}
+	a, err := netip.ParseAddr(strings.Trim(host, "[]"))
+	if err != nil {
+		return true // a name: it may resolve to anything
+	}
+	a = a.Unmap()
+	return !(a.IsPrivate() || a.IsLinkLocalUnicast())
 }
 
 // DefaultAddr is the listen address when none is configured: loopback only, so that a

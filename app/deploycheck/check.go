@@ -1,7 +1,8 @@
 // Package deploycheck lists the unsafe settings of a deployment (`meritmark check`): no
-// configured origin, the PayPal simulator on an https origin, no HSTS, the demo admin's
-// password unchanged, a TOTP sealing key that is too short or not shared by the instances
-// of one PostgreSQL database, and data files other users of the machine can read.
+// configured origin, the PayPal simulator on an https origin, no HSTS, a metrics address
+// reachable from beyond private networks, the demo admin's password unchanged, a TOTP
+// sealing key that is too short or not shared by the instances of one PostgreSQL
+// database, and data files other users of the machine can read.
 package deploycheck
 
 import (
@@ -64,6 +65,9 @@ func Run(ctx context.Context, cfg *config.Config, d *bun.DB, demoPassword string
 		} else {
 			add("MERITMARK_HSTS", "HSTS is off: it is only sent on an https MERITMARK_BASE_URL")
 		}
+	}
+	if cfg.MetricsExposed() {
+		add("MERITMARK_METRICS_ADDR", "%q accepts connections beyond loopback and private networks: anyone who reaches it reads the metrics (routes, traffic, sign-in failures); listen on 127.0.0.1 or a private address, or firewall the port", cfg.MetricsAddr)
 	}
 	if d != nil && demoPassword != "" {
 		unchanged, err := demoAdminUnchanged(ctx, d, demoPassword)

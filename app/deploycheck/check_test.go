@@ -137,3 +137,33 @@ func TestASafeDeploymentHasNoFindings(t *testing.T) {
 		t.Fatalf("%v %v", err, fs)
 	}
 }
+
+// The metrics server has no authentication: an address beyond loopback and private
+// networks is reported, a loopback or private one is not.
+func TestPublicMetricsAddressIsReported(t *testing.T) {
+	ctx := context.Background()
+	safe := map[string]string{"MERITMARK_DATA_DIR": filepath.Join(t.TempDir(), "none"), "MERITMARK_ADDR": ":8080", "MERITMARK_BASE_URL": "https://badges.example",
+		"MERITMARK_PAYPAL_BASE_URL": "https://api-m.paypal.com", "MERITMARK_PAYPAL_CLIENT_ID": "id", "MERITMARK_PAYPAL_SECRET": "s"}
+	with := func(addr string) map[string]string {
+		m := map[string]string{"MERITMARK_METRICS_ADDR": addr}
+		for k, v := range safe {
+			m[k] = v
+		}
+		return m
+	}
+	for _, addr := range []string{":9090", "0.0.0.0:9090", "203.0.113.7:9090", "metrics.example.com:9090"} {
+		fs, err := Run(ctx, load(t, with(addr)), nil, "")
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := settings(fs); got != "MERITMARK_METRICS_ADDR" || !strings.Contains(fs[0].Problem, `"`+addr+`" accepts connections beyond loopback and private networks`) {
+			t.Errorf("%s: findings %s: %v", addr, got, fs)
+		}
+	}
+	for _, addr := range []string{"", "127.0.0.1:9090", "localhost:9090", "[::1]:9090", "10.0.3.4:9090", "192.168.1.2:9090"} {
+		fs, err := Run(ctx, load(t, with(addr)), nil, "")
+		if err != nil || len(fs) != 0 {
+			t.Errorf("%q: %v %v", addr, err, fs)
+		}
+	}
+}

@@ -25,6 +25,7 @@ import (
 
 	"github.com/uptrace/bun"
 
+	"meritmark/app/metrics"
 	"meritmark/app/model"
 	"meritmark/app/outbox"
 )
@@ -310,7 +311,9 @@ type Worker struct {
 	From   string
 	Lease  time.Duration    // 0 = DefaultLease
 	Now    func() time.Time // nil = the clock
-	kick   outbox.Kicker
+	// Metrics counts failed attempts (nil = not counted).
+	Metrics *metrics.Metrics
+	kick    outbox.Kicker
 }
 
 // NewWorker makes a worker.
@@ -374,6 +377,7 @@ func (w *Worker) Deliver(ctx context.Context, m *model.OutboxMessage) error {
 		if m.Attempts >= maxAttempts {
 			status = "failed"
 		}
+		w.Metrics.MailFailed(status == "failed")
 		_, _ = mine(w.DB.NewUpdate().Model((*model.OutboxMessage)(nil)).Set("status = ?", status).Set("last_error = ?", err.Error()).
 			Set("lease_until = NULL")).Exec(ctx)
 		return err
