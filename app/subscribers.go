@@ -1,10 +1,17 @@
 package app
 
 import (
+	"context"
+	"encoding/json"
+	"fmt"
 	"log/slog"
+
+	"github.com/uptrace/bun"
 
 	"meritmark/app/auth"
 	"meritmark/app/events"
+	"meritmark/app/halloffame"
+	"meritmark/app/pagecache"
 	"meritmark/app/webhook"
 )
 
@@ -28,4 +35,32 @@ func (a *App) subscribe() {
 	}
 	a.Webhooks = webhook.New(d.DB, box, policy, d.Mailer)
 	a.Webhooks.Subscribe(d.Events)
+
+	// the public pages a change shows on: their cached copies are stale from its commit on
+	for typ, scopes := range pageScopes {
+		d.Events.InTx(func(ctx context.Context, tx bun.IDB, _ *events.Event) error {
+			return pagecache.Bump(ctx, tx, scopes...)
+		}, typ)
+	}
+	// the Hall of Fame's standings of a holder whose grants changed
+	d.Events.InTx(func(ctx context.Context, tx bun.IDB, e *events.Event) error {
+		var g struct {
+			UserID string `json:"userId"`
+		}
+		if err := json.Unmarshal(e.Data, &g); err != nil || g.UserID == "" {
+			return fmt.Errorf("%s carries no userId", e.Type)
+		}
+		return halloffame.Refresh(ctx, tx, g.UserID)
+	}, events.GrantIssued, events.GrantRevoked, events.GrantExpiryChanged, events.GrantExpired)
+}
+
+// pageScopes are the page-cache scopes each event changes.
+var pageScopes = map[string][]pagecache.Scope{
+	events.GrantIssued:        {pagecache.Grants},
+	events.GrantRevoked:       {pagecache.Grants},
+	events.GrantExpiryChanged: {pagecache.Grants},
+	events.GrantExpired:       {pagecache.Grants},
+	events.BadgeChanged:       {pagecache.Badges},
+	events.QuizChanged:        {pagecache.Badges},
+	events.ProfileChanged:     {pagecache.Profiles},
 }

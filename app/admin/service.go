@@ -3,6 +3,7 @@ package admin
 import (
 	"github.com/uptrace/bun"
 
+	"meritmark/app/events"
 	"meritmark/app/mail"
 	"meritmark/app/storage"
 )
@@ -12,12 +13,13 @@ type Service struct {
 	DB      *bun.DB
 	Storage storage.Store
 	Mailer  *mail.Worker
+	Events  *events.Bus
 	st      store
 }
 
 // NewService makes the service.
-func NewService(d *bun.DB, s storage.Store, m *mail.Worker) *Service {
-	return &Service{DB: d, Storage: s, Mailer: m}
+func NewService(d *bun.DB, s storage.Store, m *mail.Worker, bus *events.Bus) *Service {
+	return &Service{DB: d, Storage: s, Mailer: m, Events: bus}
 }
 
 func (s *Service) kick() {

@@ -8,8 +8,8 @@ import (
 	"github.com/uptrace/bun"
 
 	"meritmark/app/audit"
+	"meritmark/app/events"
 	"meritmark/app/model"
-	"meritmark/app/pagecache"
 	"meritmark/app/storage"
 	"meritmark/app/web"
 	"meritmark/db"
@@ -103,7 +103,7 @@ func lockUser(ctx context.Context, tx bun.Tx, id string) (*model.User, error) {
 // Profile changes and a role change are audited as separate entries.
 func (s *Service) UpdateUser(ctx context.Context, actor *model.User, id string, e UserEdit) (*UserJSON, error) {
 	var updated *model.User
-	err := s.DB.RunInTx(ctx, nil, func(ctx context.Context, tx bun.Tx) error {
+	err := s.Events.RunInTx(ctx, s.DB, func(ctx context.Context, tx bun.Tx) error {
 		admins := 0
 		if e.Role != nil && *e.Role != model.RoleAdmin {
 			// A possible demotion: lock every admin row first, always in id order (so two
@@ -161,7 +161,7 @@ func (s *Service) UpdateUser(ctx context.Context, actor *model.User, id string, 
 			}
 			return err
 		}
-		if err := pagecache.Bump(ctx, tx, pagecache.Profiles); err != nil {
+		if err := s.Events.Record(ctx, tx, events.ProfileChanged, "user", u.ID, map[string]string{"userId": u.ID}); err != nil {
 			return err
 		}
 		profileBefore, profileAfter := before, after
@@ -198,7 +198,7 @@ func (s *Service) SetProfilePic(ctx context.Context, actor *model.User, id strin
 		return "", err
 	}
 	var oldKey, url string
-	err := s.DB.RunInTx(ctx, nil, func(ctx context.Context, tx bun.Tx) error {
+	err := s.Events.RunInTx(ctx, s.DB, func(ctx context.Context, tx bun.Tx) error {
 		u, err := lockUser(ctx, tx, id)
 		if err != nil {
 			return err
@@ -208,7 +208,7 @@ func (s *Service) SetProfilePic(ctx context.Context, actor *model.User, id strin
 		if _, err := tx.NewUpdate().Model(u).Column("profile_pic_key", "updated_at").WherePK().Exec(ctx); err != nil {
 			return err
 		}
-		if err := pagecache.Bump(ctx, tx, pagecache.Profiles); err != nil {
+		if err := s.Events.Record(ctx, tx, events.ProfileChanged, "user", u.ID, map[string]string{"userId": u.ID}); err != nil {
 			return err
 		}
 		url = u.ProfilePicURL()

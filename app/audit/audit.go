@@ -11,7 +11,6 @@ import (
 	"github.com/uptrace/bun"
 
 	"meritmark/app/model"
-	"meritmark/app/pagecache"
 )
 
 // Write records that actor (nil for the system) did action to the target (targetType,
@@ -38,13 +37,4 @@ func Write(ctx context.Context, db bun.IDB, actor *model.User, action, targetTyp
 	}
 	_, err = db.NewInsert().Model(e).Exec(ctx)
 	return err
-}
-
-// CatalogueChanged audits a change to a badge, quiz or question and, in the same
-// transaction, marks the catalogue's public pages changed (app/pagecache).
-func CatalogueChanged(ctx context.Context, tx bun.IDB, actor *model.User, action, targetType, targetID string, before, after any) error {
-	if err := pagecache.Bump(ctx, tx, pagecache.Badges); err != nil {
-		return err
-	}
-	return Write(ctx, tx, actor, action, targetType, targetID, before, after)
 }

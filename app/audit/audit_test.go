@@ -9,7 +9,6 @@ import (
 	"meritmark/app/apptest"
 	"meritmark/app/audit"
 	"meritmark/app/model"
-	"meritmark/app/pagecache"
 )
 
 func TestMain(m *testing.M) { apptest.Main(m) }
@@ -71,28 +70,4 @@ func TestWriteRefusesAnUnmarshallableView(t *testing.T) {
 	if es := entries(t, env, "c1"); len(es) != 0 {
 		t.Fatalf("%d entries kept after the failed writes", len(es))
 	}
-}
-
-func TestCatalogueChangedBumpsTheCatalogue(t *testing.T) {
-	env := apptest.New(t)
-	ctx := context.Background()
-	before, err := pagecache.Read(ctx, env.DB)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := audit.CatalogueChanged(ctx, env.DB, nil, "quiz.toggle", "quiz", "q1", nil, nil); err != nil {
-		t.Fatal(err)
-	}
-	after, err := pagecache.Read(ctx, env.DB)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if after[pagecache.Badges] == before[pagecache.Badges] {
-		t.Fatalf("catalogue version unchanged: %v -> %v", before, after)
-	}
-	es := entries(t, env, "q1")
-	apptest.Expect(t, "entries", es,
-		apptest.Eq("len(es)", len(es), 1))
-	apptest.Expect(t, "entries", es,
-		apptest.Eq("es[0].Action", es[0].Action, "quiz.toggle"))
 }

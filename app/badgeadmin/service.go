@@ -8,6 +8,7 @@ import (
 	"github.com/uptrace/bun"
 
 	"meritmark/app/audit"
+	"meritmark/app/events"
 	"meritmark/app/model"
 	"meritmark/app/web"
 	"meritmark/db"
@@ -16,7 +17,17 @@ import (
 // Service runs the badge management use cases; each change is one transaction with its
 // audit entry.
 type Service struct {
-	DB *bun.DB
+	DB     *bun.DB
+	Events *events.Bus // catalogue changes are recorded as events.BadgeChanged
+}
+
+// changed audits a catalogue change and records it (badge.changed) in the same
+// transaction: the subscribers (the catalogue's cached pages, webhooks) follow from it.
+func (s *Service) changed(ctx context.Context, tx bun.IDB, actor *model.User, action, targetType, targetID string, before, after any) error {
+	if err := audit.Write(ctx, tx, actor, action, targetType, targetID, before, after); err != nil {
+		return err
+	}
+	return s.Events.Record(ctx, tx, events.BadgeChanged, targetType, targetID, map[string]string{"action": action, "id": targetID})
 }
 
 // List answers every badge, inactive ones included.
@@ -45,7 +56,7 @@ func (s *Service) Create(ctx context.Context, actor *model.User, in Input) (*Vie
 		b.CreatedBy = &id
 	}
 	var out *View
-	err := s.DB.RunInTx(ctx, nil, func(ctx context.Context, tx bun.Tx) error {
+	err := s.Events.RunInTx(ctx, s.DB, func(ctx context.Context, tx bun.Tx) error {
 		taken, err := nameTaken(ctx, tx, b.Name, "")
 		if err != nil {
 			return err
@@ -62,7 +73,7 @@ func (s *Service) Create(ctx context.Context, actor *model.User, in Input) (*Vie
 		if out, err = view(ctx, tx, b.ID); err != nil {
 			return err
 		}
-		return audit.CatalogueChanged(ctx, tx, actor, "badge.create", "badge", b.ID, nil, out)
+		return s.changed(ctx, tx, actor, "badge.create", "badge", b.ID, nil, out)
 	})
 	return out, err
 }
@@ -70,7 +81,7 @@ func (s *Service) Create(ctx context.Context, actor *model.User, in Input) (*Vie
 // Update edits a badge: given fields change, absent ones keep their value.
 func (s *Service) Update(ctx context.Context, actor *model.User, id string, in Input) (*View, error) {
 	var out *View
-	err := s.DB.RunInTx(ctx, nil, func(ctx context.Context, tx bun.Tx) error {
+	err := s.Events.RunInTx(ctx, s.DB, func(ctx context.Context, tx bun.Tx) error {
 		before, err := view(ctx, tx, id)
 		if isNoRows(err) {
 			return web.NotFound(MsgNotFound)
@@ -115,7 +126,7 @@ func (s *Service) Update(ctx context.Context, actor *model.User, id string, in I
 		if out, err = view(ctx, tx, id); err != nil {
 			return err
 		}
-		return audit.CatalogueChanged(ctx, tx, actor, "badge.update", "badge", id, before, out)
+		return s.changed(ctx, tx, actor, "badge.update", "badge", id, before, out)
 	})
 	return out, err
 }
@@ -124,7 +135,7 @@ func (s *Service) Update(ctx context.Context, actor *model.User, id string, in I
 // can be taken (active, with at least one question).
 func (s *Service) Toggle(ctx context.Context, actor *model.User, id string) (*View, error) {
 	var out *View
-	err := s.DB.RunInTx(ctx, nil, func(ctx context.Context, tx bun.Tx) error {
+	err := s.Events.RunInTx(ctx, s.DB, func(ctx context.Context, tx bun.Tx) error {
 		before, err := view(ctx, tx, id)
 		if isNoRows(err) {
 			return web.NotFound(MsgNotFound)
@@ -149,7 +160,7 @@ func (s *Service) Toggle(ctx context.Context, actor *model.User, id string) (*Vi
 		if out, err = view(ctx, tx, id); err != nil {
 			return err
 		}
-		return audit.CatalogueChanged(ctx, tx, actor, "badge.toggle", "badge", id, before, out)
+		return s.changed(ctx, tx, actor, "badge.toggle", "badge", id, before, out)
 	})
 	return out, err
 }
@@ -159,7 +170,7 @@ func (s *Service) Toggle(ctx context.Context, actor *model.User, id string) (*Vi
 // Coupons limited to this badge lose it from their list; a coupon left with no badge at
 // all is deactivated rather than widened to every badge.
 func (s *Service) Delete(ctx context.Context, actor *model.User, id string) error {
-	return s.DB.RunInTx(ctx, nil, func(ctx context.Context, tx bun.Tx) error {
+	return s.Events.RunInTx(ctx, s.DB, func(ctx context.Context, tx bun.Tx) error {
 		before, err := view(ctx, tx, id)
 		if isNoRows(err) {
 			return web.NotFound(MsgNotFound)
@@ -190,7 +201,7 @@ func (s *Service) Delete(ctx context.Context, actor *model.User, id string) erro
 		if _, err := tx.NewDelete().Model((*model.Badge)(nil)).Where("id = ?", id).Exec(ctx); err != nil {
 			return err
 		}
-		return audit.CatalogueChanged(ctx, tx, actor, "badge.delete", "badge", id, before, nil)
+		return s.changed(ctx, tx, actor, "badge.delete", "badge", id, before, nil)
 	})
 }
 

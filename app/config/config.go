@@ -508,7 +508,6 @@ const DefaultDevMailbox = "127.0.0.1:8025"
 // claim links included.
 const MsgDevMailboxOnHTTPS = "MERITMARK_DEV_MAILBOX is set on an https origin: the development mailbox shows every mail (reset and claim links included); unset it and set MERITMARK_SMTP_URL"
 
-
 // SimulatorBanner reports whether pages show the "payments are simulated" banner: the
 // simulator explicitly allowed on an https origin.
 func (c *Config) SimulatorBanner() bool { return c.Secure() && c.Simulated() && c.PayPalSimulator }

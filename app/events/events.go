@@ -118,7 +118,7 @@ var ErrOutsideTx = errors.New("events: Record must run inside Bus.RunInTx")
 // are followed by their after-commit subscribers once it has committed, and dropped when it
 // rolls back. Nested calls join the outer transaction's events.
 func (b *Bus) RunInTx(ctx context.Context, d bun.IDB, fn func(ctx context.Context, tx bun.Tx) error) error {
-	if _, nested := ctx.Value(pendingKey{}).(*pending); nested {
+	if _, nested := ctx.Value(pendingKey{}).(*pending); nested || b == nil {
 		return d.RunInTx(ctx, nil, fn)
 	}
 	p := &pending{}
@@ -152,7 +152,7 @@ func (b *Bus) committed(evs []*Event) {
 // (ids and what changed, no secrets: webhooks send it).
 func (b *Bus) Record(ctx context.Context, tx bun.IDB, typ, subjectType, subjectID string, data any) error {
 	p, ok := ctx.Value(pendingKey{}).(*pending)
-	if !ok {
+	if !ok || b == nil {
 		return fmt.Errorf("%w (%s)", ErrOutsideTx, typ)
 	}
 	if !Known(typ) {

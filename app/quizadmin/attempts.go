@@ -170,7 +170,7 @@ func (s *Service) History(ctx context.Context, userID, badgeID string) (*History
 // have one waiting.
 func (s *Service) GrantAttempt(ctx context.Context, actor *model.User, quizID, userID string) (*quiz.Eligibility, error) {
 	var out quiz.Eligibility
-	err := s.DB.RunInTx(ctx, nil, func(ctx context.Context, tx bun.Tx) error {
+	err := s.Events.RunInTx(ctx, s.DB, func(ctx context.Context, tx bun.Tx) error {
 		qz := new(model.Quiz)
 		if err := tx.NewSelect().Model(qz).Where("id = ?", quizID).Scan(ctx); isNoRows(err) {
 			return web.NotFound(MsgQuizNotFound)

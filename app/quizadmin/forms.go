@@ -10,7 +10,6 @@ import (
 
 	"github.com/uptrace/bun"
 
-	"meritmark/app/audit"
 	"meritmark/app/model"
 	"meritmark/app/quiz"
 	"meritmark/app/web"
@@ -276,7 +275,7 @@ func familyOf(ctx context.Context, tx bun.IDB, id string, raw json.RawMessage) (
 // Attempts already running keep their forms.
 func (s *Service) RetireQuestion(ctx context.Context, actor *model.User, id string, retired bool) (*QuestionView, error) {
 	var out *QuestionView
-	err := s.DB.RunInTx(ctx, nil, func(ctx context.Context, tx bun.Tx) error {
+	err := s.Events.RunInTx(ctx, s.DB, func(ctx context.Context, tx bun.Tx) error {
 		before, err := questionViewByID(ctx, tx, id)
 		if isNoRows(err) {
 			return web.NotFound(MsgQuestionNotFound)
@@ -311,7 +310,7 @@ func (s *Service) RetireQuestion(ctx context.Context, actor *model.User, id stri
 		if !retired {
 			action = "question.restore"
 		}
-		return audit.CatalogueChanged(ctx, tx, actor, action, "question", id, before, out)
+		return s.changed(ctx, tx, actor, action, "question", id, before, out)
 	})
 	return out, err
 }

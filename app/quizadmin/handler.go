@@ -4,6 +4,7 @@ import (
 	"github.com/gofiber/fiber/v3"
 	"github.com/uptrace/bun"
 
+	"meritmark/app/events"
 	"meritmark/app/model"
 	"meritmark/app/web"
 )
@@ -12,7 +13,7 @@ import (
 type Handler struct{ svc *Service }
 
 // New makes the handler.
-func New(d *bun.DB) *Handler { return &Handler{svc: &Service{DB: d}} }
+func New(d *bun.DB, bus *events.Bus) *Handler { return &Handler{svc: &Service{DB: d, Events: bus}} }
 
 // Routes lists the quiz administration routes.
 func (h *Handler) Routes() []web.Route {

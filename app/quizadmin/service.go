@@ -8,6 +8,7 @@ import (
 	"github.com/uptrace/bun"
 
 	"meritmark/app/audit"
+	"meritmark/app/events"
 	"meritmark/app/model"
 	quizpkg "meritmark/app/quiz"
 	"meritmark/app/web"
@@ -17,7 +18,17 @@ import (
 // Service runs the quiz and question bank use cases; each change is one transaction with
 // its audit entry.
 type Service struct {
-	DB *bun.DB
+	DB     *bun.DB
+	Events *events.Bus // catalogue changes are recorded as events.QuizChanged
+}
+
+// changed audits a catalogue change and records it (quiz.changed) in the same
+// transaction: the subscribers (the catalogue's cached pages, webhooks) follow from it.
+func (s *Service) changed(ctx context.Context, tx bun.IDB, actor *model.User, action, targetType, targetID string, before, after any) error {
+	if err := audit.Write(ctx, tx, actor, action, targetType, targetID, before, after); err != nil {
+		return err
+	}
+	return s.Events.Record(ctx, tx, events.QuizChanged, targetType, targetID, map[string]string{"action": action, "id": targetID})
 }
 
 // Quizzes answers every quiz with its badge and questions.
@@ -31,7 +42,7 @@ func (s *Service) Questions(ctx context.Context, search string) ([]QuestionView,
 // CreateQuiz gives a skill badge its quiz (one per badge).
 func (s *Service) CreateQuiz(ctx context.Context, actor *model.User, badgeID string, in QuizInput) (*QuizView, error) {
 	var out *QuizView
-	err := s.DB.RunInTx(ctx, nil, func(ctx context.Context, tx bun.Tx) error {
+	err := s.Events.RunInTx(ctx, s.DB, func(ctx context.Context, tx bun.Tx) error {
 		badge := new(model.Badge)
 		if err := tx.NewSelect().Model(badge).Where("id = ?", badgeID).Scan(ctx); err != nil {
 			if isNoRows(err) {
@@ -72,7 +83,7 @@ func (s *Service) CreateQuiz(ctx context.Context, actor *model.User, badgeID str
 		if out, err = quizView(ctx, tx, quiz.ID); err != nil {
 			return err
 		}
-		return audit.CatalogueChanged(ctx, tx, actor, "quiz.create", "quiz", quiz.ID, nil, quizAudit(out))
+		return s.changed(ctx, tx, actor, "quiz.create", "quiz", quiz.ID, nil, quizAudit(out))
 	})
 	return out, err
 }
@@ -80,7 +91,7 @@ func (s *Service) CreateQuiz(ctx context.Context, actor *model.User, badgeID str
 // ToggleQuiz activates or deactivates a quiz.
 func (s *Service) ToggleQuiz(ctx context.Context, actor *model.User, id string) (*QuizView, error) {
 	var out *QuizView
-	err := s.DB.RunInTx(ctx, nil, func(ctx context.Context, tx bun.Tx) error {
+	err := s.Events.RunInTx(ctx, s.DB, func(ctx context.Context, tx bun.Tx) error {
 		before, err := quizView(ctx, tx, id)
 		if isNoRows(err) {
 			return web.NotFound(MsgQuizNotFound)
@@ -97,7 +108,7 @@ func (s *Service) ToggleQuiz(ctx context.Context, actor *model.User, id string) 
 		if out, err = quizView(ctx, tx, id); err != nil {
 			return err
 		}
-		return audit.CatalogueChanged(ctx, tx, actor, "quiz.toggle", "quiz", id, quizAudit(before), quizAudit(out))
+		return s.changed(ctx, tx, actor, "quiz.toggle", "quiz", id, quizAudit(before), quizAudit(out))
 	})
 	return out, err
 }
@@ -107,7 +118,7 @@ func (s *Service) ToggleQuiz(ctx context.Context, actor *model.User, id string) 
 func (s *Service) CreateQuestion(ctx context.Context, actor *model.User, in QuestionInput) (*QuestionView, *QuizView, error) {
 	var out *QuestionView
 	var quizOut *QuizView
-	err := s.DB.RunInTx(ctx, nil, func(ctx context.Context, tx bun.Tx) error {
+	err := s.Events.RunInTx(ctx, s.DB, func(ctx context.Context, tx bun.Tx) error {
 		defTopic, defCategory := "", DefaultCategory
 		var quiz *model.Quiz
 		if in.QuizID != nil && *in.QuizID != "" {
@@ -156,11 +167,11 @@ func (s *Service) CreateQuestion(ctx context.Context, actor *model.User, in Ques
 		if out, err = questionViewByID(ctx, tx, q.ID); err != nil {
 			return err
 		}
-		if err := audit.CatalogueChanged(ctx, tx, actor, "question.create", "question", q.ID, nil, out); err != nil {
+		if err := s.changed(ctx, tx, actor, "question.create", "question", q.ID, nil, out); err != nil {
 			return err
 		}
 		if quiz != nil {
-			return audit.CatalogueChanged(ctx, tx, actor, "quiz.add_question", "quiz", quiz.ID, nil, map[string]string{"questionId": q.ID})
+			return s.changed(ctx, tx, actor, "quiz.add_question", "quiz", quiz.ID, nil, map[string]string{"questionId": q.ID})
 		}
 		return nil
 	})
@@ -171,7 +182,7 @@ func (s *Service) CreateQuestion(ctx context.Context, actor *model.User, in Ques
 // the change.
 func (s *Service) UpdateQuestion(ctx context.Context, actor *model.User, id string, in QuestionInput) (*QuestionView, error) {
 	var out *QuestionView
-	err := s.DB.RunInTx(ctx, nil, func(ctx context.Context, tx bun.Tx) error {
+	err := s.Events.RunInTx(ctx, s.DB, func(ctx context.Context, tx bun.Tx) error {
 		before, err := questionViewByID(ctx, tx, id)
 		if isNoRows(err) {
 			return web.NotFound(MsgQuestionNotFound)
@@ -204,7 +215,7 @@ func (s *Service) UpdateQuestion(ctx context.Context, actor *model.User, id stri
 		if out, err = questionViewByID(ctx, tx, id); err != nil {
 			return err
 		}
-		return audit.CatalogueChanged(ctx, tx, actor, "question.update", "question", id, before, out)
+		return s.changed(ctx, tx, actor, "question.update", "question", id, before, out)
 	})
 	return out, err
 }
@@ -213,7 +224,7 @@ func (s *Service) UpdateQuestion(ctx context.Context, actor *model.User, id stri
 // how many quizzes it was removed from.
 func (s *Service) DeleteQuestion(ctx context.Context, actor *model.User, id string) (int, error) {
 	n := 0
-	err := s.DB.RunInTx(ctx, nil, func(ctx context.Context, tx bun.Tx) error {
+	err := s.Events.RunInTx(ctx, s.DB, func(ctx context.Context, tx bun.Tx) error {
 		before, err := questionViewByID(ctx, tx, id)
 		if isNoRows(err) {
 			return web.NotFound(MsgQuestionNotFound)
@@ -240,7 +251,7 @@ func (s *Service) DeleteQuestion(ctx context.Context, actor *model.User, id stri
 				return err
 			}
 		}
-		return audit.CatalogueChanged(ctx, tx, actor, "question.delete", "question", id, before, nil)
+		return s.changed(ctx, tx, actor, "question.delete", "question", id, before, nil)
 	})
 	return n, err
 }
@@ -248,7 +259,7 @@ func (s *Service) DeleteQuestion(ctx context.Context, actor *model.User, id stri
 // AddToQuiz puts a bank question at the end of a quiz.
 func (s *Service) AddToQuiz(ctx context.Context, actor *model.User, quizID, questionID string) (*QuizView, error) {
 	var out *QuizView
-	err := s.DB.RunInTx(ctx, nil, func(ctx context.Context, tx bun.Tx) error {
+	err := s.Events.RunInTx(ctx, s.DB, func(ctx context.Context, tx bun.Tx) error {
 		if err := mustExist(ctx, tx, (*model.Quiz)(nil), quizID, MsgQuizNotFound); err != nil {
 			return err
 		}
@@ -274,7 +285,7 @@ func (s *Service) AddToQuiz(ctx context.Context, actor *model.User, quizID, ques
 		if out, err = quizView(ctx, tx, quizID); err != nil {
 			return err
 		}
-		return audit.CatalogueChanged(ctx, tx, actor, "quiz.add_question", "quiz", quizID, nil, map[string]string{"questionId": questionID})
+		return s.changed(ctx, tx, actor, "quiz.add_question", "quiz", quizID, nil, map[string]string{"questionId": questionID})
 	})
 	return out, err
 }
@@ -282,7 +293,7 @@ func (s *Service) AddToQuiz(ctx context.Context, actor *model.User, quizID, ques
 // RemoveFromQuiz takes a question out of a quiz (it stays in the bank).
 func (s *Service) RemoveFromQuiz(ctx context.Context, actor *model.User, quizID, questionID string) (*QuizView, error) {
 	var out *QuizView
-	err := s.DB.RunInTx(ctx, nil, func(ctx context.Context, tx bun.Tx) error {
+	err := s.Events.RunInTx(ctx, s.DB, func(ctx context.Context, tx bun.Tx) error {
 		if err := mustExist(ctx, tx, (*model.Quiz)(nil), quizID, MsgQuizNotFound); err != nil {
 			return err
 		}
@@ -309,7 +320,7 @@ func (s *Service) RemoveFromQuiz(ctx context.Context, actor *model.User, quizID,
 		if out, err = quizView(ctx, tx, quizID); err != nil {
 			return err
 		}
-		return audit.CatalogueChanged(ctx, tx, actor, "quiz.remove_question", "quiz", quizID, map[string]string{"questionId": questionID}, nil)
+		return s.changed(ctx, tx, actor, "quiz.remove_question", "quiz", quizID, map[string]string{"questionId": questionID}, nil)
 	})
 	return out, err
 }
@@ -336,7 +347,7 @@ func canShrink(ctx context.Context, tx bun.Tx, quizID string) error {
 // questions per attempt (at most the pool) and the retake rule.
 func (s *Service) UpdateQuiz(ctx context.Context, actor *model.User, id string, in QuizInput) (*QuizView, error) {
 	var out *QuizView
-	err := s.DB.RunInTx(ctx, nil, func(ctx context.Context, tx bun.Tx) error {
+	err := s.Events.RunInTx(ctx, s.DB, func(ctx context.Context, tx bun.Tx) error {
 		before, err := quizView(ctx, tx, id)
 		if isNoRows(err) {
 			return web.NotFound(MsgQuizNotFound)

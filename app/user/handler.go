@@ -13,6 +13,7 @@ import (
 	"github.com/gofiber/fiber/v3"
 	"github.com/uptrace/bun"
 
+	"meritmark/app/events"
 	"meritmark/app/model"
 	"meritmark/app/ratelimit"
 	"meritmark/app/storage"
@@ -28,8 +29,8 @@ type Handler struct {
 }
 
 // New makes the handler. limiter may be nil (no upload limit).
-func New(d *bun.DB, site *web.Site, store storage.Store, limiter *ratelimit.Limiter) *Handler {
-	return &Handler{svc: NewService(d, store), site: site, limiter: limiter}
+func New(d *bun.DB, site *web.Site, store storage.Store, limiter *ratelimit.Limiter, bus *events.Bus) *Handler {
+	return &Handler{svc: NewService(d, store, bus), site: site, limiter: limiter}
 }
 
 // Picture uploads are decoded server-side (CPU and memory): 20 per member an hour.

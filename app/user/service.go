@@ -9,23 +9,29 @@ import (
 
 	"github.com/uptrace/bun"
 
+	"meritmark/app/events"
 	"meritmark/app/model"
-	"meritmark/app/pagecache"
 	"meritmark/app/storage"
 	"meritmark/db"
 )
 
 // Service is the use cases of the user feature.
 type Service struct {
-	DB    *bun.DB
-	Store storage.Store
+	DB     *bun.DB
+	Store  storage.Store
+	Events *events.Bus // profile changes are recorded as events.ProfileChanged
 	// decode limits how many pictures are decoded at once (each may take ~160 MB).
 	decode chan struct{}
 }
 
 // NewService makes the service.
-func NewService(d *bun.DB, store storage.Store) *Service {
-	return &Service{DB: d, Store: store, decode: make(chan struct{}, 2)}
+func NewService(d *bun.DB, store storage.Store, bus *events.Bus) *Service {
+	return &Service{DB: d, Store: store, Events: bus, decode: make(chan struct{}, 2)}
+}
+
+// profileChanged records that a member's public profile changed.
+func (s *Service) profileChanged(ctx context.Context, tx bun.IDB, userID string) error {
+	return s.Events.Record(ctx, tx, events.ProfileChanged, "user", userID, map[string]string{"userId": userID})
 }
 
 // View is u as the API answers it, with its badge grants (the auth feature answers
@@ -63,11 +69,11 @@ func (s *Service) UpdateProfile(ctx context.Context, u *model.User, in ProfileIn
 	}
 	// the public profile, the Hall of Fame and verify pages show these: their cached
 	// pages are invalidated in the same transaction
-	if err := s.DB.RunInTx(ctx, nil, func(ctx context.Context, tx bun.Tx) error {
+	if err := s.Events.RunInTx(ctx, s.DB, func(ctx context.Context, tx bun.Tx) error {
 		if err := updateProfile(ctx, tx, u.ID, p); err != nil {
 			return err
 		}
-		return pagecache.Bump(ctx, tx, pagecache.Profiles)
+		return s.profileChanged(ctx, tx, u.ID)
 	}); err != nil {
 		return nil, err
 	}
@@ -117,12 +123,12 @@ func (s *Service) swap(ctx context.Context, userID, key string) (string, error) 
 			return "", err
 		}
 		var ok bool
-		err = s.DB.RunInTx(ctx, nil, func(ctx context.Context, tx bun.Tx) error {
+		err = s.Events.RunInTx(ctx, s.DB, func(ctx context.Context, tx bun.Tx) error {
 			var err error
 			if ok, err = swapPicture(ctx, tx, userID, u.ProfilePicKey, key); err != nil || !ok {
 				return err
 			}
-			return pagecache.Bump(ctx, tx, pagecache.Profiles)
+			return s.profileChanged(ctx, tx, userID)
 		})
 		if err != nil {
 			return "", err

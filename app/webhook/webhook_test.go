@@ -68,7 +68,7 @@ func (r *receiver) count() int {
 func record(t *testing.T, e *apptest.Env, typ, id string) {
 	t.Helper()
 	err := e.Deps.Events.RunInTx(e.Ctx(), e.DB, func(ctx context.Context, tx bun.Tx) error {
-		return e.Deps.Events.Record(ctx, tx, typ, "grant", id, map[string]string{"grantId": id})
+		return e.Deps.Events.Record(ctx, tx, typ, "grant", id, map[string]string{"grantId": id, "userId": model.NewID()})
 	})
 	if err != nil {
 		t.Fatal(err)
@@ -238,7 +238,7 @@ func TestBadInputAndRollback(t *testing.T) {
 	create(t, c, r.URL, events.All)
 	boom := errors.New("boom")
 	err := e.Deps.Events.RunInTx(e.Ctx(), e.DB, func(ctx context.Context, tx bun.Tx) error {
-		if err := e.Deps.Events.Record(ctx, tx, events.GrantIssued, "grant", "g", nil); err != nil {
+		if err := e.Deps.Events.Record(ctx, tx, events.BadgeChanged, "badge", "b", nil); err != nil {
 			return err
 		}
 		return boom
