@@ -411,6 +411,11 @@ func (a *App) errorHandler(c fiber.Ctx, err error) error {
 	}
 	props := fiber.Map{"requestId": middleware.ID(c), "status": status}
 	title := "Unexpected Application Error!"
+	if status == http.StatusServiceUnavailable {
+		// the database (or another part) is down for a moment: the page says so
+		props["message"] = msg
+		title = "Temporarily unavailable"
+	}
 	if status < 500 {
 		props["message"] = msg
 		title = msg
