@@ -80,6 +80,7 @@ const UploadReadTimeout = 10 * time.Minute
 // New builds the application.
 func New(d *Deps) *App {
 	a := &App{Deps: d}
+	a.checkSharedSecrets() // instances of one database with different secrets (secrets.go)
 	readTimeout := d.ReadTimeout
 	if readTimeout <= 0 {
 		readTimeout = DefaultReadTimeout
