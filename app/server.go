@@ -91,6 +91,7 @@ const UploadReadTimeout = 10 * time.Minute
 func New(d *Deps) *App {
 	a := &App{Deps: d}
 	a.subscribe()
+	a.checkSharedSecrets() // instances of one database with different secrets (secrets.go)
 	readTimeout := d.ReadTimeout
 	if readTimeout <= 0 {
 		readTimeout = DefaultReadTimeout
@@ -427,6 +428,11 @@ func (a *App) errorHandler(c fiber.Ctx, err error) error {
 	}
 	props := fiber.Map{"requestId": middleware.ID(c), "status": status}
 	title := "Unexpected Application Error!"
+	if status == http.StatusServiceUnavailable {
+		// the database (or another part) is down for a moment: the page says so
+		props["message"] = msg
+		title = "Temporarily unavailable"
+	}
 	if status < 500 {
 		props["message"] = msg
 		title = msg

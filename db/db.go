@@ -178,7 +178,8 @@ func IsUnavailable(err error) bool {
 		return true
 	}
 	msg := err.Error()
-	return strings.Contains(msg, "connection refused") || strings.Contains(msg, "bad connection") ||
+	// database/sql's pool after Close ("sql: database is closed") has no exported error
+	return strings.Contains(msg, "sql: database is closed") || strings.Contains(msg, "connection refused") || strings.Contains(msg, "bad connection") ||
 		strings.Contains(msg, "driver: bad connection") || strings.Contains(msg, "conn closed") ||
 		strings.Contains(msg, "failed to connect")
 }

@@ -31,7 +31,10 @@ var (
 	signupPerEmail = limit{"register:email:", 5, time.Hour, MsgTooManySignups}
 	forgotPerIP    = limit{"forgot:ip:", 10, time.Hour, MsgTooManyResets}
 	forgotPerEmail = limit{"forgot:email:", 3, time.Hour, MsgTooManyResets}
-	resetPerIP     = limit{"reset:ip:", 20, time.Hour, MsgTooManyResetTries}
+	// the owner's own requests, from a device or network that signed in to the account
+	// before, have their own count (forgotAllowed)
+	forgotTrusted = limit{"forgot:trusted:", 3, time.Hour, MsgTooManyResets}
+	resetPerIP    = limit{"reset:ip:", 20, time.Hour, MsgTooManyResetTries}
 )
 
 // RateLimitedError is a request over a limit; RetryAfter is when the window ends.
@@ -247,20 +250,14 @@ func (s *Service) ForgotPassword(ctx context.Context, rawEmail, origin string, c
 	if !ValidEmail(email) {
 		return web.BadRequest(MsgEmailInvalid)
 	}
-	if err := s.check(ctx, keyed{forgotPerIP, cl.IP}, keyed{forgotPerEmail, email}); err != nil {
-		return err
-	}
-	var u model.User
-	if err := s.DB.NewSelect().Model(&u).Where("email = ?", email).Scan(ctx); err != nil {
-		if db.IsNoRows(err) {
-			return nil
-		}
+	now := s.now()
+	u, err := s.forgotAllowed(ctx, email, cl, now)
+	if err != nil || u == nil {
 		return err
 	}
 	tok := NewToken()
-	now := s.now()
 	link := ResetLink(origin, u.Email, tok)
-	err := s.DB.RunInTx(ctx, nil, func(ctx context.Context, tx bun.Tx) error {
+	err = s.DB.RunInTx(ctx, nil, func(ctx context.Context, tx bun.Tx) error {
 		// the user's spent tokens are of no further use: keep the table small
 		if _, err := tx.NewDelete().Model((*model.PasswordReset)(nil)).
 			Where("user_id = ? AND (used_at IS NOT NULL OR expires_at <= ?)", u.ID, now).Exec(ctx); err != nil {
@@ -271,7 +268,7 @@ func (s *Service) ForgotPassword(ctx context.Context, rawEmail, origin string, c
 		}).Exec(ctx); err != nil {
 			return err
 		}
-		return mail.Queue(ctx, tx, resetMail(&u, link))
+		return mail.Queue(ctx, tx, resetMail(u, link))
 	})
 	if err != nil {
 		return err

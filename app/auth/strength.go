@@ -36,7 +36,7 @@ func guessable(pw, email, name string) string {
 			return MsgPasswordPersonal
 		}
 	}
-	if sameRune(low) {
+	if sameRune(low) || isSeasonYear(pw) {
 		return MsgPasswordCommon
 	}
 	if zxcvbn.PasswordStrength(pw, personal).Score < MinStrength {

@@ -2,7 +2,10 @@
 // configured origin, the PayPal simulator on an https origin, no HSTS, a metrics address
 // reachable from beyond private networks, the demo admin's password unchanged, a TOTP
 // sealing key that is too short or not shared by the instances of one PostgreSQL
-// database, and data files other users of the machine can read.
+// database, data files other users of the machine can read, and (more.go) local uploads or
+// an unshared wallet secret on PostgreSQL, an https site without mail or without trusted
+// proxies, profiling or trusted proxies beyond private ranges, active demo coupons, and
+// shared secrets that differ from the other instances'.
 package deploycheck
 
 import (
@@ -88,7 +91,8 @@ func Run(ctx context.Context, cfg *config.Config, d *bun.DB, demoPassword string
 		add("MERITMARK_SECRET_KEY", "not set with a shared database: each instance seals TOTP secrets with the key in its own data dir, so two-step sign-in fails on the others (set the same key everywhere)")
 	}
 	out = append(out, readableFiles(cfg)...)
-	return out, nil
+	more, err := moreFindings(ctx, cfg, d) // more.go
+	return append(out, more...), err
 }
 
 // demoAdminUnchanged reports whether the seeded admin account still signs in with the

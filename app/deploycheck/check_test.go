@@ -59,7 +59,7 @@ func TestUnsafeSettingsAreListed(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if got := settings(fs); got != "MERITMARK_PAYPAL_SIMULATOR,MERITMARK_HSTS,demo admin,MERITMARK_INSECURE_ADMIN_WITHOUT_2FA,data files,data files" {
+	if got := settings(fs); got != "MERITMARK_PAYPAL_SIMULATOR,MERITMARK_HSTS,demo admin,MERITMARK_INSECURE_ADMIN_WITHOUT_2FA,data files,data files,MERITMARK_SMTP_URL,MERITMARK_TRUSTED_PROXIES,demo coupons" {
 		t.Fatalf("findings %s: %v", got, fs)
 	}
 	t.Setenv("MERITMARK_INSECURE_ADMIN_WITHOUT_2FA", "")
@@ -82,26 +82,32 @@ func TestUnsafeSettingsAreListed(t *testing.T) {
 		t.Fatalf("findings %s: %v", got, fs)
 	}
 	// PostgreSQL (instances may share it) without a shared TOTP sealing key; a short key
+	// (the rest of the cluster set up: shared wallet secret, a bucket, mail, the proxy)
+	t.Setenv("MERITMARK_SECRET_OAUTH_HMAC", "a-long-enough-shared-wallet-secret")
 	fs, _ = Run(ctx, load(t, map[string]string{"MERITMARK_DATA_DIR": filepath.Join(t.TempDir(), "none"), "MERITMARK_ADDR": ":8080", "MERITMARK_BASE_URL": "https://badges.example",
-		"MERITMARK_PAYPAL_BASE_URL": "https://api-m.paypal.com", "MERITMARK_PAYPAL_CLIENT_ID": "id", "MERITMARK_PAYPAL_SECRET": "s", "DATABASE_URL": "postgres://db.internal/meritmark"}), nil, "")
+		"MERITMARK_PAYPAL_BASE_URL": "https://api-m.paypal.com", "MERITMARK_PAYPAL_CLIENT_ID": "id", "MERITMARK_PAYPAL_SECRET": "s", "DATABASE_URL": "postgres://db.internal/meritmark", "MERITMARK_STORAGE_URL": "s3://k:s@s3.internal/b",
+		"MERITMARK_SMTP_URL": "smtp://mail.internal:587", "MERITMARK_TRUSTED_PROXIES": "10.0.0.0/8"}), nil, "")
 	if got := settings(fs); got != "MERITMARK_SECRET_KEY" || !strings.Contains(fs[0].Problem, "shared database") {
 		t.Fatalf("findings %s: %v", got, fs)
 	}
 	t.Setenv("MERITMARK_SECRET_KEY", "too-short")
 	fs, _ = Run(ctx, load(t, map[string]string{"MERITMARK_DATA_DIR": filepath.Join(t.TempDir(), "none"), "MERITMARK_ADDR": ":8080", "MERITMARK_BASE_URL": "https://badges.example",
-		"MERITMARK_PAYPAL_BASE_URL": "https://api-m.paypal.com", "MERITMARK_PAYPAL_CLIENT_ID": "id", "MERITMARK_PAYPAL_SECRET": "s", "DATABASE_URL": "postgres://db.internal/meritmark"}), nil, "")
+		"MERITMARK_PAYPAL_BASE_URL": "https://api-m.paypal.com", "MERITMARK_PAYPAL_CLIENT_ID": "id", "MERITMARK_PAYPAL_SECRET": "s", "DATABASE_URL": "postgres://db.internal/meritmark", "MERITMARK_STORAGE_URL": "s3://k:s@s3.internal/b",
+		"MERITMARK_SMTP_URL": "smtp://mail.internal:587", "MERITMARK_TRUSTED_PROXIES": "10.0.0.0/8"}), nil, "")
 	if got := settings(fs); got != "MERITMARK_SECRET_KEY" || !strings.Contains(fs[0].Problem, "shorter than 16") {
 		t.Fatalf("findings %s: %v", got, fs)
 	}
 	t.Setenv("MERITMARK_SECRET_KEY", "a-long-enough-shared-secret-key")
 	fs, _ = Run(ctx, load(t, map[string]string{"MERITMARK_DATA_DIR": filepath.Join(t.TempDir(), "none"), "MERITMARK_ADDR": ":8080", "MERITMARK_BASE_URL": "https://badges.example",
-		"MERITMARK_PAYPAL_BASE_URL": "https://api-m.paypal.com", "MERITMARK_PAYPAL_CLIENT_ID": "id", "MERITMARK_PAYPAL_SECRET": "s", "DATABASE_URL": "postgres://db.internal/meritmark"}), nil, "")
+		"MERITMARK_PAYPAL_BASE_URL": "https://api-m.paypal.com", "MERITMARK_PAYPAL_CLIENT_ID": "id", "MERITMARK_PAYPAL_SECRET": "s", "DATABASE_URL": "postgres://db.internal/meritmark", "MERITMARK_STORAGE_URL": "s3://k:s@s3.internal/b",
+		"MERITMARK_SMTP_URL": "smtp://mail.internal:587", "MERITMARK_TRUSTED_PROXIES": "10.0.0.0/8"}), nil, "")
 	if len(fs) != 0 {
 		t.Fatalf("findings with a shared key: %v", fs)
 	}
 	t.Setenv("MERITMARK_SECRET_KEY", "")
 	// the simulator on https without the explicit setting
-	fs, _ = Run(ctx, load(t, map[string]string{"MERITMARK_DATA_DIR": filepath.Join(t.TempDir(), "none"), "MERITMARK_BASE_URL": "https://badges.example"}), nil, "")
+	fs, _ = Run(ctx, load(t, map[string]string{"MERITMARK_DATA_DIR": filepath.Join(t.TempDir(), "none"), "MERITMARK_BASE_URL": "https://badges.example",
+		"MERITMARK_SMTP_URL": "smtp://mail.internal:587", "MERITMARK_TRUSTED_PROXIES": "10.0.0.0/8"}), nil, "")
 	if got := settings(fs); got != "MERITMARK_PAYPAL_BASE_URL" {
 		t.Fatalf("findings %s: %v", got, fs)
 	}
@@ -130,8 +136,13 @@ func TestASafeDeploymentHasNoFindings(t *testing.T) {
 	if err := os.WriteFile(filepath.Join(dir, "meritmark.db"), []byte("x"), 0o600); err != nil {
 		t.Fatal(err)
 	}
+	// the demo coupons switched off
+	if _, err := d.NewUpdate().Table("coupons").Set("is_active = ?", false).Where("1 = 1").Exec(ctx); err != nil {
+		t.Fatal(err)
+	}
 	cfg := load(t, map[string]string{"MERITMARK_DATA_DIR": dir, "MERITMARK_ADDR": ":8080", "MERITMARK_BASE_URL": "https://badges.example",
-		"MERITMARK_PAYPAL_BASE_URL": "https://api-m.paypal.com", "MERITMARK_PAYPAL_CLIENT_ID": "id", "MERITMARK_PAYPAL_SECRET": "s"})
+		"MERITMARK_PAYPAL_BASE_URL": "https://api-m.paypal.com", "MERITMARK_PAYPAL_CLIENT_ID": "id", "MERITMARK_PAYPAL_SECRET": "s",
+		"MERITMARK_SMTP_URL": "smtp://mail.internal:587", "MERITMARK_TRUSTED_PROXIES": "10.0.0.0/8, 203.0.113.7"})
 	fs, err := Run(ctx, cfg, d, "demo-0123456789ab")
 	if err != nil || len(fs) != 0 {
 		t.Fatalf("%v %v", err, fs)

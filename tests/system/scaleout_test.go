@@ -22,7 +22,7 @@ import (
 )
 
 // cluster is two instances started at the same moment on one PostgreSQL database and one
-// uploads folder, each with its own data directory (its own generated secrets and
+// uploads folder and the shared secrets, each with its own data directory (its own
 // credential signing key, as on two machines), behind one public origin.
 type cluster struct {
 	A, B    *instance
@@ -37,12 +37,17 @@ func startCluster(t *testing.T) *cluster {
 	requirePostgres(t)
 	st := &store{URL: newPostgresDB(t)}
 	uploads := filepath.Join(t.TempDir(), "shared-uploads")
+	// the secrets docs/deploy.md says every instance must share (an instance holding
+	// others logs an error: secrets_test.go)
+	oauthSecret, totpKey := auth.NewToken(), auth.NewToken()
 	vars := func() map[string]string {
 		return map[string]string{
-			"DATABASE_URL":          st.URL,
-			"MERITMARK_DATA_DIR":    t.TempDir(),
-			"MERITMARK_STORAGE_URL": "file://" + uploads,
-			"MERITMARK_BASE_URL":    publicOrigin,
+			"DATABASE_URL":                st.URL,
+			"MERITMARK_DATA_DIR":          t.TempDir(),
+			"MERITMARK_STORAGE_URL":       "file://" + uploads,
+			"MERITMARK_BASE_URL":          publicOrigin,
+			"MERITMARK_SECRET_OAUTH_HMAC": oauthSecret,
+			"MERITMARK_SECRET_KEY":        totpKey,
 		}
 	}
 	c := &cluster{st: st, uploads: uploads}
