@@ -113,7 +113,8 @@ func TestUnsafeSettingsAreListed(t *testing.T) {
 	}
 	// the development mailbox asked for on an https origin
 	fs, _ = Run(ctx, load(t, map[string]string{"MERITMARK_DATA_DIR": filepath.Join(t.TempDir(), "none"), "MERITMARK_BASE_URL": "https://badges.example",
-		"MERITMARK_PAYPAL_BASE_URL": "https://api-m.paypal.com", "MERITMARK_PAYPAL_CLIENT_ID": "id", "MERITMARK_PAYPAL_SECRET": "s", "MERITMARK_DEV_MAILBOX": "127.0.0.1:8025"}), nil, "")
+		"MERITMARK_PAYPAL_BASE_URL": "https://api-m.paypal.com", "MERITMARK_PAYPAL_CLIENT_ID": "id", "MERITMARK_PAYPAL_SECRET": "s", "MERITMARK_DEV_MAILBOX": "127.0.0.1:8025",
+		"MERITMARK_SMTP_URL": "smtp://mail.example:587", "MERITMARK_TRUSTED_PROXIES": "10.0.0.1"}), nil, "")
 	if got := settings(fs); got != "MERITMARK_DEV_MAILBOX" {
 		t.Fatalf("findings %s: %v", got, fs)
 	}
@@ -154,7 +155,8 @@ func TestASafeDeploymentHasNoFindings(t *testing.T) {
 func TestPublicMetricsAddressIsReported(t *testing.T) {
 	ctx := context.Background()
 	safe := map[string]string{"MERITMARK_DATA_DIR": filepath.Join(t.TempDir(), "none"), "MERITMARK_ADDR": ":8080", "MERITMARK_BASE_URL": "https://badges.example",
-		"MERITMARK_PAYPAL_BASE_URL": "https://api-m.paypal.com", "MERITMARK_PAYPAL_CLIENT_ID": "id", "MERITMARK_PAYPAL_SECRET": "s"}
+		"MERITMARK_PAYPAL_BASE_URL": "https://api-m.paypal.com", "MERITMARK_PAYPAL_CLIENT_ID": "id", "MERITMARK_PAYPAL_SECRET": "s",
+		"MERITMARK_SMTP_URL": "smtp://mail.example:587", "MERITMARK_TRUSTED_PROXIES": "10.0.0.1"}
 	with := func(addr string) map[string]string {
 		m := map[string]string{"MERITMARK_METRICS_ADDR": addr}
 		for k, v := range safe {
