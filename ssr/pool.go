@@ -19,6 +19,7 @@ import (
 	"io/fs"
 	"log/slog"
 	"runtime"
+	"sync"
 	"sync/atomic"
 	"time"
 
@@ -62,6 +63,7 @@ type Pool struct {
 	src      string
 	workers  chan *worker
 	closed   atomic.Bool
+	mu       sync.Mutex // orders Close with isolates given back (put)
 	renders  atomic.Int64
 	recycled atomic.Int64
 	waiting  atomic.Int64 // renders waiting for an isolate
@@ -79,6 +81,9 @@ type worker struct {
 
 // ErrTimeout is returned when a render ran past the timeout and was terminated.
 var ErrTimeout = errors.New("ssr: render timed out")
+
+// ErrClosed is answered by Render after Close.
+var ErrClosed = errors.New("ssr: the render pool is closed")
 
 // New creates the pool and all its isolates (so the first request does not pay for it).
 func New(opts Options) (*Pool, error) {
@@ -167,6 +172,9 @@ func (w *worker) dispose() {
 
 // Render renders page with props (JSON) and returns its HTML and the islands it used.
 func (p *Pool) Render(ctx context.Context, page string, props []byte) (string, []byte, error) {
+	if p.closed.Load() {
+		return "", nil, ErrClosed
+	}
 	var w *worker
 	var start time.Time
 	if p.opts.Observe != nil {
@@ -203,10 +211,10 @@ func (p *Pool) Render(ctx context.Context, page string, props []byte) (string, [
 			// put a slot back by retrying later; never leave the pool empty
 			go p.refill()
 		} else {
-			p.workers <- nw
+			p.put(nw)
 		}
 	} else {
-		p.workers <- w
+		p.put(w)
 	}
 	if err != nil {
 		return "", nil, err
@@ -218,10 +226,22 @@ func (p *Pool) refill() {
 	for !p.closed.Load() {
 		time.Sleep(time.Second)
 		if w, err := p.newWorker(); err == nil {
-			p.workers <- w
+			p.put(w)
 			return
 		}
 	}
+}
+
+// put gives an isolate back to the pool, or disposes of it once the pool is closed (a
+// render that was in flight when Close ran).
+func (p *Pool) put(w *worker) {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	if p.closed.Load() {
+		w.dispose()
+		return
+	}
+	p.workers <- w // never blocks: the channel holds every isolate of the pool
 }
 
 func heapUsed(iso *v8.Isolate) uint64 { return iso.GetHeapStatistics().UsedHeapSize }
@@ -248,18 +268,21 @@ func (p *Pool) renderOn(w *worker, page string, props []byte) (html, islands str
 	}
 	defer propsV.Release()
 
-	var timedOut atomic.Bool
+	fired := make(chan struct{})
 	watchdog := time.AfterFunc(p.opts.Timeout, func() {
-		timedOut.Store(true)
 		w.iso.TerminateExecution()
+		close(fired)
 	})
 	res, err := w.render.Call(w.undef, pageV, propsV)
 	var isl *v8.Value
 	if err == nil {
 		isl, err = w.islands.Call(w.undef)
 	}
-	watchdog.Stop()
-	if timedOut.Load() {
+	if !watchdog.Stop() {
+		// it fired, or is firing as the render returns: wait until it has terminated
+		// this isolate, which is then replaced (ErrTimeout), so the termination can never
+		// land on the next render given this isolate
+		<-fired
 		release(res, isl)
 		return "", "", ErrTimeout
 	}
@@ -291,8 +314,10 @@ func (p *Pool) Idle() int { return len(p.workers) }
 func (p *Pool) Waiting() int { return int(p.waiting.Load()) }
 
 // Close disposes every idle isolate. In-flight renders finish on their own isolates,
-// which are then dropped.
+// which are then disposed of; a Render after Close answers ErrClosed.
 func (p *Pool) Close() {
+	p.mu.Lock()
+	defer p.mu.Unlock()
 	if p.closed.Swap(true) {
 		return
 	}

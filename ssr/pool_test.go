@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"strconv"
 	"strings"
 	"sync"
 	"testing"
@@ -249,5 +250,65 @@ func TestHTMLFromShortJSONStringsStaysOneByte(t *testing.T) {
 				t.Fatalf("the catalogue did not render the short values: %.300s", html)
 			}
 		}
+	}
+}
+
+const edgeBundle = `globalThis.__mmRender = function (page, json) {
+  if (page === 'edge') { const until = Date.now() + Number(json); while (Date.now() < until) {} }
+  return '<p>' + page + '</p>';
+};
+globalThis.__mmIslands = function () { return '[]'; };`
+
+// A watchdog firing as a render returns: the render counts as timed out and its isolate is
+// replaced, so the termination never lands on the next render (which used to fail at
+// random). Renders that run about as long as the timeout alternate with quick ones; no
+// quick one may fail with anything but a timeout of its own.
+func TestWatchdogAtTheEdgeNeverFailsTheNextRender(t *testing.T) {
+	p := newPool(t, Options{Workers: 1, Timeout: 20 * time.Millisecond, Source: edgeBundle})
+	var timeouts int
+	for i := 0; i < 60; i++ {
+		ms := 17 + i%7 // around the timeout
+		if _, _, err := p.Render(context.Background(), "edge", []byte(strconv.Itoa(ms))); err != nil {
+			if !errors.Is(err, ErrTimeout) {
+				t.Fatalf("edge render %d: %v", i, err)
+			}
+			timeouts++
+		}
+		// a fresh isolate's first render may itself outrun 20 ms on a loaded machine (a
+		// timeout of its own); a termination left over from the edge render fails it at once
+		// with another error
+		html, _, err := p.Render(context.Background(), "ok", []byte("0"))
+		if errors.Is(err, ErrTimeout) {
+			timeouts++
+			continue
+		}
+		if err != nil || html != "<p>ok</p>" {
+			t.Fatalf("the render after edge render %d (%d ms): %q %v", i, ms, html, err)
+		}
+	}
+	if _, recycled := p.Stats(); recycled != int64(timeouts) {
+		t.Fatalf("%d timeouts but %d isolates replaced", timeouts, recycled)
+	}
+}
+
+// Close while a render runs: the render finishes, its isolate is disposed of rather than
+// given back, and a render after Close answers ErrClosed.
+func TestCloseDuringARender(t *testing.T) {
+	p := newPool(t, Options{Workers: 1, Timeout: time.Second, Source: edgeBundle})
+	done := make(chan error, 1)
+	go func() {
+		_, _, err := p.Render(context.Background(), "edge", []byte("100"))
+		done <- err
+	}()
+	time.Sleep(30 * time.Millisecond)
+	p.Close()
+	if err := <-done; err != nil {
+		t.Fatalf("the render in flight at Close: %v", err)
+	}
+	if p.Idle() != 0 {
+		t.Fatalf("%d isolates given back to a closed pool", p.Idle())
+	}
+	if _, _, err := p.Render(context.Background(), "ok", []byte("0")); !errors.Is(err, ErrClosed) {
+		t.Fatalf("a render after Close: %v", err)
 	}
 }
