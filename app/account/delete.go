@@ -3,7 +3,6 @@ package account
 import (
 	"context"
 	"fmt"
-	"html"
 	"log/slog"
 	"time"
 
@@ -206,36 +205,15 @@ func deletedMail(u *model.User, badges []string, origin string, byAdmin bool) ma
 	if byAdmin {
 		how = "by an administrator"
 	}
-	revoked := "You held no badges."
+	held := mail.Paragraph{Text: "You held no badges."}
 	if len(badges) > 0 {
-		revoked = "These badges were revoked and no longer verify:"
-		for _, b := range badges {
-			revoked += "\n- " + b
-		}
+		held = mail.Paragraph{Text: "These badges were revoked and no longer verify:", List: badges}
 	}
-	text := fmt.Sprintf(`Hello %s,
-
-Your %s account (%s) has been deleted, %s.
-
-%s
-
-Your profile, applications, uploaded files and sign-in details are erased. Records of
-payments are kept without your name or address, as accounting law requires.
-
-This cannot be undone. You are welcome to create a new account at %s/signup at any time.
-
-The %s team
-`, u.Name, web.SiteName, u.Email, how, revoked, origin, web.SiteName)
-	h := html.EscapeString
-	list := "<p>You held no badges.</p>"
-	if len(badges) > 0 {
-		list = "<p>These badges were revoked and no longer verify:</p><ul>"
-		for _, b := range badges {
-			list += "<li>" + h(b) + "</li>"
-		}
-		list += "</ul>"
-	}
-	body := fmt.Sprintf(`<p>Hello %s,</p><p>Your %s account (%s) has been deleted, %s.</p>%s<p>Your profile, applications, uploaded files and sign-in details are erased. Records of payments are kept without your name or address, as accounting law requires.</p><p>This cannot be undone. You are welcome to <a href="%s/signup">create a new account</a> at any time.</p><p>The %s team</p>`,
-		h(u.Name), web.SiteName, h(u.Email), how, list, h(origin), web.SiteName)
-	return mail.Message{To: u.Email, Subject: "Your " + web.SiteName + " account has been deleted", Text: text, HTML: body}
+	return mail.Letter{To: u.Email, Subject: "Your " + web.SiteName + " account has been deleted", Greeting: "Hello " + u.Name + ",",
+		Paragraphs: []mail.Paragraph{
+			{Text: fmt.Sprintf("Your %s account (%s) has been deleted, %s.", web.SiteName, u.Email, how)},
+			held,
+			{Text: "Your profile, applications, uploaded files and sign-in details are erased. Records of payments are kept without your name or address, as accounting law requires."},
+			{Text: "This cannot be undone. You are welcome to create a new account at any time.", Links: []mail.Link{{Label: "Create an account", URL: origin + "/signup"}}}},
+		SignOff: "The " + web.SiteName + " team"}.Message()
 }

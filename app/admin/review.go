@@ -4,7 +4,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"html"
 
 	"github.com/uptrace/bun"
 
@@ -202,15 +201,14 @@ func (s *Service) finishReview(ctx context.Context, res *ReviewResult, app *mode
 }
 
 func approvedMail(u *model.User, b *model.Badge, g *model.BadgeGrant, origin string) mail.Message {
-	link := origin + "/verify/" + g.PublicVerificationID
-	text := fmt.Sprintf("Hi %s,\n\nGood news: your application for the %s badge has been approved, and the badge is now on your profile.\n\n"+
-		"Verification ID: %s\nShare or verify it: %s\nYour profile: %s/profile\n\nCongratulations!\nThe %s team\n",
-		u.Name, b.Name, g.VerificationID, link, origin, web.SiteName)
-	h := html.EscapeString
-	body := fmt.Sprintf(`<p>Hi %s,</p><p>Good news: your application for the <strong>%s</strong> badge has been approved, and the badge is now on your profile.</p>`+
-		`<p>Verification ID: <code>%s</code><br><a href="%s">Share or verify your badge</a> &middot; <a href="%s/profile">Your profile</a></p><p>Congratulations!<br>The %s team</p>`,
-		h(u.Name), h(b.Name), h(g.VerificationID), h(link), h(origin), web.SiteName)
-	return mail.Message{To: u.Email, Subject: fmt.Sprintf("Your %s badge has been granted", b.Name), Text: text, HTML: body}
+	return mail.Letter{To: u.Email, Subject: fmt.Sprintf("Your %s badge has been granted", b.Name), Greeting: "Hi " + u.Name + ",",
+		Paragraphs: []mail.Paragraph{
+			{Text: fmt.Sprintf("Good news: your application for the %s badge has been approved, and the badge is now on your profile.", b.Name)},
+			{Text: "Verification ID: " + g.VerificationID, Links: []mail.Link{
+				{Label: "Share or verify it", URL: origin + "/verify/" + g.PublicVerificationID},
+				{Label: "Your profile", URL: origin + "/profile"}}},
+			{Text: "Congratulations!"}},
+		SignOff: "The " + web.SiteName + " team"}.Message()
 }
 
 func rejectedMail(u *model.User, b *model.Badge, reason string, revoked bool, origin string) mail.Message {
@@ -218,11 +216,8 @@ func rejectedMail(u *model.User, b *model.Badge, reason string, revoked bool, or
 	if revoked {
 		lead = fmt.Sprintf("your %s badge has been withdrawn after a further review.", b.Name)
 	}
-	again := origin + "/badges/" + b.ID
-	text := fmt.Sprintf("Hi %s,\n\nWe are sorry: %s\n\nReason: %s\n\nYou can apply again at any time: %s\n\nThe %s team\n",
-		u.Name, lead, reason, again, web.SiteName)
-	h := html.EscapeString
-	body := fmt.Sprintf(`<p>Hi %s,</p><p>We are sorry: %s</p><p>Reason: %s</p><p><a href="%s">You can apply again at any time.</a></p><p>The %s team</p>`,
-		h(u.Name), h(lead), h(reason), h(again), web.SiteName)
-	return mail.Message{To: u.Email, Subject: fmt.Sprintf("Update on your %s badge application", b.Name), Text: text, HTML: body}
+	return mail.Letter{To: u.Email, Subject: fmt.Sprintf("Update on your %s badge application", b.Name), Greeting: "Hi " + u.Name + ",",
+		Paragraphs: []mail.Paragraph{{Text: "We are sorry: " + lead}, {Text: "Reason: " + reason},
+			{Links: []mail.Link{{Label: "You can apply again at any time", URL: origin + "/badges/" + b.ID}}}},
+		SignOff: "The " + web.SiteName + " team"}.Message()
 }

@@ -4,7 +4,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"html"
 	"time"
 
 	"github.com/uptrace/bun"
@@ -369,28 +368,11 @@ func (s *Service) kick() {
 }
 
 func resetMail(u *model.User, link string) mail.Message {
-	text := fmt.Sprintf(`Hello %s,
-
-We received a request to reset the password of your Meritmark account (%s).
-Open this link within one hour to choose a new password:
-
-%s
-
-The link works once. If you did not ask for a new password, you can ignore this email:
-your password stays as it is.
-
-The Meritmark team
-`, u.Name, u.Email, link)
-	e := html.EscapeString
-	htmlBody := fmt.Sprintf(`<!doctype html><html><body style="font-family:system-ui,-apple-system,Segoe UI,Roboto,sans-serif;color:#111827;line-height:1.5">
-<p>Hello %s,</p>
-<p>We received a request to reset the password of your Meritmark account (%s). Open this link within one hour to choose a new password:</p>
-<p><a href="%s" style="display:inline-block;background:#4f46e5;color:#ffffff;padding:10px 18px;border-radius:8px;text-decoration:none">Reset my password</a></p>
-<p style="font-size:13px;color:#4b5563">Or paste this address into your browser:<br>%s</p>
-<p style="font-size:13px;color:#4b5563">The link works once. If you did not ask for a new password, you can ignore this email: your password stays as it is.</p>
-<p>The Meritmark team</p>
-</body></html>`, e(u.Name), e(u.Email), e(link), e(link))
-	return mail.Message{To: u.Email, Subject: "Reset your Meritmark password", Text: text, HTML: htmlBody}
+	return mail.Letter{To: u.Email, Subject: "Reset your Meritmark password", Greeting: "Hello " + u.Name + ",",
+		Paragraphs: []mail.Paragraph{{Text: "We received a request to reset the password of your Meritmark account (" + u.Email + "). Open this link within one hour to choose a new password:"}},
+		Action:     &mail.Link{Label: "Reset my password", URL: link},
+		Small:      []string{"The link works once. If you did not ask for a new password, you can ignore this email: your password stays as it is."},
+		SignOff:    "The Meritmark team"}.Message()
 }
 
 func changedMail(u *model.User) mail.Message {

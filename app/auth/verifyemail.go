@@ -3,7 +3,6 @@ package auth
 import (
 	"context"
 	"fmt"
-	"html"
 	"net/url"
 	"strings"
 	"time"
@@ -208,28 +207,11 @@ func IssueWaitingGrants(ctx context.Context, tx bun.Tx, u *model.User, origin st
 }
 
 func verifyMail(u *model.User, link string) mail.Message {
-	text := fmt.Sprintf(`Hello %s,
-
-Welcome to Meritmark. Please confirm that this address (%s) is yours by opening
-this link within 48 hours:
-
-%s
-
-Until you confirm it, you can take quizzes and apply for badges, but no badge is
-issued to this address. If you did not sign up, you can ignore this email.
-
-The Meritmark team
-`, u.Name, u.Email, link)
-	e := html.EscapeString
-	body := fmt.Sprintf(`<!doctype html><html><body style="font-family:system-ui,-apple-system,Segoe UI,Roboto,sans-serif;color:#111827;line-height:1.5">
-<p>Hello %s,</p>
-<p>Welcome to Meritmark. Please confirm that this address (%s) is yours by opening this link within 48 hours:</p>
-<p><a href="%s" style="display:inline-block;background:#4f46e5;color:#ffffff;padding:10px 18px;border-radius:8px;text-decoration:none">Confirm my email</a></p>
-<p style="font-size:13px;color:#4b5563">Or paste this address into your browser:<br>%s</p>
-<p style="font-size:13px;color:#4b5563">Until you confirm it, you can take quizzes and apply for badges, but no badge is issued to this address. If you did not sign up, you can ignore this email.</p>
-<p>The Meritmark team</p>
-</body></html>`, e(u.Name), e(u.Email), e(link), e(link))
-	return mail.Message{To: u.Email, Subject: "Confirm your Meritmark email address", Text: text, HTML: body}
+	return mail.Letter{To: u.Email, Subject: "Confirm your Meritmark email address", Greeting: "Hello " + u.Name + ",",
+		Paragraphs: []mail.Paragraph{{Text: "Welcome to Meritmark. Please confirm that this address (" + u.Email + ") is yours by opening this link within 48 hours:"}},
+		Action:     &mail.Link{Label: "Confirm my email", URL: link},
+		Small:      []string{"Until you confirm it, you can take quizzes and apply for badges, but no badge is issued to this address. If you did not sign up, you can ignore this email."},
+		SignOff:    "The Meritmark team"}.Message()
 }
 
 // existingAccountMail answers a sign-up for an address that already has an account: the

@@ -11,12 +11,12 @@ import (
 	"encoding/base64"
 	"encoding/hex"
 	"fmt"
-	"html"
 	"strings"
 	"time"
 
 	"github.com/uptrace/bun"
 
+	"meritmark/app/mail"
 	"meritmark/app/web"
 )
 
@@ -94,21 +94,14 @@ func CleanNote(s string) (string, bool) {
 }
 
 // Mail is the award mail with the claim link.
-func Mail(to, badgeName, note, link string, expires time.Time) (subject, text, body string) {
-	subject = fmt.Sprintf("You have been awarded the %s badge", badgeName)
-	when := expires.UTC().Format("Jan 2, 2006")
-	noteText, noteHTML := "", ""
+func Mail(to, badgeName, note, link string, expires time.Time) mail.Letter {
+	ps := []mail.Paragraph{{Text: fmt.Sprintf("%s has awarded you the %s badge.", web.SiteName, badgeName)}}
 	if note != "" {
-		noteText = "A note from the issuer: " + note + "\n\n"
-		noteHTML = "<p>A note from the issuer: " + html.EscapeString(note) + "</p>"
+		ps = append(ps, mail.Paragraph{Text: "A note from the issuer: " + note})
 	}
-	text = fmt.Sprintf("Hello,\n\n%s has awarded you the %s badge.\n\n%sClaim it here (sign in or create an account with %s): %s\n\n"+
-		"The link works once and until %s. If you did not expect this, you can ignore this message.\n\nThe %s team\n",
-		web.SiteName, badgeName, noteText, to, link, when, web.SiteName)
-	h := html.EscapeString
-	body = fmt.Sprintf(`<p>Hello,</p><p>%s has awarded you the <strong>%s</strong> badge.</p>%s`+
-		`<p><a href="%s">Claim your badge</a> (sign in or create an account with %s).</p>`+
-		`<p>The link works once and until %s. If you did not expect this, you can ignore this message.</p><p>The %s team</p>`,
-		web.SiteName, h(badgeName), noteHTML, h(link), h(to), h(when), web.SiteName)
-	return subject, text, body
+	ps = append(ps, mail.Paragraph{Text: "Sign in or create an account with " + to + " to claim it."})
+	return mail.Letter{To: to, Subject: fmt.Sprintf("You have been awarded the %s badge", badgeName), Greeting: "Hello,", Paragraphs: ps,
+		Action:  &mail.Link{Label: "Claim your badge", URL: link},
+		Small:   []string{"The link works once and until " + expires.UTC().Format("Jan 2, 2006") + ". If you did not expect this, you can ignore this message."},
+		SignOff: "The " + web.SiteName + " team"}
 }

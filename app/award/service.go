@@ -113,8 +113,7 @@ func (h *Handler) create(c fiber.Ctx) error {
 		if _, err := tx.NewInsert().Model(a).Exec(ctx); err != nil {
 			return err
 		}
-		subject, text, body := Mail(email, b.Name, note, ClaimURL(origin, tok), a.ExpiresAt)
-		if err := mail.Queue(ctx, tx, mail.Message{To: email, Subject: subject, Text: text, HTML: body}); err != nil {
+		if err := mail.Queue(ctx, tx, Mail(email, b.Name, note, ClaimURL(origin, tok), a.ExpiresAt).Message()); err != nil {
 			return err
 		}
 		if err := audit.Write(ctx, tx, actor, "award.create", "award", a.ID, nil,

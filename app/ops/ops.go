@@ -52,8 +52,9 @@ func signOut(ctx context.Context, tx bun.IDB, userID string) (int64, error) {
 
 // notice is a security mail to u about what an administrator did to the account.
 func notice(ctx context.Context, tx bun.IDB, u *model.User, subject, what string) error {
-	return mail.Queue(ctx, tx, mail.Message{To: u.Email, Subject: subject,
-		Text: "Hello " + u.Name + ",\n\n" + what + "\n\nIf you did not ask for this, reply to this message or contact support.\n"})
+	return mail.Queue(ctx, tx, mail.Letter{To: u.Email, Subject: subject, Greeting: "Hello " + u.Name + ",",
+		Paragraphs: []mail.Paragraph{{Text: what}, {Text: "If you did not ask for this, reply to this message or contact support."}},
+		SignOff:    "The Meritmark team"}.Message())
 }
 
 // ResetPassword sets a new password for the account of email and signs it out everywhere

@@ -4,7 +4,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"html"
 	"log/slog"
 	"net/http"
 	"strings"
@@ -260,9 +259,8 @@ func (s *Service) queueReceipt(ctx context.Context, tx bun.Tx, app *model.Applic
 	if p.Provider == ProviderFreeGrant {
 		what = "Free grant applied (coupon " + p.CouponCode + ")"
 	}
-	text := fmt.Sprintf("Hello %s,\n\n%s for the %s badge.\nTransaction ID: %s\n\nYour application is now with our review team. Reviews take 2-3 business days; we will e-mail you when it is decided.\n\nMeritmark",
-		u.Name, what, b.Name, p.TransactionID)
-	htm := fmt.Sprintf("<p>Hello %s,</p><p>%s for the <strong>%s</strong> badge.<br>Transaction ID: %s</p><p>Your application is now with our review team. Reviews take 2-3 business days; we will e-mail you when it is decided.</p><p>Meritmark</p>",
-		html.EscapeString(u.Name), html.EscapeString(what), html.EscapeString(b.Name), html.EscapeString(p.TransactionID))
-	return mail.Queue(ctx, tx, mail.Message{To: u.Email, Subject: "Meritmark: " + what, Text: text, HTML: htm})
+	return mail.Queue(ctx, tx, mail.Letter{To: u.Email, Subject: "Meritmark: " + what, Greeting: "Hello " + u.Name + ",",
+		Paragraphs: []mail.Paragraph{{Text: fmt.Sprintf("%s for the %s badge. Transaction ID: %s", what, b.Name, p.TransactionID)},
+			{Text: "Your application is now with our review team. Reviews take 2-3 business days; we will e-mail you when it is decided."}},
+		SignOff: "Meritmark"}.Message())
 }

@@ -10,10 +10,10 @@ package renewal
 
 import (
 	"fmt"
-	"html"
 	"strings"
 	"time"
 
+	"meritmark/app/mail"
 	"meritmark/app/model"
 	"meritmark/app/web"
 )
@@ -84,27 +84,22 @@ func RenewPath(badgeType, badgeID string) string {
 }
 
 // Mail is the reminder.
-func Mail(n Notice) (subject, text, body string) {
+func Mail(n Notice) mail.Letter {
 	days := DaysLeft(n.Now, n.ExpiresAt)
 	when := "in " + plural(days, "day")
-	subject = fmt.Sprintf("Your %s badge expires %s", n.BadgeName, when)
 	origin := strings.TrimRight(n.Origin, "/")
-	renew := origin + RenewPath(n.BadgeType, n.BadgeID)
-	verify := origin + "/verify/" + n.PublicVerificationID
 	how := "Renew it by taking the assessment again (the quiz's retake rules apply)"
 	if n.BadgeType != model.TypeSkill {
 		how = "Renew it with a short re-application: upload current proof of your work"
 	}
 	date := n.ExpiresAt.UTC().Format("Jan 2, 2006")
-	text = fmt.Sprintf("Hi %s,\n\nYour %s badge expires %s, on %s. After that, verifiers will see it as expired.\n\n"+
-		"%s: %s\n\nOnce renewed, you get a new credential that links to this one, so your history stays verifiable.\n"+
-		"Your current credential: %s\n\nThe %s team\n", n.Name, n.BadgeName, when, date, how, renew, verify, web.SiteName)
-	h := html.EscapeString
-	body = fmt.Sprintf(`<p>Hi %s,</p><p>Your <strong>%s</strong> badge expires %s, on %s. After that, verifiers will see it as expired.</p>`+
-		`<p>%s: <a href="%s">renew your badge</a>.</p><p>Once renewed, you get a new credential that links to this one, so your history stays verifiable. `+
-		`<a href="%s">Your current credential</a></p><p>The %s team</p>`,
-		h(n.Name), h(n.BadgeName), h(when), h(date), h(how), h(renew), h(verify), web.SiteName)
-	return subject, text, body
+	return mail.Letter{To: n.Email, Subject: fmt.Sprintf("Your %s badge expires %s", n.BadgeName, when), Greeting: "Hi " + n.Name + ",",
+		Paragraphs: []mail.Paragraph{
+			{Text: fmt.Sprintf("Your %s badge expires %s, on %s. After that, verifiers will see it as expired.", n.BadgeName, when, date)},
+			{Text: how + ".", Links: []mail.Link{{Label: "Renew your badge", URL: origin + RenewPath(n.BadgeType, n.BadgeID)}}},
+			{Text: "Once renewed, you get a new credential that links to this one, so your history stays verifiable.",
+				Links: []mail.Link{{Label: "Your current credential", URL: origin + "/verify/" + n.PublicVerificationID}}}},
+		SignOff: "The " + web.SiteName + " team"}
 }
 
 func plural(n int, w string) string {

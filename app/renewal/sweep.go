@@ -136,9 +136,9 @@ func (s *Sweeper) remind(ctx context.Context, c *candidate, kind string, now tim
 		if origin == "" {
 			origin = s.BaseURL
 		}
-		subject, text, body := Mail(Notice{Name: c.UserName, Email: c.UserEmail, BadgeID: c.BadgeID, BadgeName: c.BadgeName,
+		letter := Mail(Notice{Name: c.UserName, Email: c.UserEmail, BadgeID: c.BadgeID, BadgeName: c.BadgeName,
 			BadgeType: c.BadgeType, ExpiresAt: c.ExpiresAt, PublicVerificationID: c.PublicVerificationID, Origin: origin, Now: now})
-		if err := mail.Queue(ctx, tx, mail.Message{To: c.UserEmail, Subject: subject, Text: text, HTML: body}); err != nil {
+		if err := mail.Queue(ctx, tx, letter.Message()); err != nil {
 			return err
 		}
 		sent = true
