@@ -212,8 +212,7 @@ func serve(args []string) error {
 	if cfg.SimulatorBanner() {
 		slog.Warn("the built-in PayPal simulator takes payments on an https origin (MERITMARK_PAYPAL_SIMULATOR=1): nothing is charged, every page shows a banner")
 	}
-	if os.Getenv("MERITMARK_INSECURE_ADMIN_WITHOUT_2FA") == "1" { // browser tests of other features only
-		auth.AdminMFARequired = false
+	if cfg.AdminsWithoutTwoStep { // browser tests of other features only
 		slog.Warn("MERITMARK_INSECURE_ADMIN_WITHOUT_2FA=1: administrators may work without two-step sign-in; never set it in production")
 	}
 	if cfg.PprofAddr != "" {
@@ -293,6 +292,7 @@ func serve(args []string) error {
 		Mailer:   mailer,
 		Sessions: &session.Store{DB: d, Idle: cfg.SessionIdle, MaxAge: cfg.SessionMaxAge, Secure: cfg.Secure()},
 		Limiter:  &ratelimit.Limiter{DB: d},
+		Policy:   web.Policy{AdminsWithoutTwoStep: cfg.AdminsWithoutTwoStep},
 		Static:   assets.Handler(),
 		Metrics:  m,
 	})

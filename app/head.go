@@ -20,7 +20,7 @@ func (a *App) addHeadRoutes(f *fiber.App) {
 	}
 	for _, r := range a.Routes {
 		if r.Method == fiber.MethodGet {
-			f.Add([]string{fiber.MethodHead}, r.Path, accessGuard(r), bodyLimit(r), r.Handler)
+			f.Add([]string{fiber.MethodHead}, r.Path, accessGuard(r, a.Deps.Policy), bodyLimit(r), r.Handler)
 		}
 	}
 }

@@ -34,7 +34,7 @@ func (a *App) routeTable() []web.Route {
 	}
 	var rs []web.Route
 	rs = append(rs, pages.New(d.Site, d.DB).Routes()...)
-	rs = append(rs, auth.New(d.DB, d.Site, d.Sessions, d.Limiter, d.Mailer).WithSecretKey(d.Config).WithMetrics(d.Metrics).Routes()...)
+	rs = append(rs, auth.New(d.DB, d.Site, d.Sessions, d.Limiter, d.Mailer).WithPolicy(d.Policy).WithSecretKey(d.Config).WithMetrics(d.Metrics).Routes()...)
 	rs = append(rs, user.New(d.DB, d.Site, d.Storage, d.Limiter, d.Events).Routes()...)
 	rs = append(rs, badge.New(d.DB, d.Site).Routes()...)
 	rs = append(rs, quiz.New(d.DB, d.Site, d.Limiter).Routes()...)

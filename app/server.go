@@ -41,6 +41,8 @@ type Deps struct {
 	Limiter  *ratelimit.Limiter
 	// Static serves /static/*; nil in tests that do not need assets.
 	Static fiber.Handler
+	// Policy is what the access guard enforces beyond each route's access level.
+	Policy web.Policy
 	// Events is the bus writers record domain events on (app/events); nil = a new one.
 	Events *events.Bus
 	// Extra routes appended to the route table (tests use it to mount probes).
@@ -151,7 +153,7 @@ func New(d *Deps) *App {
 	a.Routes = append(a.routeTable(), d.Extra...)
 	a.cachePages() // visitors' pages through the data-aware page cache (pagecache.go)
 	for _, r := range a.Routes {
-		f.Add([]string{r.Method}, r.Path, accessGuard(r), bodyLimit(r), r.Handler)
+		f.Add([]string{r.Method}, r.Path, accessGuard(r, d.Policy), bodyLimit(r), r.Handler)
 		if r.BodyLimit > DefaultBodyLimit {
 			a.bigRoutes = append(a.bigRoutes, r)
 		}
@@ -202,33 +204,35 @@ func (a *App) ready(c fiber.Ctx) error {
 	return c.JSON(fiber.Map{"status": "ready"})
 }
 
-// accessGuard enforces a route's access level: 401 without a session, 403 for a
-// non-admin on an admin route. Pages send visitors to /login?next=… instead; the admin
+// accessGuard is the one guard: it answers what the access policy decides for the
+// viewer on route r (web.Policy.Check): 401 without a session, 403 for a non-admin on an
+// admin route, the two-step set-up for an admin without it, the password page for a user
+// who must choose a new password. Pages send visitors to /login?next=… instead; the admin
 // page itself shows 'Access Denied' to signed-in non-admins.
-func accessGuard(r web.Route) fiber.Handler {
+func accessGuard(r web.Route, p web.Policy) fiber.Handler {
 	return func(c fiber.Ctx) error {
-		if r.Access == web.Public {
-			return c.Next()
-		}
-		u := web.Viewer(c)
-		if u == nil {
+		switch p.Check(r, c.Method(), c.Path(), web.Viewer(c)) {
+		case web.NeedSignIn:
 			if r.Kind == web.Page {
 				return c.Redirect().To("/login?next=" + urlQueryEscape(c.OriginalURL()))
 			}
 			return web.Unauthorized(web.MsgLoginRequired)
-		}
-		if r.Access == web.Admin && !u.IsAdmin() {
+		case web.NotAdmin:
 			if r.Kind == web.Page {
 				return c.Next() // the page renders Access Denied with status 403
 			}
 			return web.Forbidden(web.MsgAdminRequired)
-		}
-		if r.Access == web.Admin && auth.AdminMFARequired && !u.TOTPEnabled() {
+		case web.NeedTwoStep:
 			// an admin without two-step sign-in sets it up before anything admin opens
 			if r.Kind == web.Page {
 				return c.Redirect().To("/account/two-factor?next=" + urlQueryEscape(c.OriginalURL()))
 			}
 			return web.Forbidden(auth.MsgAdminNeedsMFA)
+		case web.NeedNewPassword:
+			if r.Kind == web.Page {
+				return c.Redirect().To(web.ChangePasswordPage + "?next=" + urlQueryEscape(c.OriginalURL()))
+			}
+			return web.Forbidden(session.MsgMustChangePassword)
 		}
 		return c.Next()
 	}

@@ -34,6 +34,12 @@ func New(d *bun.DB, site *web.Site, sessions *session.Store, limiter *ratelimit.
 	return &Handler{svc: svc, site: site}
 }
 
+// WithPolicy gives the handler the access policy (whether admins may drop two-step sign-in).
+func (h *Handler) WithPolicy(p web.Policy) *Handler {
+	h.svc.Policy = p
+	return h
+}
+
 // WithMetrics has the service count failed sign-ins and throttle lockouts in m (nil =
 // not counted).
 func (h *Handler) WithMetrics(m *metrics.Metrics) *Handler {

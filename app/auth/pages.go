@@ -164,7 +164,7 @@ func (h *Handler) setPasswordPage(c fiber.Ctx) error {
 // GET /account/two-factor: set up (or see) two-step sign-in; admins are sent here first.
 func (h *Handler) twoFactorPage(c fiber.Ctx) error {
 	u := web.Viewer(c)
-	err := h.site.Render(c, "TwoFactorPage", fiber.Map{"enabled": u.TOTPEnabled(), "required": u.IsAdmin() && AdminMFARequired, "next": SafeNext(c.Query("next"))},
+	err := h.site.Render(c, "TwoFactorPage", fiber.Map{"enabled": u.TOTPEnabled(), "required": h.svc.Policy.AdminKeepsTwoStep(u), "next": SafeNext(c.Query("next"))},
 		web.Meta{Title: "Two-step sign-in", Description: "Protect your Meritmark account with an authenticator app.", Path: "/account/two-factor", NoIndex: true})
 	c.Set("Cache-Control", "no-store")
 	return err

@@ -54,6 +54,8 @@ type Service struct {
 	Box      *SecretBox // seals TOTP secrets at rest (secretbox.go)
 	// Metrics counts failed sign-ins and throttle lockouts (nil = not counted).
 	Metrics *metrics.Metrics
+	// Policy is the access policy (admins keep two-step sign-in unless it says otherwise).
+	Policy web.Policy
 }
 
 func (s *Service) now() time.Time {

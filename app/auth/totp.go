@@ -24,10 +24,6 @@ import (
 // authenticator app speaks), through github.com/pquerna/otp. A code is accepted one step
 // either side of now (clock skew), and never twice: the last step used is kept.
 
-// AdminMFARequired makes admins set up two-factor sign-in before any admin page or API
-// opens. Only a test harness turns it off (MERITMARK_INSECURE_ADMIN_WITHOUT_2FA).
-var AdminMFARequired = true
-
 // Two-factor messages.
 const (
 	MsgMFARequired       = "Enter the 6-digit code from your authenticator app."
@@ -237,7 +233,7 @@ func (s *Service) DisableTOTP(ctx context.Context, u *model.User, password strin
 	if !u.TOTPEnabled() {
 		return web.Conflict(MsgMFAOff)
 	}
-	if u.IsAdmin() && AdminMFARequired {
+	if s.Policy.AdminKeepsTwoStep(u) {
 		return web.Conflict(MsgMFAAdminKeep)
 	}
 	if password == "" {

@@ -93,6 +93,11 @@ type Config struct {
 	// is set (make run), else off; "off" turns it off. Never on an https origin.
 	DevMailbox string
 
+	// AdminsWithoutTwoStep (MERITMARK_INSECURE_ADMIN_WITHOUT_2FA=1): administrators may work
+	// without two-step sign-in. A switch for other features' browser tests only; serve logs
+	// a warning and meritmark check reports it.
+	AdminsWithoutTwoStep bool
+
 	// Settings is every setting with its effective value, secrets masked (meritmark config).
 	Settings []Setting
 }
@@ -265,6 +270,7 @@ func Load(env Env, args []string) (*Config, error) {
 	c.SessionIdle = parseDur("MERITMARK_SESSION_IDLE", idle, time.Minute)
 	c.SessionMaxAge = parseDur("MERITMARK_SESSION_MAX_AGE", maxAge, time.Minute)
 	c.ShutdownTimeout = parseDur("MERITMARK_SHUTDOWN_TIMEOUT", shutdownTimeout, time.Second)
+	c.AdminsWithoutTwoStep = env("MERITMARK_INSECURE_ADMIN_WITHOUT_2FA") == "1"
 	switch strings.ToLower(c.DevMailbox) {
 	case "off", "0", "false", "no":
 		c.DevMailbox = ""

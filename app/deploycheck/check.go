@@ -81,7 +81,7 @@ func Run(ctx context.Context, cfg *config.Config, d *bun.DB, demoPassword string
 			add("demo admin", "%s still has the seeded demo password: sign in and change it, or remove the account", seed.DemoAdminEmail)
 		}
 	}
-	if os.Getenv("MERITMARK_INSECURE_ADMIN_WITHOUT_2FA") == "1" {
+	if cfg.AdminsWithoutTwoStep {
 		add("MERITMARK_INSECURE_ADMIN_WITHOUT_2FA", "set: administrators may work without two-step sign-in (a test switch; never set it on a real site)")
 	}
 	switch key := strings.TrimSpace(os.Getenv("MERITMARK_SECRET_KEY")); {

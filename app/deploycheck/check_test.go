@@ -52,9 +52,8 @@ func TestUnsafeSettingsAreListed(t *testing.T) {
 	}
 	// everything wrong: simulator allowed on https, HSTS off, demo password, admins without
 	// two-step sign-in, 0644 files
-	t.Setenv("MERITMARK_INSECURE_ADMIN_WITHOUT_2FA", "1")
 	cfg := load(t, map[string]string{"MERITMARK_DATA_DIR": dir, "MERITMARK_BASE_URL": "https://badges.example",
-		"MERITMARK_PAYPAL_SIMULATOR": "1", "MERITMARK_HSTS": "0"})
+		"MERITMARK_PAYPAL_SIMULATOR": "1", "MERITMARK_HSTS": "0", "MERITMARK_INSECURE_ADMIN_WITHOUT_2FA": "1"})
 	fs, err := Run(ctx, cfg, d, "demo-0123456789ab")
 	if err != nil {
 		t.Fatal(err)
@@ -62,7 +61,6 @@ func TestUnsafeSettingsAreListed(t *testing.T) {
 	if got := settings(fs); got != "MERITMARK_PAYPAL_SIMULATOR,MERITMARK_HSTS,demo admin,MERITMARK_INSECURE_ADMIN_WITHOUT_2FA,data files,data files,MERITMARK_SMTP_URL,MERITMARK_TRUSTED_PROXIES,demo coupons" {
 		t.Fatalf("findings %s: %v", got, fs)
 	}
-	t.Setenv("MERITMARK_INSECURE_ADMIN_WITHOUT_2FA", "")
 	all := ""
 	for _, f := range fs {
 		all += f.String() + "\n"

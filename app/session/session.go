@@ -10,7 +10,6 @@ import (
 	"encoding/base64"
 	"encoding/hex"
 	"errors"
-	"net/url"
 	"reflect"
 	"strings"
 	"sync"
@@ -195,12 +194,7 @@ func (s *Store) Middleware() fiber.Handler {
 		_, u, err := s.Lookup(c.Context(), tok)
 		switch {
 		case err == nil:
-			web.SetViewer(c, u)
-			if u.MustChangePassword {
-				if done, err := mustChangeGate(c); done {
-					return err
-				}
-			}
+			web.SetViewer(c, u) // the access guard keeps a user who must change the password to that
 		case errors.Is(err, db.ErrNotFound):
 			s.ClearCookie(c)
 		default:
@@ -222,27 +216,4 @@ func isAsset(p string) bool {
 const MsgMustChangePassword = "You must choose a new password before you continue. Open /account/password to set it."
 
 // ChangePasswordPage is where a user who must choose a new password is sent.
-const ChangePasswordPage = "/account/password"
-
-// allowedWhileChanging are the API paths (after the API base) a user who must choose a
-// new password may still use.
-var allowedWhileChanging = map[string]bool{
-	"/auth/me": true, "/auth/logout": true, "/auth/change-password": true, "/auth/logout-everywhere": true, "/auth/sessions": true,
-}
-
-// mustChangeGate keeps a user who must choose a new password to that: the API answers 403
-// with MsgMustChangePassword, and pages send them to ChangePasswordPage. It reports whether
-// it answered (then err is the answer).
-func mustChangeGate(c fiber.Ctx) (bool, error) {
-	p := c.Path()
-	if rest, ok := strings.CutPrefix(p, web.APIBase); ok {
-		if allowedWhileChanging[rest] || strings.HasPrefix(rest, "/auth/sessions/") {
-			return false, nil
-		}
-		return true, web.Forbidden(MsgMustChangePassword)
-	}
-	if p == ChangePasswordPage || c.Method() != fiber.MethodGet {
-		return false, nil
-	}
-	return true, c.Redirect().To(ChangePasswordPage + "?next=" + url.QueryEscape(c.OriginalURL()))
-}
+const ChangePasswordPage = web.ChangePasswordPage
