@@ -176,7 +176,7 @@ func TestCredentialShape(t *testing.T) {
 	}
 	if p.Exp != time.Date(2027, 6, 1, 0, 0, 0, 0, time.UTC).Unix() || p.ValidUntil != "2027-06-01T00:00:00Z" || p.ValidFrom != "2026-11-22T10:30:15Z" ||
 		p.Nbf != time.Date(2026, 11, 22, 10, 30, 15, 0, time.UTC).Unix() ||
-		*p.CredentialStatus != (Status{ID: "https://badges.example/credentials/status", Type: "1EdTechRevocationList"}) {
+		!p.NamesStatusLists("https://badges.example", sampleInput().StatusIndex) || p.StatusIndexOf() != sampleInput().StatusIndex {
 		t.Fatalf("dates and status: %+v", p.Claims)
 	}
 	id := p.CredentialSubject.Identifier[0]

@@ -229,11 +229,23 @@ func TestCredentialWithIndependentJOSE(t *testing.T) {
 		ach["image"].(map[string]any)["type"] != "Image" {
 		t.Errorf("achievement %v", ach)
 	}
-	st := m["credentialStatus"].(map[string]any)
-	apptest.Want(t, "credentialStatus", st,
-		apptest.Eq("st[\"type\"]", st["type"], "1EdTechRevocationList"),
-		apptest.Eq[any]("st[\"id\"]", st["id"], origin+"/credentials/status"),
-		apptest.Eq("len(st)", len(st), 2))
+	// issue 36: both forms name a BitstringStatusListEntry per purpose at the grant's index
+	st, _ := m["credentialStatus"].([]any)
+	idx := itoa(g.StatusIndex)
+	for i, purpose := range []string{"revocation", "suspension"} {
+		e := map[string]any{}
+		if i < len(st) {
+			e, _ = st[i].(map[string]any)
+		}
+		list := origin + "/credentials/status/" + purpose
+		apptest.Want(t, "credentialStatus "+purpose, e,
+			apptest.Eq("len(st)", len(st), 2),
+			apptest.Eq[any]("type", e["type"], "BitstringStatusListEntry"),
+			apptest.Eq[any]("statusPurpose", e["statusPurpose"], purpose),
+			apptest.Eq[any]("statusListIndex", e["statusListIndex"], idx),
+			apptest.Eq[any]("statusListCredential", e["statusListCredential"], list),
+			apptest.Eq[any]("id", e["id"], list+"#"+idx))
+	}
 	if sc := m["credentialSchema"].([]any); len(sc) != 1 || sc[0].(map[string]any)["type"] != "1EdTechJsonSchemaValidator2019" ||
 		sc[0].(map[string]any)["id"] != "https://purl.imsglobal.org/spec/ob/v3p0/schema/json/ob_v3p0_achievementcredential_schema.json" {
 		t.Errorf("credentialSchema %v", m["credentialSchema"])
@@ -515,9 +527,27 @@ func TestRejectAfterApprovalRevokesAndReapproveRestores(t *testing.T) {
 	if !r.IsValid {
 		t.Fatalf("after re-approve: %+v", r)
 	}
-	if g2 := w.reload(t, g.ID); g2.StatusIndex != g.StatusIndex || g2.CredentialJWT == "" {
-		t.Fatalf("re-approve changed the status index %d -> %d", g.StatusIndex, g2.StatusIndex)
+	// issue 36: the revocation stays final. The restored grant has a new credential under
+	// a new index (same verification ids); the old index stays on in the revocation list and
+	// the old credential's id stays in the 1EdTech list; the new index is on in neither list.
+	g2 := w.reload(t, g.ID)
+	if g2.StatusIndex == g.StatusIndex || g2.StatusIndex < 1 || g2.CredentialJWT == "" || g2.CredentialJWT == g.CredentialJWT ||
+		g2.PublicVerificationID != g.PublicVerificationID {
+		t.Fatalf("re-approve: status index %d -> %d, new credential %v", g.StatusIndex, g2.StatusIndex, g2.CredentialJWT != g.CredentialJWT)
 	}
+	p, _ := credential.ParseJWT(g2.CredentialJWT)
+	pl, _ := credential.Decode(p.Payload)
+	if pl == nil || !pl.NamesStatusLists(w.e.URL, g2.StatusIndex) {
+		t.Fatalf("the new credential's status: %+v", pl)
+	}
+	rev := w.statusBits(t, "revocation")
+	sus := w.statusBits(t, "suspension")
+	apptest.Expect(t, "status lists after the restore", g2,
+		apptest.True("old index revoked", credential.BitSet(rev, g.StatusIndex)),
+		apptest.True("new index not revoked", !credential.BitSet(rev, g2.StatusIndex)),
+		apptest.True("new index not suspended", !credential.BitSet(sus, g2.StatusIndex)),
+		apptest.True("old credential in the 1EdTech list", strings.Contains(string(c.Abs("GET", "/credentials/status", nil).Expect(http.StatusOK).Body),
+			`"`+credential.CredentialURL(w.e.URL, g.PublicVerificationID)+`"`)))
 }
 
 func TestUnsignedGrantIsSignedOnFirstVerification(t *testing.T) {
