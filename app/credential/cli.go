@@ -20,34 +20,37 @@ import (
 
 // The two subcommands of the binary that belong to credentials: rotate-key and verify.
 
-// RotateKey adds a new active issuing key. With keys from the data directory it is put at
-// the top of the key file; with MERITMARK_CREDENTIAL_KEYS the new seed is printed for the
-// operator to put first in the variable. Either way its public half is recorded in
+// RotateKey adds new active issuing keys (Ed25519 and ES256). With keys from the data
+// directory they are put at the top of the key file; with MERITMARK_CREDENTIAL_KEYS they
+// are printed for the operator to put first in the variable. Either way its public half is recorded in
 // signing_keys at once, so every instance's JWKS lists it before it signs anything.
 func RotateKey(ctx context.Context, d *bun.DB, dataDir, configured string, out io.Writer) error {
-	var k *Key
+	var ed, es *Key
 	var err error
 	if strings.TrimSpace(configured) != "" {
 		if _, err := ParseSeeds(EnvKeys, configured); err != nil {
 			return err
 		}
-		seed := NewSeed()
-		if k, err = KeyFromSeed(seed); err != nil {
+		seed, secret := NewSeed(), NewES256Secret()
+		if ed, err = KeyFromSeed(seed); err != nil {
 			return err
 		}
-		fmt.Fprintf(out, "New issuing key %s.\nKeys come from %s: put the new seed first and keep the old ones, then restart:\n\n  %s=%s,%s\n\n",
-			k.KID, EnvKeys, EnvKeys, seed, strings.TrimSpace(configured))
+		if es, err = ES256KeyFromSecret(strings.TrimPrefix(secret, ES256Prefix)); err != nil {
+			return err
+		}
+		fmt.Fprintf(out, "New issuing keys %s (Ed25519) and %s (ES256).\nKeys come from %s: put the new keys first and keep the old ones, then restart:\n\n  %s=%s,%s,%s\n\n",
+			ed.KID, es.KID, EnvKeys, EnvKeys, secret, seed, strings.TrimSpace(configured))
 	} else {
 		if _, err := LoadKeyring(dataDir, ""); err != nil { // make sure the file exists first
 			return err
 		}
-		if k, err = RotateKeyFile(dataDir); err != nil {
+		if ed, es, err = RotateKeyFile(dataDir); err != nil {
 			return err
 		}
-		fmt.Fprintf(out, "New active issuing key %s written to %s.\nOlder keys stay in the JWKS, so what they signed keeps verifying. Restart the server to sign with it.\n", k.KID, KeyFile(dataDir))
+		fmt.Fprintf(out, "New active issuing keys %s (Ed25519) and %s (ES256) written to %s.\nOlder keys stay in the JWKS and the DID document, so what they signed keeps verifying. Restart the server to sign with them.\n", ed.KID, es.KID, KeyFile(dataDir))
 	}
-	iss := &Issuer{DB: d, Keys: &Keyring{Keys: []*Key{k}}, published: map[string]*Key{}}
-	return iss.Publish(ctx, k)
+	iss := &Issuer{DB: d, Keys: &Keyring{Keys: []*Key{ed}, ES: []*Key{es}}, published: map[string]*Key{}}
+	return iss.Publish(ctx, es, ed)
 }
 
 // Check is one line of a verification report.
@@ -251,21 +254,34 @@ func Inspect(ctx context.Context, client *http.Client, src string, o InspectOpti
 	}
 	add(Check{Name: "issuer", OK: true, Detail: verdict.Detail})
 
-	// the keys: the trusted issuer's own, or the set the user gave
-	jwksSrc := o.JWKS
-	if jwksSrc == "" {
-		jwksSrc = JWKSURL(verdict.Issuer)
+	// the keys: the trusted issuer's DID document when the kid is a DID URL (the VC-JWTs
+	// since issue 36), else its JWKS; or the set the user gave
+	var keys KeySource
+	switch {
+	case o.JWKS == "" && strings.HasPrefix(p.Header.Kid, "did:"):
+		rep.JWKS = verdict.Issuer + DIDPath
+		_, find, err := didKeys(ctx, client, verdict.Issuer)
+		if err != nil {
+			return nil, err
+		}
+		keys = find
+	default:
+		jwksSrc := o.JWKS
+		if jwksSrc == "" {
+			jwksSrc = JWKSURL(verdict.Issuer)
+		}
+		rep.JWKS = jwksSrc
+		jb, err := fetch(ctx, client, jwksSrc)
+		if err != nil {
+			return nil, fmt.Errorf("read the issuer's keys: %w", err)
+		}
+		var set JWKS
+		if err := json.Unmarshal(jb, &set); err != nil {
+			return nil, fmt.Errorf("the JWKS at %s is not valid JSON: %w", jwksSrc, err)
+		}
+		keys = set.Find
 	}
-	rep.JWKS = jwksSrc
-	jb, err := fetch(ctx, client, jwksSrc)
-	if err != nil {
-		return nil, fmt.Errorf("read the issuer's keys: %w", err)
-	}
-	var set JWKS
-	if err := json.Unmarshal(jb, &set); err != nil {
-		return nil, fmt.Errorf("the JWKS at %s is not valid JSON: %w", jwksSrc, err)
-	}
-	if k, err := p.VerifySignature(set.Find); err != nil {
+	if k, err := p.VerifySignature(keys); err != nil {
 		add(Check{Name: "signature", Detail: err.Error()})
 	} else {
 		add(Check{Name: "signature", OK: true, Detail: p.Header.Alg + " signature valid, key " + k.KID})

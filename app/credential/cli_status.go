@@ -23,8 +23,8 @@ import (
 //   - 1EdTechRevocationList (the VC-JWTs issued before issue 36): the list must name the
 //     credential's id as revoked.
 
-// didKeys reads the trusted issuer's DID document and answers its Ed25519 assertion keys
-// by verification method id.
+// didKeys reads the trusted issuer's DID document and answers its assertion keys by
+// verification method id: Ed25519 Multikey and P-256 JsonWebKey.
 func didKeys(ctx context.Context, client *http.Client, issuer string) (*DIDDocument, func(string) *Key, error) {
 	didURL := issuer + DIDPath
 	b, err := fetch(ctx, client, didURL)
@@ -40,6 +40,14 @@ func didKeys(ctx context.Context, client *http.Client, issuer string) (*DIDDocum
 			return nil
 		}
 		for _, v := range doc.VerificationMethod {
+			if v.ID == id && v.Type == "JsonWebKey" && v.Controller == doc.ID && v.PublicKeyJwk != nil &&
+				v.PublicKeyJwk.Kty == "EC" && v.PublicKeyJwk.Crv == "P-256" {
+				k, err := ES256PublicKey(id, v.PublicKeyJwk.X, v.PublicKeyJwk.Y)
+				if err != nil {
+					return nil
+				}
+				return k
+			}
 			if v.ID == id && v.Type == "Multikey" && v.Controller == doc.ID && strings.HasPrefix(v.PublicKeyMultibase, "z") {
 				raw, err := Base58Decode(v.PublicKeyMultibase[1:])
 				if err != nil || len(raw) != 2+ed25519.PublicKeySize || raw[0] != 0xed || raw[1] != 0x01 {

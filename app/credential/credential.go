@@ -307,8 +307,9 @@ type Signed struct {
 }
 
 // SignBoth builds the credential and signs it: the VC-JWT with es (ES256; the header kid
-// is its key URL on the origin) and the JSON-LD form with ed (Ed25519, eddsa-rdfc-2022,
-// verificationMethod the did:web key).
+// is its verification method in our DID document, did:web:{host}#{thumbprint}, so
+// DID-based JWT verifiers find it) and the JSON-LD form with ed (Ed25519,
+// eddsa-rdfc-2022, verificationMethod the did:web key).
 func SignBoth(ed, es *Key, in Input, now time.Time) (*Signed, error) {
 	p := Build(in)
 	origin := strings.TrimRight(in.Origin, "/")
@@ -316,7 +317,7 @@ func SignBoth(ed, es *Key, in Input, now time.Time) (*Signed, error) {
 	if err != nil {
 		return nil, err
 	}
-	tok, err := SignJWTKid(es, KeyURL(origin, es.KID), b)
+	tok, err := SignJWTKid(es, VerificationMethodID(origin, es.KID), b)
 	if err != nil {
 		return nil, err
 	}

@@ -82,7 +82,7 @@ func Open(ctx context.Context, d *bun.DB, o Options) (*Issuer, error) {
 		return nil, err
 	}
 	iss := &Issuer{DB: d, Keys: keys, BaseURL: strings.TrimRight(o.BaseURL, "/"), published: map[string]*Key{}}
-	if err := iss.Publish(ctx, keys.Keys...); err != nil {
+	if err := iss.Publish(ctx, append(append([]*Key{}, keys.ES...), keys.Keys...)...); err != nil {
 		return nil, err
 	}
 	v, _ := registry.LoadOrStore(d, iss)
@@ -100,8 +100,8 @@ func ForDB(d *bun.DB) *Issuer {
 // Forget drops d's issuer (when the database is closed).
 func Forget(d *bun.DB) { registry.Delete(d) }
 
-// Publish records the public keys (each seed's Ed25519 key and its ES256 companion) in
-// signing_keys (keys already there are kept as they are).
+// Publish records the public keys (each ES256 key; each seed's Ed25519 key and the ES256
+// key once derived from it) in signing_keys (keys already there are kept as they are).
 func (i *Issuer) Publish(ctx context.Context, keys ...*Key) error {
 	now := model.Now()
 	n := 0

@@ -7,6 +7,7 @@ import (
 	"encoding/json"
 	"image/png"
 	"net/http"
+	"slices"
 	"strconv"
 	"strings"
 	"testing"
@@ -150,32 +151,61 @@ func TestCredentialWithIndependentJOSE(t *testing.T) {
 		t.Fatal(err)
 	}
 	h := jws.Signatures[0].Header
+	// issue 36: the kid is the key's verification method in our DID document
+	did := credential.DIDWeb(w.e.URL)
 	apptest.Expect(t, "JOSE header", h,
 		apptest.Eq("h.Algorithm", h.Algorithm, "ES256"),
-		apptest.True("strings.HasPrefix(h.KeyID, w.e.URL+\"/.well-known/jwks/\")", strings.HasPrefix(h.KeyID, w.e.URL+"/.well-known/jwks/")),
+		apptest.True("strings.HasPrefix(h.KeyID, did+\"#\")", strings.HasPrefix(h.KeyID, did+"#")),
 		apptest.Eq("h.ExtraHeaders[\"typ\"]", h.ExtraHeaders["typ"], "JWT"))
-	keys := set.Key(h.KeyID)
+	thumb := strings.TrimPrefix(h.KeyID, did+"#")
+	// as a DID-based JWT verifier does: the kid in did.json, a JsonWebKey under assertionMethod
+	var dd struct {
+		ID                 string   `json:"id"`
+		AssertionMethod    []string `json:"assertionMethod"`
+		VerificationMethod []struct {
+			ID, Type, Controller string
+			PublicKeyJwk         json.RawMessage `json:"publicKeyJwk"`
+		} `json:"verificationMethod"`
+	}
+	visitor.Abs("GET", "/.well-known/did.json", nil).Expect(http.StatusOK).JSON(&dd)
+	var fromDID *jose.JSONWebKey
+	for _, vm := range dd.VerificationMethod {
+		if vm.ID == h.KeyID && vm.Type == "JsonWebKey" && vm.Controller == dd.ID && slices.Contains(dd.AssertionMethod, vm.ID) {
+			fromDID = &jose.JSONWebKey{}
+			if err := json.Unmarshal(vm.PublicKeyJwk, fromDID); err != nil {
+				t.Fatal(err)
+			}
+		}
+	}
+	if fromDID == nil || dd.ID != did || !fromDID.Valid() || !fromDID.IsPublic() {
+		t.Fatalf("kid %s is not a JsonWebKey under assertionMethod in did.json", h.KeyID)
+	}
+	if tp, err := fromDID.Thumbprint(cryptoSHA256); err != nil || b64(tp) != thumb {
+		t.Fatalf("the kid does not end in the key's RFC 7638 thumbprint: %v", err)
+	}
+	if _, err := jws.Verify(fromDID); err != nil {
+		t.Fatalf("the key in did.json does not verify: %v", err)
+	}
+	// the same key is in the JWKS, named by its key URL, which answers the public JWK
+	keyURL := w.e.URL + "/.well-known/jwks/" + thumb
+	keys := set.Key(keyURL)
 	if len(keys) != 1 {
-		t.Fatalf("kid %s not in the JWKS", h.KeyID)
+		t.Fatalf("%s not in the JWKS", keyURL)
 	}
 	apptest.Expect(t, "JWK", keys[0],
 		apptest.True("keys[0].Valid()", keys[0].Valid()),
 		apptest.Eq("keys[0].Algorithm", keys[0].Algorithm, "ES256"),
 		apptest.Eq("keys[0].Use", keys[0].Use, "sig"))
-	// the kid is a URL on our origin that answers the same public JWK
 	var one jose.JSONWebKey
-	kidRes := visitor.Abs("GET", strings.TrimPrefix(h.KeyID, w.e.URL), nil).Expect(http.StatusOK)
+	kidRes := visitor.Abs("GET", "/.well-known/jwks/"+thumb, nil).Expect(http.StatusOK)
 	if ct := kidRes.Header.Get("Content-Type"); ct != "application/jwk+json" {
-		t.Fatalf("kid URL content type %q", ct)
+		t.Fatalf("key URL content type %q", ct)
 	}
-	if err := json.Unmarshal(kidRes.Body, &one); err != nil || one.KeyID != h.KeyID || !one.Valid() || !one.IsPublic() {
-		t.Fatalf("kid URL answers %s: %v", kidRes.Body, err)
-	}
-	if tp, err := one.Thumbprint(cryptoSHA256); err != nil || w.e.URL+"/.well-known/jwks/"+b64(tp) != h.KeyID {
-		t.Fatalf("kid does not end in the key's RFC 7638 thumbprint: %v", err)
+	if err := json.Unmarshal(kidRes.Body, &one); err != nil || one.KeyID != keyURL || !one.Valid() || !one.IsPublic() {
+		t.Fatalf("key URL answers %s: %v", kidRes.Body, err)
 	}
 	if _, err := jws.Verify(one); err != nil {
-		t.Fatalf("the JWK at the kid URL does not verify: %v", err)
+		t.Fatalf("the JWK at the key URL does not verify: %v", err)
 	}
 	payload, err := jws.Verify(keys[0])
 	if err != nil {

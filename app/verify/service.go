@@ -252,7 +252,7 @@ func matches(v *credential.Verified, r *record, origin string) bool {
 	}
 	switch p.Iss {
 	case credential.DIDWeb(origin):
-		if v.Header.Alg != credential.AlgES256 || v.Header.Kid != credential.KeyURL(origin, v.Key.KID) ||
+		if v.Header.Alg != credential.AlgES256 || !credential.OurKid(origin, v.Key.KID, v.Header.Kid) ||
 			!(p.NamesStatusLists(origin, r.StatusIndex) || p.NamesRevocationList1EdTech(origin)) {
 			return false
 		}

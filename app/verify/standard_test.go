@@ -101,7 +101,15 @@ func TestJSONLDCredentialDIDAndBitstringList(t *testing.T) {
 	if err := json.Unmarshal(dres.Body, &dd); err != nil || dres.Header.Get("Access-Control-Allow-Origin") != "*" {
 		t.Fatal(err)
 	}
-	if dd.ID != did || dd.Context[0] != "https://www.w3.org/ns/did/v1" || len(dd.VerificationMethod) != 1 || dd.AssertionMethod[0] != doc.Proof[0].VerificationMethod ||
+	// the Ed25519 key as Multikey; then (issue 36) the ES256 key that signs the VC-JWTs and
+	// the one once derived from the seed (older VC-JWTs) as JsonWebKey
+	es := iss.Keys.ActiveES256()
+	if len(dd.VerificationMethod) != 3 || dd.VerificationMethod[1].ID != did+"#"+es.KID || dd.VerificationMethod[1].Type != "JsonWebKey" ||
+		dd.VerificationMethod[1].PublicKeyJwk == nil || dd.VerificationMethod[1].PublicKeyJwk.X != credential.JWKOf(es).X ||
+		dd.AssertionMethod[1] != dd.VerificationMethod[1].ID || dd.VerificationMethod[2].ID != did+"#"+iss.Keys.Active().Companion.KID {
+		t.Fatalf("did.json JsonWebKeys %s", dres.Body)
+	}
+	if dd.ID != did || dd.Context[0] != "https://www.w3.org/ns/did/v1" || dd.AssertionMethod[0] != doc.Proof[0].VerificationMethod ||
 		dd.VerificationMethod[0].Controller != did || dd.VerificationMethod[0].Type != "Multikey" ||
 		dd.VerificationMethod[0].PublicKeyMultibase != credential.Multikey(iss.Keys.Active().Public) {
 		t.Fatalf("did.json %s", dres.Body)

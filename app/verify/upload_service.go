@@ -149,7 +149,7 @@ func matchesCopy(up *Upload, key *credential.Key, r *record, origin string) bool
 	h := up.JWT.Header
 	switch p.Iss {
 	case credential.DIDWeb(origin):
-		return h.Alg == credential.AlgES256 && h.Kid == credential.KeyURL(origin, key.KID)
+		return h.Alg == credential.AlgES256 && credential.OurKid(origin, key.KID, h.Kid)
 	case credential.IssuerURL(origin):
 		return h.Alg == credential.AlgEdDSA && p.StatusIndexOf() == r.StatusIndex
 	}
