@@ -543,6 +543,7 @@ func TestRejectAfterApprovalRevokesAndReapproveRestores(t *testing.T) {
 	_, g := w.grant(t, "Hedy Lamarr", "hedy@example.com", w.badge)
 	c := w.e.Client()
 	c.Get("/verify/badge/" + g.VerificationID).Expect(http.StatusOK)
+	oldLD := c.Abs("GET", "/credentials/"+g.PublicVerificationID+".json", nil).Expect(http.StatusOK).Body
 	w.admin.Put("/admin/applications/"+*g.ApplicationID+"/reject", map[string]any{"reason": "Plagiarised proof"}).Expect(http.StatusOK)
 	time.Sleep(1100 * time.Millisecond) // another path changed it: within the cache's freshness
 	var r result
@@ -578,6 +579,22 @@ func TestRejectAfterApprovalRevokesAndReapproveRestores(t *testing.T) {
 		apptest.True("new index not suspended", !credential.BitSet(sus, g2.StatusIndex)),
 		apptest.True("old credential in the 1EdTech list", strings.Contains(string(c.Abs("GET", "/credentials/status", nil).Expect(http.StatusOK).Body),
 			`"`+credential.CredentialURL(w.e.URL, g.PublicVerificationID)+`"`)))
+	// the copies downloaded before the reject, dropped on /verify-badge: still revoked (the
+	// new credential verifies)
+	roomyLimits(t)
+	for name, data := range map[string][]byte{"old.jwt": []byte(g.CredentialJWT), "old.json": oldLD, "new.jwt": []byte(g2.CredentialJWT)} {
+		var fr result
+		upload(c, name, "", data).Expect(http.StatusOK).JSON(&fr)
+		if name == "new.jwt" {
+			apptest.Expect(t, "the new credential", fr, apptest.True("fr.IsValid", fr.IsValid), apptest.Eq("fr.Status", fr.Status, "valid"))
+			continue
+		}
+		apptest.Expect(t, name+" after the restore", fr,
+			apptest.True("!fr.IsValid", !fr.IsValid),
+			apptest.Eq("fr.Status", fr.Status, "revoked"),
+			apptest.True("fr.Checks.Signature", fr.Checks.Signature),
+			apptest.True("reason", strings.HasPrefix(fr.Reason, "This badge was revoked on ")))
+	}
 }
 
 func TestUnsignedGrantIsSignedOnFirstVerification(t *testing.T) {
