@@ -53,6 +53,7 @@ var rwPublic = map[string]string{
 	"POST /oauth/revoke":                   "OAuth revocation endpoint (RFC 7009): client credentials checked by the handler",
 	"GET /issuer/image.png":                "Open Badges issuer image",
 	"GET /credentials/status/revocation":   "signed Bitstring Status List (revocation)",
+	"GET /credentials/status/suspension":   "signed Bitstring Status List (suspension)",
 	"GET /issuer":                          "Open Badges issuer profile",
 	"GET /achievements/:badgeId":           "Open Badges achievement",
 	"GET /achievements/:badgeId/image.png": "Open Badges achievement image",

@@ -20,34 +20,37 @@ import (
 
 // The two subcommands of the binary that belong to credentials: rotate-key and verify.
 
-// RotateKey adds a new active issuing key. With keys from the data directory it is put at
-// the top of the key file; with MERITMARK_CREDENTIAL_KEYS the new seed is printed for the
-// operator to put first in the variable. Either way its public half is recorded in
+// RotateKey adds new active issuing keys (Ed25519 and ES256). With keys from the data
+// directory they are put at the top of the key file; with MERITMARK_CREDENTIAL_KEYS they
+// are printed for the operator to put first in the variable. Either way its public half is recorded in
 // signing_keys at once, so every instance's JWKS lists it before it signs anything.
 func RotateKey(ctx context.Context, d *bun.DB, dataDir, configured string, out io.Writer) error {
-	var k *Key
+	var ed, es *Key
 	var err error
 	if strings.TrimSpace(configured) != "" {
 		if _, err := ParseSeeds(EnvKeys, configured); err != nil {
 			return err
 		}
-		seed := NewSeed()
-		if k, err = KeyFromSeed(seed); err != nil {
+		seed, secret := NewSeed(), NewES256Secret()
+		if ed, err = KeyFromSeed(seed); err != nil {
 			return err
 		}
-		fmt.Fprintf(out, "New issuing key %s.\nKeys come from %s: put the new seed first and keep the old ones, then restart:\n\n  %s=%s,%s\n\n",
-			k.KID, EnvKeys, EnvKeys, seed, strings.TrimSpace(configured))
+		if es, err = ES256KeyFromSecret(strings.TrimPrefix(secret, ES256Prefix)); err != nil {
+			return err
+		}
+		fmt.Fprintf(out, "New issuing keys %s (Ed25519) and %s (ES256).\nKeys come from %s: put the new keys first and keep the old ones, then restart:\n\n  %s=%s,%s,%s\n\n",
+			ed.KID, es.KID, EnvKeys, EnvKeys, secret, seed, strings.TrimSpace(configured))
 	} else {
 		if _, err := LoadKeyring(dataDir, ""); err != nil { // make sure the file exists first
 			return err
 		}
-		if k, err = RotateKeyFile(dataDir); err != nil {
+		if ed, es, err = RotateKeyFile(dataDir); err != nil {
 			return err
 		}
-		fmt.Fprintf(out, "New active issuing key %s written to %s.\nOlder keys stay in the JWKS, so what they signed keeps verifying. Restart the server to sign with it.\n", k.KID, KeyFile(dataDir))
+		fmt.Fprintf(out, "New active issuing keys %s (Ed25519) and %s (ES256) written to %s.\nOlder keys stay in the JWKS and the DID document, so what they signed keeps verifying. Restart the server to sign with them.\n", ed.KID, es.KID, KeyFile(dataDir))
 	}
-	iss := &Issuer{DB: d, Keys: &Keyring{Keys: []*Key{k}}, published: map[string]*Key{}}
-	return iss.Publish(ctx, k)
+	iss := &Issuer{DB: d, Keys: &Keyring{Keys: []*Key{ed}, ES: []*Key{es}}, published: map[string]*Key{}}
+	return iss.Publish(ctx, es, ed)
 }
 
 // Check is one line of a verification report.
@@ -77,6 +80,9 @@ type Report struct {
 	Trusted       []string `json:"trustedIssuers"`
 	IssuerTrusted bool     `json:"issuerTrusted"`
 	Untrusted     string   `json:"untrusted,omitempty"`
+	// Skipped names the required checks that could not be made: the report is then not
+	// valid (the credential may be revoked or forged for all we know).
+	Skipped []string `json:"skippedChecks,omitempty"`
 }
 
 var verifyPathRe = regexp.MustCompile(`/verify/([^/?#]+)/?$`)
@@ -145,7 +151,7 @@ func VerifyCommand(ctx context.Context, args []string, out io.Writer) error {
 		return nil
 	})
 	fs.StringVar(&o.JWKS, "jwks", "", "JWKS file or URL (default: the trusted issuer's /.well-known/jwks.json)")
-	fs.BoolVar(&o.Offline, "offline", false, "do not fetch the revocation list")
+	fs.BoolVar(&o.Offline, "offline", false, "do not fetch the status lists (the credential is then never reported VALID)")
 	fs.StringVar(&o.Email, "email", "", "check that the credential was issued to this e-mail address")
 	asJSON := fs.Bool("json", false, "print the report as JSON")
 	var pos []string
@@ -183,7 +189,17 @@ func VerifyCommand(ctx context.Context, args []string, out io.Writer) error {
 	return nil
 }
 
-// ErrNotValid is what VerifyCommand returns for a credential that does not verify.
+func allPassedOrSkipped(r *Report) bool {
+	for _, c := range r.Checks {
+		if !c.OK && !c.Skip {
+			return false
+		}
+	}
+	return true
+}
+
+// ErrNotValid is what VerifyCommand returns for a credential that does not verify (or
+// whose required checks could not all be made).
 var ErrNotValid = errors.New("the credential did not verify")
 
 // InspectOptions say what Inspect trusts and checks.
@@ -191,7 +207,7 @@ type InspectOptions struct {
 	Trusted []string // trusted issuer origins (NormalizeOrigin); keys are fetched only from these
 	JWKS    string   // a JWKS file or URL given by the user ("" = the trusted issuer's)
 	Email   string   // check the recipient
-	Offline bool     // do not fetch the revocation list
+	Offline bool     // do not fetch the status lists (the status check is skipped)
 }
 
 // Inspect verifies the credential at src (a JWT, a baked PNG, or a link to either or to
@@ -238,21 +254,34 @@ func Inspect(ctx context.Context, client *http.Client, src string, o InspectOpti
 	}
 	add(Check{Name: "issuer", OK: true, Detail: verdict.Detail})
 
-	// the keys: the trusted issuer's own, or the set the user gave
-	jwksSrc := o.JWKS
-	if jwksSrc == "" {
-		jwksSrc = JWKSURL(verdict.Issuer)
+	// the keys: the trusted issuer's DID document when the kid is a DID URL (the VC-JWTs
+	// since issue 36), else its JWKS; or the set the user gave
+	var keys KeySource
+	switch {
+	case o.JWKS == "" && strings.HasPrefix(p.Header.Kid, "did:"):
+		rep.JWKS = verdict.Issuer + DIDPath
+		_, find, err := didKeys(ctx, client, verdict.Issuer)
+		if err != nil {
+			return nil, err
+		}
+		keys = find
+	default:
+		jwksSrc := o.JWKS
+		if jwksSrc == "" {
+			jwksSrc = JWKSURL(verdict.Issuer)
+		}
+		rep.JWKS = jwksSrc
+		jb, err := fetch(ctx, client, jwksSrc)
+		if err != nil {
+			return nil, fmt.Errorf("read the issuer's keys: %w", err)
+		}
+		var set JWKS
+		if err := json.Unmarshal(jb, &set); err != nil {
+			return nil, fmt.Errorf("the JWKS at %s is not valid JSON: %w", jwksSrc, err)
+		}
+		keys = set.Find
 	}
-	rep.JWKS = jwksSrc
-	jb, err := fetch(ctx, client, jwksSrc)
-	if err != nil {
-		return nil, fmt.Errorf("read the issuer's keys: %w", err)
-	}
-	var set JWKS
-	if err := json.Unmarshal(jb, &set); err != nil {
-		return nil, fmt.Errorf("the JWKS at %s is not valid JSON: %w", jwksSrc, err)
-	}
-	if k, err := p.VerifySignature(set.Find); err != nil {
+	if k, err := p.VerifySignature(keys); err != nil {
 		add(Check{Name: "signature", Detail: err.Error()})
 	} else {
 		add(Check{Name: "signature", OK: true, Detail: p.Header.Alg + " signature valid, key " + k.KID})
@@ -278,22 +307,10 @@ func Inspect(ctx context.Context, client *http.Client, src string, o InspectOpti
 		}
 		add(Check{Name: "recipient", OK: ok, Detail: map[bool]string{true: "issued to " + o.Email, false: "not issued to " + o.Email}[ok]})
 	}
-	switch {
-	case o.Offline:
-		add(Check{Name: "revocation", OK: true, Skip: true, Detail: "not checked (--offline)"})
-	case pl.CredentialStatus == nil:
-		add(Check{Name: "revocation", OK: true, Skip: true, Detail: "the credential names no status list"})
-	case !SameIssuer(verdict.Issuer, pl.CredentialStatus.ID):
-		add(Check{Name: "revocation", Detail: "the status list " + pl.CredentialStatus.ID + " is not on the issuer " + verdict.Issuer})
-	default:
-		add(revocation(ctx, client, pl))
+	for _, c := range statusChecks(ctx, client, pl, verdict.Issuer, o.Offline) {
+		add(c)
 	}
-	rep.Valid = true
-	for _, c := range rep.Checks {
-		if !c.OK {
-			rep.Valid = false
-		}
-	}
+	settleReport(rep)
 	return rep, nil
 }
 
@@ -303,49 +320,6 @@ func dates(pl *Payload) string {
 		s += " until " + pl.ValidUntil
 	}
 	return s + ")"
-}
-
-func revocation(ctx context.Context, client *http.Client, pl *Payload) Check {
-	listURL := pl.CredentialStatus.ID
-	if i := strings.IndexByte(listURL, '#'); i >= 0 {
-		listURL = listURL[:i]
-	}
-	b, err := fetch(ctx, client, listURL)
-	if err != nil {
-		return Check{Name: "revocation", Detail: "could not read the revocation list: " + err.Error()}
-	}
-	var list struct {
-		RevokedCredentials []struct {
-			ID               string `json:"id"`
-			StatusIndex      int    `json:"statusIndex"`
-			RevocationReason string `json:"revocationReason"`
-		} `json:"revokedCredentials"`
-		RevokedCredential []struct {
-			ID      string `json:"id"`
-			Revoked bool   `json:"revoked"`
-		} `json:"revokedCredential"` // the 1EdTech Revocation List
-	}
-	if err := json.Unmarshal(b, &list); err != nil {
-		return Check{Name: "revocation", Detail: "the revocation list is not valid JSON"}
-	}
-	for _, r := range list.RevokedCredential {
-		if r.ID == pl.ID && r.Revoked {
-			// the list also names a credential whose expiry, set after issue, has passed
-			// (app/verify/expirystatus.go); it gives no reason
-			return Check{Name: "revocation", Detail: "revoked, or expired since it was issued (the verify page says which)"}
-		}
-	}
-	idx := pl.StatusIndexOf()
-	for _, r := range list.RevokedCredentials {
-		if r.ID == pl.ID || (idx > 0 && r.StatusIndex == idx) {
-			d := "revoked"
-			if r.RevocationReason != "" {
-				d += ": " + r.RevocationReason
-			}
-			return Check{Name: "revocation", Detail: d}
-		}
-	}
-	return Check{Name: "revocation", OK: true, Detail: "not revoked (" + listURL + ")"}
 }
 
 func printReport(out io.Writer, r *Report) {
@@ -378,6 +352,8 @@ func printReport(out io.Writer, r *Report) {
 		fmt.Fprintln(out, "\nVALID: this credential is genuine.")
 	case r.Untrusted != "":
 		fmt.Fprintln(out, "\nNOT VALID: "+r.Untrusted+".")
+	case len(r.Skipped) > 0 && allPassedOrSkipped(r):
+		fmt.Fprintln(out, "\nNOT VERIFIED: the "+strings.Join(r.Skipped, ", ")+" check was skipped, so this credential cannot be called valid.")
 	default:
 		fmt.Fprintln(out, "\nNOT VALID.")
 	}

@@ -15,6 +15,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"net/url"
+	"strconv"
 	"strings"
 	"time"
 )
@@ -39,7 +40,8 @@ const SchemaType = "1EdTechJsonSchemaValidator2019"
 // IssuerName is the issuer profile's name.
 const IssuerName = "Meritmark"
 
-// StatusType is the credentialStatus type: 1EdTech's revocation list.
+// StatusType is the credentialStatus type of the VC-JWTs issued before issue 36: 1EdTech's
+// revocation list (deprecated by 1EdTech in 2025; still served at StatusListURL).
 const StatusType = "1EdTechRevocationList"
 
 // Credential is an OpenBadgeCredential.
@@ -57,7 +59,7 @@ type Credential struct {
 	CredentialSubject AchievementSubject `json:"credentialSubject"`
 	Evidence          []Evidence         `json:"evidence,omitempty"`
 	CredentialSchema  []Schema           `json:"credentialSchema,omitempty"`
-	CredentialStatus  *Status            `json:"credentialStatus,omitempty"`
+	CredentialStatus  Statuses           `json:"credentialStatus,omitempty"`
 	RefreshService    *Refresh           `json:"refreshService,omitempty"`
 }
 
@@ -140,8 +142,8 @@ type Image struct {
 	Caption string `json:"caption,omitempty"`
 }
 
-// Status is the credentialStatus: a 1EdTechRevocationList (id = the list's URL) or a
-// BitstringStatusListEntry.
+// Status is one credentialStatus entry: a BitstringStatusListEntry, or in the VC-JWTs
+// issued before issue 36 a 1EdTechRevocationList (id = the list's URL).
 type Status struct {
 	ID                   string `json:"id"`
 	Type                 string `json:"type"`
@@ -245,9 +247,9 @@ func NewSalt() string {
 // Timestamp formats t as the credential's dates do (UTC, seconds, Z).
 func Timestamp(t time.Time) string { return t.UTC().Truncate(time.Second).Format(time.RFC3339) }
 
-// Build makes the credential and its JWT payload: the VC-JWT's credentialStatus is the
-// 1EdTech Revocation List (LDCredential gives the JSON-LD form its
-// BitstringStatusListEntry).
+// Build makes the credential and its JWT payload: its credentialStatus is a
+// BitstringStatusListEntry per purpose (revocation, suspension) at in.StatusIndex, the same
+// in both forms.
 func Build(in Input) *Payload {
 	for _, f := range []*string{&in.BadgeName, &in.BadgeDescription, &in.BadgeCriteria, &in.BadgeCategory, &in.BadgeLevel} {
 		*f = CleanText(*f)
@@ -279,7 +281,7 @@ func Build(in Input) *Payload {
 		},
 		Evidence:         in.Evidence,
 		CredentialSchema: []Schema{{ID: SchemaURL, Type: SchemaType}},
-		CredentialStatus: &Status{ID: StatusListURL(origin), Type: StatusType},
+		CredentialStatus: StatusEntries(origin, in.StatusIndex),
 		RefreshService:   &Refresh{ID: CredentialURL(origin, in.PublicVerificationID), Type: "1EdTechCredentialRefresh"},
 	}
 	c.Image = c.CredentialSubject.Achievement.Image
@@ -294,13 +296,8 @@ func Build(in Input) *Payload {
 }
 
 // LDCredential is the JSON-LD form of p's credential (before its proof): the same
-// credential, its credentialStatus the BitstringStatusListEntry of index (one object: the
-// OB 3.0 JSON schema admits no array there).
-func LDCredential(p *Payload, origin string, index int) Credential {
-	c := p.Credential
-	c.CredentialStatus = BitstringEntry(strings.TrimRight(origin, "/"), PurposeRevocation, index)
-	return c
-}
+// credential, with the same status entries.
+func LDCredential(p *Payload) Credential { return p.Credential }
 
 // Signed is a credential in both forms.
 type Signed struct {
@@ -310,8 +307,9 @@ type Signed struct {
 }
 
 // SignBoth builds the credential and signs it: the VC-JWT with es (ES256; the header kid
-// is its key URL on the origin) and the JSON-LD form with ed (Ed25519, eddsa-rdfc-2022,
-// verificationMethod the did:web key).
+// is its verification method in our DID document, did:web:{host}#{thumbprint}, so
+// DID-based JWT verifiers find it) and the JSON-LD form with ed (Ed25519,
+// eddsa-rdfc-2022, verificationMethod the did:web key).
 func SignBoth(ed, es *Key, in Input, now time.Time) (*Signed, error) {
 	p := Build(in)
 	origin := strings.TrimRight(in.Origin, "/")
@@ -319,11 +317,11 @@ func SignBoth(ed, es *Key, in Input, now time.Time) (*Signed, error) {
 	if err != nil {
 		return nil, err
 	}
-	tok, err := SignJWTKid(es, KeyURL(origin, es.KID), b)
+	tok, err := SignJWTKid(es, VerificationMethodID(origin, es.KID), b)
 	if err != nil {
 		return nil, err
 	}
-	ldDoc, err := AddProof(LDCredential(p, origin, in.StatusIndex), ed, VerificationMethodID(origin, ed.KID), now)
+	ldDoc, err := AddProof(LDCredential(p), ed, VerificationMethodID(origin, ed.KID), now)
 	if err != nil {
 		return nil, err
 	}
@@ -351,18 +349,49 @@ func Decode(payload []byte) (*Payload, error) {
 	return &p, nil
 }
 
-// StatusIndexOf is the revocation list index a credential names (0 when none).
+// StatusIndexOf is the revocation list index a credential names (0 when none): its
+// revocation BitstringStatusListEntry's, else (EdDSA credentials from before issue 15) the
+// fragment of its status id.
 func (p *Payload) StatusIndexOf() int {
-	if p.CredentialStatus == nil {
+	if e := p.CredentialStatus.Entry(PurposeRevocation); e != nil {
+		n, err := strconv.Atoi(e.StatusListIndex)
+		if err != nil || n < 0 {
+			return 0
+		}
+		return n
+	}
+	if len(p.CredentialStatus) == 0 {
 		return 0
 	}
-	i := strings.LastIndexByte(p.CredentialStatus.ID, '#')
+	id := p.CredentialStatus[0].ID
+	i := strings.LastIndexByte(id, '#')
 	if i < 0 {
 		return 0
 	}
 	var n int
-	if _, err := fmt.Sscanf(p.CredentialStatus.ID[i+1:], "%d", &n); err != nil {
+	if _, err := fmt.Sscanf(id[i+1:], "%d", &n); err != nil {
 		return 0
 	}
 	return n
+}
+
+// NamesStatusLists reports whether p's credentialStatus is exactly our two
+// BitstringStatusListEntry objects on origin at index.
+func (p *Payload) NamesStatusLists(origin string, index int) bool {
+	want := StatusEntries(origin, index)
+	if len(p.CredentialStatus) != len(want) {
+		return false
+	}
+	for i := range want {
+		if p.CredentialStatus[i] != want[i] {
+			return false
+		}
+	}
+	return true
+}
+
+// NamesRevocationList1EdTech reports whether p's credentialStatus is the 1EdTech
+// Revocation List of origin (the VC-JWTs issued before issue 36).
+func (p *Payload) NamesRevocationList1EdTech(origin string) bool {
+	return len(p.CredentialStatus) == 1 && p.CredentialStatus[0].ID == StatusListURL(origin) && p.CredentialStatus[0].Type == StatusType
 }

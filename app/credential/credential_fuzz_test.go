@@ -73,7 +73,8 @@ func FuzzVerifyProof(f *testing.F) {
 		f.Fatal(err)
 	}
 	in := sampleInput()
-	s, err := SignBoth(ed, ed.Companion, in, in.GrantedAt)
+	es, _ := ES256KeyFromSecret(strings.TrimPrefix(NewES256Secret(), ES256Prefix))
+	s, err := SignBoth(ed, es, in, in.GrantedAt)
 	if err != nil {
 		f.Fatal(err)
 	}

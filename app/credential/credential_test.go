@@ -31,28 +31,55 @@ func TestKeyringInTheDataDir(t *testing.T) {
 	if len(k1.Keys) != 1 || k1.Active().KID != k2.Active().KID || !k1.Active().CanSign() {
 		t.Fatal("the generated key is not kept")
 	}
-	nk, err := RotateKeyFile(dir)
+	// issue 36: the ES256 key is generated and kept like the Ed25519 one, not derived
+	if len(k1.ES) != 1 || k1.ActiveES256().KID != k2.ActiveES256().KID || !k1.ActiveES256().CanSign() ||
+		k1.ActiveES256().KID == k1.Active().Companion.KID || k1.Active().Companion.CanSign() {
+		t.Fatal("the ES256 key is not a key of its own")
+	}
+	nk, nes, err := RotateKeyFile(dir)
 	if err != nil {
 		t.Fatal(err)
 	}
 	k3, _ := LoadKeyring(dir, "")
-	if len(k3.Keys) != 2 || k3.Active().KID != nk.KID || k3.Keys[1].KID != k1.Active().KID {
+	if len(k3.Keys) != 2 || k3.Active().KID != nk.KID || k3.Keys[1].KID != k1.Active().KID ||
+		len(k3.ES) != 2 || k3.ActiveES256().KID != nes.KID || k3.ES[1].KID != k1.ActiveES256().KID {
 		t.Fatalf("after rotation: %d keys, active %s", len(k3.Keys), k3.Active().KID)
 	}
 	if st, _ := os.Stat(KeyFile(dir)); st.Mode().Perm() != 0o600 {
 		t.Fatalf("rotated key file mode %v", st.Mode())
 	}
+
+	// a key file from before issue 36 (seeds only) gets an ES256 key of its own, kept
+	old := t.TempDir()
+	seed := NewSeed()
+	if err := writeSeeds(KeyFile(old), []string{seed}, true); err != nil {
+		t.Fatal(err)
+	}
+	o1, err := LoadKeyring(old, "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	o2, _ := LoadKeyring(old, "")
+	ks, _ := KeyFromSeed(seed)
+	if len(o1.ES) != 1 || o1.ActiveES256().KID != o2.ActiveES256().KID || o1.Active().KID != ks.KID || o1.ActiveES256().KID == ks.Companion.KID {
+		t.Fatal("an old key file did not get an ES256 key of its own")
+	}
 }
 
 func TestKeyringFromConfiguration(t *testing.T) {
-	a, b := NewSeed(), NewSeed()
-	r, err := LoadKeyring(t.TempDir(), " "+a+" , "+b+",")
+	a, b, e := NewSeed(), NewSeed(), NewES256Secret()
+	r, err := LoadKeyring(t.TempDir(), " "+a+" , "+e+", "+b+",")
 	if err != nil {
 		t.Fatal(err)
 	}
 	ka, _ := KeyFromSeed(a)
-	if len(r.Keys) != 2 || r.Active().KID != ka.KID || r.Source != EnvKeys {
+	ke, _ := ES256KeyFromSecret(strings.TrimPrefix(e, ES256Prefix))
+	if len(r.Keys) != 2 || r.Active().KID != ka.KID || r.Source != EnvKeys || len(r.ES) != 1 || r.ActiveES256().KID != ke.KID {
 		t.Fatalf("configured keys: %+v", r)
+	}
+	// seeds only: refused (the ES256 key is never derived from a seed any more)
+	if _, err := LoadKeyring(t.TempDir(), a); err == nil || !strings.Contains(err.Error(), "no ES256 key") {
+		t.Fatalf("seeds without an ES256 key: %v", err)
 	}
 	_, err = LoadKeyring(t.TempDir(), a+",not-a-seed")
 	if err == nil || err.Error() != "MERITMARK_CREDENTIAL_KEYS: key 2 is not a base64url Ed25519 seed (32 bytes)" {
@@ -176,7 +203,7 @@ func TestCredentialShape(t *testing.T) {
 	}
 	if p.Exp != time.Date(2027, 6, 1, 0, 0, 0, 0, time.UTC).Unix() || p.ValidUntil != "2027-06-01T00:00:00Z" || p.ValidFrom != "2026-11-22T10:30:15Z" ||
 		p.Nbf != time.Date(2026, 11, 22, 10, 30, 15, 0, time.UTC).Unix() ||
-		*p.CredentialStatus != (Status{ID: "https://badges.example/credentials/status", Type: "1EdTechRevocationList"}) {
+		!p.NamesStatusLists("https://badges.example", sampleInput().StatusIndex) || p.StatusIndexOf() != sampleInput().StatusIndex {
 		t.Fatalf("dates and status: %+v", p.Claims)
 	}
 	id := p.CredentialSubject.Identifier[0]

@@ -14,8 +14,10 @@ import (
 )
 
 // ES256 (ECDSA P-256 with SHA-256) for VC-JWTs: the algorithm the 1EdTech validator
-// accepts. The P-256 key is derived from the Ed25519 seed (HKDF-SHA256), so the key file,
-// MERITMARK_CREDENTIAL_KEYS and rotation stay as they were: one seed, two keys.
+// accepts. Since issue 36 the signing P-256 key is a key of its own, generated and stored
+// like the Ed25519 seeds (keys.go). Before, it was derived from the Ed25519 seed (HKDF-SHA256,
+// es256FromSeed): that derived key is still computed, verify-only, and stays published, so
+// the VC-JWTs it signed keep verifying.
 
 // KeyPath is where a single public JWK is served: {origin}/.well-known/jwks/{thumbprint}.
 // The ES256 VC-JWTs carry this URL as their kid.
@@ -26,9 +28,22 @@ func KeyURL(origin, thumbprint string) string {
 	return strings.TrimRight(origin, "/") + KeyPath + url.PathEscape(thumbprint)
 }
 
-// KIDOf is the thumbprint a kid names: the kid itself, or the last path segment of a key
-// URL.
+// OurKid reports whether kid names the key thumbprint on origin as our VC-JWTs do: its
+// verification method in our DID document (since issue 36) or its key URL (before). A kid
+// on any other origin is not ours, whatever thumbprint it ends with.
+func OurKid(origin, thumbprint, kid string) bool {
+	return kid == VerificationMethodID(origin, thumbprint) || kid == KeyURL(origin, thumbprint)
+}
+
+// KIDOf is the thumbprint a kid names: the kid itself, the fragment of a DID URL, or the
+// last path segment of a key URL.
 func KIDOf(kid string) string {
+	if strings.HasPrefix(kid, "did:") {
+		if i := strings.LastIndexByte(kid, '#'); i >= 0 {
+			return kid[i+1:]
+		}
+		return kid
+	}
 	if i := strings.LastIndexByte(kid, '/'); i >= 0 && strings.Contains(kid, "://") {
 		if s, err := url.PathUnescape(kid[i+1:]); err == nil {
 			return s
@@ -112,12 +127,4 @@ func signES256(priv *ecdsa.PrivateKey, input []byte) ([]byte, error) {
 	r.FillBytes(sig[:32])
 	s.FillBytes(sig[32:])
 	return sig, nil
-}
-
-func verifyES256(pub *ecdsa.PublicKey, input, sig []byte) bool {
-	if pub == nil || len(sig) != 64 {
-		return false
-	}
-	h := sha256.Sum256(input)
-	return ecdsa.Verify(pub, h[:], new(big.Int).SetBytes(sig[:32]), new(big.Int).SetBytes(sig[32:]))
 }

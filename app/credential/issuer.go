@@ -82,7 +82,7 @@ func Open(ctx context.Context, d *bun.DB, o Options) (*Issuer, error) {
 		return nil, err
 	}
 	iss := &Issuer{DB: d, Keys: keys, BaseURL: strings.TrimRight(o.BaseURL, "/"), published: map[string]*Key{}}
-	if err := iss.Publish(ctx, keys.Keys...); err != nil {
+	if err := iss.Publish(ctx, append(append([]*Key{}, keys.ES...), keys.Keys...)...); err != nil {
 		return nil, err
 	}
 	v, _ := registry.LoadOrStore(d, iss)
@@ -100,8 +100,8 @@ func ForDB(d *bun.DB) *Issuer {
 // Forget drops d's issuer (when the database is closed).
 func Forget(d *bun.DB) { registry.Delete(d) }
 
-// Publish records the public keys (each seed's Ed25519 key and its ES256 companion) in
-// signing_keys (keys already there are kept as they are).
+// Publish records the public keys (each ES256 key; each seed's Ed25519 key and the ES256
+// key once derived from it) in signing_keys (keys already there are kept as they are).
 func (i *Issuer) Publish(ctx context.Context, keys ...*Key) error {
 	now := model.Now()
 	n := 0
@@ -264,7 +264,8 @@ var ErrHolderUnverified = web.Conflict("The holder has not confirmed their email
 
 // SignGrant builds g's credential from the grant, its holder and its badge, signs it with
 // the active key and stores it (credential_jwt, credential_origin and, on first signing,
-// the next status_index) through tx. A grant keeps its origin once signed.
+// a status_index: the next one on first signing, and a new one when the grant's index was
+// revoked but the grant is no longer) through tx. A grant keeps its origin once signed.
 func (i *Issuer) SignGrant(ctx context.Context, tx bun.IDB, g *model.BadgeGrant, origin string) error {
 	if g.CredentialOrigin != "" {
 		origin = g.CredentialOrigin
@@ -285,12 +286,28 @@ func (i *Issuer) SignGrant(ctx context.Context, tx bun.IDB, g *model.BadgeGrant,
 	if err := tx.NewSelect().Model(&b).Where("id = ?", g.BadgeID).Scan(ctx); err != nil {
 		return fmt.Errorf("credential badge: %w", err)
 	}
+	// a grant that is valid again after a revocation is signed under a new index: the old
+	// one stays revoked for good (issue 36)
+	if g.StatusIndex > 0 && g.RevokedAt == nil {
+		revoked, err := IndexRevoked(ctx, tx, g.StatusIndex)
+		if err != nil {
+			return fmt.Errorf("credential status index: %w", err)
+		}
+		if revoked {
+			g.StatusIndex = 0
+		}
+	}
 	if g.StatusIndex == 0 {
 		n, err := AllocateStatusIndex(ctx, tx, g.ID)
 		if err != nil {
 			return err
 		}
 		g.StatusIndex = n
+		if g.RevokedAt != nil { // first signed after its revocation
+			if err := RecordRevocation(ctx, tx, g, *g.RevokedAt); err != nil {
+				return err
+			}
+		}
 	}
 	ev, err := evidenceOf(ctx, tx, origin, g, &b)
 	if err != nil {

@@ -1,7 +1,6 @@
 package credential
 
 import (
-	"bytes"
 	"crypto/ed25519"
 	"encoding/base64"
 	"encoding/json"
@@ -9,12 +8,15 @@ import (
 	"fmt"
 	"strings"
 	"time"
+
+	jose "github.com/go-jose/go-jose/v4"
 )
 
 // The JOSE part: compact JWS with ES256 (new credentials) or EdDSA (Ed25519, RFC 8037:
-// credentials signed before ES256), written with the standard library. Only what VC-JWT
-// needs: the algorithm is the key's own (never the header's choice), a kid in the header,
-// no "none", no embedded keys, strict base64url.
+// credentials signed before ES256). Our own tokens are written with the standard library;
+// untrusted input is parsed and verified by go-jose (issue 36). Only what VC-JWT needs: the
+// algorithm is the key's own (never the header's choice), a kid in the header, no "none",
+// no embedded keys.
 
 // Header is the JOSE header of our credentials.
 type Header struct {
@@ -65,51 +67,58 @@ func SignJWTKid(k *Key, kid string, payload []byte) (string, error) {
 	return input + "." + b64.EncodeToString(sig), nil
 }
 
-// Parsed is a compact JWS split into its parts (not yet verified).
+// Parsed is a compact JWS parsed by go-jose (not yet verified).
 type Parsed struct {
 	Header  Header
-	Payload []byte // the decoded payload JSON
-	input   string // header.payload, what the signature covers
-	sig     []byte
+	Payload []byte // the decoded payload JSON (unverified until VerifySignature)
+	jws     *jose.JSONWebSignature
 }
 
-// ParseJWT splits and decodes a compact JWS without checking the signature.
+// ParseJWT parses a compact JWS without checking the signature. Untrusted input is read by
+// go-jose (github.com/go-jose/go-jose/v4), restricted to ES256 and EdDSA; it refuses a
+// critical header it does not understand. We add: one signature, a kid, no embedded key,
+// a JSON object as the payload, at most 64 KiB.
 func ParseJWT(token string) (*Parsed, error) {
 	token = strings.TrimSpace(token)
-	parts := strings.Split(token, ".")
-	if len(parts) != 3 || len(token) > 64<<10 {
+	if len(token) > 64<<10 || strings.Count(token, ".") != 2 {
 		return nil, ErrMalformed
 	}
-	hb, err1 := b64.Strict().DecodeString(parts[0])
-	pb, err2 := b64.Strict().DecodeString(parts[1])
-	sb, err3 := b64.Strict().DecodeString(parts[2])
-	if err1 != nil || err2 != nil || err3 != nil {
-		return nil, ErrMalformed
-	}
-	var h Header
-	dec := json.NewDecoder(bytes.NewReader(hb))
-	if err := dec.Decode(&h); err != nil {
-		return nil, ErrMalformed
-	}
+	// no critical header at all (go-jose would accept "b64", which VC-JWT never uses)
 	var crit struct {
 		Crit json.RawMessage `json:"crit"`
-		JWK  json.RawMessage `json:"jwk"`
 	}
-	_ = json.Unmarshal(hb, &crit)
-	if len(crit.Crit) > 0 { // no extension we would have to understand
+	if hb, err := b64.DecodeString(token[:strings.IndexByte(token, '.')]); err != nil || json.Unmarshal(hb, &crit) != nil {
+		return nil, ErrMalformed
+	} else if len(crit.Crit) > 0 {
 		return nil, fmt.Errorf("%w: unsupported critical header", ErrMalformed)
 	}
+	jws, err := jose.ParseSignedCompact(token, []jose.SignatureAlgorithm{jose.ES256, jose.EdDSA})
+	if err != nil {
+		if strings.Contains(err.Error(), "unexpected signature algorithm") {
+			return nil, fmt.Errorf("%w: %v", ErrAlgorithm, err)
+		}
+		return nil, fmt.Errorf("%w: %v", ErrMalformed, err)
+	}
+	if len(jws.Signatures) != 1 {
+		return nil, ErrMalformed
+	}
+	ph := jws.Signatures[0].Protected
+	if ph.JSONWebKey != nil {
+		return nil, fmt.Errorf("%w: an embedded key is never trusted", ErrMalformed)
+	}
+	pb := jws.UnsafePayloadWithoutVerification()
 	if !json.Valid(pb) || len(pb) == 0 || pb[0] != '{' {
 		return nil, ErrMalformed
 	}
-	return &Parsed{Header: h, Payload: pb, input: parts[0] + "." + parts[1], sig: sb}, nil
+	typ, _ := ph.ExtraHeaders[jose.HeaderType].(string)
+	return &Parsed{Header: Header{Alg: ph.Algorithm, Kid: ph.KeyID, Typ: typ}, Payload: pb, jws: jws}, nil
 }
 
 // KeySource finds a verify key by kid (nil when unknown).
 type KeySource func(kid string) *Key
 
-// VerifySignature checks p's signature with the key its header names. The key decides the
-// algorithm: a header alg that is not the key's own fails.
+// VerifySignature checks p's signature (with go-jose) against the key its header names.
+// The key decides the algorithm: a header alg that is not the key's own fails.
 func (p *Parsed) VerifySignature(keys KeySource) (*Key, error) {
 	if p.Header.Alg != AlgEdDSA && p.Header.Alg != AlgES256 {
 		return nil, fmt.Errorf("%w (alg %q)", ErrAlgorithm, p.Header.Alg)
@@ -124,13 +133,19 @@ func (p *Parsed) VerifySignature(keys KeySource) (*Key, error) {
 	if k.IsES256() != (p.Header.Alg == AlgES256) {
 		return k, fmt.Errorf("%w (alg %q for a %s key)", ErrAlgorithm, p.Header.Alg, k.algName())
 	}
-	if k.IsES256() {
-		if !verifyES256(k.EC, []byte(p.input), p.sig) {
-			return k, ErrSignature
-		}
-		return k, nil
+	var pub any
+	switch {
+	case k.IsES256() && k.EC != nil:
+		pub = k.EC
+	case !k.IsES256() && len(k.Public) == ed25519.PublicKeySize:
+		pub = k.Public
+	default:
+		return k, ErrSignature
 	}
-	if len(k.Public) != ed25519.PublicKeySize || len(p.sig) != ed25519.SignatureSize || !ed25519.Verify(k.Public, []byte(p.input), p.sig) {
+	if p.jws == nil {
+		return k, ErrSignature
+	}
+	if _, err := p.jws.Verify(pub); err != nil {
 		return k, ErrSignature
 	}
 	return k, nil

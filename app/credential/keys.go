@@ -3,6 +3,7 @@ package credential
 import (
 	"crypto/ecdsa"
 	"crypto/ed25519"
+	"crypto/elliptic"
 	"crypto/rand"
 	"crypto/sha256"
 	"encoding/base64"
@@ -15,8 +16,10 @@ import (
 
 // Key is one issuing key: Ed25519 (Alg "EdDSA": Data Integrity proofs and the VC-JWTs
 // signed before ES256) or P-256 (Alg "ES256": VC-JWTs). KID is its RFC 7638 JWK
-// thumbprint, so every instance holding the same seed names it the same way. Each seed
-// gives both: the Ed25519 key, and an ES256 key derived from it (its Companion).
+// thumbprint, so every instance holding the same key names it the same way. The ES256
+// key that signs is a key of its own ("es256:" lines, issue 36); each Ed25519 seed still
+// gives the P-256 key that was derived from it before (its Companion), verify-only, so the
+// VC-JWTs it signed keep verifying while one leaked seed no longer gives both.
 type Key struct {
 	KID       string
 	Alg       string // "EdDSA" ("" reads as EdDSA) or "ES256"
@@ -24,7 +27,7 @@ type Key struct {
 	EC        *ecdsa.PublicKey
 	private   ed25519.PrivateKey // nil for a key known only by its public half
 	ecPriv    *ecdsa.PrivateKey
-	Companion *Key // the ES256 key derived from the same seed (Ed25519 keys with a seed)
+	Companion *Key // the verify-only ES256 key once derived from the same seed
 }
 
 // CanSign reports whether the private half is known.
@@ -39,22 +42,28 @@ const (
 	AlgES256 = "ES256"
 )
 
-// Keyring is this instance's issuing keys; the first is the active one (new credentials are
-// signed with it), the others still verify what they signed.
+// Keyring is this instance's issuing keys; the first of each kind is the active one (new
+// credentials are signed with it), the others still verify what they signed.
 type Keyring struct {
-	Keys   []*Key
+	Keys   []*Key // Ed25519, from seeds
+	ES     []*Key // P-256 ("es256:" lines)
 	Source string // "MERITMARK_CREDENTIAL_KEYS" or the key file's path
 }
 
 // Active is the Ed25519 signing key (Data Integrity proofs, status lists).
 func (r *Keyring) Active() *Key { return r.Keys[0] }
 
-// ActiveES256 is the ES256 signing key (VC-JWTs): derived from the active seed.
-func (r *Keyring) ActiveES256() *Key { return r.Keys[0].Companion }
+// ActiveES256 is the ES256 signing key (VC-JWTs): the first "es256:" key.
+func (r *Keyring) ActiveES256() *Key { return r.ES[0] }
 
 // Find returns the key named kid (a thumbprint or a key URL), or nil.
 func (r *Keyring) Find(kid string) *Key {
 	kid = KIDOf(kid)
+	for _, k := range r.ES {
+		if k.KID == kid {
+			return k
+		}
+	}
 	for _, k := range r.Keys {
 		if k.KID == kid {
 			return k
@@ -90,7 +99,7 @@ func KeyFromSeed(seed string) (*Key, error) {
 	}
 	priv := ed25519.NewKeyFromSeed(raw)
 	pub := priv.Public().(ed25519.PublicKey)
-	return &Key{KID: Thumbprint(pub), Alg: AlgEdDSA, Public: pub, private: priv, Companion: es256FromSeed(raw)}, nil
+	return &Key{KID: Thumbprint(pub), Alg: AlgEdDSA, Public: pub, private: priv, Companion: es256FromSeed(raw).publicOnly()}, nil
 }
 
 // PublicKey builds a verify-only key from a base64url public key.
@@ -109,10 +118,14 @@ func Thumbprint(pub ed25519.PublicKey) string {
 	return base64.RawURLEncoding.EncodeToString(h[:])
 }
 
-// ParseSeeds reads a list of seeds separated by commas or new lines ('#' starts a comment).
-// name is used in error messages.
-func ParseSeeds(name, list string) ([]*Key, error) {
-	var keys []*Key
+// ES256Prefix marks a P-256 private key in a key list: "es256:" and the base64url scalar.
+const ES256Prefix = "es256:"
+
+// ParseSeeds reads a list of keys separated by commas or new lines ('#' starts a comment):
+// Ed25519 seeds, and P-256 keys written ES256Prefix + scalar. The first of each kind is
+// active. name is used in error messages.
+func ParseSeeds(name, list string) (*Keyring, error) {
+	r := &Keyring{Source: name}
 	seen := map[string]bool{}
 	n := 0
 	var items []string
@@ -128,19 +141,57 @@ func ParseSeeds(name, list string) ([]*Key, error) {
 			continue
 		}
 		n++
+		if secret, ok := strings.CutPrefix(line, ES256Prefix); ok {
+			k, err := ES256KeyFromSecret(secret)
+			if err != nil {
+				return nil, fmt.Errorf("%s: key %d %v", name, n, err)
+			}
+			if !seen[k.KID] {
+				seen[k.KID] = true
+				r.ES = append(r.ES, k)
+			}
+			continue
+		}
 		k, err := KeyFromSeed(line)
 		if err != nil {
 			return nil, fmt.Errorf("%s: key %d %v", name, n, err)
 		}
 		if !seen[k.KID] {
 			seen[k.KID] = true
-			keys = append(keys, k)
+			r.Keys = append(r.Keys, k)
 		}
 	}
-	if len(keys) == 0 {
+	if len(r.Keys) == 0 {
 		return nil, fmt.Errorf("%s: no key given", name)
 	}
-	return keys, nil
+	return r, nil
+}
+
+// NewES256Secret returns a fresh P-256 private key as a key list line: ES256Prefix and the
+// base64url scalar.
+func NewES256Secret() string {
+	k, err := ecdsa.GenerateKey(elliptic.P256(), rand.Reader)
+	if err != nil {
+		panic(err)
+	}
+	d, err := k.Bytes()
+	if err != nil {
+		panic(err)
+	}
+	return ES256Prefix + base64.RawURLEncoding.EncodeToString(d)
+}
+
+// ES256KeyFromSecret builds the P-256 signing key of a base64url scalar.
+func ES256KeyFromSecret(secret string) (*Key, error) {
+	d, err := base64.RawURLEncoding.DecodeString(strings.TrimRight(strings.TrimSpace(secret), "="))
+	if err != nil || len(d) != 32 {
+		return nil, errors.New("is not a base64url P-256 private key (32 bytes)")
+	}
+	priv, err := ecdsa.ParseRawPrivateKey(elliptic.P256(), d)
+	if err != nil {
+		return nil, errors.New("is not a P-256 private key")
+	}
+	return &Key{KID: ECThumbprint(&priv.PublicKey), Alg: AlgES256, EC: &priv.PublicKey, ecPriv: priv}, nil
 }
 
 // LoadKeyring returns the issuing keys: from configured (the value of
@@ -148,16 +199,19 @@ func ParseSeeds(name, list string) ([]*Key, error) {
 // file, which is created with a new key (0600, in a 0700 folder) on first start.
 func LoadKeyring(dataDir, configured string) (*Keyring, error) {
 	if strings.TrimSpace(configured) != "" {
-		keys, err := ParseSeeds(EnvKeys, configured)
+		r, err := ParseSeeds(EnvKeys, configured)
 		if err != nil {
 			return nil, err
 		}
-		return &Keyring{Keys: keys, Source: EnvKeys}, nil
+		if len(r.ES) == 0 {
+			return nil, fmt.Errorf("%s: no ES256 key (es256:...): VC-JWTs are signed with a P-256 key of its own; run `meritmark rotate-key` and set the value it prints", EnvKeys)
+		}
+		return r, nil
 	}
 	path := KeyFile(dataDir)
 	b, err := os.ReadFile(path)
 	if errors.Is(err, os.ErrNotExist) {
-		if err := writeSeeds(path, []string{NewSeed()}, true); err != nil && !errors.Is(err, os.ErrExist) {
+		if err := writeSeeds(path, []string{NewES256Secret(), NewSeed()}, true); err != nil && !errors.Is(err, os.ErrExist) {
 			return nil, fmt.Errorf("create issuing key: %w", err)
 		}
 		// another process may have won the race: read what is there
@@ -166,32 +220,53 @@ func LoadKeyring(dataDir, configured string) (*Keyring, error) {
 	if err != nil {
 		return nil, fmt.Errorf("read issuing keys: %w", err)
 	}
-	keys, err := ParseSeeds(path, string(b))
+	r, err := ParseSeeds(path, string(b))
 	if err != nil {
 		return nil, err
 	}
-	return &Keyring{Keys: keys, Source: path}, nil
-}
-
-// RotateKeyFile puts a new active key at the top of the data directory's key file (the
-// older keys stay below it, so what they signed keeps verifying) and returns it.
-func RotateKeyFile(dataDir string) (*Key, error) {
-	path := KeyFile(dataDir)
-	var seeds []string
-	b, err := os.ReadFile(path)
-	if err != nil && !errors.Is(err, os.ErrNotExist) {
-		return nil, err
-	}
-	for _, line := range strings.Split(string(b), "\n") {
-		if s := strings.TrimSpace(line); s != "" && !strings.HasPrefix(s, "#") {
-			seeds = append(seeds, s)
+	if len(r.ES) == 0 { // a key file from before issue 36: give it an ES256 key of its own
+		if err := writeSeeds(path, append([]string{NewES256Secret()}, keyLines(string(b))...), false); err != nil {
+			return nil, fmt.Errorf("add an ES256 key: %w", err)
+		}
+		if b, err = os.ReadFile(path); err != nil {
+			return nil, err
+		}
+		if r, err = ParseSeeds(path, string(b)); err != nil {
+			return nil, err
 		}
 	}
-	seed := NewSeed()
-	if err := writeSeeds(path, append([]string{seed}, seeds...), false); err != nil {
-		return nil, err
+	return r, nil
+}
+
+// keyLines are the keys of a key file, comments and blank lines left out.
+func keyLines(file string) []string {
+	var out []string
+	for _, line := range strings.Split(file, "\n") {
+		if s := strings.TrimSpace(line); s != "" && !strings.HasPrefix(s, "#") {
+			out = append(out, s)
+		}
 	}
-	return KeyFromSeed(seed)
+	return out
+}
+
+// RotateKeyFile puts a new active Ed25519 key and a new active ES256 key at the top of the
+// data directory's key file (the older keys stay below them, so what they signed keeps
+// verifying) and returns them.
+func RotateKeyFile(dataDir string) (ed, es *Key, err error) {
+	path := KeyFile(dataDir)
+	b, err := os.ReadFile(path)
+	if err != nil && !errors.Is(err, os.ErrNotExist) {
+		return nil, nil, err
+	}
+	seed, secret := NewSeed(), NewES256Secret()
+	if err := writeSeeds(path, append([]string{secret, seed}, keyLines(string(b))...), false); err != nil {
+		return nil, nil, err
+	}
+	if ed, err = KeyFromSeed(seed); err != nil {
+		return nil, nil, err
+	}
+	es, err = ES256KeyFromSecret(strings.TrimPrefix(secret, ES256Prefix))
+	return ed, es, err
 }
 
 // writeSeeds writes the key file atomically with mode 0600 (exclusive: fail if it exists).
@@ -200,7 +275,7 @@ func writeSeeds(path string, seeds []string, exclusive bool) error {
 	if err := os.MkdirAll(dir, 0o700); err != nil {
 		return err
 	}
-	body := "# Meritmark credential issuing keys: Ed25519 seeds (base64url), the first signs.\n# Keep this file secret. Older keys stay so that what they signed keeps verifying.\n" +
+	body := "# Meritmark credential issuing keys: Ed25519 seeds (base64url) and P-256 keys (es256:...);\n# the first of each kind signs. Keep this file secret. Older keys stay so that what they\n# signed keeps verifying.\n" +
 		strings.Join(seeds, "\n") + "\n"
 	if exclusive {
 		f, err := os.OpenFile(path, os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o600)

@@ -52,7 +52,7 @@ func TestRotationKeepsOldCredentialsVerifying(t *testing.T) {
 	oldES := iss.Keys.ActiveES256().KID
 	idx1 := g1.StatusIndex
 
-	if _, err := credential.RotateKeyFile(dir); err != nil {
+	if _, _, err := credential.RotateKeyFile(dir); err != nil {
 		t.Fatal(err)
 	}
 	credential.Forget(d)
@@ -72,7 +72,7 @@ func TestRotationKeepsOldCredentialsVerifying(t *testing.T) {
 		t.Fatal(err)
 	}
 	p, _ := credential.ParseJWT(g2.CredentialJWT)
-	if p.Header.Kid != credential.KeyURL("https://a.example", iss2.Keys.ActiveES256().KID) || p.Header.Alg != "ES256" || g2.StatusIndex < 1 || g2.StatusIndex == g1.StatusIndex {
+	if p.Header.Kid != credential.VerificationMethodID("https://a.example", iss2.Keys.ActiveES256().KID) || p.Header.Alg != "ES256" || g2.StatusIndex < 1 || g2.StatusIndex == g1.StatusIndex {
 		t.Fatalf("new credential kid %s, index %d", p.Header.Kid, g2.StatusIndex)
 	}
 
@@ -87,9 +87,10 @@ func TestRotationKeepsOldCredentialsVerifying(t *testing.T) {
 			t.Fatalf("another instance does not verify %s: %v", g.ID, err)
 		}
 	}
-	// three seeds, each an ES256 and an Ed25519 key; this instance's ES256 key first
+	// three key sets, each an ES256 key, an Ed25519 key and the ES256 key once derived from
+	// its seed (verify-only); this instance's ES256 key first
 	set, err := iss3.JWKS(ctx, "https://a.example")
-	if err != nil || len(set.Keys) != 6 || set.Keys[0].Kid != credential.KeyURL("https://a.example", iss3.Keys.ActiveES256().KID) ||
+	if err != nil || len(set.Keys) != 9 || set.Keys[0].Kid != credential.KeyURL("https://a.example", iss3.Keys.ActiveES256().KID) ||
 		set.Keys[1].Kid != iss3.Keys.Active().KID {
 		t.Fatalf("JWKS %+v %v", set, err)
 	}

@@ -22,31 +22,47 @@ func TestES256JWTAndDataIntegrityRoundTrip(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	es := ed.Companion
-	if es == nil || !es.IsES256() || es.KID != ECThumbprint(es.EC) || len(es.KID) != 43 {
-		t.Fatalf("companion %+v", es)
+	// the ES256 key that signs is a key of its own; the one derived from the seed (the
+	// VC-JWTs signed before issue 36) is still derived the same way, verify-only
+	es, err := ES256KeyFromSecret(strings.TrimPrefix(NewES256Secret(), ES256Prefix))
+	if err != nil || !es.IsES256() || es.KID != ECThumbprint(es.EC) || len(es.KID) != 43 || !es.CanSign() {
+		t.Fatalf("es256 key %+v %v", es, err)
 	}
-	// the same seed derives the same ES256 key
 	again, _ := KeyFromSeed(b64.EncodeToString(ed.private.Seed()))
-	if again.Companion.KID != es.KID {
-		t.Fatal("ES256 key is not derived deterministically")
+	if again.Companion.KID != ed.Companion.KID || ed.Companion.CanSign() || ed.Companion.KID == es.KID {
+		t.Fatal("the derived ES256 key changed, or can still sign")
 	}
 	s, err := SignBoth(ed, es, stdInput(), time.Date(2026, 11, 1, 10, 0, 1, 0, time.UTC))
 	if err != nil {
 		t.Fatal(err)
 	}
-	ring := &Keyring{Keys: []*Key{ed}}
-	// JWT: ES256, kid = the key URL, raw R||S signature
+	ring := &Keyring{Keys: []*Key{ed}, ES: []*Key{es}}
+	// JWT: ES256, kid = the key's verification method in our DID document, raw R||S signature
 	p, err := ParseJWT(s.JWT)
 	if err != nil {
 		t.Fatal(err)
 	}
-	wantKid := "http://localhost:8443/.well-known/jwks/" + es.KID
-	if p.Header != (Header{Alg: "ES256", Kid: wantKid, Typ: "JWT"}) || len(p.sig) != 64 {
-		t.Fatalf("header %+v, sig %d bytes", p.Header, len(p.sig))
+	wantKid := "did:web:localhost%3A8443#" + es.KID
+	if sig, _ := b64.DecodeString(strings.Split(s.JWT, ".")[2]); p.Header != (Header{Alg: "ES256", Kid: wantKid, Typ: "JWT"}) || len(sig) != 64 {
+		t.Fatalf("header %+v, sig %d bytes", p.Header, len(sig))
 	}
 	if k, err := p.VerifySignature(ring.Find); err != nil || k.KID != es.KID {
 		t.Fatalf("verify ES256: %v", err)
+	}
+	// a VC-JWT signed before issue 36 with the key derived from the seed (kid its key URL)
+	// still verifies against the keyring, whose derived key can no longer sign
+	legacy := es256FromSeed(ed.private.Seed())
+	oldTok, err := SignJWTKid(legacy, KeyURL("http://localhost:8443", legacy.KID), []byte(`{"a":1}`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if op, err := ParseJWT(oldTok); err != nil {
+		t.Fatal(err)
+	} else if k, err := op.VerifySignature(ring.Find); err != nil || k.KID != ed.Companion.KID || k.CanSign() {
+		t.Fatalf("a VC-JWT signed with the derived key: %v", err)
+	}
+	if _, err := SignJWTKid(ed.Companion, "x", []byte(`{}`)); err == nil {
+		t.Fatal("the derived key still signs")
 	}
 	var claims map[string]any
 	_ = json.Unmarshal(p.Payload, &claims)
@@ -58,9 +74,18 @@ func TestES256JWTAndDataIntegrityRoundTrip(t *testing.T) {
 	if probs := Validate(p.Payload); len(probs) > 0 {
 		t.Fatalf("payload problems %v", probs)
 	}
-	st := claims["credentialStatus"].(map[string]any)
-	if st["id"] != "http://localhost:8443/credentials/status" || st["type"] != "1EdTechRevocationList" || len(st) != 2 {
-		t.Fatalf("JWT credentialStatus %v", st)
+	// issue 36: a BitstringStatusListEntry per purpose, no 1EdTech list
+	st, _ := claims["credentialStatus"].([]any)
+	for i, purpose := range []string{"revocation", "suspension"} {
+		var e map[string]any
+		if i < len(st) {
+			e, _ = st[i].(map[string]any)
+		}
+		list := "http://localhost:8443/credentials/status/" + purpose
+		if len(st) != 2 || e["type"] != "BitstringStatusListEntry" || e["statusPurpose"] != purpose || e["statusListIndex"] != "4242" ||
+			e["statusListCredential"] != list || e["id"] != list+"#4242" {
+			t.Fatalf("JWT credentialStatus %v", claims["credentialStatus"])
+		}
 	}
 	// one flipped byte anywhere in the payload or the signature fails
 	parts := strings.Split(s.JWT, ".")
@@ -103,10 +128,8 @@ func TestES256JWTAndDataIntegrityRoundTrip(t *testing.T) {
 	if iss["id"] != did || iss["name"] != "Meritmark" || iss["url"] != "http://localhost:8443" || iss["image"].(map[string]any)["id"] != "http://localhost:8443/issuer/image.png" {
 		t.Fatalf("issuer %v", iss)
 	}
-	ls := doc["credentialStatus"].(map[string]any)
-	if ls["type"] != "BitstringStatusListEntry" || ls["statusPurpose"] != "revocation" || ls["statusListIndex"] != "4242" ||
-		ls["statusListCredential"] != "http://localhost:8443/credentials/status/revocation" || ls["id"] == ls["statusListCredential"] {
-		t.Fatalf("status %v", ls)
+	if ldStatus, _ := json.Marshal(doc["credentialStatus"]); string(ldStatus) != string(mustJSON(t, claims["credentialStatus"])) {
+		t.Fatalf("the JSON-LD status %s differs from the JWT's", ldStatus)
 	}
 	if rs := doc["refreshService"].(map[string]any); rs["id"] != doc["id"] || rs["type"] != "1EdTechCredentialRefresh" {
 		t.Fatalf("refreshService %v", rs)
@@ -232,8 +255,19 @@ func TestDIDDocumentShape(t *testing.T) {
 	k2, _ := KeyFromSeed(NewSeed())
 	doc := DIDDocumentOf("https://badges.example:8443", []*Key{k1.Companion, k1, k2})
 	did := "did:web:badges.example%3A8443"
-	if doc.ID != did || doc.Context[0] != "https://www.w3.org/ns/did/v1" || len(doc.VerificationMethod) != 2 || len(doc.AssertionMethod) != 2 {
+	if doc.ID != did || doc.Context[0] != "https://www.w3.org/ns/did/v1" || len(doc.VerificationMethod) != 3 || len(doc.AssertionMethod) != 3 {
 		t.Fatalf("did doc %+v", doc)
+	}
+	// issue 36: the P-256 key is a JsonWebKey under assertionMethod, after the Ed25519 keys
+	jwk := doc.VerificationMethod[2]
+	x, y := ecXY(k1.Companion.EC)
+	if jwk.ID != did+"#"+k1.Companion.KID || jwk.Type != "JsonWebKey" || jwk.Controller != did || doc.AssertionMethod[2] != jwk.ID ||
+		jwk.PublicKeyMultibase != "" || jwk.PublicKeyJwk == nil || *jwk.PublicKeyJwk != (PublicJWK{Kty: "EC", Crv: "P-256", X: x, Y: y}) ||
+		doc.Context[2] != ContextJWK {
+		t.Fatalf("JsonWebKey %+v", jwk)
+	}
+	if doc.VerificationMethod[1].ID != did+"#"+k2.KID {
+		t.Fatalf("the Ed25519 keys come first: %+v", doc.VerificationMethod)
 	}
 	vm := doc.VerificationMethod[0]
 	if vm.ID != did+"#"+k1.KID || vm.Type != "Multikey" || vm.Controller != did || doc.AssertionMethod[0] != vm.ID ||
@@ -247,8 +281,10 @@ func TestDIDDocumentShape(t *testing.T) {
 	if DIDWeb("https://meritmark.example") != "did:web:meritmark.example" || DIDWeb("not a url") != "" {
 		t.Fatal("DIDWeb")
 	}
-	// the DID document is itself safe JSON-LD
-	m, _ := toGeneric(doc)
+	// the DID document of the Ed25519 keys is itself safe JSON-LD (the JWK context, for the
+	// JsonWebKey entries, is not pinned here)
+	m, _ := toGeneric(DIDDocumentOf("https://badges.example:8443", []*Key{k1, k2}))
+	m["@context"] = []any{ContextDID, ContextMultikey}
 	if _, err := Canonicalize(m); err != nil {
 		t.Fatal(err)
 	}
@@ -292,4 +328,13 @@ func BenchmarkVerifyProof(b *testing.B) {
 			b.Fatal(err)
 		}
 	}
+}
+
+func mustJSON(t *testing.T, v any) []byte {
+	t.Helper()
+	b, err := json.Marshal(v)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return b
 }

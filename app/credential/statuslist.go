@@ -3,24 +3,38 @@ package credential
 import (
 	"bytes"
 	"compress/gzip"
+	"context"
 	"crypto/rand"
 	"encoding/base64"
+	"encoding/json"
 	"errors"
+	"fmt"
 	"math/big"
 	"strconv"
+	"time"
+
+	"github.com/uptrace/bun"
+
+	"meritmark/app/model"
 )
 
 // Status lists. Every credential has one index (badge_grants.status_index), drawn at
-// random when it is first signed, unique (credential_status_slots), so an index says
-// nothing about the order or the number of grants.
+// random when it is signed, unique (credential_status_slots), so an index says nothing
+// about the order or the number of grants. Both forms of a credential (VC-JWT and JSON-LD)
+// carry two BitstringStatusListEntry objects with that index (issue 36):
 //
-//   - {origin}/credentials/status: the 1EdTech Revocation List (OB 3.0, VCRL 1.0): the
-//     VC-JWT's credentialStatus {id: that URL, type: "1EdTechRevocationList"}. The list
-//     names each revoked credential: {id, revoked: true}. Reasons are never published.
-//   - {origin}/credentials/status/revocation: a BitstringStatusListCredential
-//     (statusPurpose "revocation", signed with a Data Integrity proof by the issuer's
-//     did:web): the JSON-LD credential's credentialStatus is a BitstringStatusListEntry
-//     pointing at it.
+//   - {origin}/credentials/status/revocation: statusPurpose "revocation". Final: an index
+//     once revoked stays on (credential_revocations); a restored grant is signed again
+//     under a new index, so the new credential verifies and the old copies stay revoked.
+//   - {origin}/credentials/status/suspension: statusPurpose "suspension", the reversible
+//     states: an expiry set or brought forward after issue that has passed (the copies
+//     downloaded before carry the older validUntil). Clearing it turns the bit off.
+//
+// Each list is a BitstringStatusListCredential signed with a Data Integrity proof by the
+// issuer's did:web. {origin}/credentials/status is the 1EdTech Revocation List (OB 3.0,
+// VCRL 1.0, deprecated by 1EdTech in 2025) still served for the VC-JWTs issued before,
+// whose credentialStatus is {id: that URL, type: "1EdTechRevocationList"}: it names each
+// revoked credential {id, revoked: true}. Reasons are never published.
 
 // MinListBits is the smallest status list (the Bitstring Status List minimum: 16 KiB).
 const MinListBits = 131072
@@ -114,9 +128,18 @@ func BitSet(list []byte, i int) bool {
 // Status purposes.
 const (
 	PurposeRevocation = "revocation"
+	PurposeSuspension = "suspension"
 )
 
-// StatusListPath is the path of the revocation Bitstring Status List credential.
+// Purposes are the status lists we publish, in the order a credential names them.
+var Purposes = []string{PurposeRevocation, PurposeSuspension}
+
+// ValidPurpose reports whether purpose is one of ours.
+func ValidPurpose(purpose string) bool {
+	return purpose == PurposeRevocation || purpose == PurposeSuspension
+}
+
+// StatusListPath is the path of a Bitstring Status List credential.
 func StatusListPath(purpose string) string { return "/credentials/status/" + purpose }
 
 // BitstringStatusListURL is the URL of a Bitstring Status List credential on origin.
@@ -127,6 +150,86 @@ func BitstringEntry(origin, purpose string, index int) *Status {
 	list := BitstringStatusListURL(origin, purpose)
 	return &Status{ID: list + "#" + strconv.Itoa(index), Type: "BitstringStatusListEntry", StatusPurpose: purpose,
 		StatusListIndex: strconv.Itoa(index), StatusListCredential: list}
+}
+
+// StatusEntries are the credentialStatus of a credential with status index on origin: one
+// BitstringStatusListEntry per purpose.
+func StatusEntries(origin string, index int) Statuses {
+	out := make(Statuses, 0, len(Purposes))
+	for _, p := range Purposes {
+		out = append(out, *BitstringEntry(origin, p, index))
+	}
+	return out
+}
+
+// Statuses is a credentialStatus: one object or an array of them (VC 2.0). It is written
+// as an object when it holds one entry (the credentials issued before issue 36) and as an
+// array otherwise.
+type Statuses []Status
+
+// MarshalJSON writes one entry as an object.
+func (s Statuses) MarshalJSON() ([]byte, error) {
+	if len(s) == 1 {
+		return json.Marshal(s[0])
+	}
+	return json.Marshal([]Status(s))
+}
+
+// UnmarshalJSON reads an object or an array.
+func (s *Statuses) UnmarshalJSON(b []byte) error {
+	b = bytes.TrimSpace(b)
+	if len(b) > 0 && b[0] == '[' {
+		var list []Status
+		if err := json.Unmarshal(b, &list); err != nil {
+			return err
+		}
+		*s = list
+		return nil
+	}
+	if string(b) == "null" {
+		*s = nil
+		return nil
+	}
+	var one Status
+	if err := json.Unmarshal(b, &one); err != nil {
+		return err
+	}
+	*s = Statuses{one}
+	return nil
+}
+
+// Entry is the BitstringStatusListEntry of purpose, or nil.
+func (s Statuses) Entry(purpose string) *Status {
+	for i := range s {
+		if s[i].Type == "BitstringStatusListEntry" && s[i].StatusPurpose == purpose {
+			return &s[i]
+		}
+	}
+	return nil
+}
+
+// RecordRevocation makes g's status index revoked for good (inside the revoking
+// transaction): the revocation lists read credential_revocations, which nothing deletes
+// from. A grant without an index (never signed) has nothing to record.
+func RecordRevocation(ctx context.Context, tx bun.IDB, g *model.BadgeGrant, at time.Time) error {
+	if g.StatusIndex <= 0 {
+		return nil
+	}
+	_, err := tx.NewRaw(`INSERT INTO credential_revocations (idx, grant_id, public_verification_id, credential_origin, revoked_at)
+VALUES (?, ?, ?, ?, ?) ON CONFLICT (idx) DO NOTHING`, g.StatusIndex, g.ID, g.PublicVerificationID, g.CredentialOrigin, at.UTC()).Exec(ctx)
+	if err != nil {
+		return fmt.Errorf("record revocation: %w", err)
+	}
+	return nil
+}
+
+// IndexRevoked reports whether status index idx was ever revoked.
+func IndexRevoked(ctx context.Context, d bun.IDB, idx int) (bool, error) {
+	if idx <= 0 {
+		return false, nil
+	}
+	n, err := d.NewSelect().Table("credential_revocations").Where("idx = ?", idx).Count(ctx)
+	return n > 0, err
 }
 
 // StatusListCredential is a BitstringStatusListCredential (without its proof).

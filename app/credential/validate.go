@@ -120,8 +120,19 @@ func Validate(raw []byte) []string {
 			}
 		}
 	}
-	if st, ok := m["credentialStatus"].(map[string]any); ok && (!isURI(str(st["id"])) || str(st["type"]) == "") {
-		bad("credentialStatus needs an id and a type")
+	// credentialStatus: one object, or (VC 2.0, our credentials since issue 36) an array
+	var statuses []any
+	switch st := m["credentialStatus"].(type) {
+	case map[string]any:
+		statuses = []any{st}
+	case []any:
+		statuses = st
+	}
+	for _, x := range statuses {
+		if st, ok := x.(map[string]any); !ok || !isURI(str(st["id"])) || str(st["type"]) == "" {
+			bad("credentialStatus needs an id and a type")
+			break
+		}
 	}
 	// VC-JWT claims, when present (a JWT payload): they must agree with the credential
 	if _, ok := m["iss"]; ok || m["jti"] != nil || m["nbf"] != nil {

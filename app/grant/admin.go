@@ -171,6 +171,9 @@ func RevokeTx(ctx context.Context, tx bun.Tx, actor *model.User, g *model.BadgeG
 	if _, err := tx.NewUpdate().Model(g).Column("revoked_at", "revocation_reason").WherePK().Exec(ctx); err != nil {
 		return err
 	}
+	if err := credential.RecordRevocation(ctx, tx, g, now); err != nil { // final (issue 36)
+		return err
+	}
 	if err := halloffame.Refresh(ctx, tx, g.UserID); err != nil {
 		return err
 	}
@@ -236,10 +239,11 @@ func (s *Admin) SetExpiry(ctx context.Context, actor *model.User, id string, exp
 	return out, nil
 }
 
-// publishExpiry marks g for the status lists when SetExpiry sets or brings forward the
+// publishExpiry marks g for the suspension list when SetExpiry sets or brings forward the
 // expiry (was: before) of a credential already signed, so that copies downloaded before
-// fail status checks once it passes. The mark stays: a copy without validUntil may still
-// be around after any later change.
+// read "suspended" once it passes (never "revoked": clearing or extending the expiry turns
+// the bit off again). The mark stays: a copy without validUntil may still be around after
+// any later change.
 func publishExpiry(ctx context.Context, tx bun.IDB, g *model.BadgeGrant, before *time.Time) error {
 	if g.CredentialJWT == "" || g.ExpiresAt == nil || (before != nil && !g.ExpiresAt.Before(*before)) {
 		return nil

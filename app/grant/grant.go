@@ -89,7 +89,8 @@ type Result struct {
 // Issue makes the application's one grant, inside the caller's transaction tx (the
 // approval). The application has at most one grant (badge_grants.application_id is
 // unique): when it exists Issue returns it, restoring it if it was revoked (a re-approve
-// after a reject keeps the same verification ids), and never creates a second one.
+// after a reject keeps the same verification ids but issues a new credential: the revoked
+// one stays revoked), and never creates a second one.
 //
 // The caller must hold the application row (approval locks it), so two approvals of the
 // same application run one after the other; the unique index is the backstop.
@@ -107,13 +108,22 @@ func Issue(ctx context.Context, tx bun.Tx, in Input) (*Result, error) {
 			}
 			return &Result{Grant: &g}, nil
 		}
+		// the revocation stays final (issue 36): the revoked credential's index stays on the
+		// revocation list and the restored grant gets a new credential under a new index
+		if err := credential.RecordRevocation(ctx, tx, &g, *g.RevokedAt); err != nil {
+			return nil, err
+		}
 		g.RevokedAt = nil
 		g.RevocationReason = ""
 		g.GrantedBy = &in.GrantedBy
-		if _, err := tx.NewUpdate().Model(&g).Column("revoked_at", "revocation_reason", "granted_by").WherePK().Exec(ctx); err != nil {
+		g.StatusIndex, g.CredentialJWT = 0, ""
+		if _, err := tx.NewUpdate().Model(&g).Column("revoked_at", "revocation_reason", "granted_by", "status_index", "credential_jwt").WherePK().Exec(ctx); err != nil {
 			return nil, fmt.Errorf("restore grant: %w", err)
 		}
-		// re-sign (the badge or the holder may have changed) and count it again
+		if _, err := tx.NewDelete().Table("badge_grant_credentials").Where("grant_id = ?", g.ID).Exec(ctx); err != nil {
+			return nil, fmt.Errorf("restore grant: %w", err)
+		}
+		// sign the new credential (the badge or the holder may have changed) and count it again
 		if err := credential.SignInTx(ctx, tx, &g, in.Origin); err != nil {
 			return nil, err
 		}
@@ -247,7 +257,7 @@ func insertWithSavepoint(ctx context.Context, tx bun.Tx, g *model.BadgeGrant) er
 
 // Revoke marks the application's grant revoked with reason (inside tx). It answers the
 // grant as it is now, or nil when the application has none; a grant already revoked is
-// left as it is.
+// left as it is. The revocation of its credential is final (credential_revocations).
 func Revoke(ctx context.Context, tx bun.Tx, applicationID, reason string, now time.Time) (*model.BadgeGrant, error) {
 	var g model.BadgeGrant
 	if err := tx.NewSelect().Model(&g).Where("application_id = ?", applicationID).Limit(1).Scan(ctx); err != nil {
@@ -263,6 +273,9 @@ func Revoke(ctx context.Context, tx bun.Tx, applicationID, reason string, now ti
 	g.RevocationReason = reason
 	if _, err := tx.NewUpdate().Model(&g).Column("revoked_at", "revocation_reason").WherePK().Exec(ctx); err != nil {
 		return nil, fmt.Errorf("revoke grant: %w", err)
+	}
+	if err := credential.RecordRevocation(ctx, tx, &g, now); err != nil {
+		return nil, err
 	}
 	if err := halloffame.Refresh(ctx, tx, g.UserID); err != nil {
 		return nil, err

@@ -7,6 +7,7 @@ import (
 	"encoding/json"
 	"image/png"
 	"net/http"
+	"slices"
 	"strconv"
 	"strings"
 	"testing"
@@ -150,32 +151,61 @@ func TestCredentialWithIndependentJOSE(t *testing.T) {
 		t.Fatal(err)
 	}
 	h := jws.Signatures[0].Header
+	// issue 36: the kid is the key's verification method in our DID document
+	did := credential.DIDWeb(w.e.URL)
 	apptest.Expect(t, "JOSE header", h,
 		apptest.Eq("h.Algorithm", h.Algorithm, "ES256"),
-		apptest.True("strings.HasPrefix(h.KeyID, w.e.URL+\"/.well-known/jwks/\")", strings.HasPrefix(h.KeyID, w.e.URL+"/.well-known/jwks/")),
+		apptest.True("strings.HasPrefix(h.KeyID, did+\"#\")", strings.HasPrefix(h.KeyID, did+"#")),
 		apptest.Eq("h.ExtraHeaders[\"typ\"]", h.ExtraHeaders["typ"], "JWT"))
-	keys := set.Key(h.KeyID)
+	thumb := strings.TrimPrefix(h.KeyID, did+"#")
+	// as a DID-based JWT verifier does: the kid in did.json, a JsonWebKey under assertionMethod
+	var dd struct {
+		ID                 string   `json:"id"`
+		AssertionMethod    []string `json:"assertionMethod"`
+		VerificationMethod []struct {
+			ID, Type, Controller string
+			PublicKeyJwk         json.RawMessage `json:"publicKeyJwk"`
+		} `json:"verificationMethod"`
+	}
+	visitor.Abs("GET", "/.well-known/did.json", nil).Expect(http.StatusOK).JSON(&dd)
+	var fromDID *jose.JSONWebKey
+	for _, vm := range dd.VerificationMethod {
+		if vm.ID == h.KeyID && vm.Type == "JsonWebKey" && vm.Controller == dd.ID && slices.Contains(dd.AssertionMethod, vm.ID) {
+			fromDID = &jose.JSONWebKey{}
+			if err := json.Unmarshal(vm.PublicKeyJwk, fromDID); err != nil {
+				t.Fatal(err)
+			}
+		}
+	}
+	if fromDID == nil || dd.ID != did || !fromDID.Valid() || !fromDID.IsPublic() {
+		t.Fatalf("kid %s is not a JsonWebKey under assertionMethod in did.json", h.KeyID)
+	}
+	if tp, err := fromDID.Thumbprint(cryptoSHA256); err != nil || b64(tp) != thumb {
+		t.Fatalf("the kid does not end in the key's RFC 7638 thumbprint: %v", err)
+	}
+	if _, err := jws.Verify(fromDID); err != nil {
+		t.Fatalf("the key in did.json does not verify: %v", err)
+	}
+	// the same key is in the JWKS, named by its key URL, which answers the public JWK
+	keyURL := w.e.URL + "/.well-known/jwks/" + thumb
+	keys := set.Key(keyURL)
 	if len(keys) != 1 {
-		t.Fatalf("kid %s not in the JWKS", h.KeyID)
+		t.Fatalf("%s not in the JWKS", keyURL)
 	}
 	apptest.Expect(t, "JWK", keys[0],
 		apptest.True("keys[0].Valid()", keys[0].Valid()),
 		apptest.Eq("keys[0].Algorithm", keys[0].Algorithm, "ES256"),
 		apptest.Eq("keys[0].Use", keys[0].Use, "sig"))
-	// the kid is a URL on our origin that answers the same public JWK
 	var one jose.JSONWebKey
-	kidRes := visitor.Abs("GET", strings.TrimPrefix(h.KeyID, w.e.URL), nil).Expect(http.StatusOK)
+	kidRes := visitor.Abs("GET", "/.well-known/jwks/"+thumb, nil).Expect(http.StatusOK)
 	if ct := kidRes.Header.Get("Content-Type"); ct != "application/jwk+json" {
-		t.Fatalf("kid URL content type %q", ct)
+		t.Fatalf("key URL content type %q", ct)
 	}
-	if err := json.Unmarshal(kidRes.Body, &one); err != nil || one.KeyID != h.KeyID || !one.Valid() || !one.IsPublic() {
-		t.Fatalf("kid URL answers %s: %v", kidRes.Body, err)
-	}
-	if tp, err := one.Thumbprint(cryptoSHA256); err != nil || w.e.URL+"/.well-known/jwks/"+b64(tp) != h.KeyID {
-		t.Fatalf("kid does not end in the key's RFC 7638 thumbprint: %v", err)
+	if err := json.Unmarshal(kidRes.Body, &one); err != nil || one.KeyID != keyURL || !one.Valid() || !one.IsPublic() {
+		t.Fatalf("key URL answers %s: %v", kidRes.Body, err)
 	}
 	if _, err := jws.Verify(one); err != nil {
-		t.Fatalf("the JWK at the kid URL does not verify: %v", err)
+		t.Fatalf("the JWK at the key URL does not verify: %v", err)
 	}
 	payload, err := jws.Verify(keys[0])
 	if err != nil {
@@ -229,11 +259,23 @@ func TestCredentialWithIndependentJOSE(t *testing.T) {
 		ach["image"].(map[string]any)["type"] != "Image" {
 		t.Errorf("achievement %v", ach)
 	}
-	st := m["credentialStatus"].(map[string]any)
-	apptest.Want(t, "credentialStatus", st,
-		apptest.Eq("st[\"type\"]", st["type"], "1EdTechRevocationList"),
-		apptest.Eq[any]("st[\"id\"]", st["id"], origin+"/credentials/status"),
-		apptest.Eq("len(st)", len(st), 2))
+	// issue 36: both forms name a BitstringStatusListEntry per purpose at the grant's index
+	st, _ := m["credentialStatus"].([]any)
+	idx := itoa(g.StatusIndex)
+	for i, purpose := range []string{"revocation", "suspension"} {
+		e := map[string]any{}
+		if i < len(st) {
+			e, _ = st[i].(map[string]any)
+		}
+		list := origin + "/credentials/status/" + purpose
+		apptest.Want(t, "credentialStatus "+purpose, e,
+			apptest.Eq("len(st)", len(st), 2),
+			apptest.Eq[any]("type", e["type"], "BitstringStatusListEntry"),
+			apptest.Eq[any]("statusPurpose", e["statusPurpose"], purpose),
+			apptest.Eq[any]("statusListIndex", e["statusListIndex"], idx),
+			apptest.Eq[any]("statusListCredential", e["statusListCredential"], list),
+			apptest.Eq[any]("id", e["id"], list+"#"+idx))
+	}
 	if sc := m["credentialSchema"].([]any); len(sc) != 1 || sc[0].(map[string]any)["type"] != "1EdTechJsonSchemaValidator2019" ||
 		sc[0].(map[string]any)["id"] != "https://purl.imsglobal.org/spec/ob/v3p0/schema/json/ob_v3p0_achievementcredential_schema.json" {
 		t.Errorf("credentialSchema %v", m["credentialSchema"])
@@ -501,6 +543,7 @@ func TestRejectAfterApprovalRevokesAndReapproveRestores(t *testing.T) {
 	_, g := w.grant(t, "Hedy Lamarr", "hedy@example.com", w.badge)
 	c := w.e.Client()
 	c.Get("/verify/badge/" + g.VerificationID).Expect(http.StatusOK)
+	oldLD := c.Abs("GET", "/credentials/"+g.PublicVerificationID+".json", nil).Expect(http.StatusOK).Body
 	w.admin.Put("/admin/applications/"+*g.ApplicationID+"/reject", map[string]any{"reason": "Plagiarised proof"}).Expect(http.StatusOK)
 	time.Sleep(1100 * time.Millisecond) // another path changed it: within the cache's freshness
 	var r result
@@ -515,8 +558,42 @@ func TestRejectAfterApprovalRevokesAndReapproveRestores(t *testing.T) {
 	if !r.IsValid {
 		t.Fatalf("after re-approve: %+v", r)
 	}
-	if g2 := w.reload(t, g.ID); g2.StatusIndex != g.StatusIndex || g2.CredentialJWT == "" {
-		t.Fatalf("re-approve changed the status index %d -> %d", g.StatusIndex, g2.StatusIndex)
+	// issue 36: the revocation stays final. The restored grant has a new credential under
+	// a new index (same verification ids); the old index stays on in the revocation list and
+	// the old credential's id stays in the 1EdTech list; the new index is on in neither list.
+	g2 := w.reload(t, g.ID)
+	if g2.StatusIndex == g.StatusIndex || g2.StatusIndex < 1 || g2.CredentialJWT == "" || g2.CredentialJWT == g.CredentialJWT ||
+		g2.PublicVerificationID != g.PublicVerificationID {
+		t.Fatalf("re-approve: status index %d -> %d, new credential %v", g.StatusIndex, g2.StatusIndex, g2.CredentialJWT != g.CredentialJWT)
+	}
+	p, _ := credential.ParseJWT(g2.CredentialJWT)
+	pl, _ := credential.Decode(p.Payload)
+	if pl == nil || !pl.NamesStatusLists(w.e.URL, g2.StatusIndex) {
+		t.Fatalf("the new credential's status: %+v", pl)
+	}
+	rev := w.statusBits(t, "revocation")
+	sus := w.statusBits(t, "suspension")
+	apptest.Expect(t, "status lists after the restore", g2,
+		apptest.True("old index revoked", credential.BitSet(rev, g.StatusIndex)),
+		apptest.True("new index not revoked", !credential.BitSet(rev, g2.StatusIndex)),
+		apptest.True("new index not suspended", !credential.BitSet(sus, g2.StatusIndex)),
+		apptest.True("old credential in the 1EdTech list", strings.Contains(string(c.Abs("GET", "/credentials/status", nil).Expect(http.StatusOK).Body),
+			`"`+credential.CredentialURL(w.e.URL, g.PublicVerificationID)+`"`)))
+	// the copies downloaded before the reject, dropped on /verify-badge: still revoked (the
+	// new credential verifies)
+	roomyLimits(t)
+	for name, data := range map[string][]byte{"old.jwt": []byte(g.CredentialJWT), "old.json": oldLD, "new.jwt": []byte(g2.CredentialJWT)} {
+		var fr result
+		upload(c, name, "", data).Expect(http.StatusOK).JSON(&fr)
+		if name == "new.jwt" {
+			apptest.Expect(t, "the new credential", fr, apptest.True("fr.IsValid", fr.IsValid), apptest.Eq("fr.Status", fr.Status, "valid"))
+			continue
+		}
+		apptest.Expect(t, name+" after the restore", fr,
+			apptest.True("!fr.IsValid", !fr.IsValid),
+			apptest.Eq("fr.Status", fr.Status, "revoked"),
+			apptest.True("fr.Checks.Signature", fr.Checks.Signature),
+			apptest.True("reason", strings.HasPrefix(fr.Reason, "This badge was revoked on ")))
 	}
 }
 

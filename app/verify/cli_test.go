@@ -32,7 +32,7 @@ func TestCommandLineVerifier(t *testing.T) {
 	out, err := run(w.e.URL+"/verify/"+g.PublicVerificationID, "--email", "BARBARA@example.com")
 	if err != nil || !strings.Contains(out, "VALID: this credential is genuine.") || !strings.Contains(out, "Trusted     "+w.e.URL+"\n") ||
 		!strings.Contains(out, "[ ok ] issuer     issued by the trusted issuer "+w.e.URL) || !strings.Contains(out, "[ ok ] recipient") ||
-		!strings.Contains(out, "[ ok ] revocation") || !strings.Contains(out, "Go Developer") {
+		!strings.Contains(out, "[ ok ] revocation not revoked") || !strings.Contains(out, "[ ok ] suspension not suspended") || !strings.Contains(out, "Go Developer") {
 		t.Fatalf("verify link: %v\n%s", err, out)
 	}
 
@@ -43,8 +43,10 @@ func TestCommandLineVerifier(t *testing.T) {
 	pngPath, jwksPath := filepath.Join(dir, "badge.png"), filepath.Join(dir, "jwks.json")
 	_ = os.WriteFile(pngPath, pngBody, 0o644)
 	_ = os.WriteFile(jwksPath, jwks, 0o644)
+	// (issue 36: a skipped status check is never VALID, and the exit status says so)
 	out, err = run(pngPath, "--jwks", jwksPath, "--offline")
-	if err != nil || !strings.Contains(out, "[skip] revocation") || !strings.Contains(out, "[ ok ] signature") {
+	if !errors.Is(err, credential.ErrNotValid) || !strings.Contains(out, "[skip] status") || !strings.Contains(out, "[ ok ] signature") ||
+		strings.Contains(out, "VALID: this credential is genuine.") || !strings.Contains(out, "NOT VERIFIED: the status check was skipped") {
 		t.Fatalf("offline png: %v\n%s", err, out)
 	}
 	out, err = run(pngPath, "--jwks", jwksPath, "--offline", "--email", "someone@else.com")
@@ -65,7 +67,8 @@ func TestCommandLineVerifier(t *testing.T) {
 	ldPath := filepath.Join(dir, "c.json")
 	_ = os.WriteFile(ldPath, ld, 0o644)
 	out, err = run(ldPath)
-	if err != nil || !strings.Contains(out, "[ ok ] signature  eddsa-rdfc-2022 Data Integrity proof valid") || !strings.Contains(out, "Keys        "+w.e.URL+"/.well-known/did.json") {
+	if err != nil || !strings.Contains(out, "[ ok ] signature  eddsa-rdfc-2022 Data Integrity proof valid") || !strings.Contains(out, "Keys        "+w.e.URL+"/.well-known/did.json") ||
+		!strings.Contains(out, "[ ok ] revocation not revoked") || !strings.Contains(out, "[ ok ] suspension not suspended") || !strings.Contains(out, "VALID: this credential is genuine.") {
 		t.Fatalf("JSON-LD: %v\n%s", err, out)
 	}
 	_ = os.WriteFile(ldPath, bytes.Replace(ld, []byte("Go Developer"), []byte("Go Developes"), 1), 0o644)
@@ -83,6 +86,13 @@ func TestCommandLineVerifier(t *testing.T) {
 	// (the public list carries no reason: reasons are shown on our verify page only)
 	if err == nil || !strings.Contains(out, "[FAIL] revocation revoked") || strings.Contains(out, "Issued in error") || !strings.Contains(out, "NOT VALID") {
 		t.Fatalf("revoked: %v\n%s", err, out)
+	}
+	// the JSON-LD copy downloaded before: its Bitstring Status List entry says revoked
+	_ = os.WriteFile(ldPath, ld, 0o644)
+	out, err = run(ldPath)
+	if !errors.Is(err, credential.ErrNotValid) || !strings.Contains(out, "[FAIL] revocation revoked") || !strings.Contains(out, "[ ok ] signature") ||
+		strings.Contains(out, "VALID: this credential is genuine.") {
+		t.Fatalf("revoked JSON-LD: %v\n%s", err, out)
 	}
 	var out2 bytes.Buffer
 	if err := credential.VerifyCommand(ctx, nil, &out2); err == nil {
@@ -233,8 +243,10 @@ func TestCommandLineVerifierTrustsOnlyItsIssuer(t *testing.T) {
 	// --issuer picks another issuer: the attacker's own, wholly self-consistent credential
 	// verifies against the attacker's keys only when asked, and ours is then untrusted
 	whole := write("whole.jwt", []byte(forge(t, g.CredentialJWT, evil.key, func(m map[string]any) { setOrigin(m, w.e.URL, evil.srv.URL) })))
+	// (offline: its status is not checked, so it is not VALID either, only its signature is)
 	out, err = run(whole, "--issuer", evil.srv.URL, "--offline")
-	if err != nil || !strings.Contains(out, "VALID: this credential is genuine.") || !strings.Contains(out, "Keys        "+evil.srv.URL+"/.well-known/jwks.json") {
+	if !errors.Is(err, credential.ErrNotValid) || !strings.Contains(out, "[ ok ] signature") || !strings.Contains(out, "NOT VERIFIED") ||
+		!strings.Contains(out, "Keys        "+evil.srv.URL+"/.well-known/jwks.json") {
 		t.Fatalf("--issuer attacker: %v\n%s", err, out)
 	}
 	if evil.hits.Load() == 0 {

@@ -9,40 +9,35 @@ import (
 	"meritmark/app/model"
 )
 
-// Expiry in the status lists (issue 15).
+// Expiry in the status lists (issue 15, issue 36).
 //
 // A credential carries its expiry (validUntil, exp) in what was signed, so an expiry set or
 // brought forward after issue never reaches the copies already downloaded: they still say
-// "valid until 2030", or nothing. The OB 3.0 JSON schema allows one credentialStatus
-// object only, so a second entry (a "suspension" list next to the "revocation" one) cannot
-// be added; and copies downloaded before this change point at the revocation list anyway.
-// The libraries we checked read the revocation list as follows: @digitalbazaar/
-// vc-bitstring-status-list and @digitalcredentials/vc-bitstring-status-list (behind the
-// DCC's verifier-core, Learner Credential Wallet and VerifierPlus) require the entry's
-// statusPurpose to equal the list's, report the bit as the status, and verifier-core logs
-// it as "revocation_status" (it has no notion of an expiry coming from the status).
+// "valid until 2030", or nothing. Since issue 36 every credential names two Bitstring
+// Status Lists: "revocation" (final: credential_revocations) and "suspension" (reversible).
+// Such an expiry reaches the downloaded copies through the suspension list: the bit at the
+// credential's index is on when
 //
-// So the one list a credential names carries the expiry: the status bit (in the signed
-// BitstringStatusListCredential at /credentials/status/revocation, and the entry in the
-// 1EdTech Revocation List at /credentials/status that the VC-JWT names) is on when
-//
-//	the grant is revoked, OR
+//	the grant is not revoked, AND
 //	its expiry was set or brought forward after the credential was first signed
 //	(badge_grants.expiry_in_status, set by SetExpiry) AND that expiry has passed.
 //
-// An expiry the credential was issued with is left to validUntil/exp (the bit stays off,
-// so an ordinary expiry is never reported as a revocation by outside verifiers). Clearing or
-// extending the expiry turns the bit off again. Our own verify page and API read the grant,
-// not the list, so they keep saying "Expired on …" (revoked wins only when it is revoked).
+// An expiry the credential was issued with is left to validUntil/exp, and the revocation
+// bit never says "expired": clearing or extending the expiry turns the suspension bit off
+// again, which a revocation bit never does. The credential re-signed by SetExpiry (its
+// refreshService URL answers it) carries the new validUntil, so verifiers report it expired.
+// Copies issued before issue 36 name only the revocation list (or, VC-JWTs, the 1EdTech
+// list): a later expiry does not reach them; they are refreshed from the credential's URL.
+// Our own verify page and API read the grant, not the lists ("Expired on …").
 //
-// The lists depend on the clock: each request computes the set at now, the signed list is
-// cached under that set, and the BitstringStatusListCredential carries validUntil = the next
-// moment a bit turns on, so a verifier holding a copy of the list past that moment fetches
-// it again instead of trusting a stale one.
+// The suspension list depends on the clock: each request computes the set at now, the
+// signed list is cached under that set, and the BitstringStatusListCredential carries
+// validUntil = the next moment a bit turns on, so a verifier holding a copy of the list past
+// that moment fetches it again instead of trusting a stale one.
 
-// statusOn restricts a select on badge_grants to the grants whose status bit is on at now.
-func statusOn(q *bun.SelectQuery, now time.Time) *bun.SelectQuery {
-	return q.Where("(revoked_at IS NOT NULL OR (expiry_in_status = ? AND expires_at <= ?))", true, now.UTC())
+// suspendedAt restricts a select on badge_grants to the grants suspended at now.
+func suspendedAt(q *bun.SelectQuery, now time.Time) *bun.SelectQuery {
+	return q.Where("revoked_at IS NULL AND expiry_in_status = ? AND expires_at <= ?", true, now.UTC())
 }
 
 // nextStatusChange is the next moment after now when a bit turns on by expiry (nil when

@@ -3,7 +3,6 @@ package verify_test
 import (
 	"bytes"
 	"context"
-	"encoding/json"
 	"net/http"
 	"os"
 	"path/filepath"
@@ -18,16 +17,17 @@ import (
 	"meritmark/app/verify"
 )
 
-// TestExpiryReachesDownloadedCopies (issue 15): an expiry set after issue turns the
-// credential's bit on in the signed Bitstring Status List and lists it in the 1EdTech
-// Revocation List once it passes, so copies downloaded before (no validUntil) fail status
-// checks, ours included (the command-line verifier on the old JWT); the verify API still
-// gives the true reason (expired, not revoked). An untouched credential, an expiry the
-// credential was issued with, an expiry still ahead and an extended one leave the bit off.
+// TestExpiryReachesDownloadedCopies (issue 15, issue 36): an expiry set after issue turns
+// the credential's bit on in the signed suspension list once it passes, so copies
+// downloaded before (no validUntil) fail status checks, ours included (the command-line
+// verifier on the old JWT), and are never reported revoked: the revocation list and the
+// 1EdTech list stay off, and clearing the expiry turns the suspension bit off again. The
+// verify API still gives the true reason (expired). An untouched credential, an expiry the
+// credential was issued with, an expiry still ahead and an extended one leave every bit off;
+// a revocation turns the revocation bit on for good.
 func TestExpiryReachesDownloadedCopies(t *testing.T) {
 	w := newWorld(t)
 	ctx := w.e.Ctx()
-	iss := credential.ForDB(w.e.DB)
 	c := w.e.Client()
 	origin := w.e.URL
 	_, untouched := w.grant(t, "Ada Lovelace", "ada@example.com", w.badge)
@@ -52,37 +52,30 @@ func TestExpiryReachesDownloadedCopies(t *testing.T) {
 		t.Fatal("the copy already carries an expiry")
 	}
 
-	readList := func() (credential.StatusListCredential, []byte) {
-		t.Helper()
-		lr := c.Abs("GET", "/credentials/status/revocation", nil).Expect(http.StatusOK)
-		if _, err := iss.VerifyLD(ctx, origin, lr.Body); err != nil {
-			t.Fatalf("status list proof: %v", err)
-		}
-		var l credential.StatusListCredential
-		if err := json.Unmarshal(lr.Body, &l); err != nil {
-			t.Fatal(err)
-		}
-		bits, err := credential.DecodeList(l.CredentialSubject.EncodedList)
-		if err != nil {
-			t.Fatal(err)
-		}
-		return l, bits
-	}
 	revocationList := func() string {
 		t.Helper()
 		return string(c.Abs("GET", "/credentials/status", nil).Expect(http.StatusOK).Body)
 	}
 	credURL := func(g *model.BadgeGrant) string { return credential.CredentialURL(origin, g.PublicVerificationID) }
-	check := func(stage string, want map[*model.BadgeGrant]bool) {
+	// want: each grant's suspension bit; revoked: the grants whose revocation bit is on
+	check := func(stage string, want map[*model.BadgeGrant]bool, revoked ...*model.BadgeGrant) {
 		t.Helper()
-		_, bits := readList()
+		sus := w.statusBits(t, "suspension")
+		rev := w.statusBits(t, "revocation")
 		rl := revocationList()
 		for g, on := range want {
-			if credential.BitSet(bits, g.StatusIndex) != on {
-				t.Errorf("%s: bit of %s is %v, want %v", stage, g.ID, !on, on)
+			isRevoked := false
+			for _, r := range revoked {
+				isRevoked = isRevoked || r == g
 			}
-			if strings.Contains(rl, `"`+credURL(g)+`"`) != on {
-				t.Errorf("%s: %s in the 1EdTech list is %v, want %v: %s", stage, g.ID, !on, on, rl)
+			if credential.BitSet(sus, g.StatusIndex) != on {
+				t.Errorf("%s: suspension bit of %s is %v, want %v", stage, g.ID, !on, on)
+			}
+			if credential.BitSet(rev, g.StatusIndex) != isRevoked {
+				t.Errorf("%s: revocation bit of %s is %v, want %v", stage, g.ID, !isRevoked, isRevoked)
+			}
+			if strings.Contains(rl, `"`+credURL(g)+`"`) != isRevoked {
+				t.Errorf("%s: %s in the 1EdTech list is %v, want %v: %s", stage, g.ID, !isRevoked, isRevoked, rl)
 			}
 		}
 	}
@@ -95,9 +88,11 @@ func TestExpiryReachesDownloadedCopies(t *testing.T) {
 	soon := time.Now().UTC().Add(time.Hour).Truncate(time.Second)
 	w.admin.Put("/admin/grants/"+ahead.ID+"/expiry", map[string]any{"expiresAt": soon.Format(time.RFC3339)}).ExpectMsg(http.StatusOK, grant.MsgExpirySet)
 	check("after the expiry", map[*model.BadgeGrant]bool{untouched: false, late: true, ahead: false, issuedWith: false})
-	l, _ := readList()
-	if l.ValidUntil != soon.Format(time.RFC3339) {
-		t.Fatalf("the list's validUntil %q, want the next expiry %s", l.ValidUntil, soon.Format(time.RFC3339))
+	if l, _ := w.statusList(t, "suspension"); l.ValidUntil != soon.Format(time.RFC3339) {
+		t.Fatalf("the suspension list's validUntil %q, want the next expiry %s", l.ValidUntil, soon.Format(time.RFC3339))
+	}
+	if l, _ := w.statusList(t, "revocation"); l.ValidUntil != "" {
+		t.Fatalf("the revocation list's validUntil %q: no expiry changes it", l.ValidUntil)
 	}
 
 	// our verify API: the true reason
@@ -116,14 +111,15 @@ func TestExpiryReachesDownloadedCopies(t *testing.T) {
 	_ = os.WriteFile(jwksPath, c.Abs("GET", "/.well-known/jwks.json", nil).Expect(http.StatusOK).Body, 0o644)
 	var out bytes.Buffer
 	err := credential.VerifyCommand(context.Background(), []string{jwtPath, "--jwks", jwksPath, "--issuer", origin}, &out)
-	if err == nil || !strings.Contains(out.String(), "[FAIL] revocation revoked, or expired since it was issued") || !strings.Contains(out.String(), "[ ok ] signature") {
+	if err == nil || !strings.Contains(out.String(), "[FAIL] suspension suspended") || !strings.Contains(out.String(), "[ ok ] revocation not revoked") ||
+		!strings.Contains(out.String(), "[ ok ] signature") {
 		t.Fatalf("old JWT copy after the expiry: %v\n%s", err, out.String())
 	}
 	// the untouched credential still passes it
 	_ = os.WriteFile(jwtPath, []byte(w.reload(t, untouched.ID).CredentialJWT), 0o644)
 	out.Reset()
 	if err := credential.VerifyCommand(context.Background(), []string{jwtPath, "--jwks", jwksPath, "--issuer", origin}, &out); err != nil ||
-		!strings.Contains(out.String(), "[ ok ] revocation") {
+		!strings.Contains(out.String(), "[ ok ] revocation") || !strings.Contains(out.String(), "[ ok ] suspension") || !strings.Contains(out.String(), "\nVALID") {
 		t.Fatalf("untouched credential: %v\n%s", err, out.String())
 	}
 
@@ -131,11 +127,19 @@ func TestExpiryReachesDownloadedCopies(t *testing.T) {
 	later := time.Now().UTC().Add(2 * time.Hour).Truncate(time.Second)
 	w.admin.Put("/admin/grants/"+late.ID+"/expiry", map[string]any{"expiresAt": later.Format(time.RFC3339)}).ExpectMsg(http.StatusOK, grant.MsgExpirySet)
 	check("extended", map[*model.BadgeGrant]bool{untouched: false, late: false, ahead: false, issuedWith: false})
-	// brought back into the past: on again; and a revoke keeps it on after the expiry is cleared
+	// brought back into the past: on again; cleared: off again
 	w.admin.Put("/admin/grants/"+late.ID+"/expiry", map[string]any{"expiresAt": past.Format(time.RFC3339)}).ExpectMsg(http.StatusOK, grant.MsgExpirySet)
 	check("expired again", map[*model.BadgeGrant]bool{late: true})
 	w.admin.Put("/admin/grants/"+late.ID+"/expiry", map[string]any{"expiresAt": nil}).ExpectMsg(http.StatusOK, grant.MsgExpiryCleared)
 	check("cleared", map[*model.BadgeGrant]bool{late: false})
+	// a revoke turns the revocation bit on; clearing or setting the expiry afterwards
+	// never turns it off
 	w.admin.Put("/admin/grants/"+untouched.ID+"/revoke", map[string]any{"reason": "Issued in error"}).Expect(http.StatusOK)
-	check("revoked", map[*model.BadgeGrant]bool{untouched: true, late: false, ahead: false})
+	check("revoked", map[*model.BadgeGrant]bool{untouched: false, late: false, ahead: false}, untouched)
+	w.admin.Put("/admin/grants/"+untouched.ID+"/expiry", map[string]any{"expiresAt": later.Format(time.RFC3339)}).ExpectMsg(http.StatusOK, grant.MsgExpirySet)
+	w.admin.Put("/admin/grants/"+untouched.ID+"/expiry", map[string]any{"expiresAt": nil}).ExpectMsg(http.StatusOK, grant.MsgExpiryCleared)
+	check("revoked, expiry changed", map[*model.BadgeGrant]bool{untouched: false, late: false}, untouched)
+	if g := w.reload(t, untouched.ID); g.StatusIndex != untouched.StatusIndex {
+		t.Fatalf("re-signing a revoked grant moved its index %d -> %d", untouched.StatusIndex, g.StatusIndex)
+	}
 }

@@ -2,12 +2,14 @@ package verify_test
 
 import (
 	"context"
+	"encoding/json"
 	"fmt"
 	"net/http"
 	"testing"
 	"time"
 
 	"meritmark/app/apptest"
+	"meritmark/app/credential"
 	"meritmark/app/model"
 )
 
@@ -86,3 +88,31 @@ func (w *world) backdate(t *testing.T, id string, d time.Duration) {
 }
 
 func email(i int) string { return fmt.Sprintf("holder%d@example.com", i) }
+
+// statusBits reads the signed Bitstring Status List of purpose (its proof checked by our
+// issuer, its purpose and id checked) and answers its bits.
+func (w *world) statusBits(t *testing.T, purpose string) []byte {
+	t.Helper()
+	_, bits := w.statusList(t, purpose)
+	return bits
+}
+
+func (w *world) statusList(t *testing.T, purpose string) (credential.StatusListCredential, []byte) {
+	t.Helper()
+	lr := w.e.Client().Abs("GET", "/credentials/status/"+purpose, nil).Expect(http.StatusOK)
+	if _, err := credential.ForDB(w.e.DB).VerifyLD(w.e.Ctx(), w.e.URL, lr.Body); err != nil {
+		t.Fatalf("%s list proof: %v", purpose, err)
+	}
+	var l credential.StatusListCredential
+	if err := json.Unmarshal(lr.Body, &l); err != nil {
+		t.Fatal(err)
+	}
+	if l.ID != w.e.URL+"/credentials/status/"+purpose || l.CredentialSubject.StatusPurpose != purpose || l.Issuer != credential.DIDWeb(w.e.URL) {
+		t.Fatalf("%s list %s", purpose, lr.Body)
+	}
+	bits, err := credential.DecodeList(l.CredentialSubject.EncodedList)
+	if err != nil || len(bits)*8 < credential.MinListBits {
+		t.Fatalf("%s list of %d bytes: %v", purpose, len(bits), err)
+	}
+	return l, bits
+}

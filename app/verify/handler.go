@@ -57,7 +57,8 @@ func (h *Handler) Routes() []web.Route {
 		asset("/achievements/:badgeId", h.achievement),
 		asset("/achievements/:badgeId/image.png", h.achievementImage),
 		asset("/credentials/status", h.statusList),
-		asset("/credentials/status/revocation", h.bitstringList),
+		asset("/credentials/status/revocation", h.bitstringList(credential.PurposeRevocation)),
+		asset("/credentials/status/suspension", h.bitstringList(credential.PurposeSuspension)),
 		asset("/credentials/:id/card.png", h.card),
 		asset("/credentials/:file", h.credential),
 	}
@@ -293,13 +294,16 @@ func (h *Handler) issuerImage(c fiber.Ctx) error {
 	return sendCached(c, "image/png", longCache, b)
 }
 
-// GET /credentials/status/revocation: the signed BitstringStatusListCredential.
-func (h *Handler) bitstringList(c fiber.Ctx) error {
-	b, err := h.svc.BitstringStatusList(c.Context(), h.site.Origin(c))
-	if err != nil {
-		return err
+// GET /credentials/status/revocation and /credentials/status/suspension: the signed
+// BitstringStatusListCredential of purpose.
+func (h *Handler) bitstringList(purpose string) fiber.Handler {
+	return func(c fiber.Ctx) error {
+		b, err := h.svc.BitstringStatusList(c.Context(), h.site.Origin(c), purpose)
+		if err != nil {
+			return err
+		}
+		return sendCached(c, ctypeLD, "public, max-age=30", b)
 	}
-	return sendCached(c, ctypeLD, "public, max-age=30", b)
 }
 
 // GET /issuer: the issuer's Profile.

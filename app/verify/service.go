@@ -238,7 +238,8 @@ func settle(res *Result, r *record, now time.Time) {
 }
 
 // matches reports whether a signed credential is the one this record describes: a new
-// one (ES256, issuer our did:web, kid our key URL, the 1EdTech list as its status) or one
+// one (ES256, issuer our did:web, kid our key URL, our two Bitstring status lists at its
+// index as its status, or the 1EdTech list before issue 36) or one
 // signed before issue 15 (EdDSA, issuer /issuer, its status index in the status id).
 func matches(v *credential.Verified, r *record, origin string) bool {
 	if v == nil || v.Payload == nil || v.Key == nil {
@@ -251,8 +252,8 @@ func matches(v *credential.Verified, r *record, origin string) bool {
 	}
 	switch p.Iss {
 	case credential.DIDWeb(origin):
-		if v.Header.Alg != credential.AlgES256 || v.Header.Kid != credential.KeyURL(origin, v.Key.KID) ||
-			p.CredentialStatus == nil || p.CredentialStatus.ID != credential.StatusListURL(origin) || p.CredentialStatus.Type != credential.StatusType {
+		if v.Header.Alg != credential.AlgES256 || !credential.OurKid(origin, v.Key.KID, v.Header.Kid) ||
+			!(p.NamesStatusLists(origin, r.StatusIndex) || p.NamesRevocationList1EdTech(origin)) {
 			return false
 		}
 	case credential.IssuerURL(origin):

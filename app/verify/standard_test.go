@@ -56,7 +56,7 @@ func TestJSONLDCredentialDIDAndBitstringList(t *testing.T) {
 		Issuer   struct{ ID, Name, URL string }
 		Proof    []credential.Proof  `json:"proof"`
 		Schema   []credential.Schema `json:"credentialSchema"`
-		Status   credential.Status   `json:"credentialStatus"`
+		Status   credential.Statuses `json:"credentialStatus"`
 		Evidence []credential.Evidence
 		Awarded  string `json:"awardedDate"`
 		Jti      *string
@@ -73,8 +73,10 @@ func TestJSONLDCredentialDIDAndBitstringList(t *testing.T) {
 		t.Fatalf("proof %+v schema %+v", doc.Proof, doc.Schema)
 	}
 	idx := itoa(g.StatusIndex)
-	if doc.Status != (credential.Status{ID: origin + "/credentials/status/revocation#" + idx, Type: "BitstringStatusListEntry", StatusPurpose: "revocation",
-		StatusListIndex: idx, StatusListCredential: origin + "/credentials/status/revocation"}) {
+	if len(doc.Status) != 2 || doc.Status[0] != (credential.Status{ID: origin + "/credentials/status/revocation#" + idx, Type: "BitstringStatusListEntry", StatusPurpose: "revocation",
+		StatusListIndex: idx, StatusListCredential: origin + "/credentials/status/revocation"}) ||
+		doc.Status[1] != (credential.Status{ID: origin + "/credentials/status/suspension#" + idx, Type: "BitstringStatusListEntry", StatusPurpose: "suspension",
+			StatusListIndex: idx, StatusListCredential: origin + "/credentials/status/suspension"}) {
 		t.Fatalf("status %+v", doc.Status)
 	}
 	if len(doc.Evidence) != 1 || doc.Evidence[0].Name != "Assessment: Go fundamentals" ||
@@ -99,7 +101,15 @@ func TestJSONLDCredentialDIDAndBitstringList(t *testing.T) {
 	if err := json.Unmarshal(dres.Body, &dd); err != nil || dres.Header.Get("Access-Control-Allow-Origin") != "*" {
 		t.Fatal(err)
 	}
-	if dd.ID != did || dd.Context[0] != "https://www.w3.org/ns/did/v1" || len(dd.VerificationMethod) != 1 || dd.AssertionMethod[0] != doc.Proof[0].VerificationMethod ||
+	// the Ed25519 key as Multikey; then (issue 36) the ES256 key that signs the VC-JWTs and
+	// the one once derived from the seed (older VC-JWTs) as JsonWebKey
+	es := iss.Keys.ActiveES256()
+	if len(dd.VerificationMethod) != 3 || dd.VerificationMethod[1].ID != did+"#"+es.KID || dd.VerificationMethod[1].Type != "JsonWebKey" ||
+		dd.VerificationMethod[1].PublicKeyJwk == nil || dd.VerificationMethod[1].PublicKeyJwk.X != credential.JWKOf(es).X ||
+		dd.AssertionMethod[1] != dd.VerificationMethod[1].ID || dd.VerificationMethod[2].ID != did+"#"+iss.Keys.Active().Companion.KID {
+		t.Fatalf("did.json JsonWebKeys %s", dres.Body)
+	}
+	if dd.ID != did || dd.Context[0] != "https://www.w3.org/ns/did/v1" || dd.AssertionMethod[0] != doc.Proof[0].VerificationMethod ||
 		dd.VerificationMethod[0].Controller != did || dd.VerificationMethod[0].Type != "Multikey" ||
 		dd.VerificationMethod[0].PublicKeyMultibase != credential.Multikey(iss.Keys.Active().Public) {
 		t.Fatalf("did.json %s", dres.Body)
@@ -182,7 +192,7 @@ func TestOldEdDSACredentialStillVerifies(t *testing.T) {
 	p := credential.Build(credential.Input{Origin: origin, PublicVerificationID: g.PublicVerificationID, UserID: g.UserID, Email: "old@example.com",
 		BadgeID: w.badge.ID, BadgeName: w.badge.Name, BadgeDescription: w.badge.Description, BadgeCriteria: w.badge.Criteria, GrantedAt: g.GrantedAt})
 	p.Issuer.ID, p.Iss = credential.IssuerURL(origin), credential.IssuerURL(origin)
-	p.CredentialStatus = &credential.Status{ID: origin + "/credentials/status#" + itoa(g.StatusIndex), Type: "1EdTechRevocationList"}
+	p.CredentialStatus = credential.Statuses{{ID: origin + "/credentials/status#" + itoa(g.StatusIndex), Type: "1EdTechRevocationList"}}
 	p.CredentialSchema, p.Evidence, p.AwardedDate = nil, nil, ""
 	raw, _ := json.Marshal(p)
 	tok, err := credential.SignJWT(iss.Keys.Active(), raw)
@@ -215,7 +225,7 @@ func TestOldEdDSACredentialStillVerifies(t *testing.T) {
 	}
 
 	// the same old token with another status index does not match the record
-	p.CredentialStatus.ID = origin + "/credentials/status#999999"
+	p.CredentialStatus[0].ID = origin + "/credentials/status#999999"
 	raw, _ = json.Marshal(p)
 	tok2, _ := credential.SignJWT(iss.Keys.Active(), raw)
 	_, g2 := w.grant(t, "Other", "other@example.com", w.badge)

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"strings"
+	"time"
 
 	"meritmark/app/credential"
 )
@@ -125,8 +126,50 @@ func (s *Service) VerifyUpload(ctx context.Context, up *Upload, requestOrigin st
 	}
 	res.Checks.Signature = sigErr == nil && matchesCopy(up, key, r, r.CredentialOrigin)
 	settle(&res, r, now)
+	// a copy of an earlier credential of this grant, revoked for good before a restore
+	// re-issued it (issue 36), stays revoked whatever the grant is now
+	at, idx, err := s.revokedCopy(ctx, r, pl)
+	if err != nil {
+		return nil, err
+	}
+	if at != nil {
+		old := *r
+		old.StatusIndex = idx
+		if sigErr == nil && matchesCopy(up, key, &old, r.CredentialOrigin) {
+			res.Checks.Signature, res.Checks.NotRevoked, res.IsValid = true, false, false
+			res.Status, res.Reason, res.RevocationReason, res.RevokedAt = StatusRevoked, RevokedReason(*at, ""), "", utc(at)
+		}
+	}
 	out.Result = res
 	return out, nil
+}
+
+// revokedCopy is when the credential copy pl of grant r was revoked for good, when it is a
+// copy of an earlier credential of the grant (another status index, or the 1EdTech list of
+// the VC-JWTs issued before issue 36, when an index of the grant was revoked since): nil
+// otherwise. idx is the copy's status index.
+func (s *Service) revokedCopy(ctx context.Context, r *record, pl *credential.Payload) (*time.Time, int, error) {
+	q := s.DB.NewSelect().Table("credential_revocations").Column("revoked_at").Where("grant_id = ?", r.GrantID)
+	idx := 0
+	switch {
+	case pl.CredentialStatus.Entry(credential.PurposeRevocation) != nil:
+		if idx = pl.StatusIndexOf(); idx == r.StatusIndex || idx <= 0 {
+			return nil, 0, nil
+		}
+		q = q.Where("idx = ?", idx)
+	case pl.NamesRevocationList1EdTech(r.CredentialOrigin) && r.RevokedAt == nil:
+		idx = r.StatusIndex
+	default:
+		return nil, 0, nil
+	}
+	var at []time.Time
+	if err := q.OrderExpr("revoked_at").Limit(1).Scan(ctx, &at); err != nil {
+		return nil, 0, err
+	}
+	if len(at) == 0 {
+		return nil, 0, nil
+	}
+	return &at[0], idx, nil
 }
 
 // matchesCopy reports whether a signed copy is the credential this record describes, in
@@ -149,7 +192,7 @@ func matchesCopy(up *Upload, key *credential.Key, r *record, origin string) bool
 	h := up.JWT.Header
 	switch p.Iss {
 	case credential.DIDWeb(origin):
-		return h.Alg == credential.AlgES256 && h.Kid == credential.KeyURL(origin, key.KID)
+		return h.Alg == credential.AlgES256 && credential.OurKid(origin, key.KID, h.Kid)
 	case credential.IssuerURL(origin):
 		return h.Alg == credential.AlgEdDSA && p.StatusIndexOf() == r.StatusIndex
 	}

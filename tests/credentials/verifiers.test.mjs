@@ -2,19 +2,25 @@
 // A seeded bin/meritmark issues a credential through the real flow (a member applies for a
 // proof badge, pays with the seeded 100% coupon, the demo admin approves it); then:
 //   - the VC-JWT verifies with jose restricted to the algorithms 1EdTech's validator accepts
-//     (ES256, RS256), against the JWK fetched from the header's kid URL (also in the JWKS);
+//     (ES256, RS256), against the key its kid names in the issuer's DID document (a
+//     JsonWebKey under assertionMethod, as DID-based JWT verifiers such as did-jwt look it
+//     up), and against the same key in the JWKS;
 //   - the JSON-LD credential verifies with Digital Bazaar's vc + data-integrity +
 //     eddsa-rdfc-2022 cryptosuite, with a document loader that serves only the contexts
 //     bundled in npm packages and our own server's did.json and status lists;
-//   - its BitstringStatusListEntry reads "not revoked", and "revoked" after the admin
-//     revokes it (vc-bitstring-status-list, which also checks the list's own proof);
-//   - both forms validate against the official OB 3.0 JSON schema (Ajv2019, strict: false);
+//   - both forms carry the same two BitstringStatusListEntry objects (revocation and
+//     suspension); the revocation entry reads "not revoked", and "revoked" after the admin
+//     revokes it (vc-bitstring-status-list, which also checks each list's own proof);
+//   - both forms validate against the official OB 3.0 JSON schema (Ajv2019, strict: false),
+//     but for credentialStatus being an array (see that test);
 //   - @digitalcredentials/verifier-core (the DCC's verifier, behind Learner Credential Wallet
 //     and VerifierPlus) accepts the JSON-LD form and sees the revoke (fetch replaced: it
 //     takes no document loader);
-//   - a copy downloaded before the admin sets an expiry (now past) fails the status check in
-//     vc-bitstring-status-list and verifier-core, while the untouched credential still
-//     verifies and our verify API says "expired" (app/verify/expirystatus.go);
+//   - a copy downloaded before the admin sets an expiry (now past) reads "suspended", never
+//     "revoked", in vc-bitstring-status-list and verifier-core (suspension_status fails,
+//     revocation_status passes), its
+//     refreshed copy is refused by @digitalbazaar/vc as expired (validUntil), the untouched
+//     credential still verifies and our verify API says "expired" (app/verify/expirystatus.go);
 //   - one changed byte fails in each.
 // The library versions used are printed at the end (and recorded in the report).
 import { test, before, after } from 'node:test';
@@ -135,16 +141,28 @@ function flipAt(s, i) {
   return s.slice(0, i) + (s[i] === 'A' ? 'B' : 'A') + s.slice(i + 1);
 }
 
-test('the VC-JWT verifies with jose (ES256/RS256 only) against the JWK at its kid URL', async () => {
+test('the VC-JWT verifies with jose (ES256/RS256 only) against the JsonWebKey its kid names in our DID document', async () => {
   const header = jose.decodeProtectedHeader(jwt);
   assert.ok(['ES256', 'RS256'].includes(header.alg), `alg ${header.alg}`);
-  assert.ok(header.kid.startsWith(server.url + '/'), `kid ${header.kid} is not a URL on our origin`);
-  const jwk = await getJSON(header.kid);
+  const payload0 = jose.decodeJwt(jwt);
+  const did = 'did:web:' + new URL(server.url).host.replace(':', '%3A');
+  // as did-jwt does: iss is the DID, the kid a DID URL of it, resolved through did.json
+  assert.equal(payload0.iss, did);
+  assert.ok(header.kid.startsWith(did + '#'), `kid ${header.kid} is not a key of ${did}`);
+  const doc = await getJSON(server.url + '/.well-known/did.json');
+  assert.equal(doc.id, did);
+  assert.ok(doc.assertionMethod.includes(header.kid), 'the kid is not under assertionMethod');
+  const vm = doc.verificationMethod.find((m) => m.id === header.kid);
+  assert.ok(vm, `${header.kid} is not in did.json`);
+  assert.equal(vm.type, 'JsonWebKey');
+  assert.equal(vm.controller, did);
+  const jwk = vm.publicKeyJwk;
   assert.equal(jwk.kty, 'EC');
   assert.equal(jwk.crv, 'P-256');
   assert.equal(jwk.d, undefined, 'the private key leaks');
+  assert.equal(await jose.calculateJwkThumbprint(jwk), header.kid.slice(did.length + 1), 'the kid fragment is not the key\'s thumbprint');
   const key = await jose.importJWK(jwk, header.alg);
-  const { payload, protectedHeader } = await jose.jwtVerify(jwt, key, { algorithms: ['ES256', 'RS256'] });
+  const { payload, protectedHeader } = await jose.jwtVerify(jwt, key, { algorithms: ['ES256', 'RS256'], issuer: did });
   assert.equal(protectedHeader.kid, header.kid);
   assert.equal(payload.iss, payload.issuer.id);
   assert.equal(payload.jti, payload.id);
@@ -154,8 +172,8 @@ test('the VC-JWT verifies with jose (ES256/RS256 only) against the JWK at its ki
   // the same key is in the JWKS
   const set = await getJSON(server.url + '/.well-known/jwks.json');
   assert.ok(set.keys.some((k) => k.kty === 'EC' && k.x === jwk.x && k.y === jwk.y), 'the kid key is not in the JWKS');
-  const fromSet = jose.createLocalJWKSet(set);
-  await jose.jwtVerify(jwt, fromSet, { algorithms: ['ES256', 'RS256'] });
+  const inSet = set.keys.find((k) => k.kty === 'EC' && k.x === jwk.x && k.y === jwk.y);
+  await jose.jwtVerify(jwt, await jose.importJWK(inSet, 'ES256'), { algorithms: ['ES256', 'RS256'] });
   // an EdDSA-only or HS256 verifier configuration refuses it; one flipped byte in any part fails
   await assert.rejects(jose.jwtVerify(jwt, key, { algorithms: ['EdDSA'] }));
   const parts = jwt.split('.');
@@ -187,13 +205,30 @@ test('both forms validate against the official OB 3.0 JSON schema (Ajv2019)', as
   const ajv = new Ajv2019({ strict: false, allErrors: true });
   addFormats(ajv);
   const validate = ajv.compile(schema);
-  assert.equal(validate(ld), true, 'JSON-LD: ' + JSON.stringify(validate.errors, null, 1));
-  const { payload } = { payload: jose.decodeJwt(jwt) };
-  assert.equal(validate(payload), true, 'VC-JWT payload: ' + JSON.stringify(validate.errors, null, 1));
+  // The vendored schema (2024) admits one credentialStatus object; our credentials carry an
+  // array of two BitstringStatusListEntry objects (VC 2.0; 1EdTech deprecated
+  // 1EdTechRevocationList in 2025). Against the unchanged schema the ONLY errors are at
+  // /credentialStatus; against the schema with credentialStatus allowed to be an array of
+  // its CredentialStatus, each form validates (every entry checked against it).
+  const payload = jose.decodeJwt(jwt);
+  for (const [name, doc] of [['JSON-LD', ld], ['VC-JWT payload', payload]]) {
+    assert.equal(validate(doc), false, `${name} validates with an array credentialStatus: the schema changed, revisit this test`);
+    const elsewhere = validate.errors.filter((e) => !e.instancePath.startsWith('/credentialStatus'));
+    assert.deepEqual(elsewhere, [], `${name}: ` + JSON.stringify(elsewhere, null, 1));
+  }
+  const arraySchema = structuredClone(schema);
+  arraySchema.properties.credentialStatus = { anyOf: [{ $ref: '#/$defs/CredentialStatus' }, { type: 'array', minItems: 1, items: { $ref: '#/$defs/CredentialStatus' } }] };
+  const validateArray = new Ajv2019({ strict: false, allErrors: true });
+  addFormats(validateArray);
+  const v2 = validateArray.compile(arraySchema);
+  assert.equal(v2(ld), true, 'JSON-LD: ' + JSON.stringify(v2.errors, null, 1));
+  assert.equal(v2(payload), true, 'VC-JWT payload: ' + JSON.stringify(v2.errors, null, 1));
+  assert.deepEqual(payload.credentialStatus, ld.credentialStatus, 'the two forms name different status entries');
+  assert.deepEqual(ld.credentialStatus.map((e) => [e.type, e.statusPurpose]), [['BitstringStatusListEntry', 'revocation'], ['BitstringStatusListEntry', 'suspension']]);
   // the schema is not a rubber stamp: a credential without its subject fails it
   const broken = structuredClone(ld);
   delete broken.credentialSubject;
-  assert.equal(validate(broken), false);
+  assert.equal(v2(broken), false);
 });
 
 /** Runs fn with fetch replaced for @digitalcredentials/verifier-core, which takes no
@@ -229,6 +264,7 @@ test('@digitalcredentials/verifier-core (the DCC verifier) accepts the JSON-LD c
     assert.equal(res.errors, undefined, JSON.stringify(res.errors));
     assert.equal(log.valid_signature, true, 'signature');
     assert.equal(log.revocation_status, true, 'revocation status');
+    assert.equal(log.suspension_status, true, 'suspension status');
     assert.equal(log.expiration, true, 'expiration');
     // registered_issuer is false for any issuer outside a DCC registry: expected
     const changed = structuredClone(ld);
@@ -247,9 +283,11 @@ test('an expiry set after download reaches the downloaded copy through the statu
     const res = await verifyCredential({ credential, knownDIDRegistries: [] });
     return { res, log: Object.fromEntries((res.log || []).map((e) => [e.id, e.valid])) };
   });
+  const bit = (r, purpose) => r.results.find((x) => x.credentialStatus.statusPurpose === purpose).status;
   let r = await status(other.ld);
   assert.equal(r.verified, true, String(r.error));
-  assert.equal(r.results[0].status, false, 'the bit is on before any expiry');
+  assert.equal(bit(r, 'revocation'), false, 'revoked before any expiry');
+  assert.equal(bit(r, 'suspension'), false, 'suspended before any expiry');
 
   // the admin sets an expiry that has already passed (after the issue date: wait a moment)
   await new Promise((ok) => setTimeout(ok, 2100));
@@ -257,22 +295,36 @@ test('an expiry set after download reaches the downloaded copy through the statu
   const rv = await call('put', `/admin/grants/${other.grant._id}/expiry`, { expiresAt: past });
   assert.equal(rv.status, 200, JSON.stringify(rv.body));
 
-  // Digital Bazaar: the status of the downloaded copy (no validUntil) now reads "on"
+  // Digital Bazaar: the downloaded copy (no validUntil) now reads suspended, NOT revoked
   r = await status(other.ld);
   assert.equal(r.verified, true, String(r.error));
-  assert.equal(r.results[0].status, true, 'the status list does not reach the downloaded copy');
-  // the DCC verifier: signature fine, status check not valid
+  assert.equal(bit(r, 'suspension'), true, 'the suspension list does not reach the downloaded copy');
+  assert.equal(bit(r, 'revocation'), false, 'an expiry is reported as a revocation');
+  // the copy refreshed from the credential's URL carries the expiry: vc refuses it as expired
+  const refreshed = await getJSON(other.ld.refreshService.id + '.json');
+  assert.equal(refreshed.validUntil, new Date(Date.parse(past)).toISOString().replace(/\.\d+Z$/, 'Z'));
+  // (maxClockSkew 0: the expiry passed a second ago, within the default 300 s of skew)
+  const exp = await vc.verifyCredential({ credential: refreshed, suite: suite(), documentLoader, maxClockSkew: 0, checkStatus: ({ credential }) => status(credential) });
+  assert.equal(exp.verified, false, 'an expired credential verified');
+  const why = JSON.stringify(exp, (k, v) => (v instanceof Error ? { message: v.message, errors: v.errors } : v));
+  assert.match(why, /validUntil/, why);
+  r = await status(refreshed);
+  assert.equal(bit(r, 'revocation'), false, 'the refreshed copy reads revoked');
+  // the DCC verifier (one status verdict for every entry): signature fine, status check not valid
   let d = await dcc(other.ld);
   assert.equal(d.log.valid_signature, true, JSON.stringify(d.res));
-  assert.equal(d.log.revocation_status, false, 'verifier-core still accepts the downloaded copy: ' + JSON.stringify(d.res.log));
+  assert.equal(d.log.suspension_status, false, 'verifier-core still accepts the downloaded copy: ' + JSON.stringify(d.res.log));
+  assert.equal(d.log.revocation_status, true, 'verifier-core reads an expiry as a revocation: ' + JSON.stringify(d.res.log));
   // the untouched credential still verifies, status included
   r = await status(ld);
   assert.equal(r.verified, true, String(r.error));
-  assert.equal(r.results[0].status, false, 'the untouched credential\'s bit is on');
+  assert.equal(bit(r, 'revocation'), false, 'the untouched credential reads revoked');
+  assert.equal(bit(r, 'suspension'), false, 'the untouched credential reads suspended');
   d = await dcc(ld);
   assert.equal(d.res.errors, undefined, JSON.stringify(d.res.errors));
   assert.equal(d.log.valid_signature, true);
   assert.equal(d.log.revocation_status, true, 'the untouched credential fails its status check: ' + JSON.stringify(d.res.log));
+  assert.equal(d.log.suspension_status, true, 'the untouched credential reads suspended: ' + JSON.stringify(d.res.log));
   assert.equal(d.log.expiration, true);
   // our verify API keeps the true reason: expired, not revoked
   const v = await (await fetch(`${server.url}${API}/verify/badge/${other.grant.publicVerificationId}`)).json();
@@ -295,6 +347,7 @@ test('the status list says not revoked, then revoked once the admin revokes', as
   r = await status();
   assert.equal(r.verified, true, String(r.error));
   assert.equal(r.results.find((x) => x.credentialStatus.statusPurpose === 'revocation').status, true, 'the status list does not show the revoke');
+  assert.equal(r.results.find((x) => x.credentialStatus.statusPurpose === 'suspension').status, false, 'a revoke reads as a suspension');
   // and vc.verifyCredential with that status check reports the credential no longer valid
   const res = await vc.verifyCredential({ credential: ld, suite: suite(), documentLoader, checkStatus: status });
   assert.equal(res.statusResult?.results?.[0]?.status ?? res.statusResult?.status, true);
@@ -305,5 +358,6 @@ test('the status list says not revoked, then revoked once the admin revokes', as
     const log = Object.fromEntries((dcc.log || []).map((e) => [e.id, e.valid]));
     assert.equal(log.valid_signature, true, JSON.stringify(dcc));
     assert.equal(log.revocation_status, false, 'verifier-core does not see the revoke: ' + JSON.stringify(dcc.log));
+    assert.equal(log.suspension_status, true, 'verifier-core reads a revoke as a suspension: ' + JSON.stringify(dcc.log));
   });
 });
