@@ -34,7 +34,7 @@ func (a *App) routeTable() []web.Route {
 	}
 	var rs []web.Route
 	rs = append(rs, pages.New(d.Site, d.DB).Routes()...)
-	rs = append(rs, auth.New(d.DB, d.Site, d.Sessions, d.Limiter, d.Mailer).WithPolicy(d.Policy).WithSecretKey(d.Config).WithMetrics(d.Metrics).Routes()...)
+	rs = append(rs, auth.New(d.DB, d.Site, d.Sessions, d.Limiter, d.Mailer).WithPolicy(d.Policy).WithEvents(d.Events).WithSecretKey(d.Config).WithMetrics(d.Metrics).Routes()...)
 	rs = append(rs, user.New(d.DB, d.Site, d.Storage, d.Limiter, d.Events).Routes()...)
 	rs = append(rs, badge.New(d.DB, d.Site).Routes()...)
 	rs = append(rs, quiz.New(d.DB, d.Site, d.Limiter).Routes()...)
@@ -45,11 +45,11 @@ func (a *App) routeTable() []web.Route {
 	rs = append(rs, coupon.New(d.DB).Routes()...)
 	rs = append(rs, payment.New(payment.Deps{DB: d.DB, Site: d.Site, Gateway: paymentGateway(d), Mailer: d.Mailer, Limiter: d.Limiter}).Routes()...)
 	rs = append(rs, verify.New(d.DB, d.Site, d.Config, d.Mailer).Routes()...)
-	rs = append(rs, grant.NewAdmin(d.DB, d.Site, d.Config, d.Mailer).Routes()...)
+	rs = append(rs, grant.NewAdmin(d.DB, d.Site, d.Config, d.Mailer, d.Events).Routes()...)
 	rs = append(rs, verify.NewBulk(d.DB, d.Site, d.Config, d.Limiter).Routes()...)
-	rs = append(rs, award.New(d.DB, d.Site, d.Mailer).Routes()...)
+	rs = append(rs, award.New(d.DB, d.Site, d.Mailer, d.Events).Routes()...)
 	rs = append(rs, halloffame.New(d.DB, d.Site, d.Config).Routes()...)
-	rs = append(rs, account.New(account.Deps{DB: d.DB, Site: d.Site, Config: d.Config, Storage: d.Storage, Limiter: d.Limiter, Mailer: d.Mailer, Sessions: d.Sessions}).Routes()...)
+	rs = append(rs, account.New(account.Deps{DB: d.DB, Site: d.Site, Config: d.Config, Storage: d.Storage, Limiter: d.Limiter, Mailer: d.Mailer, Sessions: d.Sessions, Events: d.Events}).Routes()...)
 	rs = append(rs, obapi.New(d.DB, d.Site, d.Config, d.Limiter).Routes()...)
 	rs = append(rs, webhook.NewHandler(a.Webhooks).Routes()...)
 	return rs

@@ -9,6 +9,7 @@ import (
 	"github.com/uptrace/bun"
 
 	"meritmark/app/auth"
+	"meritmark/app/credential"
 	"meritmark/app/events"
 	"meritmark/app/halloffame"
 	"meritmark/app/pagecache"
@@ -52,6 +53,12 @@ func (a *App) subscribe() {
 		}
 		return halloffame.Refresh(ctx, tx, g.UserID)
 	}, events.GrantIssued, events.GrantRevoked, events.GrantExpiryChanged, events.GrantExpired)
+	// the issuer's cached credential documents, once the change is visible
+	d.Events.AfterCommit(func(e *events.Event) {
+		if d.DB != nil {
+			credential.Changed(d.DB, e.SubjectID)
+		}
+	}, events.GrantIssued, events.GrantRevoked, events.GrantExpiryChanged)
 }
 
 // pageScopes are the page-cache scopes each event changes.

@@ -9,11 +9,10 @@ import (
 	"github.com/uptrace/bun"
 
 	"meritmark/app/audit"
+	"meritmark/app/events"
 	"meritmark/app/grant"
-	"meritmark/app/halloffame"
 	"meritmark/app/mail"
 	"meritmark/app/model"
-	"meritmark/app/pagecache"
 	"meritmark/app/web"
 	"meritmark/db"
 )
@@ -43,7 +42,7 @@ var erased = []string{"sessions", "password_resets", "email_verifications", "log
 func (s *Service) Delete(ctx context.Context, actor *model.User, userID, origin string) (*Deleted, error) {
 	var out Deleted
 	var keys, grantIDs []string
-	err := s.DB.RunInTx(ctx, nil, func(ctx context.Context, tx bun.Tx) error {
+	err := s.Events.RunInTx(ctx, s.DB, func(ctx context.Context, tx bun.Tx) error {
 		u, err := findUser(ctx, tx, userID, true)
 		if err == db.ErrNotFound {
 			return web.NotFound(MsgUserNotFound)
@@ -157,10 +156,7 @@ func (s *Service) Delete(ctx context.Context, actor *model.User, userID, origin 
 		if err := tombstone(ctx, tx, u.ID, now); err != nil {
 			return err
 		}
-		if err := halloffame.Refresh(ctx, tx, u.ID); err != nil {
-			return err
-		}
-		if err := pagecache.Bump(ctx, tx, pagecache.Profiles); err != nil {
+		if err := events.Record(ctx, tx, events.ProfileChanged, "user", u.ID, map[string]string{"userId": u.ID}); err != nil {
 			return err
 		}
 		before := map[string]any{"role": u.Role, "createdAt": u.CreatedAt.UTC(), "grantsActive": len(gs)}
@@ -171,9 +167,6 @@ func (s *Service) Delete(ctx context.Context, actor *model.User, userID, origin 
 	})
 	if err != nil {
 		return nil, err
-	}
-	for _, id := range grantIDs {
-		s.Issuer.Changed(id)
 	}
 	for _, k := range keys {
 		if err := s.Store.Delete(context.WithoutCancel(ctx), k); err != nil {

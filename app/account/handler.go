@@ -12,6 +12,7 @@ import (
 	"meritmark/app/auth"
 	"meritmark/app/config"
 	"meritmark/app/credential"
+	"meritmark/app/events"
 	"meritmark/app/mail"
 	"meritmark/app/model"
 	"meritmark/app/ratelimit"
@@ -31,6 +32,7 @@ type Deps struct {
 	Limiter  *ratelimit.Limiter // optional: no export limit without it
 	Mailer   *mail.Worker
 	Sessions *session.Store
+	Events   *events.Bus
 }
 
 // Handler is the HTTP side of the data rights.
@@ -46,7 +48,7 @@ type Handler struct {
 func New(d Deps) *Handler {
 	iss := credential.MustOpen(d.DB, credential.Options{DataDir: d.Config.DataDir, Configured: d.Config.CredentialKeys, BaseURL: d.Site.BaseURL})
 	a := auth.New(d.DB, d.Site, d.Sessions, d.Limiter, d.Mailer).WithSecretKey(d.Config).Service()
-	svc := &Service{DB: d.DB, Store: d.Storage, Issuer: iss, Credentials: verify.NewService(d.DB, iss, nil, ""), Auth: a, Mailer: d.Mailer}
+	svc := &Service{DB: d.DB, Store: d.Storage, Issuer: iss, Credentials: verify.NewService(d.DB, iss, nil, ""), Auth: a, Mailer: d.Mailer, Events: d.Events}
 	return &Handler{svc: svc, site: d.Site, limiter: d.Limiter, sessions: d.Sessions}
 }
 

@@ -5,6 +5,7 @@ import (
 
 	"meritmark/app/auth"
 	"meritmark/app/credential"
+	"meritmark/app/events"
 	"meritmark/app/mail"
 	"meritmark/app/storage"
 	"meritmark/app/verify"
@@ -21,4 +22,5 @@ type Service struct {
 	// Auth confirms the password and two-step code before a deletion (app/auth).
 	Auth   *auth.Service
 	Mailer *mail.Worker // optional: kicked after the confirmation is queued
+	Events *events.Bus  // the revocations and the profile's removal are recorded as events
 }

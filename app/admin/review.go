@@ -9,6 +9,7 @@ import (
 
 	"meritmark/app/application"
 	"meritmark/app/audit"
+	"meritmark/app/events"
 	"meritmark/app/grant"
 	"meritmark/app/mail"
 	"meritmark/app/model"
@@ -37,7 +38,7 @@ func (s *Service) Approve(ctx context.Context, actor *model.User, id string, gra
 	var res ReviewResult
 	var app *model.Application
 	mailed := false
-	err := s.DB.RunInTx(ctx, nil, func(ctx context.Context, tx bun.Tx) error {
+	err := s.Events.RunInTx(ctx, s.DB, func(ctx context.Context, tx bun.Tx) error {
 		a, err := lockApplication(ctx, tx, id)
 		if err != nil {
 			return err
@@ -89,6 +90,9 @@ func (s *Service) Approve(ctx context.Context, actor *model.User, id string, gra
 		if _, err := tx.NewUpdate().Model(a).Column("status", "rejection_reason", "reviewed_at", "reviewed_by", "updated_at").WherePK().Exec(ctx); err != nil {
 			return err
 		}
+		if err := decided(ctx, tx, events.ApplicationApproved, a); err != nil {
+			return err
+		}
 		// no credential names an address its holder has not proven: the grant waits, and
 		// is issued when the applicant confirms the address (app/auth)
 		if !u.EmailVerified() {
@@ -132,7 +136,7 @@ func (s *Service) Reject(ctx context.Context, actor *model.User, id, reason, ori
 	var res ReviewResult
 	var app *model.Application
 	mailed := false
-	err := s.DB.RunInTx(ctx, nil, func(ctx context.Context, tx bun.Tx) error {
+	err := s.Events.RunInTx(ctx, s.DB, func(ctx context.Context, tx bun.Tx) error {
 		a, err := lockApplication(ctx, tx, id)
 		if err != nil {
 			return err
@@ -151,6 +155,9 @@ func (s *Service) Reject(ctx context.Context, actor *model.User, id, reason, ori
 		a.Status, a.RejectionReason = next, reason
 		a.ReviewedAt, a.ReviewedBy, a.UpdatedAt = &now, &actor.ID, now
 		if _, err := tx.NewUpdate().Model(a).Column("status", "rejection_reason", "reviewed_at", "reviewed_by", "updated_at").WherePK().Exec(ctx); err != nil {
+			return err
+		}
+		if err := decided(ctx, tx, events.ApplicationRejected, a); err != nil {
 			return err
 		}
 		g := g0
@@ -184,6 +191,11 @@ func (s *Service) Reject(ctx context.Context, actor *model.User, id, reason, ori
 		return nil, err
 	}
 	return s.finishReview(ctx, &res, app, mailed)
+}
+
+// decided records an application's review (application.approved or .rejected).
+func decided(ctx context.Context, tx bun.IDB, typ string, a *model.Application) error {
+	return events.Record(ctx, tx, typ, "application", a.ID, map[string]string{"applicationId": a.ID, "badgeId": a.BadgeID, "userId": a.UserID})
 }
 
 // finishReview runs after a review committed: it wakes the mailer when a message was

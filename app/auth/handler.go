@@ -11,6 +11,7 @@ import (
 	"github.com/gofiber/fiber/v3"
 	"github.com/uptrace/bun"
 
+	"meritmark/app/events"
 	"meritmark/app/mail"
 	"meritmark/app/metrics"
 	"meritmark/app/ratelimit"
@@ -32,6 +33,12 @@ func New(d *bun.DB, site *web.Site, sessions *session.Store, limiter *ratelimit.
 		svc.Now = limiter.Now // one clock for every sign-in limit (nil: the real one)
 	}
 	return &Handler{svc: svc, site: site}
+}
+
+// WithEvents gives the handler the event bus the grants a confirmation issues are recorded on.
+func (h *Handler) WithEvents(b *events.Bus) *Handler {
+	h.svc.Events = b
+	return h
 }
 
 // WithPolicy gives the handler the access policy (whether admins may drop two-step sign-in).

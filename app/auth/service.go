@@ -8,6 +8,7 @@ import (
 
 	"github.com/uptrace/bun"
 
+	"meritmark/app/events"
 	"meritmark/app/mail"
 	"meritmark/app/metrics"
 	"meritmark/app/model"
@@ -56,6 +57,8 @@ type Service struct {
 	Metrics *metrics.Metrics
 	// Policy is the access policy (admins keep two-step sign-in unless it says otherwise).
 	Policy web.Policy
+	// Events records the grants a confirmation issues (app/events).
+	Events *events.Bus
 }
 
 func (s *Service) now() time.Time {

@@ -96,7 +96,7 @@ func (s *Service) VerifyEmail(ctx context.Context, tok, origin string, cl Client
 	now := s.now()
 	var u model.User
 	issued := 0
-	err := s.DB.RunInTx(ctx, nil, func(ctx context.Context, tx bun.Tx) error {
+	err := s.Events.RunInTx(ctx, s.DB, func(ctx context.Context, tx bun.Tx) error {
 		// the guard makes the token single-use even when two requests race
 		var v EmailVerification
 		if err := tx.NewSelect().Model(&v).Where("id = ?", HashToken(tok)).Scan(ctx); err != nil {

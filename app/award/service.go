@@ -12,6 +12,7 @@ import (
 
 	"meritmark/app/audit"
 	"meritmark/app/auth"
+	"meritmark/app/events"
 	"meritmark/app/grant"
 	"meritmark/app/mail"
 	"meritmark/app/model"
@@ -24,12 +25,13 @@ type Handler struct {
 	DB     *bun.DB
 	Site   *web.Site
 	Mailer *mail.Worker
+	Events *events.Bus // a claim records award.claimed (and grant.issued)
 	now    func() time.Time
 }
 
 // New makes the handler.
-func New(d *bun.DB, site *web.Site, mailer *mail.Worker) *Handler {
-	return &Handler{DB: d, Site: site, Mailer: mailer, now: model.Now}
+func New(d *bun.DB, site *web.Site, mailer *mail.Worker, bus *events.Bus) *Handler {
+	return &Handler{DB: d, Site: site, Mailer: mailer, Events: bus, now: model.Now}
 }
 
 // Routes lists the routes.
@@ -173,7 +175,7 @@ func (h *Handler) claim(c fiber.Ctx) error {
 	origin := h.Site.Origin(c)
 	now := h.now()
 	var res ClaimResult
-	err := h.DB.RunInTx(c.Context(), nil, func(ctx context.Context, tx bun.Tx) error {
+	err := h.Events.RunInTx(c.Context(), h.DB, func(ctx context.Context, tx bun.Tx) error {
 		a, err := find(ctx, tx, strings.TrimSpace(body.Token), true)
 		switch {
 		case err != nil:
@@ -211,6 +213,9 @@ func (h *Handler) claim(c fiber.Ctx) error {
 		r, err := tx.NewUpdate().Model((*Award)(nil)).Set("claimed_at = ?", now).Set("claimed_by = ?", u.ID).Set("grant_id = ?", g.ID).
 			Where("id = ? AND claimed_at IS NULL", a.ID).Exec(ctx)
 		if err != nil {
+			return err
+		}
+		if err := events.Record(ctx, tx, events.AwardClaimed, "award", a.ID, map[string]string{"awardId": a.ID, "grantId": g.ID, "userId": u.ID}); err != nil {
 			return err
 		}
 		if n, _ := r.RowsAffected(); n != 1 {

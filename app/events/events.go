@@ -104,8 +104,9 @@ func (b *Bus) AfterCommit(h Handler, types ...string) {
 
 type pendingKey struct{}
 
-// pending are the events a RunInTx recorded, for after its commit.
+// pending are the events a RunInTx recorded, for after its commit, and the bus that ran it.
 type pending struct {
+	bus    *Bus
 	mu     sync.Mutex
 	events []*Event
 }
@@ -121,7 +122,7 @@ func (b *Bus) RunInTx(ctx context.Context, d bun.IDB, fn func(ctx context.Contex
 	if _, nested := ctx.Value(pendingKey{}).(*pending); nested || b == nil {
 		return d.RunInTx(ctx, nil, fn)
 	}
-	p := &pending{}
+	p := &pending{bus: b}
 	err := d.RunInTx(context.WithValue(ctx, pendingKey{}, p), nil, fn)
 	if err != nil {
 		return err
@@ -145,6 +146,18 @@ func (b *Bus) committed(evs []*Event) {
 			}()
 		}
 	}
+}
+
+// Record records an event through the bus whose RunInTx runs the transaction of ctx: code
+// that writes inside a caller's transaction (a grant issued during an approval, a claim,
+// a confirmation) records on the caller's bus without being given it. Outside any
+// Bus.RunInTx it is an error.
+func Record(ctx context.Context, tx bun.IDB, typ, subjectType, subjectID string, data any) error {
+	p, ok := ctx.Value(pendingKey{}).(*pending)
+	if !ok {
+		return fmt.Errorf("%w (%s)", ErrOutsideTx, typ)
+	}
+	return p.bus.Record(ctx, tx, typ, subjectType, subjectID, data)
 }
 
 // Record stores an event of type typ about a subject in tx (which must belong to a

@@ -11,10 +11,9 @@ import (
 
 	"meritmark/app/audit"
 	"meritmark/app/credential"
-	"meritmark/app/halloffame"
+	"meritmark/app/events"
 	"meritmark/app/mail"
 	"meritmark/app/model"
-	"meritmark/app/pagecache"
 	"meritmark/app/web"
 	"meritmark/db"
 )
@@ -26,6 +25,7 @@ type Admin struct {
 	DB     *bun.DB
 	Issuer *credential.Issuer
 	Mailer *mail.Worker // optional: kicked after the revocation notice is queued
+	Events *events.Bus  // grant changes are recorded as events
 }
 
 // Messages of the admin's grant actions.
@@ -124,7 +124,7 @@ func lockGrant(ctx context.Context, tx bun.Tx, id string) (*model.BadgeGrant, er
 // Hall of Fame summary, the audit log and a notice to the holder.
 func (s *Admin) Revoke(ctx context.Context, actor *model.User, id, reason, origin string) (*model.BadgeGrant, error) {
 	var out *model.BadgeGrant
-	err := s.DB.RunInTx(ctx, nil, func(ctx context.Context, tx bun.Tx) error {
+	err := s.Events.RunInTx(ctx, s.DB, func(ctx context.Context, tx bun.Tx) error {
 		g, err := lockGrant(ctx, tx, id)
 		if err != nil {
 			return err
@@ -152,7 +152,6 @@ func (s *Admin) Revoke(ctx context.Context, actor *model.User, id, reason, origi
 	if err != nil {
 		return nil, err
 	}
-	s.Issuer.Changed(out.ID)
 	if s.Mailer != nil {
 		s.Mailer.Kick()
 	}
@@ -174,10 +173,7 @@ func RevokeTx(ctx context.Context, tx bun.Tx, actor *model.User, g *model.BadgeG
 	if err := credential.RecordRevocation(ctx, tx, g, now); err != nil { // final (issue 36)
 		return err
 	}
-	if err := halloffame.Refresh(ctx, tx, g.UserID); err != nil {
-		return err
-	}
-	if err := pagecache.Bump(ctx, tx, pagecache.Grants); err != nil {
+	if err := Revoked(ctx, tx, g); err != nil {
 		return err
 	}
 	return audit.Write(ctx, tx, actor, "grant.revoke", "grant", g.ID, before, stateOf(g))
@@ -196,7 +192,7 @@ func revokedMail(u *model.User, b *model.Badge, reason, origin string) mail.Mess
 // (validUntil and exp change), in one transaction with the audit entry.
 func (s *Admin) SetExpiry(ctx context.Context, actor *model.User, id string, expiresAt *time.Time, origin string) (*model.BadgeGrant, error) {
 	var out *model.BadgeGrant
-	err := s.DB.RunInTx(ctx, nil, func(ctx context.Context, tx bun.Tx) error {
+	err := s.Events.RunInTx(ctx, s.DB, func(ctx context.Context, tx bun.Tx) error {
 		g, err := lockGrant(ctx, tx, id)
 		if err != nil {
 			return err
@@ -226,7 +222,8 @@ func (s *Admin) SetExpiry(ctx context.Context, actor *model.User, id string, exp
 		if err := audit.Write(ctx, tx, actor, "grant.expiry", "grant", g.ID, before, stateOf(g)); err != nil {
 			return err
 		}
-		if err := pagecache.Bump(ctx, tx, pagecache.Grants); err != nil {
+		if err := events.Record(ctx, tx, events.GrantExpiryChanged, "grant", g.ID, map[string]any{
+			"grantId": g.ID, "badgeId": g.BadgeID, "userId": g.UserID, "expiresAt": g.ExpiresAt}); err != nil {
 			return err
 		}
 		out = g
@@ -235,7 +232,6 @@ func (s *Admin) SetExpiry(ctx context.Context, actor *model.User, id string, exp
 	if err != nil {
 		return nil, err
 	}
-	s.Issuer.Changed(out.ID)
 	return out, nil
 }
 

@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"meritmark/app/config"
 	"meritmark/app/credential"
+	"meritmark/app/events"
 	"meritmark/app/mail"
 	"strings"
 	"time"
@@ -25,9 +26,9 @@ type AdminHandler struct {
 
 // NewAdmin makes the handler on the database's credential issuer (the one verify opens:
 // keys from the configuration or the data directory).
-func NewAdmin(d *bun.DB, site *web.Site, cfg *config.Config, mailer *mail.Worker) *AdminHandler {
+func NewAdmin(d *bun.DB, site *web.Site, cfg *config.Config, mailer *mail.Worker, bus *events.Bus) *AdminHandler {
 	iss := credential.MustOpen(d, credential.Options{DataDir: cfg.DataDir, Configured: cfg.CredentialKeys, BaseURL: site.BaseURL})
-	return &AdminHandler{site: site, svc: &Admin{DB: d, Issuer: iss, Mailer: mailer}}
+	return &AdminHandler{site: site, svc: &Admin{DB: d, Issuer: iss, Mailer: mailer, Events: bus}}
 }
 
 // Routes lists the admin's grant routes.

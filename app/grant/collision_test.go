@@ -7,6 +7,7 @@ import (
 	"github.com/uptrace/bun"
 
 	"meritmark/app/apptest"
+	"meritmark/app/events"
 	"meritmark/app/grant"
 	"meritmark/app/model"
 )
@@ -37,7 +38,7 @@ func TestIssueRetriesAnIDCollision(t *testing.T) {
 	}
 	var ids []string
 	for _, a := range []*model.Application{a1, a2} {
-		err := d.RunInTx(ctx, nil, func(ctx context.Context, tx bun.Tx) error {
+		err := events.New().RunInTx(ctx, d, func(ctx context.Context, tx bun.Tx) error {
 			r, err := grant.Issue(ctx, tx, grant.Input{Application: a, GrantedBy: u.ID, Now: now})
 			if err == nil {
 				ids = append(ids, r.Grant.VerificationID)

@@ -15,9 +15,8 @@ import (
 	"github.com/uptrace/bun"
 
 	"meritmark/app/credential"
-	"meritmark/app/halloffame"
+	"meritmark/app/events"
 	"meritmark/app/model"
-	"meritmark/app/pagecache"
 	"meritmark/db"
 )
 
@@ -127,10 +126,7 @@ func Issue(ctx context.Context, tx bun.Tx, in Input) (*Result, error) {
 		if err := credential.SignInTx(ctx, tx, &g, in.Origin); err != nil {
 			return nil, err
 		}
-		if err := halloffame.Refresh(ctx, tx, g.UserID); err != nil {
-			return nil, err
-		}
-		if err := pagecache.Bump(ctx, tx, pagecache.Grants); err != nil {
+		if err := Issued(ctx, tx, &g, in.Origin); err != nil {
 			return nil, err
 		}
 		return &Result{Grant: &g, Restored: true}, nil
@@ -215,10 +211,20 @@ func create(ctx context.Context, tx bun.Tx, g *model.BadgeGrant, b *model.Badge,
 	if err := credential.SignInTx(ctx, tx, g, origin); err != nil {
 		return err
 	}
-	if err := halloffame.Refresh(ctx, tx, g.UserID); err != nil {
-		return err
-	}
-	return pagecache.Bump(ctx, tx, pagecache.Grants)
+	return Issued(ctx, tx, g, origin)
+}
+
+// Issued records grant.issued for g in the transaction of ctx (the page cache, the Hall of
+// Fame, the credential cache and webhooks follow from it: app/subscribers.go).
+func Issued(ctx context.Context, tx bun.IDB, g *model.BadgeGrant, origin string) error {
+	return events.Record(ctx, tx, events.GrantIssued, "grant", g.ID, map[string]string{
+		"grantId": g.ID, "badgeId": g.BadgeID, "userId": g.UserID, "verificationUrl": origin + "/verify/" + g.PublicVerificationID})
+}
+
+// Revoked records grant.revoked for g in the transaction of ctx.
+func Revoked(ctx context.Context, tx bun.IDB, g *model.BadgeGrant) error {
+	return events.Record(ctx, tx, events.GrantRevoked, "grant", g.ID, map[string]string{
+		"grantId": g.ID, "badgeId": g.BadgeID, "userId": g.UserID, "reason": g.RevocationReason})
 }
 
 // DirectInput is a grant made without an application (an admin's direct award, claimed).
@@ -277,12 +283,8 @@ func Revoke(ctx context.Context, tx bun.Tx, applicationID, reason string, now ti
 	if err := credential.RecordRevocation(ctx, tx, &g, now); err != nil {
 		return nil, err
 	}
-	if err := halloffame.Refresh(ctx, tx, g.UserID); err != nil {
+	if err := Revoked(ctx, tx, &g); err != nil {
 		return nil, err
 	}
-	if err := pagecache.Bump(ctx, tx, pagecache.Grants); err != nil {
-		return nil, err
-	}
-	credential.Changed(tx.NewSelect().DB(), g.ID)
 	return &g, nil
 }

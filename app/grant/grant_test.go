@@ -9,6 +9,7 @@ import (
 	"github.com/uptrace/bun"
 
 	"meritmark/app/apptest"
+	"meritmark/app/events"
 	"meritmark/app/grant"
 	"meritmark/app/model"
 )
@@ -53,7 +54,7 @@ func TestIssueRestoreRevoke(t *testing.T) {
 	}
 	issue := func() *grant.Result {
 		var r *grant.Result
-		err := d.RunInTx(ctx, nil, func(ctx context.Context, tx bun.Tx) error {
+		err := events.New().RunInTx(ctx, d, func(ctx context.Context, tx bun.Tx) error {
 			var err error
 			r, err = grant.Issue(ctx, tx, grant.Input{Application: a, Badge: b, GrantedBy: u.ID, Now: now})
 			return err
@@ -75,7 +76,7 @@ func TestIssueRestoreRevoke(t *testing.T) {
 		apptest.True("!r2.Created", !r2.Created),
 		apptest.True("!r2.Restored", !r2.Restored),
 		apptest.Eq("r2.Grant.ID", r2.Grant.ID, r1.Grant.ID))
-	err := d.RunInTx(ctx, nil, func(ctx context.Context, tx bun.Tx) error {
+	err := events.New().RunInTx(ctx, d, func(ctx context.Context, tx bun.Tx) error {
 		g, err := grant.Revoke(ctx, tx, a.ID, "Forged", now.Add(time.Minute))
 		if err != nil || g == nil || g.RevokedAt == nil || g.RevocationReason != "Forged" {
 			t.Fatalf("revoke: %+v %v", g, err)

@@ -60,7 +60,7 @@ func (f *fixture) give(t *testing.T, u *model.User, badge string, when time.Time
 	a := &model.Application{ID: model.NewID(), UserID: u.ID, BadgeID: b.ID, Type: b.Type, Status: model.StatusApproved,
 		PaymentStatus: model.PaymentCompleted, CreatedAt: now, UpdatedAt: now}
 	var g *model.BadgeGrant
-	err := f.e.DB.RunInTx(f.e.Ctx(), nil, func(ctx context.Context, tx bun.Tx) error {
+	err := f.e.Deps.Events.RunInTx(f.e.Ctx(), f.e.DB, func(ctx context.Context, tx bun.Tx) error {
 		if _, err := tx.NewInsert().Model(a).Exec(ctx); err != nil {
 			return err
 		}
@@ -78,7 +78,7 @@ func (f *fixture) give(t *testing.T, u *model.User, badge string, when time.Time
 
 func (f *fixture) revoke(t *testing.T, g *model.BadgeGrant) {
 	t.Helper()
-	err := f.e.DB.RunInTx(f.e.Ctx(), nil, func(ctx context.Context, tx bun.Tx) error {
+	err := f.e.Deps.Events.RunInTx(f.e.Ctx(), f.e.DB, func(ctx context.Context, tx bun.Tx) error {
 		_, err := grant.Revoke(ctx, tx, *g.ApplicationID, "test", model.Now())
 		return err
 	})

@@ -44,7 +44,7 @@ func verifyGrantFixture(t *testing.T, e *apptest.Env, names []string, counts []i
 			now := model.Now()
 			a := &model.Application{ID: model.NewID(), UserID: u.ID, BadgeID: badges[j].ID, Type: model.TypeProof, Status: model.StatusApproved,
 				PaymentStatus: model.PaymentCompleted, CreatedAt: now, UpdatedAt: now}
-			err := e.DB.RunInTx(ctx, nil, func(ctx context.Context, tx bun.Tx) error {
+			err := e.Deps.Events.RunInTx(ctx, e.DB, func(ctx context.Context, tx bun.Tx) error {
 				if _, err := tx.NewInsert().Model(a).Exec(ctx); err != nil {
 					return err
 				}

@@ -145,11 +145,13 @@ func TestExpiryRemindersSentOnceAcrossTwoSweepers(t *testing.T) {
 		users[name] = f.user(t, name+"@example.com")
 		_, grants[name] = f.approve(t, users[name])
 		if left < 0 {
-			// already expired: backdate the grant so the expiry is after its issue
+			// expired as time passed, with no write (an admin's change would be an event the
+			// Hall of Fame follows at once): the grant and its expiry are backdated in place
 			if _, err := f.e.DB.NewUpdate().Model((*model.BadgeGrant)(nil)).Set("granted_at = ?", now.Add(-48*time.Hour)).
-				Where("id = ?", grants[name].ID).Exec(f.e.Ctx()); err != nil {
+				Set("expires_at = ?", now.Add(left)).Where("id = ?", grants[name].ID).Exec(f.e.Ctx()); err != nil {
 				t.Fatal(err)
 			}
+			continue
 		}
 		f.setExpiry(t, grants[name], now.Add(left))
 	}
@@ -159,7 +161,7 @@ func TestExpiryRemindersSentOnceAcrossTwoSweepers(t *testing.T) {
 	sweep := func(at time.Time) {
 		apptest.Parallel(2, func(int) {
 			for i := 0; i < 3; i++ {
-				s := &renewal.Sweeper{DB: f.e.DB, BaseURL: f.e.URL, Now: func() time.Time { return at }, Batch: 1}
+				s := &renewal.Sweeper{DB: f.e.DB, BaseURL: f.e.URL, Now: func() time.Time { return at }, Batch: 1, Events: f.e.Deps.Events}
 				if _, err := s.Sweep(context.Background()); err != nil {
 					t.Error(err)
 				}
@@ -245,7 +247,7 @@ func TestRenewalLinksToThePreviousGrant(t *testing.T) {
 		}
 	}
 	// a renewed grant gets no more reminders
-	s := &renewal.Sweeper{DB: f.e.DB, BaseURL: f.e.URL}
+	s := &renewal.Sweeper{DB: f.e.DB, BaseURL: f.e.URL, Events: f.e.Deps.Events}
 	if res, err := s.Sweep(context.Background()); err != nil || res.Reminded != 0 {
 		t.Errorf("sweep %+v %v", res, err)
 	}

@@ -7,7 +7,7 @@ import (
 
 	"github.com/uptrace/bun"
 
-	"meritmark/app/halloffame"
+	"meritmark/app/events"
 	"meritmark/app/mail"
 	"meritmark/app/model"
 )
@@ -18,7 +18,8 @@ type Sweeper struct {
 	Mailer  *mail.Worker // kicked after queuing (nil = the worker's own schedule)
 	BaseURL string       // links in the mails when a grant has no credential origin
 	Now     func() time.Time
-	Batch   int // grants per query (default 200)
+	Batch   int         // grants per query (default 200)
+	Events  *events.Bus // expiries are recorded as grant.expired
 }
 
 // Result counts what one sweep did.
@@ -91,13 +92,14 @@ func (s *Sweeper) Sweep(ctx context.Context) (Result, error) {
 		}
 		for i := range cs {
 			c := &cs[i]
-			err := s.DB.RunInTx(ctx, nil, func(ctx context.Context, tx bun.Tx) error {
+			err := s.Events.RunInTx(ctx, s.DB, func(ctx context.Context, tx bun.Tx) error {
 				ok, err := claim(ctx, tx, c.GrantID, Expired, now)
 				if err != nil || !ok {
 					return err
 				}
 				res.Expired++
-				return halloffame.Refresh(ctx, tx, c.UserID)
+				return events.Record(ctx, tx, events.GrantExpired, "grant", c.GrantID,
+					map[string]string{"grantId": c.GrantID, "badgeId": c.BadgeID, "userId": c.UserID})
 			})
 			if err != nil {
 				return res, err

@@ -19,7 +19,7 @@ func seedGrants(tb testing.TB, e *apptest.Env, b *model.Badge, n int) []string {
 	tb.Helper()
 	ids := make([]string, 0, n)
 	now := model.Now()
-	err := e.DB.RunInTx(context.Background(), nil, func(ctx context.Context, tx bun.Tx) error {
+	err := e.Deps.Events.RunInTx(context.Background(), e.DB, func(ctx context.Context, tx bun.Tx) error {
 		for i := 0; i < n; i++ {
 			u := &model.User{ID: model.NewID(), Name: fmt.Sprintf("Holder %d", i), Email: fmt.Sprintf("bulk%d@example.com", i),
 				PasswordHash: "x", Role: model.RoleUser, CreatedAt: now, UpdatedAt: now}
