@@ -122,6 +122,9 @@ async function buildClient() {
     metafile: true,
     plugins: [registry('client'), hashedImages],
   });
+  // the metafile, for bench/islands.mjs (what each island's closure holds, by module)
+  fs.mkdirSync(path.join(root, '.cache'), { recursive: true });
+  fs.writeFileSync(path.join(root, '.cache', 'client-meta.json'), JSON.stringify(result.metafile));
   const outputs = result.metafile.outputs;
   const fileOf = (f) => '/static/' + path.relative(path.join(root, 'static'), path.join(root, f)).split(path.sep).join('/');
   let entry = '';
