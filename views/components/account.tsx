@@ -1,7 +1,12 @@
 // Shared pieces of the account screens (login, signup, reset password, profiles): the
 // user's JSON shape, the avatar, the password field, the auth page frame, copy-to-clipboard.
 import { useState, type InputHTMLAttributes, type ReactNode } from 'react';
-import { Award, BadgeCheck, Eye, EyeOff, Share2, ShieldCheck } from 'lucide-react';
+import Award from 'lucide-react/icons/award';
+import BadgeCheck from 'lucide-react/icons/badge-check';
+import Eye from 'lucide-react/icons/eye';
+import EyeOff from 'lucide-react/icons/eye-off';
+import Share2 from 'lucide-react/icons/share-2';
+import ShieldCheck from 'lucide-react/icons/shield-check';
 import { cn } from '../lib/cn';
 import { Input } from './ui';
 

@@ -1,7 +1,7 @@
 // Dialog on Radix (focus trap, Escape, aria) in the shadcn/ui style.
 import { useRef, useState, type ComponentPropsWithoutRef, type HTMLAttributes, type ReactNode } from 'react';
-import { Dialog as D } from 'radix-ui';
-import { X } from 'lucide-react';
+import * as D from 'radix-ui/dialog';
+import X from 'lucide-react/icons/x';
 import { cn } from '../lib/cn';
 
 /** The last control focused outside any dialog: the opener of a dialog whose content

@@ -1,5 +1,12 @@
 import { useEffect, useState } from 'react';
-import { KeyRound, LoaderCircle, LogOut, MailWarning, Monitor, Send, ShieldCheck, X } from 'lucide-react';
+import KeyRound from 'lucide-react/icons/key-round';
+import LoaderCircle from 'lucide-react/icons/loader-circle';
+import LogOut from 'lucide-react/icons/log-out';
+import MailWarning from 'lucide-react/icons/mail-warning';
+import Monitor from 'lucide-react/icons/monitor';
+import Send from 'lucide-react/icons/send';
+import ShieldCheck from 'lucide-react/icons/shield-check';
+import X from 'lucide-react/icons/x';
 import { api, errorMessage } from '../lib/api';
 import { toast, toastError } from '../lib/toast';
 import { dateTime } from '../lib/format';

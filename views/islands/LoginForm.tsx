@@ -1,5 +1,8 @@
 import { useState, type FormEvent } from 'react';
-import { CircleCheck, LoaderCircle, LogIn, Mail } from 'lucide-react';
+import CircleCheck from 'lucide-react/icons/circle-check';
+import LoaderCircle from 'lucide-react/icons/loader-circle';
+import LogIn from 'lucide-react/icons/log-in';
+import Mail from 'lucide-react/icons/mail';
 import { api, ApiError, errorMessage } from '../lib/api';
 import { toast, toastError } from '../lib/toast';
 import { Button, Card, CardContent, Input, Label } from '../components/ui';

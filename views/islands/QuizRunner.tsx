@@ -3,7 +3,12 @@
 // draws the questions, keeps the deadline and the saved answers, and grades the
 // submission; the result has the figures only (never which option was right).
 import { useCallback, useEffect, useRef, useState, type KeyboardEvent } from 'react';
-import { AlertTriangle, ChevronLeft, ChevronRight, Clock, Send, Target } from 'lucide-react';
+import AlertTriangle from 'lucide-react/icons/triangle-alert';
+import ChevronLeft from 'lucide-react/icons/chevron-left';
+import ChevronRight from 'lucide-react/icons/chevron-right';
+import Clock from 'lucide-react/icons/clock';
+import Send from 'lucide-react/icons/send';
+import Target from 'lucide-react/icons/target';
 import { api, ApiError, errorMessage } from '../lib/api';
 import { clock } from '../lib/format';
 import { cn } from '../lib/cn';

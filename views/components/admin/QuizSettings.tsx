@@ -2,7 +2,8 @@
 // attempt, never more than the pool), the retake rule, and how the quiz and each question
 // behave across submitted attempts (PUT /admin/quizzes/{id}, GET .../analysis).
 import { useEffect, useState, type FormEvent } from 'react';
-import { BarChart3, Settings2 } from 'lucide-react';
+import BarChart3 from 'lucide-react/icons/chart-column';
+import Settings2 from 'lucide-react/icons/settings-2';
 import { Dialog, DialogContent, DialogDescription, DialogHeader, DialogTitle } from '../dialog';
 import { Button, Card, CardContent, CardDescription, CardHeader, CardTitle, Chip, Input, Skeleton } from '../ui';
 import { api, errorMessage } from '../../lib/api';

@@ -1,5 +1,7 @@
 import { useEffect, useState } from 'react';
-import { AppWindow, LoaderCircle, Unplug } from 'lucide-react';
+import AppWindow from 'lucide-react/icons/app-window';
+import LoaderCircle from 'lucide-react/icons/loader-circle';
+import Unplug from 'lucide-react/icons/unplug';
 import { api, errorMessage } from '../../lib/api';
 import { toast, toastError } from '../../lib/toast';
 import { date, dateTime } from '../../lib/format';

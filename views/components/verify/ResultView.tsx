@@ -1,7 +1,26 @@
 // The verification result: the banner, the badge and holder, the checks, the downloads;
 // and the not-found card.
 import { useState } from 'react';
-import { BadgeCheck, CalendarClock, CalendarDays, Check, Copy, Download, FileJson, FileKey2, Fingerprint, Hourglass, ImageDown, KeyRound, Linkedin, Minus, SearchX, ShieldAlert, ShieldCheck, ShieldOff, ShieldX, X } from 'lucide-react';
+import BadgeCheck from 'lucide-react/icons/badge-check';
+import CalendarClock from 'lucide-react/icons/calendar-clock';
+import CalendarDays from 'lucide-react/icons/calendar-days';
+import Check from 'lucide-react/icons/check';
+import Copy from 'lucide-react/icons/copy';
+import Download from 'lucide-react/icons/download';
+import FileJson from 'lucide-react/icons/file-json';
+import FileKey2 from 'lucide-react/icons/file-key-2';
+import Fingerprint from 'lucide-react/icons/fingerprint';
+import Hourglass from 'lucide-react/icons/hourglass';
+import ImageDown from 'lucide-react/icons/image-down';
+import KeyRound from 'lucide-react/icons/key-round';
+import Linkedin from 'lucide-react/icons/linkedin';
+import Minus from 'lucide-react/icons/minus';
+import SearchX from 'lucide-react/icons/search-x';
+import ShieldAlert from 'lucide-react/icons/shield-alert';
+import ShieldCheck from 'lucide-react/icons/shield-check';
+import ShieldOff from 'lucide-react/icons/shield-off';
+import ShieldX from 'lucide-react/icons/shield-x';
+import X from 'lucide-react/icons/x';
 import { Button, Card, Chip, LinkButton } from '../ui';
 import { BadgeIcon } from '../badges';
 import { Avatar } from '../account';

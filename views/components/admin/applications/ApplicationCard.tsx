@@ -1,5 +1,11 @@
 // One application in the list and its review buttons (approve, grant free, reject, details).
-import { AlertTriangle, Check, Eye, Gift, Loader2, RotateCcw, X } from 'lucide-react';
+import AlertTriangle from 'lucide-react/icons/triangle-alert';
+import Check from 'lucide-react/icons/check';
+import Eye from 'lucide-react/icons/eye';
+import Gift from 'lucide-react/icons/gift';
+import Loader2 from 'lucide-react/icons/loader-circle';
+import RotateCcw from 'lucide-react/icons/rotate-ccw';
+import X from 'lucide-react/icons/x';
 import { Button, Chip } from '../../ui';
 import { Avatar } from '../../account';
 import { date, money, capitalize } from '../../../lib/format';
