@@ -59,6 +59,7 @@ test-lint:
 test-ts: deps
 	npx tsc --noEmit -p .
 	@echo "typecheck: 1 passed, 0 failed"
+	node --test tests/views/
 
 ## test-lint-js: ESLint over views/ (eslint.config.mjs: typescript-eslint and the React
 ## hooks rules); an eslint-disable comment must say why
