@@ -30,3 +30,9 @@ declare module 'lucide-react/icons/*' {
   const icon: LucideIcon;
   export default icon;
 }
+declare module 'virtual:badge-icons' {
+  /** the sprite's URL, /static/dist/images/badge-icons-<HASH>.svg (esbuild.config.mjs) */
+  export const sprite: string;
+  /** a badge's icon name to its symbol's id in the sprite */
+  export const glyphs: Record<string, string>;
+}

@@ -1,4 +1,4 @@
-import { useEffect, useRef, useState, type ReactNode } from 'react';
+import { lazy, Suspense, useEffect, useRef, useState, type ReactNode } from 'react';
 import Award from 'lucide-react/icons/award';
 import BadgeCheck from 'lucide-react/icons/badge-check';
 import Briefcase from 'lucide-react/icons/briefcase';
@@ -20,8 +20,10 @@ import { Button, Card, CardContent, CardDescription, CardHeader, CardTitle, Chip
 import { BadgeIcon } from '../components/badges';
 import { Avatar, copyText, fromApi, type ApiUser, type EarnedBadge, type User } from '../components/account';
 import { ConnectedApps } from '../components/profile/ConnectedApps';
-import { PictureDialog } from '../components/profile/PictureDialog';
 import { DetailsForm } from '../components/profile/DetailsForm';
+
+// the picture dialog's code loads when the member first opens it
+const PictureDialog = lazy(() => import('../components/profile/PictureDialog').then((m) => ({ default: m.PictureDialog })));
 
 export type ProfileProps = { user: ApiUser; badges: EarnedBadge[]; origin: string };
 
@@ -58,6 +60,8 @@ function quoteId(user: User, b: EarnedBadge): string {
 export default function Profile({ user: initial, badges, origin }: ProfileProps) {
   const [user, setUser] = useState<User>(() => fromApi(initial));
   const [picOpen, setPicOpen] = useState(false);
+  const [picUsed, setPicUsed] = useState(false);
+  if (picOpen && !picUsed) setPicUsed(true);
   const [copied, copy] = useCopied();
   const categories = new Set(badges.map((b) => b.category)).size;
   const isAdmin = user.role === 'admin';
@@ -190,7 +194,11 @@ export default function Profile({ user: initial, badges, origin }: ProfileProps)
         <ConnectedApps />
       </div>
 
-      <PictureDialog open={picOpen} onOpenChange={setPicOpen} onSaved={updated} />
+      {picUsed && (
+        <Suspense fallback={null}>
+          <PictureDialog open={picOpen} onOpenChange={setPicOpen} onSaved={updated} />
+        </Suspense>
+      )}
     </div>
   );
 }
