@@ -10,7 +10,6 @@ import ShieldCheck from 'lucide-react/icons/shield-check';
 import { cn } from '../lib/cn';
 import { Input } from './ui';
 
-import { initials } from '../lib/format';
 /** A badge grant as the API answers it inside the user. */
 export type BadgeGrant = {
   id: string;
@@ -76,20 +75,6 @@ export function safeNext(next: string | null | undefined): string {
   const path = next.split(/[?#]/)[0];
   if (path === '/login' || path === '/signup') return '/';
   return next;
-}
-
-/** The round picture, or the initials on the primary tint. */
-export function Avatar({ name, url, className, textClassName }: { name: string; url: string; className?: string; textClassName?: string }) {
-  if (url) return <img src={url} alt={name ? `${name}'s profile picture` : 'Profile picture'} className={cn('rounded-full object-cover ring-1 ring-border', className)} />;
-  return (
-    <span
-      role="img"
-      aria-label={name ? `${name}'s initials` : 'No profile picture'}
-      className={cn('flex select-none items-center justify-center rounded-full bg-primary/12 font-semibold text-primary ring-1 ring-primary/20', className, textClassName)}
-    >
-      {initials(name)}
-    </span>
-  );
 }
 
 /** A password input with a show/hide toggle. */

@@ -18,7 +18,7 @@ import SearchX from 'lucide-react/icons/search-x';
 import Sparkles from 'lucide-react/icons/sparkles';
 import Trophy from 'lucide-react/icons/trophy';
 import { Button, Card, Input, LinkButton } from '../components/ui';
-import { Avatar } from '../components/account';
+import { Avatar } from '../components/avatar';
 import { api } from '../lib/api';
 import { date } from '../lib/format';
 import { toastError } from '../lib/toast';

@@ -18,7 +18,8 @@ import { toast, toastError } from '../lib/toast';
 import { date } from '../lib/format';
 import { Button, Card, CardContent, CardDescription, CardHeader, CardTitle, Chip, LinkButton } from '../components/ui';
 import { BadgeIcon } from '../components/badges';
-import { Avatar, copyText, fromApi, type ApiUser, type EarnedBadge, type User } from '../components/account';
+import { copyText, fromApi, type ApiUser, type EarnedBadge, type User } from '../components/account';
+import { Avatar } from '../components/avatar';
 import { ConnectedApps } from '../components/profile/ConnectedApps';
 import { DetailsForm } from '../components/profile/DetailsForm';
 

@@ -10,7 +10,8 @@ import ShieldCheck from 'lucide-react/icons/shield-check';
 import Sparkles from 'lucide-react/icons/sparkles';
 import { Card, CardContent, Chip, Container, LinkButton } from '../components/ui';
 import { BadgeIcon } from '../components/badges';
-import { Avatar, type EarnedBadge } from '../components/account';
+import { type EarnedBadge } from '../components/account';
+import { Avatar } from '../components/avatar';
 import { date } from '../lib/format';
 import { externalHref } from '../lib/url';
 

@@ -23,7 +23,7 @@ import ShieldX from 'lucide-react/icons/shield-x';
 import X from 'lucide-react/icons/x';
 import { Button, Card, Chip, LinkButton } from '../ui';
 import { BadgeIcon } from '../badges';
-import { Avatar } from '../account';
+import { Avatar } from '../avatar';
 import { levelLabel, typeLabel } from '../../lib/badges';
 import { date } from '../../lib/format';
 import { toast, toastError } from '../../lib/toast';

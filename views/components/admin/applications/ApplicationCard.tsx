@@ -7,7 +7,7 @@ import Loader2 from 'lucide-react/icons/loader-circle';
 import RotateCcw from 'lucide-react/icons/rotate-ccw';
 import X from 'lucide-react/icons/x';
 import { Button, Chip } from '../../ui';
-import { Avatar } from '../../account';
+import { Avatar } from '../../avatar';
 import { date, money, capitalize } from '../../../lib/format';
 import { cn } from '../../../lib/cn';
 import { Actions, Application, DEFAULT_REASON, STATUS_LABEL, STATUS_TONE, canApprove, paid, paymentTone, reviewed, revokedApproval, typeLabel } from './model';

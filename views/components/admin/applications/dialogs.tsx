@@ -6,7 +6,7 @@ import FileText from 'lucide-react/icons/file-text';
 import Loader2 from 'lucide-react/icons/loader-circle';
 import { Button, Chip, Label, Skeleton, Textarea } from '../../ui';
 import { Dialog, DialogContent, DialogDescription, DialogFooter, DialogHeader, DialogTitle } from '../../dialog';
-import { Avatar } from '../../account';
+import { Avatar } from '../../avatar';
 import { api } from '../../../lib/api';
 import { date, dateTime, money, capitalize, fileSize } from '../../../lib/format';
 import { AuditChanges, actionLabel, type AuditEntry } from '../AuditLog';
