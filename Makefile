@@ -11,7 +11,7 @@ export npm_config_audit := false
 GO_SOURCES := $(shell find app db ssr static -name '*.go' -not -name '*_test.go' 2>/dev/null) main.go go.mod go.sum
 VIEW_SOURCES := $(shell find views -type f 2>/dev/null) esbuild.config.mjs package.json
 
-.PHONY: run build assets deps test test-lint test-go test-sqlite test-postgres test-ts test-lint-js test-browser browser-deps bench-ssr bench bench-load soak soak-faults clean fmt vet
+.PHONY: run build assets deps test test-lint test-go test-sqlite test-postgres test-ts test-lint-js test-browser browser-deps bench-ssr bench bench-load islands soak soak-faults clean fmt vet
 
 ## deps: install the npm packages package-lock.json pins (npm ci: never rewrites the lock,
 ## so make run leaves a clone clean); again only when package.json or the lock changed
@@ -59,6 +59,7 @@ test-lint:
 test-ts: deps
 	npx tsc --noEmit -p .
 	@echo "typecheck: 1 passed, 0 failed"
+	node --test tests/views/
 
 ## test-lint-js: ESLint over views/ (eslint.config.mjs: typescript-eslint and the React
 ## hooks rules); an eslint-disable comment must say why
@@ -141,6 +142,12 @@ test-browser: browser-deps build
 .PHONY: screenshots
 screenshots: browser-deps build
 	PAGE_SHOTS=1 node --test --test-concurrency=1 --test-timeout=1200000 tests/browser/a11y.test.mjs
+
+## islands: what each island costs a visitor, gzipped (entry + chunks it imports statically),
+## with the heaviest packages in it; budget 90 KiB (docs/performance.md)
+islands:
+	node esbuild.config.mjs
+	node bench/islands.mjs $(ISLANDS_FLAGS)
 
 ## bench-ssr: the home page through the isolate pool vs Node's renderToString
 bench-ssr: assets

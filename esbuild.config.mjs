@@ -64,6 +64,33 @@ const hashedImages = {
   },
 };
 
+// virtual:badge-icons -> { sprite, glyphs }: the icons a badge may name
+// (views/components/badge-glyphs.json) as one SVG sprite, static/dist/images/badge-icons-<HASH>.svg,
+// whose <symbol id="award"> etc. BadgeIcon draws with <use>; so their paths are in neither bundle.
+const badgeIcons = {
+  name: 'badge-icons',
+  setup(build) {
+    build.onResolve({ filter: /^virtual:badge-icons$/ }, (a) => ({ path: a.path, namespace: 'badge-icons' }));
+    build.onLoad({ filter: /.*/, namespace: 'badge-icons' }, async () => {
+      const list = path.join(views, 'components', 'badge-glyphs.json');
+      const glyphs = JSON.parse(fs.readFileSync(list, 'utf8'));
+      const attr = (v) => String(v).replace(/&/g, '&amp;').replace(/"/g, '&quot;');
+      let symbols = '';
+      for (const file of [...new Set(Object.values(glyphs))].sort()) {
+        const { __iconNode } = await import(path.join(root, 'node_modules/lucide-react/dist/esm/icons', file + '.js'));
+        const body = __iconNode.map(([tag, a]) => `<${tag} ${Object.entries(a).filter(([k]) => k !== 'key').map(([k, v]) => `${k}="${attr(v)}"`).join(' ')}/>`).join('');
+        symbols += `<symbol id="${file}" viewBox="0 0 24 24">${body}</symbol>`;
+      }
+      const svg = Buffer.from(`<svg xmlns="http://www.w3.org/2000/svg">${symbols}</svg>\n`);
+      const hash = createHash('sha256').update(svg).digest('hex').slice(0, 8).toUpperCase();
+      fs.mkdirSync(path.join(staticDist, 'images'), { recursive: true });
+      fs.writeFileSync(path.join(staticDist, 'images', `badge-icons-${hash}.svg`), svg);
+      const sprite = `/static/dist/images/badge-icons-${hash}.svg`;
+      return { contents: `export const sprite = ${JSON.stringify(sprite)}; export const glyphs = ${JSON.stringify(glyphs)};`, loader: 'js', watchFiles: [list] };
+    });
+  },
+};
+
 // precompress writes name.gz and name.br beside every compressible file of static/dist
 // (the server sends them as they are, by Accept-Encoding) when they are smaller.
 function precompress(dir) {
@@ -104,7 +131,7 @@ async function buildServer() {
     target: 'es2022',
     // React's string renderer for browsers needs no Node or Web Streams polyfills.
     alias: { 'react-dom/server': path.join(root, 'node_modules/react-dom/cjs/react-dom-server-legacy.browser.production.js') },
-    plugins: [registry('server'), hashedImages],
+    plugins: [registry('server'), hashedImages, badgeIcons],
   });
 }
 
@@ -120,8 +147,11 @@ async function buildClient() {
     platform: 'browser',
     target: ['es2022', 'chrome100', 'firefox100', 'safari15'],
     metafile: true,
-    plugins: [registry('client'), hashedImages],
+    plugins: [registry('client'), hashedImages, badgeIcons],
   });
+  // the metafile, for bench/islands.mjs (what each island's closure holds, by module)
+  fs.mkdirSync(path.join(root, '.cache'), { recursive: true });
+  fs.writeFileSync(path.join(root, '.cache', 'client-meta.json'), JSON.stringify(result.metafile));
   const outputs = result.metafile.outputs;
   const fileOf = (f) => '/static/' + path.relative(path.join(root, 'static'), path.join(root, f)).split(path.sep).join('/');
   let entry = '';

@@ -15,6 +15,14 @@ export default tseslint.config(
     rules: {
       ...reactHooks.configs.recommended.rules,
       // unused arguments and destructured leftovers named _x are deliberate
+      // the packages' index modules: with code splitting esbuild puts everything they
+      // re-export into chunks every importing island loads (docs/performance.md)
+      'no-restricted-imports': ['error', {
+        paths: [
+          { name: 'lucide-react', allowTypeImports: true, message: "Import one icon by its file: import X from 'lucide-react/icons/x'." },
+          { name: 'radix-ui', message: "Import one primitive: import * as Dialog from 'radix-ui/dialog'." },
+        ],
+      }],
       '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_', caughtErrors: 'none' }],
     },
     linterOptions: { reportUnusedDisableDirectives: 'error' },

@@ -21,3 +21,18 @@ declare module '*.png' {
   const url: string;
   export default url;
 }
+// one lucide icon by its file (lucide-react/icons/<kebab-name>): the package ships no
+// types for these paths. Islands import icons this way, not from the package's index: with
+// code splitting, esbuild files every icon the index re-exports into a chunk that every
+// island importing the index loads (see docs/performance.md, "Islands: sizes and budgets").
+declare module 'lucide-react/icons/*' {
+  import type { LucideIcon } from 'lucide-react';
+  const icon: LucideIcon;
+  export default icon;
+}
+declare module 'virtual:badge-icons' {
+  /** the sprite's URL, /static/dist/images/badge-icons-<HASH>.svg (esbuild.config.mjs) */
+  export const sprite: string;
+  /** a badge's icon name to its symbol's id in the sprite */
+  export const glyphs: Record<string, string>;
+}

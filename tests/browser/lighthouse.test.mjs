@@ -101,3 +101,26 @@ for (const [formFactor, config] of [['mobile', undefined], ['desktop', desktopCo
   console.log(`LH ${formFactor}: ${urls.length} runs in ${((Date.now() - started) / 1000).toFixed(1)} s`);
   assert.deepEqual(failures, [], failures.join('\n'));
 });
+
+// LH_PERF=1: Lighthouse mobile performance on the same pages, three runs each, the median
+// printed with its total blocking time and script bytes (LH perf ... lines);
+// LH_PERF=strict also fails a page whose median is under 95 (issue 33's budget). Off by
+// default: the score depends on the machine's load, which a shared CI runner cannot promise.
+if (process.env.LH_PERF) test('Lighthouse mobile performance of the public pages (median of 3)', async () => {
+  const low = [];
+  for (const u of urls.filter((x) => !process.env.LH_ONLY || new RegExp(process.env.LH_ONLY).test(x))) {
+    const runs = [];
+    for (let i = 0; i < 3; i++) {
+      const { lhr } = await lighthouse(server.url + u, { ...flags(), onlyCategories: ['performance'] });
+      assert.equal(lhr.runtimeError, undefined, `${u}: ${JSON.stringify(lhr.runtimeError)}`);
+      const script = (lhr.audits['network-requests'].details?.items || []).filter((r) => r.resourceType === 'Script').reduce((n, r) => n + (r.transferSize || 0), 0);
+      const ms = (id) => Math.round(lhr.audits[id].numericValue);
+      runs.push({ score: Math.round(lhr.categories.performance.score * 100), tbt: ms('total-blocking-time'), fcp: ms('first-contentful-paint'), lcp: ms('largest-contentful-paint'), si: ms('speed-index'), script });
+    }
+    runs.sort((a, b) => a.score - b.score);
+    const m = runs[1];
+    console.log(`LH perf mobile ${u.padEnd(40)} ${m.score} (runs ${runs.map((r) => r.score).join(', ')}) FCP ${m.fcp} LCP ${m.lcp} SI ${m.si} TBT ${m.tbt} ms, script ${(m.script / 1024).toFixed(1)} KiB`);
+    if (m.score < 95) low.push(`${u}: ${m.score}`);
+  }
+  if (process.env.LH_PERF === 'strict') assert.deepEqual(low, [], low.join('\n'));
+});

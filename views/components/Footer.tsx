@@ -1,4 +1,6 @@
-import { Award, Mail, ShieldCheck } from 'lucide-react';
+import Award from 'lucide-react/icons/award';
+import Mail from 'lucide-react/icons/mail';
+import ShieldCheck from 'lucide-react/icons/shield-check';
 
 const explore = [
   { href: '/badges', label: 'Badges' },

@@ -1,6 +1,6 @@
 // The renewal chain of a credential on the verify page (server-rendered): a renewed badge is
 // a new credential linking to the one it renews; each is listed with its status.
-import { History } from 'lucide-react';
+import History from 'lucide-react/icons/history';
 import { Card, Chip } from './ui';
 import { date } from '../lib/format';
 

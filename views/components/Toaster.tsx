@@ -1,5 +1,5 @@
 import { useEffect, useRef, useState } from 'react';
-import { X } from 'lucide-react';
+import X from 'lucide-react/icons/x';
 import { dismiss, subscribe, TOAST_DURATION, type Toast } from '../lib/toast';
 import { cn } from '../lib/cn';
 

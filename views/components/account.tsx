@@ -1,11 +1,15 @@
 // Shared pieces of the account screens (login, signup, reset password, profiles): the
 // user's JSON shape, the avatar, the password field, the auth page frame, copy-to-clipboard.
 import { useState, type InputHTMLAttributes, type ReactNode } from 'react';
-import { Award, BadgeCheck, Eye, EyeOff, Share2, ShieldCheck } from 'lucide-react';
+import Award from 'lucide-react/icons/award';
+import BadgeCheck from 'lucide-react/icons/badge-check';
+import Eye from 'lucide-react/icons/eye';
+import EyeOff from 'lucide-react/icons/eye-off';
+import Share2 from 'lucide-react/icons/share-2';
+import ShieldCheck from 'lucide-react/icons/shield-check';
 import { cn } from '../lib/cn';
 import { Input } from './ui';
 
-import { initials } from '../lib/format';
 /** A badge grant as the API answers it inside the user. */
 export type BadgeGrant = {
   id: string;
@@ -71,20 +75,6 @@ export function safeNext(next: string | null | undefined): string {
   const path = next.split(/[?#]/)[0];
   if (path === '/login' || path === '/signup') return '/';
   return next;
-}
-
-/** The round picture, or the initials on the primary tint. */
-export function Avatar({ name, url, className, textClassName }: { name: string; url: string; className?: string; textClassName?: string }) {
-  if (url) return <img src={url} alt={name ? `${name}'s profile picture` : 'Profile picture'} className={cn('rounded-full object-cover ring-1 ring-border', className)} />;
-  return (
-    <span
-      role="img"
-      aria-label={name ? `${name}'s initials` : 'No profile picture'}
-      className={cn('flex select-none items-center justify-center rounded-full bg-primary/12 font-semibold text-primary ring-1 ring-primary/20', className, textClassName)}
-    >
-      {initials(name)}
-    </span>
-  );
 }
 
 /** A password input with a show/hide toggle. */

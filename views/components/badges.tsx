@@ -1,19 +1,12 @@
 // Shared pieces of the badge screens: the badge's icon tile in its colour, and its price.
-import {
-  Award, BadgeCheck, Brain, Briefcase, ChartColumn, Cloud, Code, Container, Cpu, Database, GitBranch, Globe, GraduationCap,
-  HeartHandshake, Kanban, Layers, Lightbulb, Lock, Megaphone, Palette, PenTool, Rocket, Server, Shield, ShieldCheck,
-  Smartphone, Star, Target, Terminal, Trophy, Users, type LucideIcon,
-} from 'lucide-react';
+import { glyphs, sprite } from 'virtual:badge-icons';
 import { cn } from '../lib/cn';
 import { money } from '../lib/format';
 
-// The icons a badge may name (admins pick one); anything else shows Award.
-const ICONS: Record<string, LucideIcon> = {
-  Award, BadgeCheck, Brain, Briefcase, ChartColumn, BarChart: ChartColumn, Cloud, Code, Container, Cpu, Database, GitBranch,
-  Globe, GraduationCap, HeartHandshake, Kanban, Layers, Lightbulb, Lock, Megaphone, Palette, PenTool, Rocket, Server, Shield,
-  ShieldCheck, Smartphone, Star, Target, Terminal, Trophy, Users,
-};
-
+// The icons a badge may name (admins pick one; views/components/badge-glyphs.json, name to
+// lucide icon); anything else shows Award. They are drawn from one SVG sprite that
+// esbuild.config.mjs builds from that list (a hashed file, cached for a year), so the ~8 KiB
+// gzipped of their paths is not in the script of every island showing a badge.
 // Literal class strings so Tailwind keeps them.
 const COLORS: Record<string, string> = {
   blue: 'bg-blue-500/12 text-blue-600 ring-blue-500/25 dark:text-blue-400',
@@ -37,7 +30,6 @@ const COLORS: Record<string, string> = {
 };
 
 export function BadgeIcon({ icon, color, size = 'md', className }: { icon: string; color: string; size?: 'md' | 'lg'; className?: string }) {
-  const Icon = ICONS[icon] || Award;
   return (
     <div
       aria-hidden="true"
@@ -48,7 +40,20 @@ export function BadgeIcon({ icon, color, size = 'md', className }: { icon: strin
         className,
       )}
     >
-      <Icon className={size === 'lg' ? 'h-8 w-8 sm:h-10 sm:w-10' : 'h-6 w-6'} />
+      <svg
+        xmlns="http://www.w3.org/2000/svg"
+        width="24"
+        height="24"
+        viewBox="0 0 24 24"
+        fill="none"
+        stroke="currentColor"
+        strokeWidth={2}
+        strokeLinecap="round"
+        strokeLinejoin="round"
+        className={size === 'lg' ? 'h-8 w-8 sm:h-10 sm:w-10' : 'h-6 w-6'}
+      >
+        <use href={`${sprite}#${glyphs[icon] || 'award'}`} />
+      </svg>
     </div>
   );
 }

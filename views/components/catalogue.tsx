@@ -2,7 +2,11 @@
 // on the server only (plain HTML, never hydrated). The BadgeCatalogue island (search and
 // chips) replaces this block with the server's rendering of the new address when a
 // filter changes, so the client never renders a card.
-import { CircleCheck, FileCheck, Hourglass, ListChecks, SearchX } from 'lucide-react';
+import CircleCheck from 'lucide-react/icons/circle-check';
+import FileCheck from 'lucide-react/icons/file-check';
+import Hourglass from 'lucide-react/icons/hourglass';
+import ListChecks from 'lucide-react/icons/list-checks';
+import SearchX from 'lucide-react/icons/search-x';
 import { Button, Card, Chip, LinkButton } from './ui';
 import { BadgeIcon, priceLabel } from './badges';
 import { catalogueHref, levelLabel, statusLabel, typeLabel, type CatalogueBadge } from '../lib/badges';

@@ -1,71 +1,25 @@
-// Dialog on Radix (focus trap, Escape, aria) in the shadcn/ui style.
-import { useRef, useState, type ComponentPropsWithoutRef, type HTMLAttributes, type ReactNode } from 'react';
-import { Dialog as D } from 'radix-ui';
-import { X } from 'lucide-react';
+// Dialog in the shadcn/ui style, on Radix (focus trap, Escape, aria). Radix's dialog code
+// (with its scroll lock and focus scope, ~10 KiB gzipped) is not in the island's script: it
+// loads, from ./dialog-radix.tsx, when a dialog first opens, and the dialog then stays
+// mounted so it closes as Radix closes it. Every dialog here is controlled (open).
+import { lazy, Suspense, useState, type ComponentProps, type HTMLAttributes } from 'react';
 import { cn } from '../lib/cn';
+import '../lib/focus-outside';
 
-/** The last control focused outside any dialog: the opener of a dialog whose content
- * takes the focus itself as it opens (an autoFocus field), when Radix reports no open
- * auto-focus to remember it by. */
-let lastOutside: HTMLElement | null = null;
-if (typeof document !== 'undefined') {
-  document.addEventListener(
-    'focusin',
-    (e) => {
-      const t = e.target;
-      if (t instanceof HTMLElement && t !== document.body && !t.closest('[role="dialog"],[role="alertdialog"],[role="menu"]')) lastOutside = t;
-    },
-    true,
-  );
-}
+const radix = () => import('./dialog-radix');
+const Root = lazy(() => radix().then((m) => ({ default: m.Dialog })));
+export const DialogContent = lazy(() => radix().then((m) => ({ default: m.DialogContent })));
+export const DialogTitle = lazy(() => radix().then((m) => ({ default: m.DialogTitle })));
+export const DialogDescription = lazy(() => radix().then((m) => ({ default: m.DialogDescription })));
 
-export const Dialog = D.Root;
-export const DialogTrigger = D.Trigger;
-export const DialogClose = D.Close;
-
-/**
- * The dialog's content. Radix returns focus on close only to a Dialog.Trigger; most of
- * our dialogs are opened by state, so the control focused when the dialog opened (still
- * the active element when Radix announces the open auto-focus) gets the focus back when
- * it closes.
- */
-export function DialogContent({ className, children, onOpenAutoFocus, onCloseAutoFocus, ...rest }: ComponentPropsWithoutRef<typeof D.Content> & { children: ReactNode }) {
-  // a dialog whose content mounts as it opens: the focused control at its first render
-  const [first] = useState<HTMLElement | null>(() => (typeof document === 'undefined' ? null : (document.activeElement as HTMLElement | null)));
-  const opener = useRef<HTMLElement | null>(first && first !== document.body ? first : null);
-  const remember = (e: Event) => {
-    // a dialog kept mounted while closed: the focused control as Radix opens it
-    const a = document.activeElement as HTMLElement | null;
-    if (a && a !== document.body && !(e.currentTarget as Node | null)?.contains?.(a)) opener.current = a;
-    onOpenAutoFocus?.(e);
-  };
-  const returnFocus = (e: Event) => {
-    onCloseAutoFocus?.(e);
-    const el = opener.current && opener.current.isConnected ? opener.current : lastOutside;
-    if (e.defaultPrevented || !el || !el.isConnected) return;
-    e.preventDefault();
-    el.focus();
-    // a control disabled while the dialog worked is enabled again a moment later
-    if (document.activeElement !== el) setTimeout(() => el.isConnected && el.focus(), 50);
-  };
+export function Dialog({ open, ...rest }: ComponentProps<typeof Root> & { open: boolean }) {
+  const [opened, setOpened] = useState(open);
+  if (open && !opened) setOpened(true);
+  if (!opened) return null;
   return (
-    <D.Portal>
-      <D.Overlay className="fixed inset-0 z-50 bg-black/60 backdrop-blur-[1px]" />
-      <D.Content
-        className={cn(
-          'fixed left-1/2 top-1/2 z-50 grid max-h-[90vh] w-[calc(100%-2rem)] max-w-lg -translate-x-1/2 -translate-y-1/2 gap-4 overflow-y-auto rounded-xl border bg-background p-6 shadow-xl',
-          className,
-        )}
-        onOpenAutoFocus={remember}
-        onCloseAutoFocus={returnFocus}
-        {...rest}
-      >
-        {children}
-        <D.Close className="absolute right-4 top-4 rounded-sm opacity-70 transition-opacity hover:opacity-100" aria-label="Close">
-          <X className="h-4 w-4" />
-        </D.Close>
-      </D.Content>
-    </D.Portal>
+    <Suspense fallback={null}>
+      <Root open={open} {...rest} />
+    </Suspense>
   );
 }
 
@@ -74,10 +28,4 @@ export function DialogHeader({ className, ...rest }: HTMLAttributes<HTMLDivEleme
 }
 export function DialogFooter({ className, ...rest }: HTMLAttributes<HTMLDivElement>) {
   return <div className={cn('flex flex-col-reverse gap-2 sm:flex-row sm:justify-end', className)} {...rest} />;
-}
-export function DialogTitle({ className, ...rest }: ComponentPropsWithoutRef<typeof D.Title>) {
-  return <D.Title className={cn('text-lg font-semibold leading-none tracking-tight', className)} {...rest} />;
-}
-export function DialogDescription({ className, ...rest }: ComponentPropsWithoutRef<typeof D.Description>) {
-  return <D.Description className={cn('text-sm text-muted-foreground', className)} {...rest} />;
 }

@@ -1,5 +1,8 @@
 // The texts of the four policy pages (shipping, terms, refunds, privacy); PolicyPage renders them.
-import { FileText, Receipt, ShieldCheck, Truck } from 'lucide-react';
+import FileText from 'lucide-react/icons/file-text';
+import Receipt from 'lucide-react/icons/receipt';
+import ShieldCheck from 'lucide-react/icons/shield-check';
+import Truck from 'lucide-react/icons/truck';
 import { type ReactNode } from 'react';
 
 export type Kind = 'shipping' | 'terms' | 'refunds' | 'privacy';

@@ -1,6 +1,6 @@
 // Tabs on Radix (arrow-key navigation, aria) in the shadcn/ui style.
 import type { ComponentPropsWithoutRef } from 'react';
-import { Tabs as T } from 'radix-ui';
+import * as T from 'radix-ui/tabs';
 import { cn } from '../lib/cn';
 
 export const Tabs = T.Root;

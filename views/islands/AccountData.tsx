@@ -1,5 +1,7 @@
 import { useState, type FormEvent } from 'react';
-import { Download, LoaderCircle, Trash2 } from 'lucide-react';
+import Download from 'lucide-react/icons/download';
+import LoaderCircle from 'lucide-react/icons/loader-circle';
+import Trash2 from 'lucide-react/icons/trash-2';
 import { API_BASE, api, errorMessage } from '../lib/api';
 import { setNotice } from '../lib/notice';
 import { Button, Card, CardContent, CardDescription, CardHeader, CardTitle, Input, Label, buttonClass } from '../components/ui';

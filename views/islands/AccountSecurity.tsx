@@ -1,6 +1,14 @@
 import { useEffect, useState } from 'react';
-import { KeyRound, LoaderCircle, LogOut, MailWarning, Monitor, Send, ShieldCheck, X } from 'lucide-react';
+import KeyRound from 'lucide-react/icons/key-round';
+import LoaderCircle from 'lucide-react/icons/loader-circle';
+import LogOut from 'lucide-react/icons/log-out';
+import MailWarning from 'lucide-react/icons/mail-warning';
+import Monitor from 'lucide-react/icons/monitor';
+import Send from 'lucide-react/icons/send';
+import ShieldCheck from 'lucide-react/icons/shield-check';
+import X from 'lucide-react/icons/x';
 import { api, errorMessage } from '../lib/api';
+import { useResource } from '../lib/hooks/useResource';
 import { toast, toastError } from '../lib/toast';
 import { dateTime } from '../lib/format';
 import { Button, Card, CardContent, CardDescription, CardHeader, CardTitle, Chip, LinkButton } from '../components/ui';
@@ -13,19 +21,13 @@ type Session = { id: string; device: string; ip: string; createdAt: string; last
  * sign-in and the signed-in devices. */
 export default function AccountSecurity({ email, emailVerified, twoFactorEnabled, waitingBadges = [] }: AccountSecurityProps) {
   const [busy, setBusy] = useState<string | null>(null);
-  const [sessions, setSessions] = useState<Session[] | null>(null);
-
-  const load = async () => {
-    try {
-      setSessions((await api<{ sessions: Session[] }>('/auth/sessions')).sessions);
-    } catch (err) {
-      toastError(errorMessage(err, 'Could not load your devices.'));
-    }
-  };
+  const loaded = useResource<{ sessions: Session[] }>('/auth/sessions');
+  // devices signed out here, left out of the list without asking the server again
+  const [ended, setEnded] = useState<string[]>([]);
+  const sessions = loaded.data ? loaded.data.sessions.filter((x) => !ended.includes(x.id)) : null;
   useEffect(() => {
-    // eslint-disable-next-line react-hooks/set-state-in-effect -- fetching from the server is what this effect synchronises with; the loading state is set as it starts
-    void load();
-  }, []);
+    if (loaded.error) toastError(errorMessage(loaded.error, 'Could not load your devices.'));
+  }, [loaded.error]);
 
   const resend = async () => {
     setBusy('resend');
@@ -43,7 +45,7 @@ export default function AccountSecurity({ email, emailVerified, twoFactorEnabled
     try {
       await api(`/auth/sessions/${s.id}`, { method: 'DELETE' });
       if (s.current) return window.location.assign('/login');
-      setSessions((list) => (list || []).filter((x) => x.id !== s.id));
+      setEnded((list) => [...list, s.id]);
       toast({ title: 'Signed out', description: `${s.device} was signed out.` });
     } catch (err) {
       toastError(errorMessage(err, 'Could not sign that device out.'));

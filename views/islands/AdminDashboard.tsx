@@ -1,7 +1,15 @@
 // The admin dashboard island (/admin). Owned by the admin-review work; the badge, quiz
 // and coupon tabs live in views/components/admin/ and are owned by the catalogue-admin work.
 import { lazy, Suspense, useState, type ReactNode } from 'react';
-import { Award, ClipboardList, History, Loader2, RefreshCw, Settings2, Tag, Users, Webhook } from 'lucide-react';
+import Award from 'lucide-react/icons/award';
+import ClipboardList from 'lucide-react/icons/clipboard-list';
+import History from 'lucide-react/icons/history';
+import Loader2 from 'lucide-react/icons/loader-circle';
+import RefreshCw from 'lucide-react/icons/refresh-cw';
+import Settings2 from 'lucide-react/icons/settings-2';
+import Tag from 'lucide-react/icons/tag';
+import Users from 'lucide-react/icons/users';
+import Webhook from 'lucide-react/icons/webhook';
 import { Tabs, TabsContent, TabsList, TabsTrigger } from '../components/tabs';
 import { ApplicationsTab, type AppList } from '../components/admin/ApplicationsTab';
 import { SummaryCards, type Summary } from '../components/admin/SummaryCards';

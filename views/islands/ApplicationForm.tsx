@@ -1,5 +1,10 @@
 import { useCallback, useEffect, useMemo, useRef, useState, type DragEvent } from 'react';
-import { AlertCircle, Info, Loader2, Send, Trophy, UploadCloud } from 'lucide-react';
+import AlertCircle from 'lucide-react/icons/circle-alert';
+import Info from 'lucide-react/icons/info';
+import Loader2 from 'lucide-react/icons/loader-circle';
+import Send from 'lucide-react/icons/send';
+import Trophy from 'lucide-react/icons/trophy';
+import UploadCloud from 'lucide-react/icons/cloud-upload';
 import { API_BASE } from '../lib/api';
 import { toast } from '../lib/toast';
 import { cn } from '../lib/cn';

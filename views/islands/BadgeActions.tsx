@@ -3,7 +3,19 @@
 // the spec's rules (computed by the server: app/badge ActionsFor). Every button that
 // navigates is a plain link, so it works before (or without) hydration.
 import { useEffect, useRef, useState, type MouseEvent } from 'react';
-import { BadgeCheck, Check, CircleX, Copy, CreditCard, Hourglass, Linkedin, ListChecks, Plus, Share2, ShieldCheck, Twitter, Upload } from 'lucide-react';
+import BadgeCheck from 'lucide-react/icons/badge-check';
+import Check from 'lucide-react/icons/check';
+import CircleX from 'lucide-react/icons/circle-x';
+import Copy from 'lucide-react/icons/copy';
+import CreditCard from 'lucide-react/icons/credit-card';
+import Hourglass from 'lucide-react/icons/hourglass';
+import Linkedin from 'lucide-react/icons/linkedin';
+import ListChecks from 'lucide-react/icons/list-checks';
+import Plus from 'lucide-react/icons/plus';
+import Share2 from 'lucide-react/icons/share-2';
+import ShieldCheck from 'lucide-react/icons/shield-check';
+import Twitter from 'lucide-react/icons/twitter';
+import Upload from 'lucide-react/icons/upload';
 import { Button, Chip, Input, LinkButton, buttonClass } from '../components/ui';
 import { Dialog, DialogContent, DialogDescription, DialogHeader, DialogTitle } from '../components/dialog';
 import { statusLabel, type BadgeApplication, type BadgeGrant } from '../lib/badges';

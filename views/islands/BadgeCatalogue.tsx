@@ -5,7 +5,7 @@
 // results block for the server's rendering of that address (usually straight from the
 // page cache), so every filtered view is a shareable link.
 import { useEffect, useRef, useState, type MouseEvent } from 'react';
-import { Search } from 'lucide-react';
+import Search from 'lucide-react/icons/search';
 import { CATEGORIES, catalogueHref, normalizeQuery } from '../lib/badges';
 import { cx } from '../lib/cx';
 

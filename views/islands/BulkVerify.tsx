@@ -3,7 +3,16 @@
 // as CSV, and save the signed receipt of the answer. A saved receipt can be checked here
 // later. The server does the work: POST /verify/bulk and POST /verify/receipts/check.
 import { useRef, useState, type ChangeEvent, type FormEvent } from 'react';
-import { Check, Download, FileCheck2, FileUp, ListChecks, Loader2, Receipt, ShieldCheck, ShieldX, X } from 'lucide-react';
+import Check from 'lucide-react/icons/check';
+import Download from 'lucide-react/icons/download';
+import FileCheck2 from 'lucide-react/icons/file-check-2';
+import FileUp from 'lucide-react/icons/file-up';
+import ListChecks from 'lucide-react/icons/list-checks';
+import Loader2 from 'lucide-react/icons/loader-circle';
+import Receipt from 'lucide-react/icons/receipt';
+import ShieldCheck from 'lucide-react/icons/shield-check';
+import ShieldX from 'lucide-react/icons/shield-x';
+import X from 'lucide-react/icons/x';
 import { Button, Card, Chip, Label, Textarea } from '../components/ui';
 import { api, ApiError } from '../lib/api';
 import { date, dateTime } from '../lib/format';

@@ -1,5 +1,6 @@
 import { useState, type FormEvent } from 'react';
-import { KeyRound, LoaderCircle } from 'lucide-react';
+import KeyRound from 'lucide-react/icons/key-round';
+import LoaderCircle from 'lucide-react/icons/loader-circle';
 import { api, errorMessage } from '../lib/api';
 import { toast, toastError } from '../lib/toast';
 import { Button, Card, CardContent, Label } from '../components/ui';

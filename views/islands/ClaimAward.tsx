@@ -1,7 +1,8 @@
 // The claim button of a direct award (/claim/{token}): POST /awards/claim, then the new
 // credential's verify page.
 import { useState } from 'react';
-import { Award, Loader2 } from 'lucide-react';
+import Award from 'lucide-react/icons/award';
+import Loader2 from 'lucide-react/icons/loader-circle';
 import { Button } from '../components/ui';
 import { api, errorMessage } from '../lib/api';
 import { toast, toastError } from '../lib/toast';

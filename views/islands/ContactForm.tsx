@@ -1,5 +1,6 @@
 import { useState, type FormEvent } from 'react';
-import { CheckCircle2, Send } from 'lucide-react';
+import CheckCircle2 from 'lucide-react/icons/circle-check';
+import Send from 'lucide-react/icons/send';
 import { Button, Input, Label, Textarea } from '../components/ui';
 import { cn } from '../lib/cn';
 

@@ -3,9 +3,22 @@
 // and sort are a GET form, the category chips and the pager are links. Once hydrated, a
 // change asks GET /hall-of-fame and updates the lists and the address in place.
 import { useEffect, useRef, useState, type FormEvent, type MouseEvent } from 'react';
-import { ArrowLeft, ArrowRight, Award, CalendarDays, Crown, Globe, Linkedin, Loader2, Medal, RefreshCw, Search, SearchX, Sparkles, Trophy } from 'lucide-react';
+import ArrowLeft from 'lucide-react/icons/arrow-left';
+import ArrowRight from 'lucide-react/icons/arrow-right';
+import Award from 'lucide-react/icons/award';
+import CalendarDays from 'lucide-react/icons/calendar-days';
+import Crown from 'lucide-react/icons/crown';
+import Globe from 'lucide-react/icons/globe';
+import Linkedin from 'lucide-react/icons/linkedin';
+import Loader2 from 'lucide-react/icons/loader-circle';
+import Medal from 'lucide-react/icons/medal';
+import RefreshCw from 'lucide-react/icons/refresh-cw';
+import Search from 'lucide-react/icons/search';
+import SearchX from 'lucide-react/icons/search-x';
+import Sparkles from 'lucide-react/icons/sparkles';
+import Trophy from 'lucide-react/icons/trophy';
 import { Button, Card, Input, LinkButton } from '../components/ui';
-import { Avatar } from '../components/account';
+import { Avatar } from '../components/avatar';
 import { api } from '../lib/api';
 import { date } from '../lib/format';
 import { toastError } from '../lib/toast';

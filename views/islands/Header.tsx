@@ -1,6 +1,15 @@
 import { useEffect, useRef, useState } from 'react';
-import { DropdownMenu as DM } from 'radix-ui';
-import { Award, ChevronDown, LayoutDashboard, LogOut, Menu, Monitor, Moon, Sun, User, X } from 'lucide-react';
+import * as DM from 'radix-ui/dropdown-menu';
+import Award from 'lucide-react/icons/award';
+import ChevronDown from 'lucide-react/icons/chevron-down';
+import LayoutDashboard from 'lucide-react/icons/layout-dashboard';
+import LogOut from 'lucide-react/icons/log-out';
+import Menu from 'lucide-react/icons/menu';
+import Monitor from 'lucide-react/icons/monitor';
+import Moon from 'lucide-react/icons/moon';
+import Sun from 'lucide-react/icons/sun';
+import User from 'lucide-react/icons/user';
+import X from 'lucide-react/icons/x';
 import { api } from '../lib/api';
 import { applyTheme, getTheme, setTheme, type Theme } from '../lib/theme';
 import { cn } from '../lib/cn';

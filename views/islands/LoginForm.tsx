@@ -1,7 +1,11 @@
 import { useState, type FormEvent } from 'react';
-import { CircleCheck, LoaderCircle, LogIn, Mail } from 'lucide-react';
+import CircleCheck from 'lucide-react/icons/circle-check';
+import LoaderCircle from 'lucide-react/icons/loader-circle';
+import LogIn from 'lucide-react/icons/log-in';
+import Mail from 'lucide-react/icons/mail';
 import { api, ApiError, errorMessage } from '../lib/api';
 import { toast, toastError } from '../lib/toast';
+import { useFormSubmit } from '../lib/hooks/useFormSubmit';
 import { Button, Card, CardContent, Input, Label } from '../components/ui';
 import { Dialog, DialogContent, DialogDescription, DialogFooter, DialogHeader, DialogTitle } from '../components/dialog';
 import { FormError, PasswordInput, safeNext } from '../components/account';
@@ -136,22 +140,15 @@ export default function LoginForm({ next, reset, error, email: typed }: LoginFor
 }
 
 function ForgotPasswordDialog({ open, onOpenChange, initialEmail }: { open: boolean; onOpenChange: (o: boolean) => void; initialEmail: string }) {
-  const [busy, setBusy] = useState(false);
-  const submit = async (e: FormEvent<HTMLFormElement>) => {
-    e.preventDefault();
-    if (busy) return;
-    const email = String(new FormData(e.currentTarget).get('email') || '').trim();
-    setBusy(true);
-    try {
+  const { busy, onSubmit: submit } = useFormSubmit(
+    async (data) => {
+      const email = String(data.get('email') || '').trim();
       await api('/auth/forgot-password', { method: 'POST', body: { email } });
       toast({ title: 'Reset Email Sent', description: 'Check your inbox for a password reset link.', variant: 'success' });
       onOpenChange(false);
-    } catch (err) {
-      toastError(errorMessage(err, 'Failed to send reset email.'));
-    } finally {
-      setBusy(false);
-    }
-  };
+    },
+    (err) => toastError(errorMessage(err, 'Failed to send reset email.')),
+  );
   return (
     <Dialog open={open} onOpenChange={onOpenChange}>
       <DialogContent aria-describedby="forgot-desc">

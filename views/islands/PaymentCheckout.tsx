@@ -3,7 +3,13 @@
 // or the free-grant button when a 100% coupon makes the badge free. Every amount shown
 // comes from the server's pricing; the server charges its own price whatever is sent.
 import { useEffect, useRef, useState } from 'react';
-import { AlertCircle, CheckCircle2, Gift, Loader2, Lock, Tag, X } from 'lucide-react';
+import AlertCircle from 'lucide-react/icons/circle-alert';
+import CheckCircle2 from 'lucide-react/icons/circle-check';
+import Gift from 'lucide-react/icons/gift';
+import Loader2 from 'lucide-react/icons/loader-circle';
+import Lock from 'lucide-react/icons/lock';
+import Tag from 'lucide-react/icons/tag';
+import X from 'lucide-react/icons/x';
 import { Button, Card, CardContent, CardDescription, CardHeader, CardTitle, Input, Label } from '../components/ui';
 import { Dialog, DialogContent, DialogDescription, DialogFooter, DialogHeader, DialogTitle } from '../components/dialog';
 import { api, ApiError, errorMessage } from '../lib/api';

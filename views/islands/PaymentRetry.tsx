@@ -2,7 +2,8 @@
 // payment page the member came from); Back to Badges. It also shows why the payment
 // failed when the payment page left the reason for it.
 import { useEffect, useState } from 'react';
-import { ArrowLeft, RotateCcw } from 'lucide-react';
+import ArrowLeft from 'lucide-react/icons/arrow-left';
+import RotateCcw from 'lucide-react/icons/rotate-ccw';
 import { Button, LinkButton } from '../components/ui';
 import { FAILED_KEY } from './PaymentCheckout';
 

@@ -1,14 +1,30 @@
-import { useEffect, useRef, useState, type ReactNode } from 'react';
-import { Award, BadgeCheck, Briefcase, Camera, Check, Copy, ExternalLink, FileJson, ImageDown, Layers, Share2, ShieldCheck, Sparkles, UserRound } from 'lucide-react';
+import { lazy, Suspense, useEffect, useRef, useState, type ReactNode } from 'react';
+import Award from 'lucide-react/icons/award';
+import BadgeCheck from 'lucide-react/icons/badge-check';
+import Briefcase from 'lucide-react/icons/briefcase';
+import Camera from 'lucide-react/icons/camera';
+import Check from 'lucide-react/icons/check';
+import Copy from 'lucide-react/icons/copy';
+import ExternalLink from 'lucide-react/icons/external-link';
+import FileJson from 'lucide-react/icons/file-json';
+import ImageDown from 'lucide-react/icons/image-down';
+import Layers from 'lucide-react/icons/layers';
+import Share2 from 'lucide-react/icons/share-2';
+import ShieldCheck from 'lucide-react/icons/shield-check';
+import Sparkles from 'lucide-react/icons/sparkles';
+import UserRound from 'lucide-react/icons/user-round';
 import { publishSessionUser } from '../lib/session-store';
 import { toast, toastError } from '../lib/toast';
 import { date } from '../lib/format';
 import { Button, Card, CardContent, CardDescription, CardHeader, CardTitle, Chip, LinkButton } from '../components/ui';
 import { BadgeIcon } from '../components/badges';
-import { Avatar, copyText, fromApi, type ApiUser, type EarnedBadge, type User } from '../components/account';
+import { copyText, fromApi, type ApiUser, type EarnedBadge, type User } from '../components/account';
+import { Avatar } from '../components/avatar';
 import { ConnectedApps } from '../components/profile/ConnectedApps';
-import { PictureDialog } from '../components/profile/PictureDialog';
 import { DetailsForm } from '../components/profile/DetailsForm';
+
+// the picture dialog's code loads when the member first opens it
+const PictureDialog = lazy(() => import('../components/profile/PictureDialog').then((m) => ({ default: m.PictureDialog })));
 
 export type ProfileProps = { user: ApiUser; badges: EarnedBadge[]; origin: string };
 
@@ -45,6 +61,8 @@ function quoteId(user: User, b: EarnedBadge): string {
 export default function Profile({ user: initial, badges, origin }: ProfileProps) {
   const [user, setUser] = useState<User>(() => fromApi(initial));
   const [picOpen, setPicOpen] = useState(false);
+  const [picUsed, setPicUsed] = useState(false);
+  if (picOpen && !picUsed) setPicUsed(true);
   const [copied, copy] = useCopied();
   const categories = new Set(badges.map((b) => b.category)).size;
   const isAdmin = user.role === 'admin';
@@ -177,7 +195,11 @@ export default function Profile({ user: initial, badges, origin }: ProfileProps)
         <ConnectedApps />
       </div>
 
-      <PictureDialog open={picOpen} onOpenChange={setPicOpen} onSaved={updated} />
+      {picUsed && (
+        <Suspense fallback={null}>
+          <PictureDialog open={picOpen} onOpenChange={setPicOpen} onSaved={updated} />
+        </Suspense>
+      )}
     </div>
   );
 }

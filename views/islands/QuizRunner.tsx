@@ -2,28 +2,30 @@
 // retake rule, and when the member may start); "Start Quiz" POSTs the start. The server
 // draws the questions, keeps the deadline and the saved answers, and grades the
 // submission; the result has the figures only (never which option was right).
-import { useCallback, useEffect, useRef, useState, type KeyboardEvent } from 'react';
-import { AlertTriangle, ChevronLeft, ChevronRight, Clock, Send, Target } from 'lucide-react';
+import { useCallback, useEffect, useReducer, useRef, type KeyboardEvent } from 'react';
+import AlertTriangle from 'lucide-react/icons/triangle-alert';
+import ChevronLeft from 'lucide-react/icons/chevron-left';
+import ChevronRight from 'lucide-react/icons/chevron-right';
+import Clock from 'lucide-react/icons/clock';
+import Send from 'lucide-react/icons/send';
+import Target from 'lucide-react/icons/target';
 import { api, ApiError, errorMessage } from '../lib/api';
 import { clock } from '../lib/format';
 import { cn } from '../lib/cn';
 import { toast } from '../lib/toast';
 import { Button, Card } from '../components/ui';
-import { Eligibility, Phase, Quiz, QuizResult, WARN_SECONDS, storeQuizResult } from '../components/quiz/model';
+import { Eligibility, Quiz, QuizResult, WARN_SECONDS, storeQuizResult } from '../components/quiz/model';
+import { initialRunner, runnerReducer } from '../components/quiz/reducer';
+import { useCountdown } from '../lib/hooks/useCountdown';
 import { LoadingQuiz, NoQuestions, StartScreen, Unavailable } from '../components/quiz/screens';
 import { ResultScreen } from '../components/quiz/ResultScreen';
 
 export type QuizRunnerProps = { badgeId: string; badgeName: string; attemptId: string };
 
 export default function QuizRunner({ badgeId, badgeName, attemptId }: QuizRunnerProps) {
-  const [phase, setPhase] = useState<Phase>({ kind: 'loading' });
-  const [quiz, setQuiz] = useState<Quiz | null>(null);
-  const [answers, setAnswers] = useState<Record<string, number>>({});
-  const [current, setCurrent] = useState(0);
-  const [remaining, setRemaining] = useState<number | null>(null);
-  const [saveState, setSaveState] = useState<'idle' | 'saving' | 'saved' | 'failed'>('idle');
+  const [state, dispatch] = useReducer(runnerReducer, initialRunner);
+  const { phase, quiz, answers, current, saveState } = state;
 
-  const offset = useRef(0); // server clock minus browser clock, ms
   const answersRef = useRef(answers);
   useEffect(() => {
     answersRef.current = answers;
@@ -33,59 +35,37 @@ export default function QuizRunner({ badgeId, badgeName, attemptId }: QuizRunner
   const optionsRef = useRef<HTMLFieldSetElement>(null);
   const focusAfterMove = useRef(false);
 
-  // the running attempt: the server's clock at the middle of the round trip, saved answers
-  const run = (q: Quiz, t0: number, t1: number) => {
-    if (!q.attempt) return;
-    // the server's clock at the middle of the round trip
-    offset.current = Date.parse(q.attempt.serverNow) - (t0 + t1) / 2;
-    const saved = q.attempt.answers || {};
-    setAnswers(saved);
-    const firstOpen = q.questions.findIndex((x) => saved[x._id] === undefined);
-    setCurrent(firstOpen < 0 ? q.questions.length - 1 : firstOpen);
-    submitted.current = false;
-    setRemaining(Math.max(0, (Date.parse(q.attempt.deadline) - (Date.now() + offset.current)) / 1000));
-    setPhase({ kind: 'running' });
-  };
-
   const load = useCallback(async () => {
-    setPhase({ kind: 'loading' });
+    dispatch({ type: 'loading' });
     if (!badgeId) {
-      setPhase({ kind: 'error', msg: 'Badge ID is missing' });
+      dispatch({ type: 'failed', msg: 'Badge ID is missing' });
       return;
     }
     try {
       const t0 = Date.now();
       const q = await api<Quiz>(`/quiz/badge/${encodeURIComponent(badgeId)}`);
       const t1 = Date.now();
-      setQuiz(q);
-      if (q.poolSize === 0 && !q.attempt) {
-        setPhase({ kind: 'empty', quiz: q });
-        return;
-      }
-      if (!q.attempt) {
-        setPhase({ kind: 'intro', quiz: q, starting: false, msg: '' });
-        return;
-      }
-      run(q, t0, t1);
+      if (q.attempt) submitted.current = false;
+      dispatch({ type: 'loaded', quiz: q, t0, t1 });
     } catch (e) {
-      setPhase({ kind: 'error', msg: errorMessage(e, 'Failed to load quiz') });
+      dispatch({ type: 'failed', msg: errorMessage(e, 'Failed to load quiz') });
     }
   }, [badgeId]);
 
   // Start Quiz: an explicit POST; a refused retake shows the server's message and the time
   const start = async (intro: Quiz) => {
-    setPhase({ kind: 'intro', quiz: intro, starting: true, msg: '' });
+    dispatch({ type: 'starting', quiz: intro });
     try {
       const t0 = Date.now();
       const q = await api<Quiz>(`/quiz/badge/${encodeURIComponent(badgeId)}/start`, { method: 'POST', timeoutMs: 30000 });
       const t1 = Date.now();
-      setQuiz(q);
-      run(q, t0, t1);
+      if (q.attempt) submitted.current = false;
+      dispatch({ type: 'started', quiz: q, t0, t1 });
     } catch (e) {
       let next = intro;
       const d = e instanceof ApiError ? (e.data as { eligibility?: Eligibility } | null) : null;
       if (d && d.eligibility) next = { ...intro, eligibility: d.eligibility };
-      setPhase({ kind: 'intro', quiz: next, starting: false, msg: errorMessage(e, 'Failed to start the quiz') });
+      dispatch({ type: 'startFailed', quiz: next, msg: errorMessage(e, 'Failed to start the quiz') });
     }
   };
 
@@ -96,11 +76,11 @@ export default function QuizRunner({ badgeId, badgeName, attemptId }: QuizRunner
       if (attemptId) {
         try {
           const r = await api<QuizResult>(`/quiz/attempts/${attemptId}`);
-          if (!stop) setPhase({ kind: 'result', result: r });
+          if (!stop) dispatch({ type: 'result', result: r });
           return;
         } catch (e) {
           if (!(e instanceof ApiError) || (e.status !== 404 && e.status !== 409)) {
-            if (!stop) setPhase({ kind: 'error', msg: errorMessage(e, 'Failed to load quiz') });
+            if (!stop) dispatch({ type: 'failed', msg: errorMessage(e, 'Failed to load quiz') });
             return;
           }
           history.replaceState(null, '', `/quiz/${badgeId}`);
@@ -118,7 +98,7 @@ export default function QuizRunner({ badgeId, badgeName, attemptId }: QuizRunner
       if (!quiz?.attempt || submitted.current) return;
       submitted.current = true;
       if (auto) toast({ title: "Time's Up!", description: 'Your quiz was submitted automatically.' });
-      setPhase({ kind: 'submitting' });
+      dispatch({ type: 'submitting' });
       try {
         await saveChain.current.catch(() => undefined);
         let r: QuizResult;
@@ -132,29 +112,20 @@ export default function QuizRunner({ badgeId, badgeName, attemptId }: QuizRunner
         }
         if (r.passed) storeQuizResult(badgeId, r);
         history.replaceState(null, '', `/quiz/${badgeId}?attempt=${r.attemptId}`);
-        setPhase({ kind: 'result', result: r });
+        dispatch({ type: 'result', result: r });
         window.scrollTo({ top: 0 });
       } catch (e) {
         submitted.current = false;
-        setPhase({ kind: 'submitFailed', msg: errorMessage(e, 'Failed to submit quiz') });
+        dispatch({ type: 'submitFailed', msg: errorMessage(e, 'Failed to submit quiz') });
       }
     },
     [quiz, badgeId],
   );
 
-  // the countdown, from the server's deadline corrected for the browser's clock
-  useEffect(() => {
-    if (phase.kind !== 'running' || !quiz?.attempt) return;
-    const deadline = Date.parse(quiz.attempt.deadline);
-    const tick = () => {
-      const left = Math.max(0, (deadline - (Date.now() + offset.current)) / 1000);
-      setRemaining(left);
-      if (left <= 0) submit(true);
-    };
-    tick();
-    const iv = setInterval(tick, 250);
-    return () => clearInterval(iv);
-  }, [phase.kind, quiz, submit]);
+  // the countdown, from the server's deadline corrected for the browser's clock; at 0 the
+  // answers are submitted
+  const deadline = phase.kind === 'running' && quiz?.attempt ? Date.parse(quiz.attempt.deadline) : null;
+  const remaining = useCountdown(deadline, state.offset, () => submit(true));
 
   // keep keyboard focus on the options when moving between questions
   useEffect(() => {
@@ -183,8 +154,7 @@ export default function QuizRunner({ badgeId, badgeName, attemptId }: QuizRunner
 
   const choose = (idx: number) => {
     if (busy || submitted.current) return;
-    setAnswers((a) => ({ ...a, [q._id]: idx }));
-    setSaveState('saving');
+    dispatch({ type: 'choose', questionId: q._id, index: idx });
     const attempt = quiz.attempt!._id;
     const body = { questionId: q._id, optionIndex: idx };
     // saves run one after another, so the last choice is the one kept
@@ -192,9 +162,9 @@ export default function QuizRunner({ badgeId, badgeName, attemptId }: QuizRunner
       .catch(() => undefined)
       .then(() => api(`/quiz/attempts/${attempt}/answers`, { method: 'PUT', body, timeoutMs: 15000 }))
       .then(
-        () => setSaveState('saved'),
+        () => dispatch({ type: 'save', state: 'saved' }),
         (e) => {
-          setSaveState('failed');
+          dispatch({ type: 'save', state: 'failed' });
           // past the deadline the answer still travels with the submission (within the grace)
           if (!(e instanceof ApiError && e.status === 409)) console.warn('answer not saved', e);
         },
@@ -203,7 +173,7 @@ export default function QuizRunner({ badgeId, badgeName, attemptId }: QuizRunner
 
   const go = (to: number) => {
     focusAfterMove.current = true;
-    setCurrent(Math.max(0, Math.min(n - 1, to)));
+    dispatch({ type: 'move', to });
   };
   const next = () => {
     if (chosen === undefined || busy) return;

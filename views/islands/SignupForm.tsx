@@ -1,5 +1,6 @@
 import { useState, type FormEvent } from 'react';
-import { LoaderCircle, UserPlus } from 'lucide-react';
+import LoaderCircle from 'lucide-react/icons/loader-circle';
+import UserPlus from 'lucide-react/icons/user-plus';
 import { api, ApiError } from '../lib/api';
 import { toastError } from '../lib/toast';
 import { Button, Card, CardContent, Input, Label } from '../components/ui';

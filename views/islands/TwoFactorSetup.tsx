@@ -1,5 +1,8 @@
 import { useState, type FormEvent } from 'react';
-import { Check, LoaderCircle, ShieldCheck, Smartphone } from 'lucide-react';
+import Check from 'lucide-react/icons/check';
+import LoaderCircle from 'lucide-react/icons/loader-circle';
+import ShieldCheck from 'lucide-react/icons/shield-check';
+import Smartphone from 'lucide-react/icons/smartphone';
 import { api, errorMessage } from '../lib/api';
 import { toast, toastError } from '../lib/toast';
 import { Button, Card, CardContent, Input, Label, LinkButton } from '../components/ui';

@@ -8,7 +8,11 @@
 // the page or chosen with the file input: the island posts it to POST /verify/file, which
 // runs the same checks and says so when the file names an issuer we do not trust.
 import { useEffect, useRef, useState, type ChangeEvent, type DragEvent, type FormEvent } from 'react';
-import { CircleAlert, Fingerprint, FileUp, Loader2, Search } from 'lucide-react';
+import CircleAlert from 'lucide-react/icons/circle-alert';
+import Fingerprint from 'lucide-react/icons/fingerprint';
+import FileUp from 'lucide-react/icons/file-up';
+import Loader2 from 'lucide-react/icons/loader-circle';
+import Search from 'lucide-react/icons/search';
 import { Button, Card, Input, Label } from '../components/ui';
 import { api, ApiError } from '../lib/api';
 import { toastError } from '../lib/toast';

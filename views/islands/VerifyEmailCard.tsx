@@ -1,5 +1,8 @@
 import { useState } from 'react';
-import { BadgeCheck, LoaderCircle, MailCheck, MailX } from 'lucide-react';
+import BadgeCheck from 'lucide-react/icons/badge-check';
+import LoaderCircle from 'lucide-react/icons/loader-circle';
+import MailCheck from 'lucide-react/icons/mail-check';
+import MailX from 'lucide-react/icons/mail-x';
 import { api, errorMessage } from '../lib/api';
 import { useShell } from '../lib/shell';
 import { Button, Card, CardContent, LinkButton } from '../components/ui';

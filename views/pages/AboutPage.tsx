@@ -1,4 +1,10 @@
-import { ArrowRight, Eye, Globe, Lock, Scale, ShieldCheck, Target } from 'lucide-react';
+import ArrowRight from 'lucide-react/icons/arrow-right';
+import Eye from 'lucide-react/icons/eye';
+import Globe from 'lucide-react/icons/globe';
+import Lock from 'lucide-react/icons/lock';
+import Scale from 'lucide-react/icons/scale';
+import ShieldCheck from 'lucide-react/icons/shield-check';
+import Target from 'lucide-react/icons/target';
 import type { ReactNode } from 'react';
 import { Container, LinkButton } from '../components/ui';
 import { CtaPanel, Eyebrow, IconTile, PageHero, SectionHeading, StatsGrid, ctaPrimary, ctaSecondary } from '../components/marketing';

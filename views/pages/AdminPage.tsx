@@ -1,4 +1,4 @@
-import { ShieldAlert } from 'lucide-react';
+import ShieldAlert from 'lucide-react/icons/shield-alert';
 import { Island } from '../components/Island';
 import { Container, LinkButton } from '../components/ui';
 import AdminDashboard, { type AdminDashboardProps } from '../islands/AdminDashboard';

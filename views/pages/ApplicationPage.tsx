@@ -1,5 +1,14 @@
 import type { ReactNode } from 'react';
-import { ArrowLeft, BadgeCheck, Check, ChevronRight, CreditCard, FileCheck, FileText, Hourglass, ListChecks, SearchX } from 'lucide-react';
+import ArrowLeft from 'lucide-react/icons/arrow-left';
+import BadgeCheck from 'lucide-react/icons/badge-check';
+import Check from 'lucide-react/icons/check';
+import ChevronRight from 'lucide-react/icons/chevron-right';
+import CreditCard from 'lucide-react/icons/credit-card';
+import FileCheck from 'lucide-react/icons/file-check';
+import FileText from 'lucide-react/icons/file-text';
+import Hourglass from 'lucide-react/icons/hourglass';
+import ListChecks from 'lucide-react/icons/list-checks';
+import SearchX from 'lucide-react/icons/search-x';
 import { Card, Chip, Container, LinkButton } from '../components/ui';
 import { Island } from '../components/Island';
 import { BadgeIcon, priceLabel } from '../components/badges';

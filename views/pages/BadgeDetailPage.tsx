@@ -1,5 +1,10 @@
 import type { ReactNode } from 'react';
-import { ArrowLeft, EyeOff, FileCheck, ListChecks, SearchX, ShieldCheck } from 'lucide-react';
+import ArrowLeft from 'lucide-react/icons/arrow-left';
+import EyeOff from 'lucide-react/icons/eye-off';
+import FileCheck from 'lucide-react/icons/file-check';
+import ListChecks from 'lucide-react/icons/list-checks';
+import SearchX from 'lucide-react/icons/search-x';
+import ShieldCheck from 'lucide-react/icons/shield-check';
 import { Card, CardContent, CardDescription, CardHeader, CardTitle, Chip, Container, LinkButton } from '../components/ui';
 import { Island } from '../components/Island';
 import { BadgeIcon, priceLabel } from '../components/badges';

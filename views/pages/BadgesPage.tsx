@@ -1,4 +1,4 @@
-import { ShieldCheck } from 'lucide-react';
+import ShieldCheck from 'lucide-react/icons/shield-check';
 import { Container } from '../components/ui';
 import { Island } from '../components/Island';
 import { CatalogueResults } from '../components/catalogue';

@@ -1,4 +1,5 @@
-import { Award, LinkIcon } from 'lucide-react';
+import Award from 'lucide-react/icons/award';
+import LinkIcon from 'lucide-react/icons/link';
 import { Island } from '../components/Island';
 import { Card, CardContent, LinkButton } from '../components/ui';
 import { date } from '../lib/format';

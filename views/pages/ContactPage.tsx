@@ -1,4 +1,8 @@
-import { ArrowRight, Clock, Mail, MessageSquare, ShieldCheck } from 'lucide-react';
+import ArrowRight from 'lucide-react/icons/arrow-right';
+import Clock from 'lucide-react/icons/clock';
+import Mail from 'lucide-react/icons/mail';
+import MessageSquare from 'lucide-react/icons/message-square';
+import ShieldCheck from 'lucide-react/icons/shield-check';
 import { Island } from '../components/Island';
 import { Card, Container } from '../components/ui';
 import { IconTile, PageHero } from '../components/marketing';

@@ -1,4 +1,4 @@
-import { TriangleAlert } from 'lucide-react';
+import TriangleAlert from 'lucide-react/icons/triangle-alert';
 import { Container, LinkButton } from '../components/ui';
 
 /** The spec's fallback screen for failures ('Unexpected Application Error!'), the

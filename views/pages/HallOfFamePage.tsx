@@ -1,5 +1,8 @@
 import type { ReactNode } from 'react';
-import { Award, Layers, Trophy, Users } from 'lucide-react';
+import Award from 'lucide-react/icons/award';
+import Layers from 'lucide-react/icons/layers';
+import Trophy from 'lucide-react/icons/trophy';
+import Users from 'lucide-react/icons/users';
 import { Card, Container } from '../components/ui';
 import { Island } from '../components/Island';
 import HallOfFameBoard, { type HofQuery, type HofResult } from '../islands/HallOfFameBoard';

@@ -1,17 +1,15 @@
-import {
-  ArrowRight,
-  Award,
-  BadgeCheck,
-  CheckCircle2,
-  ClipboardCheck,
-  FileCheck2,
-  Fingerprint,
-  KeyRound,
-  Link2,
-  Search,
-  ShieldCheck,
-  UserCheck,
-} from 'lucide-react';
+import ArrowRight from 'lucide-react/icons/arrow-right';
+import Award from 'lucide-react/icons/award';
+import BadgeCheck from 'lucide-react/icons/badge-check';
+import CheckCircle2 from 'lucide-react/icons/circle-check';
+import ClipboardCheck from 'lucide-react/icons/clipboard-check';
+import FileCheck2 from 'lucide-react/icons/file-check-2';
+import Fingerprint from 'lucide-react/icons/fingerprint';
+import KeyRound from 'lucide-react/icons/key-round';
+import Link2 from 'lucide-react/icons/link-2';
+import Search from 'lucide-react/icons/search';
+import ShieldCheck from 'lucide-react/icons/shield-check';
+import UserCheck from 'lucide-react/icons/user-check';
 import type { ReactNode } from 'react';
 import { Container, LinkButton } from '../components/ui';
 import lumoraLogo from '../../static/images/logos/lumora.svg';

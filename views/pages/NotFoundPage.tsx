@@ -1,4 +1,5 @@
-import { Compass, Home } from 'lucide-react';
+import Compass from 'lucide-react/icons/compass';
+import Home from 'lucide-react/icons/house';
 import { Container, LinkButton } from '../components/ui';
 
 export default function NotFoundPage({ path }: { path: string }) {

@@ -1,4 +1,10 @@
-import { AppWindow, BadgeCheck, Check, ExternalLink, LinkIcon, UserRound, X } from 'lucide-react';
+import AppWindow from 'lucide-react/icons/app-window';
+import BadgeCheck from 'lucide-react/icons/badge-check';
+import Check from 'lucide-react/icons/check';
+import ExternalLink from 'lucide-react/icons/external-link';
+import LinkIcon from 'lucide-react/icons/link';
+import UserRound from 'lucide-react/icons/user-round';
+import X from 'lucide-react/icons/x';
 import { Button, Card, CardContent, LinkButton } from '../components/ui';
 import { useShell } from '../lib/shell';
 

@@ -1,4 +1,4 @@
-import { CircleX } from 'lucide-react';
+import CircleX from 'lucide-react/icons/circle-x';
 import { Container } from '../components/ui';
 import { Island } from '../components/Island';
 import PaymentRetry from '../islands/PaymentRetry';

@@ -1,4 +1,12 @@
-import { ArrowLeft, BadgeCheck, ChevronRight, CircleCheckBig, FileSearch, Hourglass, RotateCcw, SearchX, ShieldCheck } from 'lucide-react';
+import ArrowLeft from 'lucide-react/icons/arrow-left';
+import BadgeCheck from 'lucide-react/icons/badge-check';
+import ChevronRight from 'lucide-react/icons/chevron-right';
+import CircleCheckBig from 'lucide-react/icons/circle-check-big';
+import FileSearch from 'lucide-react/icons/file-search';
+import Hourglass from 'lucide-react/icons/hourglass';
+import RotateCcw from 'lucide-react/icons/rotate-ccw';
+import SearchX from 'lucide-react/icons/search-x';
+import ShieldCheck from 'lucide-react/icons/shield-check';
 import { Chip, Container, LinkButton } from '../components/ui';
 import { Actions, StateCard } from '../components/payment';
 import { Island } from '../components/Island';

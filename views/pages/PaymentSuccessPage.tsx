@@ -1,5 +1,12 @@
 import type { ReactNode } from 'react';
-import { Award, BadgeCheck, CircleCheckBig, CircleX, Hourglass, Mail, SearchX, User } from 'lucide-react';
+import Award from 'lucide-react/icons/award';
+import BadgeCheck from 'lucide-react/icons/badge-check';
+import CircleCheckBig from 'lucide-react/icons/circle-check-big';
+import CircleX from 'lucide-react/icons/circle-x';
+import Hourglass from 'lucide-react/icons/hourglass';
+import Mail from 'lucide-react/icons/mail';
+import SearchX from 'lucide-react/icons/search-x';
+import User from 'lucide-react/icons/user';
 import { Card, CardContent, Chip, Container, LinkButton } from '../components/ui';
 import { Actions, StateCard } from '../components/payment';
 import { BadgeIcon } from '../components/badges';

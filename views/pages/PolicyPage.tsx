@@ -1,4 +1,4 @@
-import { Mail } from 'lucide-react';
+import Mail from 'lucide-react/icons/mail';
 import { Container } from '../components/ui';
 import { Eyebrow, HeroBackdrop } from '../components/marketing';
 import { cn } from '../lib/cn';

@@ -1,4 +1,4 @@
-import { LogIn } from 'lucide-react';
+import LogIn from 'lucide-react/icons/log-in';
 import { Island } from '../components/Island';
 import { Container, LinkButton } from '../components/ui';
 import { useShell } from '../lib/shell';

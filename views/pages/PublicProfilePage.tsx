@@ -1,7 +1,17 @@
-import { ArrowRight, Award, Briefcase, CalendarDays, Globe, Layers, Linkedin, Pencil, ShieldCheck, Sparkles } from 'lucide-react';
+import ArrowRight from 'lucide-react/icons/arrow-right';
+import Award from 'lucide-react/icons/award';
+import Briefcase from 'lucide-react/icons/briefcase';
+import CalendarDays from 'lucide-react/icons/calendar-days';
+import Globe from 'lucide-react/icons/globe';
+import Layers from 'lucide-react/icons/layers';
+import Linkedin from 'lucide-react/icons/linkedin';
+import Pencil from 'lucide-react/icons/pencil';
+import ShieldCheck from 'lucide-react/icons/shield-check';
+import Sparkles from 'lucide-react/icons/sparkles';
 import { Card, CardContent, Chip, Container, LinkButton } from '../components/ui';
 import { BadgeIcon } from '../components/badges';
-import { Avatar, type EarnedBadge } from '../components/account';
+import { type EarnedBadge } from '../components/account';
+import { Avatar } from '../components/avatar';
 import { date } from '../lib/format';
 import { externalHref } from '../lib/url';
 

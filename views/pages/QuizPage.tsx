@@ -1,4 +1,4 @@
-import { ChevronRight } from 'lucide-react';
+import ChevronRight from 'lucide-react/icons/chevron-right';
 import { Island } from '../components/Island';
 import { Container } from '../components/ui';
 import QuizRunner from '../islands/QuizRunner';

@@ -1,4 +1,4 @@
-import { LinkIcon } from 'lucide-react';
+import LinkIcon from 'lucide-react/icons/link';
 import { Island } from '../components/Island';
 import { AuthFrame } from '../components/account';
 import { Card, CardContent, LinkButton } from '../components/ui';

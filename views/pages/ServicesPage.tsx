@@ -1,21 +1,19 @@
-import {
-  ArrowRight,
-  BarChart3,
-  Building2,
-  CheckCircle2,
-  ClipboardCheck,
-  Code2,
-  Factory,
-  FileCheck2,
-  GraduationCap,
-  Headphones,
-  HeartPulse,
-  Landmark,
-  Mail,
-  Megaphone,
-  Palette,
-  PenTool,
-} from 'lucide-react';
+import ArrowRight from 'lucide-react/icons/arrow-right';
+import BarChart3 from 'lucide-react/icons/chart-column';
+import Building2 from 'lucide-react/icons/building-2';
+import CheckCircle2 from 'lucide-react/icons/circle-check';
+import ClipboardCheck from 'lucide-react/icons/clipboard-check';
+import Code2 from 'lucide-react/icons/code-xml';
+import Factory from 'lucide-react/icons/factory';
+import FileCheck2 from 'lucide-react/icons/file-check-2';
+import GraduationCap from 'lucide-react/icons/graduation-cap';
+import Headphones from 'lucide-react/icons/headphones';
+import HeartPulse from 'lucide-react/icons/heart-pulse';
+import Landmark from 'lucide-react/icons/landmark';
+import Mail from 'lucide-react/icons/mail';
+import Megaphone from 'lucide-react/icons/megaphone';
+import Palette from 'lucide-react/icons/palette';
+import PenTool from 'lucide-react/icons/pen-tool';
 import type { ReactNode } from 'react';
 import { useShell } from '../lib/shell';
 import { Container, LinkButton } from '../components/ui';

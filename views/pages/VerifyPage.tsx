@@ -1,5 +1,8 @@
 import type { ReactNode } from 'react';
-import { FileCheck2, KeyRound, ListChecks, ShieldCheck } from 'lucide-react';
+import FileCheck2 from 'lucide-react/icons/file-check-2';
+import KeyRound from 'lucide-react/icons/key-round';
+import ListChecks from 'lucide-react/icons/list-checks';
+import ShieldCheck from 'lucide-react/icons/shield-check';
 import { Card, Container } from '../components/ui';
 import { Island } from '../components/Island';
 import VerifyBadge, { type VerifyBadgeProps } from '../islands/VerifyBadge';

@@ -3,7 +3,7 @@
 // grant free, reject with an optional reason, re-reject, quick reject) and the View Details
 // dialog. Lists are paginated and searched on the server.
 import { useCallback, useEffect, useRef, useState } from 'react';
-import { Info } from 'lucide-react';
+import Info from 'lucide-react/icons/info';
 import { Card, CardContent, CardDescription, CardHeader, CardTitle, Skeleton } from '../ui';
 import { Tabs, TabsList, TabsTrigger } from '../tabs';
 import { api, errorMessage } from '../../lib/api';

@@ -1,7 +1,7 @@
 // The audit log view: every admin action (who, what, when, before and after), newest
 // first, paginated and searched on the server.
 import { useCallback, useEffect, useRef, useState } from 'react';
-import { History } from 'lucide-react';
+import History from 'lucide-react/icons/history';
 import { Card, CardContent, CardDescription, CardHeader, CardTitle, Chip, Skeleton } from '../ui';
 import { api, errorMessage } from '../../lib/api';
 import { toastError } from '../../lib/toast';

@@ -2,7 +2,8 @@
 // with or without an account. POST /admin/awards mails the recipient a single-use claim
 // link; the credential is issued when they sign in with that address and claim it.
 import { useEffect, useState, type FormEvent } from 'react';
-import { Loader2, Send } from 'lucide-react';
+import Loader2 from 'lucide-react/icons/loader-circle';
+import Send from 'lucide-react/icons/send';
 import { Button, Card, Input, Label, Textarea } from '../ui';
 import { api } from '../../lib/api';
 import { NativeSelect, toastFail, toastSuccess, type AdminBadge } from './BadgeAdminKit';

@@ -2,7 +2,9 @@
 // the API shapes, stat cards, form fields, card actions and toasts (the switch, confirmation
 // dialog and empty state are generic: components/ui/).
 import { type ComponentType, type ReactNode, type SelectHTMLAttributes } from 'react';
-import { Pencil, Search, Trash2 } from 'lucide-react';
+import Pencil from 'lucide-react/icons/pencil';
+import Search from 'lucide-react/icons/search';
+import Trash2 from 'lucide-react/icons/trash-2';
 import { Button, Card, Input, Label } from '../ui';
 import { errorMessage } from '../../lib/api';
 import { toast, toastError } from '../../lib/toast';

@@ -1,10 +1,37 @@
 // Create / edit badge dialog (also the 'Quick Free Badge' prefilled form).
 import { useState, type FormEvent } from 'react';
-import {
-  Award, BadgeCheck, Brain, Briefcase, ChartColumn, Cloud, Code, Container, Cpu, Database, GitBranch, Globe, GraduationCap,
-  HeartHandshake, Kanban, Layers, Lightbulb, Lock, Megaphone, Palette, PenTool, Rocket, Server, Shield, ShieldCheck,
-  Smartphone, Star, Target, Terminal, Trophy, Users, type LucideIcon,
-} from 'lucide-react';
+import type { LucideIcon } from 'lucide-react';
+import Award from 'lucide-react/icons/award';
+import BadgeCheck from 'lucide-react/icons/badge-check';
+import Brain from 'lucide-react/icons/brain';
+import Briefcase from 'lucide-react/icons/briefcase';
+import ChartColumn from 'lucide-react/icons/chart-column';
+import Cloud from 'lucide-react/icons/cloud';
+import Code from 'lucide-react/icons/code';
+import Container from 'lucide-react/icons/container';
+import Cpu from 'lucide-react/icons/cpu';
+import Database from 'lucide-react/icons/database';
+import GitBranch from 'lucide-react/icons/git-branch';
+import Globe from 'lucide-react/icons/globe';
+import GraduationCap from 'lucide-react/icons/graduation-cap';
+import HeartHandshake from 'lucide-react/icons/heart-handshake';
+import Kanban from 'lucide-react/icons/kanban';
+import Layers from 'lucide-react/icons/layers';
+import Lightbulb from 'lucide-react/icons/lightbulb';
+import Lock from 'lucide-react/icons/lock';
+import Megaphone from 'lucide-react/icons/megaphone';
+import Palette from 'lucide-react/icons/palette';
+import PenTool from 'lucide-react/icons/pen-tool';
+import Rocket from 'lucide-react/icons/rocket';
+import Server from 'lucide-react/icons/server';
+import Shield from 'lucide-react/icons/shield';
+import ShieldCheck from 'lucide-react/icons/shield-check';
+import Smartphone from 'lucide-react/icons/smartphone';
+import Star from 'lucide-react/icons/star';
+import Target from 'lucide-react/icons/target';
+import Terminal from 'lucide-react/icons/terminal';
+import Trophy from 'lucide-react/icons/trophy';
+import Users from 'lucide-react/icons/users';
 import { Dialog, DialogContent, DialogDescription, DialogFooter, DialogHeader, DialogTitle } from '../dialog';
 import { Button, Input, Textarea } from '../ui';
 import { BadgeIcon, priceLabel } from '../badges';

@@ -1,7 +1,12 @@
 // Badge Management tab: stats, the list with activate/deactivate, edit, delete (with
 // confirmation), 'Create Badge' and 'Quick Free Badge'.
 import { useCallback, useEffect, useMemo, useState } from 'react';
-import { Award, CheckCircle2, FileCheck2, Gift, ListChecks, Plus } from 'lucide-react';
+import Award from 'lucide-react/icons/award';
+import CheckCircle2 from 'lucide-react/icons/circle-check';
+import FileCheck2 from 'lucide-react/icons/file-check-2';
+import Gift from 'lucide-react/icons/gift';
+import ListChecks from 'lucide-react/icons/list-checks';
+import Plus from 'lucide-react/icons/plus';
 import { Button, Card, Chip } from '../ui';
 import { BadgeIcon, priceLabel } from '../badges';
 import { api } from '../../lib/api';

@@ -1,7 +1,15 @@
 // Coupons tab: stats, search, status filter, refresh, copy code, activate/deactivate, edit,
 // delete (with confirmation), 'New Coupon' and 'Create Free Grant Coupon'.
 import { useCallback, useEffect, useRef, useState } from 'react';
-import { Check, CircleCheck, Copy, Flame, Gift, Hourglass, Plus, RefreshCw, Ticket } from 'lucide-react';
+import Check from 'lucide-react/icons/check';
+import CircleCheck from 'lucide-react/icons/circle-check';
+import Copy from 'lucide-react/icons/copy';
+import Flame from 'lucide-react/icons/flame';
+import Gift from 'lucide-react/icons/gift';
+import Hourglass from 'lucide-react/icons/hourglass';
+import Plus from 'lucide-react/icons/plus';
+import RefreshCw from 'lucide-react/icons/refresh-cw';
+import Ticket from 'lucide-react/icons/ticket';
 import { Button, Card, Chip } from '../ui';
 import { api } from '../../lib/api';
 import { toast, toastError } from '../../lib/toast';

@@ -1,7 +1,10 @@
 // Quiz Management › question-bank: search by text, category or topic; create; edit; delete
 // with confirmation (deleting also removes the question from the quizzes using it).
 import { useMemo, useState } from 'react';
-import { BookOpen, Pencil, Plus, Trash2 } from 'lucide-react';
+import BookOpen from 'lucide-react/icons/book-open';
+import Pencil from 'lucide-react/icons/pencil';
+import Plus from 'lucide-react/icons/plus';
+import Trash2 from 'lucide-react/icons/trash-2';
 import { Button, Card, Chip } from '../ui';
 import { api } from '../../lib/api';
 import { date, capitalize } from '../../lib/format';

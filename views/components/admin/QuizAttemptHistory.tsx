@@ -2,7 +2,7 @@
 // time, when; when the next attempt opens; and the admin's "Grant extra attempt" while a
 // retake waits. GET /admin/quiz-attempts, POST /admin/quizzes/{id}/attempt-grants.
 import { useCallback, useEffect, useState } from 'react';
-import { Gift } from 'lucide-react';
+import Gift from 'lucide-react/icons/gift';
 import { Button, Chip, Skeleton } from '../ui';
 import { api, errorMessage } from '../../lib/api';
 import { toast, toastError } from '../../lib/toast';

@@ -4,7 +4,7 @@
 // over the last forms, its difficulty estimate, family and retirement
 // (PUT /admin/questions/{id}/retired). See docs/assessment.md.
 import { useState, type FormEvent } from 'react';
-import { Scale } from 'lucide-react';
+import Scale from 'lucide-react/icons/scale';
 import { Button, Card, CardContent, CardDescription, CardHeader, CardTitle, Chip, Input } from '../ui';
 import { api, errorMessage } from '../../lib/api';
 import { cn } from '../../lib/cn';

@@ -2,7 +2,14 @@
 // button is hidden once the badge has one), create questions for it, add questions from
 // the bank, remove questions.
 import { useMemo, useState, type FormEvent } from 'react';
-import { CheckCircle2, Clock, Library, ListPlus, MousePointerClick, Plus, Target, X } from 'lucide-react';
+import CheckCircle2 from 'lucide-react/icons/circle-check';
+import Clock from 'lucide-react/icons/clock';
+import Library from 'lucide-react/icons/library';
+import ListPlus from 'lucide-react/icons/list-plus';
+import MousePointerClick from 'lucide-react/icons/mouse-pointer-click';
+import Plus from 'lucide-react/icons/plus';
+import Target from 'lucide-react/icons/target';
+import X from 'lucide-react/icons/x';
 import { Dialog, DialogContent, DialogDescription, DialogHeader, DialogTitle } from '../dialog';
 import { Button, Card, CardContent, CardDescription, CardHeader, CardTitle, Chip, Input, Textarea } from '../ui';
 import { BadgeIcon } from '../badges';

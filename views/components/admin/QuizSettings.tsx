@@ -1,11 +1,13 @@
 // Quiz Management › quiz settings and item analysis: the pool and draw (questions per
 // attempt, never more than the pool), the retake rule, and how the quiz and each question
 // behave across submitted attempts (PUT /admin/quizzes/{id}, GET .../analysis).
-import { useEffect, useState, type FormEvent } from 'react';
-import { BarChart3, Settings2 } from 'lucide-react';
+import { useState, type FormEvent } from 'react';
+import BarChart3 from 'lucide-react/icons/chart-column';
+import Settings2 from 'lucide-react/icons/settings-2';
 import { Dialog, DialogContent, DialogDescription, DialogHeader, DialogTitle } from '../dialog';
 import { Button, Card, CardContent, CardDescription, CardHeader, CardTitle, Chip, Input, Skeleton } from '../ui';
 import { api, errorMessage } from '../../lib/api';
+import { useResource } from '../../lib/hooks/useResource';
 import { dateTime } from '../../lib/format';
 import { Field, numberOrNull, toastFail, toastSuccess, type AdminQuiz } from './BadgeAdminKit';
 
@@ -148,19 +150,9 @@ function mmss(s: number) {
 
 /** Item analysis of a quiz (admins only). */
 export function ItemAnalysis({ quizId, refresh }: { quizId: string; refresh: unknown }) {
-  const [a, setA] = useState<Analysis | null>(null);
-  const [err, setErr] = useState('');
-  useEffect(() => {
-    let live = true;
-    // eslint-disable-next-line react-hooks/set-state-in-effect -- fetching from the server is what this effect synchronises with; the loading state is set as it starts
-    setErr('');
-    api<Analysis>(`/admin/quizzes/${quizId}/analysis`)
-      .then((r) => live && setA(r))
-      .catch((e) => live && setErr(errorMessage(e, 'Failed to load the item analysis')));
-    return () => {
-      live = false;
-    };
-  }, [quizId, refresh]);
+  const analysis = useResource<Analysis>(`/admin/quizzes/${quizId}/analysis#${String(refresh)}`, (signal) => api<Analysis>(`/admin/quizzes/${quizId}/analysis`, { signal }));
+  const a = analysis.data ?? null;
+  const err = analysis.error ? errorMessage(analysis.error, 'Failed to load the item analysis') : '';
   return (
     <Card className="min-w-0" data-testid="item-analysis">
       <CardHeader>
@@ -245,27 +237,18 @@ type Member = {
 
 /** Members who attempted the quiz, and a Grant extra attempt button while a retake waits. */
 export function QuizMembers({ quizId, refresh }: { quizId: string; refresh: unknown }) {
-  const [ms, setMs] = useState<Member[] | null>(null);
-  const [err, setErr] = useState('');
+  const members = useResource<{ members: Member[] }>(`/admin/quizzes/${quizId}/members#${String(refresh)}`, (signal) =>
+    api<{ members: Member[] }>(`/admin/quizzes/${quizId}/members`, { signal }),
+  );
+  const ms = members.data?.members ?? null;
+  const err = members.error ? errorMessage(members.error, 'Failed to load the members') : '';
   const [busy, setBusy] = useState<string | null>(null);
-  const [tick, setTick] = useState(0);
-  useEffect(() => {
-    let live = true;
-    // eslint-disable-next-line react-hooks/set-state-in-effect -- fetching from the server is what this effect synchronises with; the loading state is set as it starts
-    setErr('');
-    api<{ members: Member[] }>(`/admin/quizzes/${quizId}/members`)
-      .then((r) => live && setMs(r.members))
-      .catch((e) => live && setErr(errorMessage(e, 'Failed to load the members')));
-    return () => {
-      live = false;
-    };
-  }, [quizId, refresh, tick]);
   const grant = async (m: Member) => {
     setBusy(m.user._id);
     try {
       const r = await api<{ msg: string }>(`/admin/quizzes/${quizId}/attempt-grants`, { method: 'POST', body: { userId: m.user._id } });
       toastSuccess(`${r.msg} to ${m.user.name || m.user.email}`);
-      setTick((t) => t + 1);
+      members.reload();
     } catch (e) {
       toastFail(e, 'Failed to grant an extra attempt');
     } finally {

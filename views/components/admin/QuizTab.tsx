@@ -1,7 +1,14 @@
 // Quiz Management tab with four sub-tabs: overview, badge-selector, quiz-management and
 // question-bank.
 import { useCallback, useEffect, useMemo, useState } from 'react';
-import { Activity, BookOpen, CheckCircle2, CircleDashed, ClipboardList, Divide, ListChecks, RefreshCw } from 'lucide-react';
+import Activity from 'lucide-react/icons/activity';
+import BookOpen from 'lucide-react/icons/book-open';
+import CheckCircle2 from 'lucide-react/icons/circle-check';
+import CircleDashed from 'lucide-react/icons/circle-dashed';
+import ClipboardList from 'lucide-react/icons/clipboard-list';
+import Divide from 'lucide-react/icons/divide';
+import ListChecks from 'lucide-react/icons/list-checks';
+import RefreshCw from 'lucide-react/icons/refresh-cw';
 import { Tabs, TabsContent, TabsList, TabsTrigger } from '../tabs';
 import { Button, Card, CardContent, CardDescription, CardHeader, CardTitle, Chip } from '../ui';
 import { BadgeIcon, priceLabel } from '../badges';

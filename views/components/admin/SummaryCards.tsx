@@ -1,7 +1,10 @@
 // The dashboard's four summary cards (spec section 2: Total Applications with the pending
 // count, Total Users, Total Badges, Revenue in dollars).
 import type { ReactNode } from 'react';
-import { Award, DollarSign, FileText, Users } from 'lucide-react';
+import Award from 'lucide-react/icons/award';
+import DollarSign from 'lucide-react/icons/dollar-sign';
+import FileText from 'lucide-react/icons/file-text';
+import Users from 'lucide-react/icons/users';
 import { Card } from '../ui';
 import { money, plural } from '../../lib/format';
 

@@ -3,7 +3,9 @@
 // role) and the user's badge grants with copyable verification ids, their state (revoked with
 // the reason, expiry) and the Revoke and Set expiry actions.
 import { useCallback, useEffect, useRef, useState, type ReactNode } from 'react';
-import { Award, Fingerprint, Users } from 'lucide-react';
+import Award from 'lucide-react/icons/award';
+import Fingerprint from 'lucide-react/icons/fingerprint';
+import Users from 'lucide-react/icons/users';
 import { Card, CardContent, CardDescription, CardHeader, CardTitle, Skeleton } from '../ui';
 import { api, errorMessage } from '../../lib/api';
 import { toastError } from '../../lib/toast';

@@ -2,7 +2,16 @@
 // (its signing secret is shown once), pause or resume it, rotate its secret, delete it, and
 // see its deliveries with their outcome, resending one.
 import { useCallback, useEffect, useState, type FormEvent } from 'react';
-import { Check, Copy, Pause, Play, Plus, RefreshCw, RotateCcw, Send, Trash2, Webhook } from 'lucide-react';
+import Check from 'lucide-react/icons/check';
+import Copy from 'lucide-react/icons/copy';
+import Pause from 'lucide-react/icons/pause';
+import Play from 'lucide-react/icons/play';
+import Plus from 'lucide-react/icons/plus';
+import RefreshCw from 'lucide-react/icons/refresh-cw';
+import RotateCcw from 'lucide-react/icons/rotate-ccw';
+import Send from 'lucide-react/icons/send';
+import Trash2 from 'lucide-react/icons/trash-2';
+import Webhook from 'lucide-react/icons/webhook';
 import { Dialog, DialogContent, DialogDescription, DialogFooter, DialogHeader, DialogTitle } from '../dialog';
 import { Button, Card, Chip, Input } from '../ui';
 import { ConfirmDialog } from '../ui/confirm-dialog';

@@ -1,6 +1,8 @@
 // Paginated admin lists: the pager and the debounced search box (applications, users, audit log).
 import { useEffect, useRef, useState } from 'react';
-import { ChevronLeft, ChevronRight, Search } from 'lucide-react';
+import ChevronLeft from 'lucide-react/icons/chevron-left';
+import ChevronRight from 'lucide-react/icons/chevron-right';
+import Search from 'lucide-react/icons/search';
 import { Button, Input } from '../ui';
 
 export type PageInfo = { page: number; limit: number; total: number; totalPages: number };

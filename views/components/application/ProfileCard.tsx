@@ -1,7 +1,11 @@
 // The applicant's details on the application page: read-only until Edit, saved to the
 // profile (POST /users/profile) with Save, restored with Cancel.
 import { useState, type ReactNode } from 'react';
-import { Loader2, Lock, Pencil, Save, UserRound } from 'lucide-react';
+import Loader2 from 'lucide-react/icons/loader-circle';
+import Lock from 'lucide-react/icons/lock';
+import Pencil from 'lucide-react/icons/pencil';
+import Save from 'lucide-react/icons/save';
+import UserRound from 'lucide-react/icons/user-round';
 import { api, errorMessage } from '../../lib/api';
 import { toast } from '../../lib/toast';
 import { cn } from '../../lib/cn';

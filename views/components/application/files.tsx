@@ -1,7 +1,11 @@
 // The application form's file rows: a picked file with its progress or error, and the
 // single-file pickers (resume, profile picture).
 import { useRef } from 'react';
-import { CheckCircle2, FileImage, FileText, UploadCloud, X } from 'lucide-react';
+import CheckCircle2 from 'lucide-react/icons/circle-check';
+import FileImage from 'lucide-react/icons/file-image';
+import FileText from 'lucide-react/icons/file-text';
+import UploadCloud from 'lucide-react/icons/cloud-upload';
+import X from 'lucide-react/icons/x';
 import { cn } from '../../lib/cn';
 import { Button, Label } from '../ui';
 import { ACCEPT, Kind, Picked, TYPES, ext } from './model';

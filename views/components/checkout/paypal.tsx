@@ -1,7 +1,8 @@
 // PayPal on the checkout: the word mark, the JS SDK loaded once, its buttons, and the
 // spec's 'PayPal not loading? Click to refresh' link.
 import { useEffect, useRef, useState } from 'react';
-import { Loader2, RefreshCw } from 'lucide-react';
+import Loader2 from 'lucide-react/icons/loader-circle';
+import RefreshCw from 'lucide-react/icons/refresh-cw';
 import { cn } from '../../lib/cn';
 
 /** PayPal's word mark; adaptive lightens it on a dark background (the button is always yellow). */

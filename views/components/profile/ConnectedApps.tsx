@@ -1,6 +1,9 @@
 import { useEffect, useState } from 'react';
-import { AppWindow, LoaderCircle, Unplug } from 'lucide-react';
+import AppWindow from 'lucide-react/icons/app-window';
+import LoaderCircle from 'lucide-react/icons/loader-circle';
+import Unplug from 'lucide-react/icons/unplug';
 import { api, errorMessage } from '../../lib/api';
+import { useResource } from '../../lib/hooks/useResource';
 import { toast, toastError } from '../../lib/toast';
 import { date, dateTime } from '../../lib/format';
 import { Button, Card, CardContent, CardDescription, CardHeader, CardTitle, Chip, Skeleton } from '../ui';
@@ -12,23 +15,20 @@ export type ConnectedApp = { clientId: string; name: string; uri: string; scopes
  * Badges API (/oauth/authorize), with what each may read and a Revoke button that ends
  * its access at once. */
 export function ConnectedApps() {
-  const [apps, setApps] = useState<ConnectedApp[] | null>(null);
+  const loaded = useResource<{ apps: ConnectedApp[] }>('/oauth/apps');
+  // apps disconnected here, left out of the list without asking the server again
+  const [gone, setGone] = useState<string[]>([]);
   const [busy, setBusy] = useState<string | null>(null);
-
+  const apps = loaded.error ? [] : loaded.data ? loaded.data.apps.filter((x) => !gone.includes(x.clientId)) : null;
   useEffect(() => {
-    api<{ apps: ConnectedApp[] }>('/oauth/apps')
-      .then((r) => setApps(r.apps))
-      .catch((err) => {
-        setApps([]);
-        toastError(errorMessage(err, 'Could not load your connected apps.'));
-      });
-  }, []);
+    if (loaded.error) toastError(errorMessage(loaded.error, 'Could not load your connected apps.'));
+  }, [loaded.error]);
 
   const revoke = async (a: ConnectedApp) => {
     setBusy(a.clientId);
     try {
       await api(`/oauth/apps/${encodeURIComponent(a.clientId)}`, { method: 'DELETE' });
-      setApps((list) => (list || []).filter((x) => x.clientId !== a.clientId));
+      setGone((list) => [...list, a.clientId]);
       toast({ title: 'App disconnected', description: `${a.name} can no longer read your badges.`, variant: 'success' });
     } catch (err) {
       toastError(errorMessage(err, 'Could not disconnect the app.'));

@@ -1,6 +1,14 @@
 // Edit Profile Details on the profile page, with the server's checks mirrored client-side.
 import { useState, type ChangeEvent, type FormEvent, type InputHTMLAttributes, type ReactNode } from 'react';
-import { Briefcase, Globe, Linkedin, LoaderCircle, Lock, Pencil, Save, UserRound, X } from 'lucide-react';
+import Briefcase from 'lucide-react/icons/briefcase';
+import Globe from 'lucide-react/icons/globe';
+import Linkedin from 'lucide-react/icons/linkedin';
+import LoaderCircle from 'lucide-react/icons/loader-circle';
+import Lock from 'lucide-react/icons/lock';
+import Pencil from 'lucide-react/icons/pencil';
+import Save from 'lucide-react/icons/save';
+import UserRound from 'lucide-react/icons/user-round';
+import X from 'lucide-react/icons/x';
 import { api, errorMessage, type ApiError } from '../../lib/api';
 import { toast, toastError } from '../../lib/toast';
 import { cn } from '../../lib/cn';

@@ -1,7 +1,11 @@
 // The profile picture dialog: pick an image, drag and zoom it in the square, upload the
 // cropped PNG (at most 512x512).
 import { useEffect, useRef, useState, type KeyboardEvent, type PointerEvent } from 'react';
-import { Camera, ImageUp, LoaderCircle, Save, ZoomIn } from 'lucide-react';
+import Camera from 'lucide-react/icons/camera';
+import ImageUp from 'lucide-react/icons/image-up';
+import LoaderCircle from 'lucide-react/icons/loader-circle';
+import Save from 'lucide-react/icons/save';
+import ZoomIn from 'lucide-react/icons/zoom-in';
 import { api, errorMessage } from '../../lib/api';
 import { toast, toastError } from '../../lib/toast';
 import { Button } from '../ui';

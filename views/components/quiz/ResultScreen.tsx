@@ -1,5 +1,12 @@
 // The quiz result: score, pass or fail, topics, and the next step.
-import { ArrowLeft, ArrowRight, CheckCircle2, RotateCcw, Target, Timer, Trophy, XCircle } from 'lucide-react';
+import ArrowLeft from 'lucide-react/icons/arrow-left';
+import ArrowRight from 'lucide-react/icons/arrow-right';
+import CheckCircle2 from 'lucide-react/icons/circle-check';
+import RotateCcw from 'lucide-react/icons/rotate-ccw';
+import Target from 'lucide-react/icons/target';
+import Timer from 'lucide-react/icons/timer';
+import Trophy from 'lucide-react/icons/trophy';
+import XCircle from 'lucide-react/icons/circle-x';
 import { cn } from '../../lib/cn';
 import { Button, Card, LinkButton } from '../ui';
 import { QuizResult, storeQuizResult, SCORE_TEXT } from './model';

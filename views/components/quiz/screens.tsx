@@ -1,5 +1,13 @@
 // The quiz screen's other states: loading, unavailable, no questions, and the start screen.
-import { AlertTriangle, ArrowLeft, CalendarClock, CircleHelp, RotateCcw, Target, Timer, Play, Layers } from 'lucide-react';
+import AlertTriangle from 'lucide-react/icons/triangle-alert';
+import ArrowLeft from 'lucide-react/icons/arrow-left';
+import CalendarClock from 'lucide-react/icons/calendar-clock';
+import CircleHelp from 'lucide-react/icons/circle-help';
+import RotateCcw from 'lucide-react/icons/rotate-ccw';
+import Target from 'lucide-react/icons/target';
+import Timer from 'lucide-react/icons/timer';
+import Play from 'lucide-react/icons/play';
+import Layers from 'lucide-react/icons/layers';
 import { dateTime, pct } from '../../lib/format';
 import { Button, Card, LinkButton, Skeleton } from '../ui';
 import { Eligibility, Quiz } from './model';

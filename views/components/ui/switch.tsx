@@ -1,5 +1,5 @@
 // An on/off switch (Radix), labelled for screen readers.
-import { Switch as RSwitch } from 'radix-ui';
+import * as RSwitch from 'radix-ui/switch';
 
 export function Switch({ checked, onCheckedChange, label, disabled, testId }: { checked: boolean; onCheckedChange: (v: boolean) => void; label: string; disabled?: boolean; testId?: string }) {
   return (

@@ -1,7 +1,13 @@
 // One application in the list and its review buttons (approve, grant free, reject, details).
-import { AlertTriangle, Check, Eye, Gift, Loader2, RotateCcw, X } from 'lucide-react';
+import AlertTriangle from 'lucide-react/icons/triangle-alert';
+import Check from 'lucide-react/icons/check';
+import Eye from 'lucide-react/icons/eye';
+import Gift from 'lucide-react/icons/gift';
+import Loader2 from 'lucide-react/icons/loader-circle';
+import RotateCcw from 'lucide-react/icons/rotate-ccw';
+import X from 'lucide-react/icons/x';
 import { Button, Chip } from '../../ui';
-import { Avatar } from '../../account';
+import { Avatar } from '../../avatar';
 import { date, money, capitalize } from '../../../lib/format';
 import { cn } from '../../../lib/cn';
 import { Actions, Application, DEFAULT_REASON, STATUS_LABEL, STATUS_TONE, canApprove, paid, paymentTone, reviewed, revokedApproval, typeLabel } from './model';

@@ -1,10 +1,12 @@
 // The applications tab's dialogs: reject with a reason, and View Details (profile, payment,
 // files, quiz attempts and the application's audit history).
 import { useEffect, useState, type ReactNode } from 'react';
-import { Download, FileText, Loader2 } from 'lucide-react';
+import Download from 'lucide-react/icons/download';
+import FileText from 'lucide-react/icons/file-text';
+import Loader2 from 'lucide-react/icons/loader-circle';
 import { Button, Chip, Label, Skeleton, Textarea } from '../../ui';
 import { Dialog, DialogContent, DialogDescription, DialogFooter, DialogHeader, DialogTitle } from '../../dialog';
-import { Avatar } from '../../account';
+import { Avatar } from '../../avatar';
 import { api } from '../../../lib/api';
 import { date, dateTime, money, capitalize, fileSize } from '../../../lib/format';
 import { AuditChanges, actionLabel, type AuditEntry } from '../AuditLog';

@@ -1,7 +1,9 @@
 // Small pieces of the applications tab: a labelled value, a profile link, the quiz score
 // chip, the confirmation dialog and the empty list.
 import { type ReactNode } from 'react';
-import { BadgeCheck, Link2, Loader2 } from 'lucide-react';
+import BadgeCheck from 'lucide-react/icons/badge-check';
+import Link2 from 'lucide-react/icons/link-2';
+import Loader2 from 'lucide-react/icons/loader-circle';
 import { Button, Chip } from '../../ui';
 import { Dialog, DialogContent, DialogDescription, DialogFooter, DialogHeader, DialogTitle } from '../../dialog';
 import { cn } from '../../../lib/cn';

@@ -1,9 +1,19 @@
 // One user of the users tab: photo upload, details, and their badge grants with copyable
 // verification ids, state and the Revoke / Set expiry actions.
 import { useRef, useState } from 'react';
-import { Award, Ban, CalendarClock, Camera, Check, Copy, Link2, Loader2, Pencil, ShieldCheck } from 'lucide-react';
+import Award from 'lucide-react/icons/award';
+import Ban from 'lucide-react/icons/ban';
+import CalendarClock from 'lucide-react/icons/calendar-clock';
+import Camera from 'lucide-react/icons/camera';
+import Check from 'lucide-react/icons/check';
+import Copy from 'lucide-react/icons/copy';
+import Link2 from 'lucide-react/icons/link-2';
+import Loader2 from 'lucide-react/icons/loader-circle';
+import Pencil from 'lucide-react/icons/pencil';
+import ShieldCheck from 'lucide-react/icons/shield-check';
 import { Button, Chip } from '../../ui';
-import { Avatar, copyText } from '../../account';
+import { copyText } from '../../account';
+import { Avatar } from '../../avatar';
 import { api, errorMessage } from '../../../lib/api';
 import { toast, toastError } from '../../../lib/toast';
 import { date } from '../../../lib/format';

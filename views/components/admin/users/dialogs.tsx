@@ -1,6 +1,8 @@
 // The users tab's dialogs: revoke a grant (with a reason), set a grant's expiry, edit a user.
 import { useState, type ChangeEvent, type FormEvent } from 'react';
-import { Ban, CalendarClock, Loader2 } from 'lucide-react';
+import Ban from 'lucide-react/icons/ban';
+import CalendarClock from 'lucide-react/icons/calendar-clock';
+import Loader2 from 'lucide-react/icons/loader-circle';
 import { Button, Input, Label, Textarea } from '../../ui';
 import { Dialog, DialogContent, DialogDescription, DialogFooter, DialogHeader, DialogTitle } from '../../dialog';
 import { api, errorMessage, ApiError } from '../../../lib/api';
