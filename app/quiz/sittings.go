@@ -31,6 +31,7 @@ type Record struct {
 	Sittings []Sitting         // oldest first
 	IDs      []string          // the pool in its order, then questions asked earlier that left it
 	Texts    map[string]string // question id -> text (for the admin only: never on a public page)
+	First    *time.Time        // the first submission (nil: none)
 	Last     *time.Time        // the latest submission (nil: none)
 }
 
@@ -87,6 +88,9 @@ func ReadRecord(ctx context.Context, d bun.IDB, quizID string, pool []model.Ques
 			st.Items[it.QuestionID] = answered && ans == key
 		}
 		rec.Sittings = append(rec.Sittings, st)
+		if rec.First == nil {
+			rec.First = a.SubmittedAt
+		}
 		rec.Last = a.SubmittedAt
 	}
 	return rec, nil
