@@ -1,6 +1,8 @@
 package app
 
 import (
+	"time"
+
 	"meritmark/app/pagecache"
 	"meritmark/app/web"
 )
@@ -18,6 +20,7 @@ var cachedPages = map[string][]pagecache.Scope{
 	"/privacypolicy":           nil,
 	"/badges":                  {pagecache.Badges},
 	"/badges/:id":              {pagecache.Badges},
+	"/badges/:id/assessment":   {pagecache.Badges},
 	"/hall-of-fame":            {pagecache.Badges, pagecache.Grants, pagecache.Profiles},
 	"/profile/:id":             {pagecache.Badges, pagecache.Grants, pagecache.Profiles},
 	"/verify/:verificationId":  {pagecache.Badges, pagecache.Grants, pagecache.Profiles},
@@ -27,6 +30,13 @@ var cachedPages = map[string][]pagecache.Scope{
 	web.APIBase + "/badges/with-ownership": {pagecache.Badges},
 	web.APIBase + "/badges/:id":            {pagecache.Badges},
 	web.APIBase + "/hall-of-fame":          {pagecache.Badges, pagecache.Grants, pagecache.Profiles},
+}
+
+// shortLived are the cached pages that also show data no scope follows, with the most
+// their copies may lag behind it: the technical report counts quiz attempts, and a
+// submission records no event (it would otherwise flush every badge page).
+var shortLived = map[string]time.Duration{
+	"/badges/:id/assessment": 5 * time.Minute,
 }
 
 // cachePages puts the routes of cachedPages behind the page cache (Config.PageCache).
@@ -40,7 +50,7 @@ func (a *App) cachePages() {
 			continue
 		}
 		if scopes, ok := cachedPages[r.Path]; ok {
-			a.Routes[i].Handler = a.PageCache.Wrap(scopes, r.Handler)
+			a.Routes[i].Handler = a.PageCache.WrapTTL(scopes, shortLived[r.Path], r.Handler)
 		}
 	}
 }

@@ -269,3 +269,45 @@ func TestPageCacheBumpIsTransactional(t *testing.T) {
 		t.Fatalf("versions %v -> %v", v0, v1)
 	}
 }
+
+// The technical report counts quiz attempts, which no scope follows: its cached copies
+// live five minutes, while the badge page's keep the cache's ten.
+func TestTechnicalReportIsCachedBriefly(t *testing.T) {
+	a := apptest.New(t, apptest.WithPageCache)
+	pc := a.App.PageCache
+	now := time.Now()
+	pc.Now = func() time.Time { return now }
+	at := model.Now()
+	b := &model.Badge{ID: model.NewID(), Name: "Regex Basics", Description: "Reads and writes patterns.", Category: "Development",
+		Type: model.TypeSkill, Level: "beginner", Icon: "Code", Color: "blue", Criteria: "Pass the quiz.", IsActive: true, CreatedAt: at, UpdatedAt: at}
+	q := &model.Quiz{ID: model.NewID(), BadgeID: b.ID, Title: "Regex Basics Assessment", PassingScore: 70, TimeLimit: 10, IsActive: true, CreatedAt: at}
+	for _, m := range []any{b, q} {
+		if _, err := a.DB.NewInsert().Model(m).Exec(a.Ctx()); err != nil {
+			t.Fatal(err)
+		}
+	}
+	v := a.Client()
+	hits := func(path string) int64 {
+		h0, _, _, _ := pc.Stats()
+		v.Raw("GET", path, nil, map[string]string{"Accept": "text/html"}).Expect(200)
+		h1, _, _, _ := pc.Stats()
+		return h1 - h0
+	}
+	report, badge := "/badges/"+b.ID+"/assessment", "/badges/"+b.ID
+	for _, p := range []string{report, badge} {
+		if hits(p) != 0 || hits(p) != 1 {
+			t.Fatalf("%s: the first request is not a miss and the second a hit", p)
+		}
+	}
+	now = now.Add(4 * time.Minute)
+	if hits(report) != 1 {
+		t.Fatal("the report is not cached for 4 minutes")
+	}
+	now = now.Add(2 * time.Minute)
+	if hits(report) != 0 {
+		t.Fatal("the report is still cached after 6 minutes")
+	}
+	if hits(badge) != 1 {
+		t.Fatal("the badge page's copy did not keep the cache's TTL")
+	}
+}

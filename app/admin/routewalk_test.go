@@ -35,6 +35,7 @@ var rwPublic = map[string]string{
 	"GET /media/*":                         "profile pictures (generated keys only)",
 	"GET /badges":                          "catalogue",
 	"GET /badges/:id":                      "badge detail",
+	"GET /badges/:id/assessment":           "a skill badge's public technical report",
 	"GET /badge/:id":                       "old badge link, redirects",
 	"GET /verify-badge":                    "verification form",
 	"GET /verify/:verificationId":          "shared verification link",

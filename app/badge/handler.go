@@ -35,6 +35,7 @@ func (h *Handler) Routes() []web.Route {
 		web.Get("/badges/:id", web.Public, h.get),
 		web.PageRoute("/badges", web.Public, h.cataloguePage),
 		web.PageRoute("/badges/:id", web.Public, h.detailPage),
+		web.PageRoute("/badges/:id/assessment", web.Public, h.reportPage),
 		web.PageRoute("/badge/:id", web.Public, h.redirectOld),
 	}
 }

@@ -44,3 +44,8 @@ const (
 	RoleUser  = "user"
 	RoleAdmin = "admin"
 )
+
+// DemoEmailDomain is the e-mail domain of the simulated candidates the demo seed makes
+// (app/seed): their attempts are demo data, and the public technical report says so.
+// The .invalid top-level domain is reserved: no mail ever reaches it.
+const DemoEmailDomain = "demo.meritmark.invalid"

@@ -199,6 +199,12 @@ var skipped = map[string]bool{"Date": true, "Content-Length": true, "Content-Enc
 // Wrap serves the route's handler next through the cache; scopes are the data the page
 // shows (none for a page that shows no data).
 func (pc *Cache) Wrap(scopes []Scope, next fiber.Handler) fiber.Handler {
+	return pc.WrapTTL(scopes, 0, next)
+}
+
+// WrapTTL is Wrap for a page that also shows data no scope follows (such as quiz
+// attempts): its entries live at most ttl (when shorter than TTL; 0: TTL).
+func (pc *Cache) WrapTTL(scopes []Scope, ttl time.Duration, next fiber.Handler) fiber.Handler {
 	return func(c fiber.Ctx) error {
 		m := c.Method()
 		if (m != fiber.MethodGet && m != fiber.MethodHead) || web.Viewer(c) != nil {
@@ -242,6 +248,9 @@ func (pc *Cache) Wrap(scopes []Scope, next fiber.Handler) fiber.Handler {
 		ne := pc.build(c, cur, scopes, now)
 		if ne == nil {
 			return nil
+		}
+		if ttl > 0 && now.Add(ttl).Before(ne.expires) {
+			ne.expires = now.Add(ttl)
 		}
 		pc.store(key, ne)
 		return pc.serve(c, ne)

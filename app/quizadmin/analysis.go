@@ -5,6 +5,7 @@ import (
 	"sort"
 
 	"meritmark/app/measure"
+	"meritmark/app/quiz"
 )
 
 // Item analysis: how a quiz and each of its questions behave across submitted attempts.
@@ -32,18 +33,9 @@ const (
 	FlagWeak    = "weak_discrimination"
 )
 
-// Sitting is one submitted attempt as the analysis reads it. Sittings come in the order
-// they were submitted (the drift test compares the latest answers with earlier ones).
-type Sitting struct {
-	Score     float64         // percent
-	Passed    bool            //
-	TimeSpent int             // seconds
-	Items     map[string]bool // question id -> answered right (every question asked)
-	// PassingScore is the pass mark (percent) the attempt was graded with; 0 when the
-	// caller does not say, and then the analysis recovers it from the attempts' results
-	// (see passMark).
-	PassingScore int
-}
+// Sitting is one submitted attempt as the analysis reads it (app/quiz reads them for
+// the public technical report as well).
+type Sitting = quiz.Sitting
 
 // QuizStats is the quiz-level analysis.
 type QuizStats struct {
@@ -165,8 +157,8 @@ func Analyze(sittings []Sitting, ids []string, texts map[string]string) QuizStat
 // addMeasurement adds the figures of app/measure to st.
 func addMeasurement(st *QuizStats, sittings []Sitting, ids []string) {
 	st.MinAttempts = measure.MinAttempts
-	mark, known := passMark(sittings)
-	rep := measure.Analyze(responses(sittings, ids, mark), ids)
+	mark, known := quiz.PassMark(sittings)
+	rep := measure.Analyze(quiz.Responses(sittings, ids, mark), ids)
 	st.Enough = rep.Enough
 	st.Reliability.N = rep.N
 	if !rep.Enough {
@@ -197,65 +189,6 @@ func addMeasurement(st *QuizStats, sittings []Sitting, ids []string) {
 			st.Questions[i].Drift = &flag
 		}
 	}
-}
-
-// responses reads the scored response matrix from the sittings, in their order: the
-// questions each attempt was asked (in the order of ids), right or wrong, and the
-// number right its pass mark needs on that form (the quiz's rule: correct x 100 >=
-// mark x questions). The one place to change when responses get a table of their own.
-func responses(sittings []Sitting, ids []string, mark int) []measure.Attempt {
-	out := make([]measure.Attempt, 0, len(sittings))
-	for _, s := range sittings {
-		a := measure.Attempt{Passed: s.Passed, Responses: make([]measure.Response, 0, len(s.Items))}
-		for _, id := range ids {
-			if ok, asked := s.Items[id]; asked {
-				a.Responses = append(a.Responses, measure.Response{Item: id, Correct: ok})
-			}
-		}
-		m := mark
-		if s.PassingScore > 0 {
-			m = s.PassingScore
-		}
-		a.Cut = (m*len(a.Responses) + 99) / 100
-		out = append(out, a)
-	}
-	return out
-}
-
-// passMark is the pass mark (percent) of the sittings. When every sitting carries its
-// own, it is the latest one's (each attempt is still judged by its own mark); else it is
-// recovered from the results, as the largest whole percent at or below the lowest
-// passing score and above the highest failing one. It is unknown (false) when no
-// attempt passed or none failed, or when no whole percent fits (the mark changed
-// between attempts).
-func passMark(sittings []Sitting) (int, bool) {
-	if len(sittings) == 0 {
-		return 0, false
-	}
-	carried := true
-	for _, s := range sittings {
-		carried = carried && s.PassingScore > 0
-	}
-	if carried {
-		return sittings[len(sittings)-1].PassingScore, true
-	}
-	lowPass, highFail := math.Inf(1), math.Inf(-1)
-	for _, s := range sittings {
-		if s.Passed {
-			lowPass = math.Min(lowPass, s.Score)
-		} else {
-			highFail = math.Max(highFail, s.Score)
-		}
-	}
-	if math.IsInf(lowPass, 1) || math.IsInf(highFail, -1) {
-		return 0, false
-	}
-	// scores are rounded to 2 decimals: 66.67 passes a mark of 66
-	mark := int(math.Floor(lowPass + 0.005))
-	if mark < 1 || float64(mark) <= highFail {
-		return 0, false
-	}
-	return mark, true
 }
 
 // PointBiserial is the correlation between being in group right (1) or wrong (0) and the

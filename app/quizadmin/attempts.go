@@ -28,58 +28,15 @@ func (s *Service) Analysis(ctx context.Context, quizID string) (*AnalysisView, e
 	if err != nil {
 		return nil, err
 	}
-	var attempts []model.QuizAttempt
-	if err := s.DB.NewSelect().Model(&attempts).Where("quiz_id = ? AND submitted_at IS NOT NULL", quizID).
-		Order("submitted_at", "id").Scan(ctx); err != nil {
+	pool := make([]model.Question, len(qv.Questions))
+	for i, q := range qv.Questions {
+		pool[i] = model.Question{ID: q.ID, Text: q.Text, CorrectIndex: q.CorrectIndex}
+	}
+	rec, err := quiz.ReadRecord(ctx, s.DB, quizID, pool)
+	if err != nil {
 		return nil, err
 	}
-	ids := []string{}
-	known := map[string]bool{}
-	texts := map[string]string{}
-	for _, q := range qv.Questions {
-		ids = append(ids, q.ID)
-		known[q.ID] = true
-		texts[q.ID] = q.Text
-	}
-	var extra []string
-	for _, a := range attempts {
-		for _, it := range a.Layout {
-			if !known[it.QuestionID] {
-				known[it.QuestionID] = true
-				extra = append(extra, it.QuestionID)
-			}
-		}
-	}
-	keys := map[string]int{}
-	for _, q := range qv.Questions {
-		keys[q.ID] = q.CorrectIndex
-	}
-	if len(extra) > 0 {
-		var qs []model.Question
-		if err := s.DB.NewSelect().Model(&qs).Where("id IN (?)", bun.List(extra)).Scan(ctx); err != nil {
-			return nil, err
-		}
-		for _, q := range qs {
-			ids = append(ids, q.ID)
-			texts[q.ID] = q.Text
-			keys[q.ID] = q.CorrectIndex
-		}
-	}
-	sittings := make([]Sitting, 0, len(attempts))
-	for i := range attempts {
-		a := &attempts[i]
-		st := Sitting{Score: a.Score, Passed: a.Passed, PassingScore: a.PassingScore, TimeSpent: quiz.TimeSpent(a), Items: map[string]bool{}}
-		for _, it := range a.Layout {
-			key, ok := keys[it.QuestionID]
-			if !ok {
-				continue // deleted from the bank
-			}
-			ans, answered := a.Answers[it.QuestionID]
-			st.Items[it.QuestionID] = answered && ans == key
-		}
-		sittings = append(sittings, st)
-	}
-	return &AnalysisView{Quiz: QuizRef{ID: qv.ID, Title: qv.Title, BadgeName: qv.Badge.Name}, Stats: Analyze(sittings, ids, texts)}, nil
+	return &AnalysisView{Quiz: QuizRef{ID: qv.ID, Title: qv.Title, BadgeName: qv.Badge.Name}, Stats: Analyze(rec.Sittings, rec.IDs, rec.Texts)}, nil
 }
 
 // AttemptRow is one attempt in a member's history.

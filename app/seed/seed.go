@@ -1,6 +1,7 @@
 // Package seed fills an empty database with demo content: badges over the six
-// categories, skill badges with quizzes, proof badges, a free badge, coupons and the demo
-// administrator. Running it again changes nothing.
+// categories, skill badges with quizzes, proof badges, a free badge, coupons, the demo
+// administrator, and simulated attempts at one quiz by demo candidates (attempts.go).
+// Running it again changes nothing.
 package seed
 
 import (
@@ -69,6 +70,7 @@ func Run(ctx context.Context, d *bun.DB, adminPassword string) (Result, error) {
 				quiz.QuestionsPerAttempt = quizpkg.BlueprintTotal(b.blueprint)
 			}
 			ids := make([]string, len(b.questions))
+			pool := make([]*model.Question, len(b.questions))
 			if _, err := tx.NewInsert().Model(quiz).Exec(ctx); err != nil {
 				return err
 			}
@@ -78,6 +80,7 @@ func Run(ctx context.Context, d *bun.DB, adminPassword string) (Result, error) {
 					Explanation: qq.explanation, Topic: qq.topic, Category: b.category, CreatedAt: created,
 				}
 				ids[pos] = question.ID
+				pool[pos] = question
 				if of, ok := b.families[pos]; ok {
 					question.FamilyOf = &ids[of]
 				}
@@ -85,6 +88,11 @@ func Run(ctx context.Context, d *bun.DB, adminPassword string) (Result, error) {
 					return err
 				}
 				if _, err := tx.NewInsert().Model(&model.QuizQuestion{QuizID: quiz.ID, QuestionID: question.ID, Position: pos}).Exec(ctx); err != nil {
+					return err
+				}
+			}
+			if b.name == DemoAttemptsBadge {
+				if err := seedAttempts(ctx, tx, quiz, pool, now); err != nil {
 					return err
 				}
 			}

@@ -6,7 +6,9 @@ import (
 	"math/rand/v2"
 	"regexp"
 	"strconv"
+	"strings"
 	"testing"
+	"time"
 
 	"meritmark/app/apptest"
 	"meritmark/app/auth"
@@ -169,5 +171,100 @@ func TestSeededBlueprintQuizDrawsBalancedForms(t *testing.T) {
 		if err != nil || len(f.Items) != 3 || !quiz.InBand(f.Mean, p.Target) {
 			t.Fatalf("draw %d: %v %+v", i, err, f)
 		}
+	}
+}
+
+// The demo quiz's simulated attempts: enough that every figure of the public technical
+// report shows, by demo candidates only, on balanced forms, graded as the quiz grades,
+// the same on every install (fixed seed), and fast.
+func TestSeededDemoAttemptsShowEveryFigure(t *testing.T) {
+	d := apptest.OpenDB(t)
+	ctx := context.Background()
+	start := time.Now()
+	if _, err := seed.Run(ctx, d, "demo-password"); err != nil {
+		t.Fatal(err)
+	}
+	if took := time.Since(start); took > 2*time.Second {
+		t.Errorf("seeding took %v, want under 2 s", took)
+	}
+	var qz model.Quiz
+	if err := d.NewSelect().Model(&qz).Join("JOIN badges AS b ON b.id = quiz.badge_id").Where("b.name = ?", seed.DemoAttemptsBadge).Scan(ctx); err != nil {
+		t.Fatal(err)
+	}
+	rep, err := quiz.PublicReport(ctx, d, qz.BadgeID, model.Now())
+	if err != nil || rep == nil {
+		t.Fatalf("report: %v %v", rep, err)
+	}
+	f := rep.Figures
+	apptest.Expect(t, "figures", f,
+		apptest.Eq("N", f.N, seed.DemoCandidates),
+		apptest.Eq("DemoAttempts", f.DemoAttempts, seed.DemoCandidates),
+		apptest.True("Enough", f.Enough),
+		apptest.Eq("FormLength", f.FormLength, 3),
+		apptest.True("Reliability", f.Reliability != nil && *f.Reliability > 0 && *f.Reliability < 1),
+		apptest.True("SEM", f.SEM != nil && *f.SEM > 0),
+		apptest.True("DecisionConsistency", f.DecisionConsistency != nil && *f.DecisionConsistency > 50),
+		apptest.True("Kappa", f.Kappa != nil),
+		apptest.True("PassRate", f.PassRate != nil && *f.PassRate > 10 && *f.PassRate < 90),
+		apptest.True("Until", f.Until != nil && f.Until.Before(model.Now())),
+		apptest.Eq("Distribution", len(f.Distribution), 10))
+	t.Logf("demo figures: n %d, KR-20 %v, SEM %v, P0 %v, kappa %v, pass rate %v", f.N, *f.Reliability, *f.SEM, *f.DecisionConsistency, *f.Kappa, *f.PassRate)
+
+	var attempts []model.QuizAttempt
+	if err := d.NewSelect().Model(&attempts).Where("quiz_id = ?", qz.ID).Scan(ctx); err != nil {
+		t.Fatal(err)
+	}
+	var questions []model.Question
+	if err := d.NewSelect().Model(&questions).Join("JOIN quiz_questions AS qq ON qq.question_id = question.id").Where("qq.quiz_id = ?", qz.ID).Scan(ctx); err != nil {
+		t.Fatal(err)
+	}
+	byID := map[string]*model.Question{}
+	for i := range questions {
+		byID[questions[i].ID] = &questions[i]
+	}
+	for _, a := range attempts {
+		topics, families := map[string]int{}, map[string]bool{}
+		for _, it := range a.Layout {
+			q := byID[it.QuestionID]
+			topics[q.Topic]++
+			fam := q.ID
+			if q.FamilyOf != nil {
+				fam = *q.FamilyOf
+			}
+			if families[fam] {
+				t.Fatalf("attempt %s holds two questions of one family", a.ID)
+			}
+			families[fam] = true
+		}
+		g := quiz.GradeAnswers(a.Layout, byID, a.Answers, qz.PassingScore)
+		if topics["Aggregation"] != 2 || topics["Joins & filtering"] != 1 || g.Score != a.Score || g.Passed != a.Passed || a.SubmittedAt == nil {
+			t.Fatalf("attempt %s: topics %v, graded %+v, stored score %v passed %v", a.ID, topics, g, a.Score, a.Passed)
+		}
+	}
+	var emails []string
+	if err := d.NewSelect().Table("users").Column("email").Where("id IN (SELECT user_id FROM quiz_attempts)").Scan(ctx, &emails); err != nil {
+		t.Fatal(err)
+	}
+	for _, e := range emails {
+		if !strings.HasSuffix(e, "@"+model.DemoEmailDomain) {
+			t.Fatalf("an attempt by %s, not a demo candidate", e)
+		}
+	}
+
+	// a second install draws the same attempts: the figures are stable
+	d2 := apptest.OpenDB(t)
+	if _, err := seed.Run(ctx, d2, "demo-password"); err != nil {
+		t.Fatal(err)
+	}
+	var badgeID2 string
+	if err := d2.NewSelect().Table("badges").Column("id").Where("name = ?", seed.DemoAttemptsBadge).Scan(ctx, &badgeID2); err != nil {
+		t.Fatal(err)
+	}
+	rep2, err := quiz.PublicReport(ctx, d2, badgeID2, model.Now())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if *rep2.Figures.Reliability != *f.Reliability || *rep2.Figures.PassRate != *f.PassRate {
+		t.Fatalf("a second install's figures differ: %+v, then %+v", f, rep2.Figures)
 	}
 }

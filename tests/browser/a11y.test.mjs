@@ -202,6 +202,11 @@ const SAMPLES = () => ({
     { path: '/badges/' + badges['Go Backend Engineer'] + '?criteria=full' },
     { path: '/badges/000000000000000000000000' },
   ],
+  '/badges/:id/assessment': [
+    { path: '/badges/' + badges['SQL Data Analyst'] + '/assessment' },
+    { path: '/badges/' + badges['React Developer'] + '/assessment' },
+    { path: '/badges/' + badges['Open Source Contributor'] + '/assessment' },
+  ],
   '/verify-badge': [{ path: '/verify-badge', wait: 'VerifyBadge' }],
   '/verify/:verificationId': [{ path: '/verify/' + publicId, wait: 'VerifyBadge' }, { path: '/verify/MM-0000-0000-0000', wait: 'VerifyBadge' }],
   '/claim/:token': [{ path: '/claim/' + claimToken }, { path: '/claim/not-a-real-token' }],

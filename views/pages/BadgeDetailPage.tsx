@@ -116,7 +116,7 @@ export default function BadgeDetailPage(p: Props) {
             </CardContent>
           </Card>
 
-          {skill && p.assessment && <AssessmentCard a={p.assessment} />}
+          {skill && p.assessment && <AssessmentCard a={p.assessment} badgeId={b._id} />}
         </div>
 
         <aside className="space-y-6 lg:sticky lg:top-20">
@@ -167,7 +167,7 @@ export default function BadgeDetailPage(p: Props) {
 }
 
 /** What the badge's quiz asks of a holder, so anyone reading the credential can judge it. */
-function AssessmentCard({ a }: { a: Assessment }) {
+function AssessmentCard({ a, badgeId }: { a: Assessment; badgeId: string }) {
   const e = a.viewerEligibility;
   const facts: [string, string][] = [
     ['Pass mark', `${a.passingScore}%`],
@@ -211,6 +211,12 @@ function AssessmentCard({ a }: { a: Assessment }) {
         )}
         <p className="mt-4 text-sm text-muted-foreground" data-testid="badge-retake-rule">
           Retake rule: {a.retakeRule.text}.
+        </p>
+        <p className="mt-3 text-sm">
+          <a href={`/badges/${badgeId}/assessment`} className="font-medium text-primary underline underline-offset-2" data-testid="badge-report-link">
+            Read the technical report
+          </a>
+          <span className="text-muted-foreground">: reliability, consistency of pass and fail, pass rate and score distribution.</span>
         </p>
         {e && e.nextAttemptAt && !e.canStart && (
           <p className="mt-3 rounded-md border border-warning/40 bg-warning/10 px-3 py-2 text-sm" data-testid="badge-next-attempt">

@@ -119,6 +119,13 @@ export function ResultView({ r, fileName }: { r: VerifyResult; fileName?: string
               </div>
               <h3 className="mt-3 text-2xl font-bold tracking-tight" data-testid="verify-badge-name">{r.badge.name}</h3>
               {r.badge.description && <p className="mt-2 leading-relaxed text-muted-foreground">{r.badge.description}</p>}
+              {r.badge.id && r.badge.type === 'skill' && (
+                <p className="mt-2 text-sm">
+                  <a href={`/badges/${r.badge.id}/assessment`} className="font-medium text-primary underline underline-offset-2" data-testid="verify-report-link">
+                    How this badge is assessed: the technical report
+                  </a>
+                </p>
+              )}
             </div>
           </div>
           <div className="border-t bg-muted/30 px-6 py-5">

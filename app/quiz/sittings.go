@@ -1,0 +1,157 @@
+package quiz
+
+import (
+	"context"
+	"math"
+	"time"
+
+	"github.com/uptrace/bun"
+
+	"meritmark/app/measure"
+	"meritmark/app/model"
+)
+
+// Sittings: a quiz's submitted attempts as its statistics read them, shared by the
+// admin's item analysis (app/quizadmin) and the public technical report (app/badge).
+
+// Sitting is one submitted attempt, scored. Sittings come in the order they were
+// submitted (the drift test compares the latest answers with earlier ones).
+type Sitting struct {
+	Score     float64         // percent
+	Passed    bool            //
+	TimeSpent int             // seconds
+	Items     map[string]bool // question id -> answered right (every question asked)
+	// PassingScore is the pass mark (percent) the attempt was graded with; 0 when the
+	// caller does not say, and then PassMark recovers it from the attempts' results.
+	PassingScore int
+}
+
+// Record is a quiz's submitted attempts, scored.
+type Record struct {
+	Sittings []Sitting         // oldest first
+	IDs      []string          // the pool in its order, then questions asked earlier that left it
+	Texts    map[string]string // question id -> text (for the admin only: never on a public page)
+	First    *time.Time        // the first submission (nil: none)
+	Last     *time.Time        // the latest submission (nil: none)
+}
+
+// ReadRecord reads quiz quizID's submitted attempts and scores each question they were
+// asked against its key; pool is the quiz's questions in their order. Two queries, or
+// three when attempts asked questions that have left the pool. A question deleted from
+// the bank since is left out of the attempts that asked it.
+func ReadRecord(ctx context.Context, d bun.IDB, quizID string, pool []model.Question) (*Record, error) {
+	var attempts []model.QuizAttempt
+	if err := d.NewSelect().Model(&attempts).
+		Column("id", "started_at", "deadline", "submitted_at", "score", "passing_score", "passed", "layout", "answers").
+		Where("quiz_id = ? AND submitted_at IS NOT NULL", quizID).
+		Order("submitted_at", "id").Scan(ctx); err != nil {
+		return nil, err
+	}
+	rec := &Record{IDs: make([]string, 0, len(pool)), Texts: map[string]string{}, Sittings: make([]Sitting, 0, len(attempts))}
+	keys := map[string]int{}
+	for _, q := range pool {
+		rec.IDs = append(rec.IDs, q.ID)
+		rec.Texts[q.ID] = q.Text
+		keys[q.ID] = q.CorrectIndex
+	}
+	var extra []string
+	seen := map[string]bool{}
+	for _, a := range attempts {
+		for _, it := range a.Layout {
+			if _, ok := keys[it.QuestionID]; !ok && !seen[it.QuestionID] {
+				seen[it.QuestionID] = true
+				extra = append(extra, it.QuestionID)
+			}
+		}
+	}
+	if len(extra) > 0 {
+		var qs []model.Question
+		if err := d.NewSelect().Model(&qs).Column("id", "text", "correct_index").
+			Where("id IN (?)", bun.List(extra)).Scan(ctx); err != nil {
+			return nil, err
+		}
+		for _, q := range qs {
+			rec.IDs = append(rec.IDs, q.ID)
+			rec.Texts[q.ID] = q.Text
+			keys[q.ID] = q.CorrectIndex
+		}
+	}
+	for i := range attempts {
+		a := &attempts[i]
+		st := Sitting{Score: a.Score, Passed: a.Passed, PassingScore: a.PassingScore, TimeSpent: TimeSpent(a), Items: map[string]bool{}}
+		for _, it := range a.Layout {
+			key, ok := keys[it.QuestionID]
+			if !ok {
+				continue // deleted from the bank
+			}
+			ans, answered := a.Answers[it.QuestionID]
+			st.Items[it.QuestionID] = answered && ans == key
+		}
+		rec.Sittings = append(rec.Sittings, st)
+		if rec.First == nil {
+			rec.First = a.SubmittedAt
+		}
+		rec.Last = a.SubmittedAt
+	}
+	return rec, nil
+}
+
+// Responses reads the scored response matrix from the sittings, in their order: the
+// questions each attempt was asked (in the order of ids), right or wrong, and the
+// number right its pass mark needs on that form (the quiz's rule: correct x 100 >=
+// mark x questions), mark when the sitting does not carry its own. The one place to
+// change when responses get a table of their own.
+func Responses(sittings []Sitting, ids []string, mark int) []measure.Attempt {
+	out := make([]measure.Attempt, 0, len(sittings))
+	for _, s := range sittings {
+		a := measure.Attempt{Passed: s.Passed, Responses: make([]measure.Response, 0, len(s.Items))}
+		for _, id := range ids {
+			if ok, asked := s.Items[id]; asked {
+				a.Responses = append(a.Responses, measure.Response{Item: id, Correct: ok})
+			}
+		}
+		m := mark
+		if s.PassingScore > 0 {
+			m = s.PassingScore
+		}
+		a.Cut = (m*len(a.Responses) + 99) / 100
+		out = append(out, a)
+	}
+	return out
+}
+
+// PassMark is the pass mark (percent) of the sittings. When every sitting carries its
+// own, it is the latest one's (each attempt is still judged by its own mark); else it is
+// recovered from the results, as the largest whole percent at or below the lowest
+// passing score and above the highest failing one. It is unknown (false) when no
+// attempt passed or none failed, or when no whole percent fits (the mark changed
+// between attempts).
+func PassMark(sittings []Sitting) (int, bool) {
+	if len(sittings) == 0 {
+		return 0, false
+	}
+	carried := true
+	for _, s := range sittings {
+		carried = carried && s.PassingScore > 0
+	}
+	if carried {
+		return sittings[len(sittings)-1].PassingScore, true
+	}
+	lowPass, highFail := math.Inf(1), math.Inf(-1)
+	for _, s := range sittings {
+		if s.Passed {
+			lowPass = math.Min(lowPass, s.Score)
+		} else {
+			highFail = math.Max(highFail, s.Score)
+		}
+	}
+	if math.IsInf(lowPass, 1) || math.IsInf(highFail, -1) {
+		return 0, false
+	}
+	// scores are rounded to 2 decimals: 66.67 passes a mark of 66
+	mark := int(math.Floor(lowPass + 0.005))
+	if mark < 1 || float64(mark) <= highFail {
+		return 0, false
+	}
+	return mark, true
+}
