@@ -202,7 +202,8 @@ func addMeasurement(st *QuizStats, sittings []Sitting, ids []string) {
 // responses reads the scored response matrix from the sittings, in their order: the
 // questions each attempt was asked (in the order of ids), right or wrong, and the
 // number right its pass mark needs on that form (the quiz's rule: correct x 100 >=
-// mark x questions). The one place to change when responses get a table of their own.
+// mark x questions). The sittings' items come from the recorded responses
+// (quiz_responses, read by sittingsOf), not from the attempts' JSON.
 func responses(sittings []Sitting, ids []string, mark int) []measure.Attempt {
 	out := make([]measure.Attempt, 0, len(sittings))
 	for _, s := range sittings {

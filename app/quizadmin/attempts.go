@@ -21,16 +21,15 @@ type AnalysisView struct {
 // Analysis is the item analysis of a quiz over its submitted attempts. Questions are the
 // pool in its order, then questions asked earlier that have left the pool.
 func (s *Service) Analysis(ctx context.Context, quizID string) (*AnalysisView, error) {
-	qv, err := quizView(ctx, s.DB, quizID)
+	qv, err := analysisQuiz(ctx, s.DB, quizID)
 	if isNoRows(err) {
 		return nil, web.NotFound(MsgQuizNotFound)
 	}
 	if err != nil {
 		return nil, err
 	}
-	var attempts []model.QuizAttempt
-	if err := s.DB.NewSelect().Model(&attempts).Where("quiz_id = ? AND submitted_at IS NOT NULL", quizID).
-		Order("submitted_at", "id").Scan(ctx); err != nil {
+	sittings, asked, err := sittingsOf(ctx, s.DB, quizID)
+	if err != nil {
 		return nil, err
 	}
 	ids := []string{}
@@ -42,42 +41,27 @@ func (s *Service) Analysis(ctx context.Context, quizID string) (*AnalysisView, e
 		texts[q.ID] = q.Text
 	}
 	var extra []string
-	for _, a := range attempts {
-		for _, it := range a.Layout {
-			if !known[it.QuestionID] {
-				known[it.QuestionID] = true
-				extra = append(extra, it.QuestionID)
-			}
+	for _, id := range asked {
+		if !known[id] {
+			known[id] = true
+			extra = append(extra, id)
 		}
-	}
-	keys := map[string]int{}
-	for _, q := range qv.Questions {
-		keys[q.ID] = q.CorrectIndex
 	}
 	if len(extra) > 0 {
 		var qs []model.Question
-		if err := s.DB.NewSelect().Model(&qs).Where("id IN (?)", bun.List(extra)).Scan(ctx); err != nil {
+		if err := s.DB.NewSelect().Model(&qs).Column("id", "text").Where("id IN (?)", bun.List(extra)).Scan(ctx); err != nil {
 			return nil, err
 		}
+		byID := map[string]string{}
 		for _, q := range qs {
-			ids = append(ids, q.ID)
-			texts[q.ID] = q.Text
-			keys[q.ID] = q.CorrectIndex
+			byID[q.ID] = q.Text
 		}
-	}
-	sittings := make([]Sitting, 0, len(attempts))
-	for i := range attempts {
-		a := &attempts[i]
-		st := Sitting{Score: a.Score, Passed: a.Passed, PassingScore: a.PassingScore, TimeSpent: quiz.TimeSpent(a), Items: map[string]bool{}}
-		for _, it := range a.Layout {
-			key, ok := keys[it.QuestionID]
-			if !ok {
-				continue // deleted from the bank
+		for _, id := range extra { // in the order first asked; a question deleted from the bank is left out
+			if text, ok := byID[id]; ok {
+				ids = append(ids, id)
+				texts[id] = text
 			}
-			ans, answered := a.Answers[it.QuestionID]
-			st.Items[it.QuestionID] = answered && ans == key
 		}
-		sittings = append(sittings, st)
 	}
 	return &AnalysisView{Quiz: QuizRef{ID: qv.ID, Title: qv.Title, BadgeName: qv.Badge.Name}, Stats: Analyze(sittings, ids, texts)}, nil
 }
