@@ -119,6 +119,52 @@ type Question struct {
 	// never drawn again but stays for history and statistics.
 	FamilyOf  *string    `bun:"family_of"`
 	RetiredAt *time.Time `bun:"retired_at"`
+	// Type is QuestionSingle (CorrectIndex is the key) or QuestionMultiple ("select all
+	// that apply": CorrectIndexes, ascending, is the key; right only for exactly that set).
+	// ShowCount: the multiple-response question tells how many options to pick.
+	Type           string `bun:"type"`
+	CorrectIndexes []int  `bun:"correct_indexes,type:text"`
+	ShowCount      bool   `bun:"show_count"`
+}
+
+// Question types.
+const (
+	QuestionSingle   = "single"
+	QuestionMultiple = "multiple"
+)
+
+// Multiple reports a multiple-response question.
+func (q *Question) Multiple() bool { return q.Type == QuestionMultiple }
+
+// Key is the question's correct original option indexes, ascending.
+func (q *Question) Key() []int {
+	if q.Multiple() {
+		return q.CorrectIndexes
+	}
+	return []int{q.CorrectIndex}
+}
+
+// QuizResponse is one question of one attempt as the member met it (app/quiz): its
+// position, the options in the order shown (OptionOrder[i] is the original index shown at
+// i, Options their texts then), the chosen original indexes (ascending; nil: unanswered),
+// whether that was right (set when graded), the first and last answer times, how often a
+// saved answer was changed and the time on the item the runner reported (milliseconds,
+// bounded by the server's timestamps).
+type QuizResponse struct {
+	bun.BaseModel `bun:"table:quiz_responses"`
+
+	AttemptID       string     `bun:"attempt_id,pk"`
+	QuestionID      string     `bun:"question_id,pk"`
+	QuizID          string     `bun:"quiz_id"`
+	Position        int        `bun:"position"`
+	OptionOrder     []int      `bun:"option_order,type:text"`
+	Options         []string   `bun:"options,type:text"`
+	Chosen          []int      `bun:"chosen,type:text"`
+	Correct         bool       `bun:"correct"`
+	FirstAnsweredAt *time.Time `bun:"first_answered_at"`
+	LastAnsweredAt  *time.Time `bun:"last_answered_at"`
+	Changes         int        `bun:"changes"`
+	TimeMs          int64      `bun:"time_ms"`
 }
 
 // QuizQuestion links a question into a quiz at a position.

@@ -143,7 +143,7 @@ func TestVerifyPageLinksToTheReport(t *testing.T) {
 		a := &model.Application{ID: model.NewID(), UserID: holder.ID, BadgeID: b.ID, Type: b.Type, Status: model.StatusApproved,
 			PaymentStatus: model.PaymentCompleted, CreatedAt: now, UpdatedAt: now}
 		var g *model.BadgeGrant
-		err := e.DB.RunInTx(context.Background(), nil, func(ctx context.Context, tx bun.Tx) error {
+		err := e.Deps.Events.RunInTx(context.Background(), e.DB, func(ctx context.Context, tx bun.Tx) error {
 			if _, err := tx.NewInsert().Model(a).Exec(ctx); err != nil {
 				return err
 			}

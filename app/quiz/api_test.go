@@ -228,7 +228,7 @@ func TestQuizNeverRevealsAnswersBeforeSubmission(t *testing.T) {
 	sort.Strings(got)
 	want := append([]string{".attempt", ".attempt._id", ".attempt.answers", ".attempt.deadline", ".attempt.serverNow", ".attempt.startedAt",
 		".badge", ".badge._id", ".badge.name", ".description", "._id", ".passingScore", ".questions", ".questions[]._id",
-		".questions[].options", ".questions[].text", ".timeLimit", ".title", ".lastAttempt", ".poolSize", ".questionsPerAttempt"}, ruleKeys...)
+		".questions[].options", ".questions[].text", ".questions[].type", ".timeLimit", ".title", ".lastAttempt", ".poolSize", ".questionsPerAttempt"}, ruleKeys...)
 	sort.Strings(want)
 	if !reflect.DeepEqual(got, want) {
 		t.Fatalf("the quiz JSON has fields %v, want exactly %v", got, want)

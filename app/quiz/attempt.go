@@ -41,18 +41,36 @@ func (s *Service) fillAttempt(ctx context.Context, view *QuizView, a *model.Quiz
 	if err != nil {
 		return err
 	}
+	rows, err := s.st.responses(ctx, s.DB, a.ID)
+	if err != nil {
+		return err
+	}
 	view.PassingScore = a.PassingScore
-	av := &AttemptView{ID: a.ID, StartedAt: a.StartedAt.UTC(), Deadline: a.Deadline.UTC(), ServerNow: s.now(), Answers: map[string]int{}}
+	av := &AttemptView{ID: a.ID, StartedAt: a.StartedAt.UTC(), Deadline: a.Deadline.UTC(), ServerNow: s.now(), Answers: map[string]any{}}
 	for _, it := range a.Layout {
 		q, ok := qmap[it.QuestionID]
 		if !ok {
 			continue
 		}
 		order := VisibleOrder(it, q)
-		view.Questions = append(view.Questions, QuestionView{ID: q.ID, Text: q.Text, Options: ShownOptions(order, q)})
-		if orig, ok := a.Answers[q.ID]; ok {
-			if shown, ok := ToShown(order, orig); ok {
-				av.Answers[q.ID] = shown
+		qv := QuestionView{ID: q.ID, Text: q.Text, Options: ShownOptions(order, q), Type: model.QuestionSingle}
+		if q.Multiple() {
+			qv.Type = model.QuestionMultiple
+			if q.ShowCount {
+				n := len(q.CorrectIndexes)
+				qv.Pick = &n
+			}
+		}
+		view.Questions = append(view.Questions, qv)
+		chosen := []int(nil)
+		if r, ok := rows[q.ID]; ok {
+			chosen = r.Chosen
+		} else if v, ok := a.Answers[q.ID]; ok {
+			chosen = []int{v}
+		}
+		if len(chosen) > 0 {
+			if v := shownAnswer(q, order, chosen); v != nil {
+				av.Answers[q.ID] = v
 			}
 		}
 	}
@@ -115,6 +133,13 @@ func (s *Service) currentAttempt(ctx context.Context, userID string, qz *model.Q
 				}
 				return err
 			}
+			qmap, err := s.st.questions(ctx, tx, layout)
+			if err != nil {
+				return err
+			}
+			if err := WriteResponses(ctx, tx, a, qmap); err != nil {
+				return err
+			}
 			if e.UsesExtra {
 				if ok, err := s.st.useGrant(ctx, tx, userID, qz.ID, a.ID, now); err != nil {
 					return err
@@ -137,13 +162,15 @@ func (s *Service) currentAttempt(ctx context.Context, userID string, qz *model.Q
 
 var errRace = errors.New("quiz: attempt started concurrently")
 
-// SaveAnswer records the option shown at index shown as the answer to questionID and
-// returns the saved answers (shown indices). Refused once submitted or past the deadline.
-func (s *Service) SaveAnswer(ctx context.Context, userID, attemptID, questionID string, shown int) (map[string]int, error) {
+// SaveAnswer records the options shown at positions shown as the answer to questionID
+// (one for a single-choice question; any number for a multiple-response one, none
+// clearing it) with the time on the item the runner reports, and returns the saved
+// answers as the runner shows them. Refused once submitted or past the deadline.
+func (s *Service) SaveAnswer(ctx context.Context, userID, attemptID, questionID string, shown []int, spent time.Duration) (map[string]any, error) {
 	if !model.ValidID(attemptID) {
 		return nil, web.NotFound(MsgAttemptNotFound)
 	}
-	var out map[string]int
+	var out map[string]any
 	err := s.DB.RunInTx(ctx, nil, func(ctx context.Context, tx bun.Tx) error {
 		a, err := s.st.attempt(ctx, tx, userID, attemptID, true)
 		if errors.Is(err, db.ErrNotFound) {
@@ -154,7 +181,8 @@ func (s *Service) SaveAnswer(ctx context.Context, userID, attemptID, questionID 
 		if a.SubmittedAt != nil {
 			return web.Conflict(MsgAlreadySubmitted)
 		}
-		if !Open(a, s.now()) {
+		now := s.now()
+		if !Open(a, now) {
 			return web.Conflict(MsgTimeUp)
 		}
 		qmap, err := s.st.questions(ctx, tx, a.Layout)
@@ -165,28 +193,40 @@ func (s *Service) SaveAnswer(ctx context.Context, userID, attemptID, questionID 
 		if q == nil {
 			return web.BadRequest(MsgUnknownQuestion)
 		}
-		orig, ok := ToOriginal(VisibleOrder(it, q), shown)
+		chosen, ok := ChosenOriginal(VisibleOrder(it, q), q, shown)
 		if !ok {
 			return web.BadRequest(MsgBadOption)
 		}
-		if a.Answers == nil {
-			a.Answers = map[string]int{}
-		}
-		a.Answers[questionID] = orig
-		if ok, err := s.st.saveAnswers(ctx, tx, a); err != nil {
+		rows, err := s.attemptResponses(ctx, tx, a, qmap)
+		if err != nil {
 			return err
-		} else if !ok {
-			return web.Conflict(MsgAlreadySubmitted)
 		}
-		out = shownAnswers(a, qmap)
+		r := rows[questionID]
+		if Record(r, chosen, spent, a.StartedAt, now) {
+			if err := s.st.saveResponse(ctx, tx, r); err != nil {
+				return err
+			}
+		}
+		if !q.Multiple() {
+			if a.Answers == nil {
+				a.Answers = map[string]int{}
+			}
+			a.Answers[questionID] = chosen[0]
+			if ok, err := s.st.saveAnswers(ctx, tx, a); err != nil {
+				return err
+			} else if !ok {
+				return web.Conflict(MsgAlreadySubmitted)
+			}
+		}
+		out = shownAnswers(a, qmap, rows)
 		return nil
 	})
 	return out, err
 }
 
-// Submit grades the attempt with answers (question id -> shown index; nil = unanswered)
+// Submit grades the attempt with answers (question id -> shown indexes; nil = unanswered)
 // and records the result once. A second submission returns the stored result.
-func (s *Service) Submit(ctx context.Context, userID, attemptID string, answers map[string]*int) (*Result, error) {
+func (s *Service) Submit(ctx context.Context, userID, attemptID string, answers map[string][]int) (*Result, error) {
 	if !model.ValidID(attemptID) {
 		return nil, web.NotFound(MsgAttemptNotFound)
 	}
@@ -208,7 +248,7 @@ func (s *Service) Submit(ctx context.Context, userID, attemptID string, answers 
 		if err != nil {
 			return err
 		}
-		chosen := map[string]int{}
+		chosen := map[string][]int{}
 		for qid, shown := range answers {
 			it, q, ok := find(a.Layout, qmap, qid)
 			if !ok {
@@ -217,25 +257,29 @@ func (s *Service) Submit(ctx context.Context, userID, attemptID string, answers 
 			if shown == nil || q == nil {
 				continue // unanswered, or the question was deleted during the attempt
 			}
-			orig, ok := ToOriginal(VisibleOrder(it, q), *shown)
+			c, ok := ChosenOriginal(VisibleOrder(it, q), q, shown)
 			if !ok {
 				return web.BadRequest(MsgBadOption)
 			}
-			chosen[qid] = orig
+			chosen[qid] = c
 		}
 		now := s.now()
-		final := map[string]int{}
-		for k, v := range a.Answers {
-			final[k] = v
+		rows, err := s.attemptResponses(ctx, tx, a, qmap)
+		if err != nil {
+			return err
 		}
 		if AcceptsSubmission(a, now) {
-			for k, v := range chosen {
-				final[k] = v
+			for qid, c := range chosen {
+				if r := rows[qid]; r != nil && Record(r, c, 0, a.StartedAt, now) {
+					if err := s.st.saveResponse(ctx, tx, r); err != nil {
+						return err
+					}
+				}
 			}
 		} else {
 			late = true
 		}
-		return s.grade(ctx, tx, a, qmap, final, now)
+		return s.grade(ctx, tx, a, qmap, rows, now)
 	})
 	if err != nil {
 		return nil, err
@@ -266,7 +310,11 @@ func (s *Service) closeExpired(ctx context.Context, userID, attemptID string) (*
 		if err != nil {
 			return err
 		}
-		return s.grade(ctx, tx, a, qmap, a.Answers, s.now())
+		rows, err := s.attemptResponses(ctx, tx, a, qmap)
+		if err != nil {
+			return err
+		}
+		return s.grade(ctx, tx, a, qmap, rows, s.now())
 	})
 	return a, err
 }

@@ -113,6 +113,11 @@ func TestPoolLoadsFamiliesEstimatesExposureAndLeavesRetiredOut(t *testing.T) {
 		if _, err := f.env.DB.NewInsert().Model(a).Exec(f.env.Ctx()); err != nil {
 			t.Fatal(err)
 		}
+		b6 := byName["B6"]
+		qmap := map[string]*model.Question{b5.ID: &b5, b6.ID: &b6}
+		if err := quiz.WriteResponses(f.env.Ctx(), f.env.DB, a, qmap); err != nil {
+			t.Fatal(err)
+		}
 	}
 	qz := new(model.Quiz)
 	if err := f.env.DB.NewSelect().Model(qz).Where("id = ?", f.quiz.ID).Scan(f.env.Ctx()); err != nil {

@@ -35,12 +35,18 @@ func (s *Service) Result(ctx context.Context, userID, attemptID string) (*Result
 	return s.result(ctx, a)
 }
 
-func (s *Service) grade(ctx context.Context, tx bun.Tx, a *model.QuizAttempt, qmap map[string]*model.Question, answers map[string]int, now time.Time) error {
-	if answers == nil {
-		answers = map[string]int{}
-	}
+// grade grades the attempt from its response rows (each row's correct flag is set) and
+// records the result; the attempts' JSON keeps the single-choice answers.
+func (s *Service) grade(ctx context.Context, tx bun.Tx, a *model.QuizAttempt, qmap map[string]*model.Question, rows map[string]*model.QuizResponse, now time.Time) error {
+	answers := chosenOf(rows)
 	g := GradeAnswers(a.Layout, qmap, answers, a.PassingScore)
-	a.Answers = answers
+	single := map[string]int{}
+	for id, c := range answers {
+		if q, ok := qmap[id]; ok && !q.Multiple() && len(c) == 1 {
+			single[id] = c[0]
+		}
+	}
+	a.Answers = single
 	a.SubmittedAt = &now
 	a.CorrectCount, a.Total, a.Score, a.Passed = g.Correct, g.Total, g.Score, g.Passed
 	ok, err := s.st.finish(ctx, tx, a)
@@ -53,6 +59,17 @@ func (s *Service) grade(ctx context.Context, tx bun.Tx, a *model.QuizAttempt, qm
 			return err
 		}
 		*a = *stored
+		return nil
+	}
+	for id, r := range rows {
+		q, ok := qmap[id]
+		right := ok && Right(q, r.Chosen)
+		if right != r.Correct {
+			r.Correct = right
+			if err := s.st.saveResponse(ctx, tx, r); err != nil {
+				return err
+			}
+		}
 	}
 	return nil
 }
@@ -82,14 +99,19 @@ func (s *Service) result(ctx context.Context, a *model.QuizAttempt) (*Result, er
 	if b, err := s.st.badge(ctx, s.DB, a.BadgeID); err == nil {
 		r.Badge.Name = b.Name
 	}
+	rows, err := s.st.responses(ctx, s.DB, a.ID)
+	if err != nil {
+		return nil, err
+	}
+	answers := chosenOf(rows)
 	for _, it := range a.Layout {
-		if _, ok := a.Answers[it.QuestionID]; ok {
+		if _, ok := answers[it.QuestionID]; ok {
 			if _, ok := qmap[it.QuestionID]; ok {
 				r.Answered++
 			}
 		}
 	}
-	r.Topics = Topics(a.Layout, qmap, a.Answers)
+	r.Topics = Topics(a.Layout, qmap, answers)
 	return r, nil
 }
 
@@ -104,16 +126,17 @@ func find(layout []model.AttemptItem, qmap map[string]*model.Question, id string
 	return model.AttemptItem{}, nil, false
 }
 
-func shownAnswers(a *model.QuizAttempt, qmap map[string]*model.Question) map[string]int {
-	out := map[string]int{}
+// shownAnswers is the attempt's saved answers as the runner shows them.
+func shownAnswers(a *model.QuizAttempt, qmap map[string]*model.Question, rows map[string]*model.QuizResponse) map[string]any {
+	out := map[string]any{}
 	for _, it := range a.Layout {
 		q, ok := qmap[it.QuestionID]
 		if !ok {
 			continue
 		}
-		if orig, ok := a.Answers[q.ID]; ok {
-			if shown, ok := ToShown(VisibleOrder(it, q), orig); ok {
-				out[q.ID] = shown
+		if r, ok := rows[q.ID]; ok && len(r.Chosen) > 0 {
+			if v := shownAnswer(q, VisibleOrder(it, q), r.Chosen); v != nil {
+				out[q.ID] = v
 			}
 		}
 	}

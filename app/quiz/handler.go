@@ -32,8 +32,9 @@ func New(d *bun.DB, site *web.Site, limiter *ratelimit.Limiter) *Handler {
 //	                                    running attempt (if any); starts nothing
 //	POST /quiz/badge/{badgeId}/start    start (or resume) the attempt; 429 with
 //	                                    nextAttemptAt while the retake rule waits
-//	PUT  /quiz/attempts/{id}/answers    save one answer {questionId, optionIndex (shown)}
-//	POST /quiz/attempts/{id}/submit     grade {answers: {questionId: shownIndex}} once
+//	PUT  /quiz/attempts/{id}/answers    save one answer {questionId, optionIndex (shown;
+//	                                    a list for multiple response), timeMs (optional)}
+//	POST /quiz/attempts/{id}/submit     grade {answers: {questionId: shownIndex or list}} once
 //	GET  /quiz/attempts/{id}            the stored result (figures only, no key)
 //	page /quiz/{badgeId}                the quiz screen (?attempt={id} shows that result)
 func (h *Handler) Routes() []web.Route {
@@ -76,6 +77,24 @@ func (h *Handler) start(c fiber.Ctx) error {
 type answerBody struct {
 	QuestionID  string          `json:"questionId"`
 	OptionIndex json.RawMessage `json:"optionIndex"`
+	TimeMs      json.RawMessage `json:"timeMs"`
+}
+
+// parseChoice reads an answer: a shown index (single choice) or a list of them
+// (multiple response).
+func parseChoice(raw json.RawMessage) ([]int, bool) {
+	var idx int
+	if len(raw) == 0 {
+		return nil, false
+	}
+	if json.Unmarshal(raw, &idx) == nil {
+		return []int{idx}, true
+	}
+	var list []int
+	if json.Unmarshal(raw, &list) != nil || list == nil {
+		return nil, false
+	}
+	return list, true
 }
 
 func (h *Handler) saveAnswer(c fiber.Ctx) error {
@@ -86,11 +105,19 @@ func (h *Handler) saveAnswer(c fiber.Ctx) error {
 	if b.QuestionID == "" {
 		return web.BadRequest("Question ID is missing.")
 	}
-	var idx int
-	if len(b.OptionIndex) == 0 || json.Unmarshal(b.OptionIndex, &idx) != nil {
+	shown, ok := parseChoice(b.OptionIndex)
+	if !ok {
 		return web.BadRequest(MsgBadOption)
 	}
-	answers, err := h.svc.SaveAnswer(c.Context(), web.Viewer(c).ID, c.Params("id"), b.QuestionID, idx)
+	var spent time.Duration
+	if len(b.TimeMs) > 0 && string(b.TimeMs) != "null" {
+		var ms int64
+		if json.Unmarshal(b.TimeMs, &ms) != nil || ms < 0 {
+			return web.BadRequest(MsgBadTime)
+		}
+		spent = time.Duration(min(ms, MaxItemTime.Milliseconds())) * time.Millisecond
+	}
+	answers, err := h.svc.SaveAnswer(c.Context(), web.Viewer(c).ID, c.Params("id"), b.QuestionID, shown, spent)
 	if err != nil {
 		return err
 	}
@@ -108,17 +135,17 @@ func (h *Handler) submit(c fiber.Ctx) error {
 			return err
 		}
 	}
-	answers := make(map[string]*int, len(b.Answers))
+	answers := make(map[string][]int, len(b.Answers))
 	for qid, raw := range b.Answers {
 		if string(raw) == "null" {
 			answers[qid] = nil
 			continue
 		}
-		var idx int
-		if err := json.Unmarshal(raw, &idx); err != nil {
+		shown, ok := parseChoice(raw)
+		if !ok {
 			return web.BadRequest(MsgBadOption)
 		}
-		answers[qid] = &idx
+		answers[qid] = shown
 	}
 	r, err := h.svc.Submit(c.Context(), web.Viewer(c).ID, c.Params("id"), answers)
 	var late *LateSubmission

@@ -57,27 +57,26 @@ func LoadPool(ctx context.Context, d bun.IDB, qz *model.Quiz) (*Pool, error) {
 	for _, l := range links {
 		lm[l.ID] = l.FamilyOf
 	}
-	var done []model.QuizAttempt
-	if err := d.NewSelect().Model(&done).Column("layout", "answers").
-		Where("quiz_id = ? AND submitted_at IS NOT NULL", qz.ID).Scan(ctx); err != nil {
+	// asked and answered right in submitted attempts, from the recorded responses
+	var counts []struct {
+		QuestionID string `bun:"question_id"`
+		Asked      int    `bun:"asked"`
+		Right      int    `bun:"right_count"`
+	}
+	if err := d.NewSelect().TableExpr("quiz_responses AS r").
+		ColumnExpr("r.question_id, COUNT(*) AS asked, SUM(CASE WHEN r.correct THEN 1 ELSE 0 END) AS right_count").
+		Join("JOIN quiz_attempts AS a ON a.id = r.attempt_id").
+		Where("a.quiz_id = ? AND a.submitted_at IS NOT NULL", qz.ID).
+		GroupExpr("r.question_id").Scan(ctx, &counts); err != nil {
 		return nil, err
 	}
-	byID := map[string]*model.Question{}
+	inPool := map[string]bool{}
 	for i := range qs {
-		byID[qs[i].ID] = &qs[i]
+		inPool[qs[i].ID] = true
 	}
-	for _, a := range done {
-		for _, it := range a.Layout {
-			q, ok := byID[it.QuestionID]
-			if !ok {
-				continue
-			}
-			s := p.Stats[q.ID]
-			s.Answered++
-			if v, ok := a.Answers[q.ID]; ok && v == q.CorrectIndex {
-				s.Correct++
-			}
-			p.Stats[q.ID] = s
+	for _, c := range counts {
+		if inPool[c.QuestionID] {
+			p.Stats[c.QuestionID] = ItemStat{Answered: c.Asked, Correct: c.Right}
 		}
 	}
 	var recent []model.QuizAttempt

@@ -41,6 +41,7 @@ const (
 	MsgInProgress       = "This quiz attempt is still in progress."
 	MsgUnknownQuestion  = "That question is not part of this quiz attempt."
 	MsgBadOption        = "Please choose one of the question's options."
+	MsgBadTime          = "The time on a question must be a whole number of milliseconds, at least 0."
 	MsgTooManyAttempts  = "Too many quiz attempts. Please wait a while before starting another."
 	MsgNoQuestions      = "This quiz has no questions yet."
 	MsgLate             = "Time is up for this attempt: only the answers saved before the deadline were graded."
@@ -262,9 +263,10 @@ type Grade struct {
 	Passed  bool
 }
 
-// GradeAnswers grades answers (question id -> original option index) against the
-// questions of layout. A question that no longer exists is left out of the total.
-func GradeAnswers(layout []model.AttemptItem, questions map[string]*model.Question, answers map[string]int, passingScore int) Grade {
+// GradeAnswers grades answers (question id -> chosen original option indexes) against the
+// questions of layout: a question is right only when exactly its key was chosen. A
+// question that no longer exists is left out of the total.
+func GradeAnswers(layout []model.AttemptItem, questions map[string]*model.Question, answers map[string][]int, passingScore int) Grade {
 	var g Grade
 	for _, it := range layout {
 		q, ok := questions[it.QuestionID]
@@ -272,7 +274,7 @@ func GradeAnswers(layout []model.AttemptItem, questions map[string]*model.Questi
 			continue
 		}
 		g.Total++
-		if a, ok := answers[it.QuestionID]; ok && a == q.CorrectIndex {
+		if Right(q, answers[it.QuestionID]) {
 			g.Correct++
 		}
 	}
@@ -328,7 +330,7 @@ func Expired(a *model.QuizAttempt, now time.Time) bool {
 
 // Topics is the result per topic, in the order topics first appear in the attempt. A
 // topic asked once is left out: its line would tell whether that one answer was right.
-func Topics(layout []model.AttemptItem, questions map[string]*model.Question, answers map[string]int) []TopicScore {
+func Topics(layout []model.AttemptItem, questions map[string]*model.Question, answers map[string][]int) []TopicScore {
 	out := []TopicScore{}
 	idx := map[string]int{}
 	for _, it := range layout {
@@ -344,7 +346,7 @@ func Topics(layout []model.AttemptItem, questions map[string]*model.Question, an
 			out = append(out, TopicScore{Topic: t})
 		}
 		out[i].Total++
-		if a, ok := answers[q.ID]; ok && a == q.CorrectIndex {
+		if Right(q, answers[q.ID]) {
 			out[i].Correct++
 		}
 	}

@@ -43,7 +43,7 @@ func FuzzAnswerIndex(f *testing.F) {
 				t.Fatalf("position %d -> option %d of %d (order %v)", shown, orig, n, vis)
 			}
 		}
-		answers := map[string]int{q.ID: shown}
+		answers := map[string][]int{q.ID: {shown}}
 		g := quiz.GradeAnswers([]model.AttemptItem{it, it}, map[string]*model.Question{q.ID: q}, answers, 70)
 		apptest.Expect(t, "grade", g,
 			apptest.True("g.Correct <= g.Total", g.Correct <= g.Total),

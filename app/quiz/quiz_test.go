@@ -113,13 +113,13 @@ func TestGradeAnswersCountsOnlyExistingQuestions(t *testing.T) {
 	qs := map[string]*model.Question{
 		"a": {ID: "a", CorrectIndex: 1}, "b": {ID: "b", CorrectIndex: 0}, "c": {ID: "c", CorrectIndex: 3},
 	}
-	g := quiz.GradeAnswers(layout, qs, map[string]int{"a": 1, "b": 2, "gone": 0}, 60)
+	g := quiz.GradeAnswers(layout, qs, map[string][]int{"a": {1}, "b": {2}, "gone": {0}}, 60)
 	apptest.Expect(t, "grade", g,
 		apptest.Eq("g.Correct", g.Correct, 1),
 		apptest.Eq("g.Total", g.Total, 3),
 		apptest.Eq("g.Score", g.Score, 33.33),
 		apptest.True("!g.Passed", !g.Passed))
-	g = quiz.GradeAnswers(layout, qs, map[string]int{"a": 1, "b": 0, "c": 3}, 100)
+	g = quiz.GradeAnswers(layout, qs, map[string][]int{"a": {1}, "b": {0}, "c": {3}}, 100)
 	apptest.Expect(t, "grade", g,
 		apptest.Eq("g.Correct", g.Correct, 3),
 		apptest.Eq("g.Total", g.Total, 3),
@@ -228,7 +228,7 @@ func TestDrawSizeAndTopics(t *testing.T) {
 		qmap[qs[i].ID] = &qs[i]
 	}
 	// asked a, b, c, d: Hooks 3 (a right, b wrong, d right), SSR once (left out)
-	got := quiz.Topics(layout, qmap, map[string]int{"a": 0, "b": 1, "d": 0, "c": 0})
+	got := quiz.Topics(layout, qmap, map[string][]int{"a": {0}, "b": {1}, "d": {0}, "c": {0}})
 	apptest.Expect(t, "topics", got,
 		apptest.Eq("len(got)", len(got), 1))
 	apptest.Expect(t, "topics", got,

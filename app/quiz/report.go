@@ -90,7 +90,7 @@ func PublicReport(ctx context.Context, d bun.IDB, badgeID string, now time.Time)
 }
 
 // Figures computes the report's figures from a quiz's record.
-func Figures(rec *Record) ReportFigures {
+func Figures(rec *Sittings) ReportFigures {
 	mark, known := PassMark(rec.Sittings)
 	m := measure.Analyze(Responses(rec.Sittings, rec.IDs, mark), rec.IDs)
 	f := ReportFigures{N: m.N, MinAttempts: measure.MinAttempts, Enough: m.Enough}

@@ -49,16 +49,21 @@ type QuestionView struct {
 	ID      string   `json:"_id"`
 	Text    string   `json:"text"`
 	Options []string `json:"options"`
+	// Type is "single" or "multiple" (select all that apply); Pick is how many options to
+	// choose, given only when the administrator lets the question say so.
+	Type string `json:"type"`
+	Pick *int   `json:"pick,omitempty"`
 }
 
 // AttemptView is the running attempt: the server's deadline and clock, and the answers
-// saved so far (question id -> shown option index).
+// saved so far (question id -> shown option index, or the list of shown indexes for a
+// multiple-response question).
 type AttemptView struct {
 	ID        string         `json:"_id"`
 	StartedAt time.Time      `json:"startedAt"`
 	Deadline  time.Time      `json:"deadline"`
 	ServerNow time.Time      `json:"serverNow"`
-	Answers   map[string]int `json:"answers"`
+	Answers   map[string]any `json:"answers"`
 }
 
 // QuizView answers GET /quiz/badge/{badgeId} (the start screen: nothing changes) and

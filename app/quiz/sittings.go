@@ -1,8 +1,10 @@
 package quiz
 
 import (
+	"cmp"
 	"context"
 	"math"
+	"slices"
 	"time"
 
 	"github.com/uptrace/bun"
@@ -26,8 +28,8 @@ type Sitting struct {
 	PassingScore int
 }
 
-// Record is a quiz's submitted attempts, scored.
-type Record struct {
+// Sittings is a quiz's submitted attempts, scored.
+type Sittings struct {
 	Sittings []Sitting         // oldest first
 	IDs      []string          // the pool in its order, then questions asked earlier that left it
 	Texts    map[string]string // question id -> text (for the admin only: never on a public page)
@@ -35,63 +37,96 @@ type Record struct {
 	Last     *time.Time        // the latest submission (nil: none)
 }
 
-// ReadRecord reads quiz quizID's submitted attempts and scores each question they were
-// asked against its key; pool is the quiz's questions in their order. Two queries, or
-// three when attempts asked questions that have left the pool. A question deleted from
-// the bank since is left out of the attempts that asked it.
-func ReadRecord(ctx context.Context, d bun.IDB, quizID string, pool []model.Question) (*Record, error) {
-	var attempts []model.QuizAttempt
-	if err := d.NewSelect().Model(&attempts).
-		Column("id", "started_at", "deadline", "submitted_at", "score", "passing_score", "passed", "layout", "answers").
+// ReadRecord reads quiz quizID's submitted attempts with their recorded responses
+// (quiz_responses: every question asked, right or wrong, whatever its type); pool is the
+// quiz's questions in their order. Two queries, or three when attempts asked questions
+// that have left the pool; a question deleted from the bank since is left out.
+func ReadRecord(ctx context.Context, d bun.IDB, quizID string, pool []model.Question) (*Sittings, error) {
+	var attempts []struct {
+		ID           string     `bun:"id"`
+		Score        float64    `bun:"score"`
+		Passed       bool       `bun:"passed"`
+		PassingScore int        `bun:"passing_score"`
+		StartedAt    time.Time  `bun:"started_at"`
+		Deadline     time.Time  `bun:"deadline"`
+		SubmittedAt  *time.Time `bun:"submitted_at"`
+	}
+	if err := d.NewSelect().Model((*model.QuizAttempt)(nil)).
+		Column("id", "score", "passed", "passing_score", "started_at", "deadline", "submitted_at").
 		Where("quiz_id = ? AND submitted_at IS NOT NULL", quizID).
-		Order("submitted_at", "id").Scan(ctx); err != nil {
+		Order("submitted_at", "id").Scan(ctx, &attempts); err != nil {
 		return nil, err
 	}
-	rec := &Record{IDs: make([]string, 0, len(pool)), Texts: map[string]string{}, Sittings: make([]Sitting, 0, len(attempts))}
-	keys := map[string]int{}
+	rec := &Sittings{IDs: make([]string, 0, len(pool)), Texts: map[string]string{}, Sittings: make([]Sitting, len(attempts))}
+	known := map[string]bool{}
 	for _, q := range pool {
 		rec.IDs = append(rec.IDs, q.ID)
 		rec.Texts[q.ID] = q.Text
-		keys[q.ID] = q.CorrectIndex
+		known[q.ID] = true
 	}
-	var extra []string
-	seen := map[string]bool{}
-	for _, a := range attempts {
-		for _, it := range a.Layout {
-			if _, ok := keys[it.QuestionID]; !ok && !seen[it.QuestionID] {
-				seen[it.QuestionID] = true
-				extra = append(extra, it.QuestionID)
-			}
-		}
-	}
-	if len(extra) > 0 {
-		var qs []model.Question
-		if err := d.NewSelect().Model(&qs).Column("id", "text", "correct_index").
-			Where("id IN (?)", bun.List(extra)).Scan(ctx); err != nil {
-			return nil, err
-		}
-		for _, q := range qs {
-			rec.IDs = append(rec.IDs, q.ID)
-			rec.Texts[q.ID] = q.Text
-			keys[q.ID] = q.CorrectIndex
-		}
-	}
-	for i := range attempts {
-		a := &attempts[i]
-		st := Sitting{Score: a.Score, Passed: a.Passed, PassingScore: a.PassingScore, TimeSpent: TimeSpent(a), Items: map[string]bool{}}
-		for _, it := range a.Layout {
-			key, ok := keys[it.QuestionID]
-			if !ok {
-				continue // deleted from the bank
-			}
-			ans, answered := a.Answers[it.QuestionID]
-			st.Items[it.QuestionID] = answered && ans == key
-		}
-		rec.Sittings = append(rec.Sittings, st)
+	at := make(map[string]int, len(attempts))
+	for i, a := range attempts {
+		t := model.QuizAttempt{StartedAt: a.StartedAt, Deadline: a.Deadline, SubmittedAt: a.SubmittedAt}
+		rec.Sittings[i] = Sitting{Score: a.Score, Passed: a.Passed, PassingScore: a.PassingScore, TimeSpent: TimeSpent(&t), Items: map[string]bool{}}
+		at[a.ID] = i
 		if rec.First == nil {
 			rec.First = a.SubmittedAt
 		}
 		rec.Last = a.SubmittedAt
+	}
+	if len(attempts) == 0 {
+		return rec, nil
+	}
+	// the quiz's rows (running attempts' too: they are not in at) from the covering index
+	rows, err := d.QueryContext(ctx, d.NewSelect().TableExpr("quiz_responses").
+		Column("attempt_id", "question_id", "correct").Where("quiz_id = ?", quizID).String())
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	first := map[string]int{} // a question left the pool -> the first sitting that asked it
+	var attemptID, questionID string
+	var correct bool
+	for rows.Next() {
+		if err := rows.Scan(&attemptID, &questionID, &correct); err != nil {
+			return nil, err
+		}
+		i, ok := at[attemptID]
+		if !ok {
+			continue // running, or submitted after the attempts were read
+		}
+		rec.Sittings[i].Items[questionID] = correct
+		if f, ok := first[questionID]; !known[questionID] && (!ok || i < f) {
+			first[questionID] = i
+		}
+	}
+	if err := rows.Err(); err != nil {
+		return nil, err
+	}
+	if len(first) > 0 {
+		extra := make([]string, 0, len(first))
+		for id := range first {
+			extra = append(extra, id)
+		}
+		slices.SortFunc(extra, func(a, b string) int { return cmp.Or(cmp.Compare(first[a], first[b]), cmp.Compare(a, b)) })
+		var qs []model.Question
+		if err := d.NewSelect().Model(&qs).Column("id", "text").Where("id IN (?)", bun.List(extra)).Scan(ctx); err != nil {
+			return nil, err
+		}
+		texts := map[string]string{}
+		for _, q := range qs {
+			texts[q.ID] = q.Text
+		}
+		for _, id := range extra { // in the order first asked; deleted from the bank: left out
+			if text, ok := texts[id]; ok {
+				rec.IDs = append(rec.IDs, id)
+				rec.Texts[id] = text
+				continue
+			}
+			for i := range rec.Sittings {
+				delete(rec.Sittings[i].Items, id)
+			}
+		}
 	}
 	return rec, nil
 }

@@ -21,7 +21,7 @@ type AnalysisView struct {
 // Analysis is the item analysis of a quiz over its submitted attempts. Questions are the
 // pool in its order, then questions asked earlier that have left the pool.
 func (s *Service) Analysis(ctx context.Context, quizID string) (*AnalysisView, error) {
-	qv, err := quizView(ctx, s.DB, quizID)
+	qv, err := analysisQuiz(ctx, s.DB, quizID)
 	if isNoRows(err) {
 		return nil, web.NotFound(MsgQuizNotFound)
 	}
@@ -30,7 +30,7 @@ func (s *Service) Analysis(ctx context.Context, quizID string) (*AnalysisView, e
 	}
 	pool := make([]model.Question, len(qv.Questions))
 	for i, q := range qv.Questions {
-		pool[i] = model.Question{ID: q.ID, Text: q.Text, CorrectIndex: q.CorrectIndex}
+		pool[i] = model.Question{ID: q.ID, Text: q.Text}
 	}
 	rec, err := quiz.ReadRecord(ctx, s.DB, quizID, pool)
 	if err != nil {

@@ -9,6 +9,7 @@ import (
 	"meritmark/app/apptest"
 	"meritmark/app/measure"
 	"meritmark/app/model"
+	"meritmark/app/quiz"
 	"meritmark/app/quizadmin"
 )
 
@@ -77,6 +78,13 @@ func (m *measureQuiz) submit(t *testing.T, marks string) {
 	a.SubmittedAt = &sub
 	m.n++
 	if _, err := m.e.DB.NewInsert().Model(&a).Exec(m.e.Ctx()); err != nil {
+		t.Fatal(err)
+	}
+	qmap := map[string]*model.Question{}
+	for i := range m.qs {
+		qmap[m.qs[i].ID] = &m.qs[i]
+	}
+	if err := quiz.WriteResponses(m.e.Ctx(), m.e.DB, &a, qmap); err != nil {
 		t.Fatal(err)
 	}
 }

@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"meritmark/app/input"
+	"meritmark/app/model"
 )
 
 // Quiz defaults and limits (spec sections 5 and 9).
@@ -34,6 +35,7 @@ const (
 	DefaultCategory   = "General"
 	MinOptions        = 2
 	MaxOptions        = 4
+	MaxMultiOptions   = 6 // a multiple-response question
 	MaxText           = 1000
 	MaxOption         = 300
 	MaxExplanation    = 2000
@@ -62,6 +64,11 @@ const (
 	MsgOptionLong     = "Each answer option must be at most 300 characters."
 	MsgDuplicateOpts  = "Answer options must all be different."
 	MsgCorrectIndex   = "Please select a valid correct answer"
+	MsgQuestionType   = "Question type must be single or multiple."
+	MsgMaxMultiOpts   = "A multiple-response question can have at most 6 answer options."
+	MsgCorrectIndexes = "Please select the correct answers: a list of the options' positions, each once."
+	MsgCorrectCount   = "A multiple-response question needs from 1 to %d correct answers (one fewer than its %d options)."
+	MsgShowCount      = "Show count must be true or false."
 	MsgDifficulty     = "Difficulty must be easy, medium or hard."
 	MsgExplanationLen = "Explanation must be at most 2000 characters."
 	MsgTopicLong      = "Topic must be at most 100 characters."
@@ -225,11 +232,16 @@ type QuestionInput struct {
 	Text         *string         `json:"text"`
 	Options      []string        `json:"options"`
 	CorrectIndex json.RawMessage `json:"correctIndex"`
-	Difficulty   *string         `json:"difficulty"`
-	Explanation  *string         `json:"explanation"`
-	Topic        *string         `json:"topic"`
-	Category     *string         `json:"category"`
-	QuizID       *string         `json:"quizId"` // create only: also add it to this quiz
+	// Type "multiple" (select all that apply) takes CorrectIndexes; "single" or absent
+	// takes CorrectIndex. ShowCount: the question tells how many to pick.
+	Type           *string         `json:"type"`
+	CorrectIndexes json.RawMessage `json:"correctIndexes"`
+	ShowCount      json.RawMessage `json:"showCount"`
+	Difficulty     *string         `json:"difficulty"`
+	Explanation    *string         `json:"explanation"`
+	Topic          *string         `json:"topic"`
+	Category       *string         `json:"category"`
+	QuizID         *string         `json:"quizId"` // create only: also add it to this quiz
 	// FamilyOf links the question to another as its variant or enemy (null or "" clears;
 	// absent keeps the current link).
 	FamilyOf json.RawMessage `json:"familyOf"`
@@ -237,13 +249,16 @@ type QuestionInput struct {
 
 // QuestionFields is a validated question.
 type QuestionFields struct {
-	Text         string
-	Options      []string
-	CorrectIndex int
-	Difficulty   string
-	Explanation  string
-	Topic        string
-	Category     string
+	Text           string
+	Options        []string
+	CorrectIndex   int
+	Type           string
+	CorrectIndexes []int // multiple response: ascending; nil for single choice
+	ShowCount      bool
+	Difficulty     string
+	Explanation    string
+	Topic          string
+	Category       string
 }
 
 // Options drops empty options (after trimming) and maps the correct index onto the kept
@@ -281,6 +296,14 @@ func NormalizeQuestion(in QuestionInput, defTopic, defCategory string) (Question
 	if input.TooLong(f.Text, MaxText) {
 		return f, MsgTextLong
 	}
+	switch strings.ToLower(input.TrimPtr(in.Type)) {
+	case "", model.QuestionSingle:
+		f.Type = model.QuestionSingle
+	case model.QuestionMultiple:
+		return normalizeMultiple(in, f, defTopic, defCategory)
+	default:
+		return f, MsgQuestionType
+	}
 	correct := -1
 	if n, empty, ok := input.ParseInt(in.CorrectIndex); !empty && ok && n >= 0 && n < int64(len(in.Options)) {
 		correct = int(n)
@@ -306,6 +329,11 @@ func NormalizeQuestion(in QuestionInput, defTopic, defCategory string) (Question
 	if f.CorrectIndex < 0 {
 		return f, MsgCorrectIndex
 	}
+	return normalizeRest(f, defTopic, defCategory)
+}
+
+// normalizeRest validates and defaults the fields every question type has.
+func normalizeRest(f QuestionFields, defTopic, defCategory string) (QuestionFields, string) {
 	switch f.Difficulty {
 	case "":
 		f.Difficulty = DefaultDifficulty

@@ -143,7 +143,8 @@ func (s *Service) CreateQuestion(ctx context.Context, actor *model.User, in Ques
 			return web.BadRequest(msg)
 		}
 		q := &model.Question{ID: model.NewID(), Text: f.Text, Options: f.Options, CorrectIndex: f.CorrectIndex, Difficulty: f.Difficulty,
-			Explanation: f.Explanation, Topic: f.Topic, Category: f.Category, CreatedAt: model.Now()}
+			Explanation: f.Explanation, Topic: f.Topic, Category: f.Category, CreatedAt: model.Now(),
+			Type: f.Type, CorrectIndexes: f.CorrectIndexes, ShowCount: f.ShowCount}
 		var err error
 		if present(in.FamilyOf) {
 			if q.FamilyOf, err = familyOf(ctx, tx, q.ID, in.FamilyOf); err != nil {
@@ -195,14 +196,15 @@ func (s *Service) UpdateQuestion(ctx context.Context, actor *model.User, id stri
 			return web.BadRequest(msg)
 		}
 		q := &model.Question{ID: id, Text: f.Text, Options: f.Options, CorrectIndex: f.CorrectIndex, Difficulty: f.Difficulty,
-			Explanation: f.Explanation, Topic: f.Topic, Category: f.Category, FamilyOf: before.FamilyOf}
+			Explanation: f.Explanation, Topic: f.Topic, Category: f.Category, FamilyOf: before.FamilyOf,
+			Type: f.Type, CorrectIndexes: f.CorrectIndexes, ShowCount: f.ShowCount}
 		if present(in.FamilyOf) {
 			if q.FamilyOf, err = familyOf(ctx, tx, id, in.FamilyOf); err != nil {
 				return err
 			}
 		}
 		if _, err := tx.NewUpdate().Model(q).WherePK().
-			Column("text", "options", "correct_index", "difficulty", "explanation", "topic", "category", "family_of").Exec(ctx); err != nil {
+			Column("text", "options", "correct_index", "type", "correct_indexes", "show_count", "difficulty", "explanation", "topic", "category", "family_of").Exec(ctx); err != nil {
 			return err
 		}
 		quizIDs := make([]string, len(before.Quizzes))

@@ -16,15 +16,21 @@ import (
 // QuestionView is a question as the admin API answers it (with the correct answer: this
 // API is for administrators only).
 type QuestionView struct {
-	ID           string    `json:"_id"`
-	Text         string    `json:"text"`
-	Options      []string  `json:"options"`
-	CorrectIndex int       `json:"correctIndex"`
-	Difficulty   string    `json:"difficulty"`
-	Explanation  string    `json:"explanation"`
-	Topic        string    `json:"topic"`
-	Category     string    `json:"category"`
-	CreatedAt    time.Time `json:"createdAt"`
+	ID           string   `json:"_id"`
+	Text         string   `json:"text"`
+	Options      []string `json:"options"`
+	CorrectIndex int      `json:"correctIndex"`
+	// Type is "single" or "multiple"; CorrectIndexes is the key of a multiple-response
+	// question (the correct options' positions, ascending; [correctIndex] for single
+	// choice); ShowCount: the question tells the member how many to pick.
+	Type           string    `json:"type"`
+	CorrectIndexes []int     `json:"correctIndexes"`
+	ShowCount      bool      `json:"showCount"`
+	Difficulty     string    `json:"difficulty"`
+	Explanation    string    `json:"explanation"`
+	Topic          string    `json:"topic"`
+	Category       string    `json:"category"`
+	CreatedAt      time.Time `json:"createdAt"`
 	// FamilyOf is the question this one is a variant or an enemy of; Family is the family's
 	// key (its root question id; "" when the question is linked to none and none to it).
 	FamilyOf  *string    `json:"familyOf"`
@@ -115,7 +121,12 @@ func questionView(q model.Question) QuestionView {
 	if opts == nil {
 		opts = []string{}
 	}
+	typ := model.QuestionSingle
+	if q.Multiple() {
+		typ = model.QuestionMultiple
+	}
 	return QuestionView{ID: q.ID, Text: q.Text, Options: opts, CorrectIndex: q.CorrectIndex, Difficulty: q.Difficulty,
+		Type: typ, CorrectIndexes: append([]int{}, q.Key()...), ShowCount: q.ShowCount && q.Multiple(),
 		Explanation: q.Explanation, Topic: q.Topic, Category: q.Category, CreatedAt: q.CreatedAt,
 		FamilyOf: q.FamilyOf, Retired: q.RetiredAt != nil, RetiredAt: q.RetiredAt}
 }

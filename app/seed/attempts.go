@@ -77,7 +77,11 @@ func seedAttempts(ctx context.Context, tx bun.Tx, qz *model.Quiz, questions []*m
 				answers[q.ID] = (q.CorrectIndex + 1 + r.IntN(len(q.Options)-1)) % len(q.Options)
 			}
 		}
-		g := quizpkg.GradeAnswers(layout, byID, answers, qz.PassingScore)
+		chosen := make(map[string][]int, len(answers))
+		for id, v := range answers {
+			chosen[id] = []int{v}
+		}
+		g := quizpkg.GradeAnswers(layout, byID, chosen, qz.PassingScore)
 		started := joined.Add(time.Hour)
 		// abler candidates tend to finish sooner: 3 to 13 minutes
 		spent := time.Duration(480-90*theta+60*r.NormFloat64()) * time.Second
@@ -93,6 +97,14 @@ func seedAttempts(ctx context.Context, tx bun.Tx, qz *model.Quiz, questions []*m
 	}
 	if _, err := tx.NewInsert().Model(&attempts).Exec(ctx); err != nil {
 		return fmt.Errorf("seed demo attempts: %w", err)
+	}
+	// each question asked, as the runner records it (the statistics read these rows)
+	var rows []model.QuizResponse
+	for n := range attempts {
+		rows = append(rows, quizpkg.NewResponses(&attempts[n], byID)...)
+	}
+	if _, err := tx.NewInsert().Model(&rows).Exec(ctx); err != nil {
+		return fmt.Errorf("seed demo responses: %w", err)
 	}
 	return nil
 }

@@ -11,12 +11,25 @@ type q struct {
 	topic       string
 }
 
+// mq is a multiple-response question ("select all that apply"): correct lists the right
+// options; showCount makes the question say how many to pick.
+type mq struct {
+	text        string
+	options     []string
+	correct     []int
+	showCount   bool
+	difficulty  string
+	explanation string
+	topic       string
+}
+
 type badgeSeed struct {
 	name, category, typ, level, icon, color string
 	price                                   int64 // cents
 	description, criteria                   string
 	requiresResume                          bool
 	questions                               []q
+	multiple                                []mq                 // after questions in the pool
 	blueprint                               []model.BlueprintRow // empty: draw len(questions)-1 per attempt
 	families                                map[int]int          // question index -> the index it is a variant of
 }
@@ -139,6 +152,12 @@ var badges = []badgeSeed{
 			{"Where should a container keep data that must survive restarts?", []string{"In the container's filesystem", "In a volume", "In an environment variable", "In the image"}, 1, "easy", "Volumes outlive containers.", "Storage"},
 			{"What does a multi-stage build help with?", []string{"Running several containers", "Leaving build tools out of the final image", "Faster networking", "Logging"}, 1, "medium", "Only the artefacts copied into the last stage ship.", "Images"},
 			{"Which signal does docker stop send first?", []string{"SIGKILL", "SIGTERM", "SIGHUP", "SIGINT"}, 1, "hard", "docker stop sends SIGTERM, then SIGKILL after the grace period.", "Runtime"},
+		},
+		multiple: []mq{
+			{"Which of these are Dockerfile instructions? Select all that apply.", []string{"FROM", "COPY", "DEPLOY", "EXPOSE", "BUILDNOW"}, []int{0, 1, 3}, true, "easy",
+				"FROM, COPY and EXPOSE are instructions; DEPLOY and BUILDNOW are not.", "Images"},
+			{"Which make an image smaller? Select all that apply.", []string{"A slim or distroless base image", "A multi-stage build", "More RUN instructions", "Copying the .git folder in"}, []int{0, 1}, false, "medium",
+				"A small base and leaving build tools behind shrink the image; extra layers and stray files grow it.", "Images"},
 		},
 	},
 	{

@@ -63,20 +63,20 @@ func Run(ctx context.Context, d *bun.DB, adminPassword string) (Result, error) {
 				Description:  "Answer each question to show your " + b.name + " skills. You need 70% to pass.",
 				PassingScore: 70, TimeLimit: 15, IsActive: true, CreatedAt: created,
 				// each attempt draws from a pool larger than the draw; the usual retake rule
-				QuestionsPerAttempt: len(b.questions) - 1, RetakeWaitHours: 24, MaxAttempts: 3, AttemptPeriodDays: 30,
+				QuestionsPerAttempt: len(b.questions) + len(b.multiple) - 1, RetakeWaitHours: 24, MaxAttempts: 3, AttemptPeriodDays: 30,
 				MaxExposure: quizpkg.DefaultMaxExposure, Blueprint: b.blueprint,
 			}
 			if len(b.blueprint) > 0 {
 				quiz.QuestionsPerAttempt = quizpkg.BlueprintTotal(b.blueprint)
 			}
-			ids := make([]string, len(b.questions))
-			pool := make([]*model.Question, len(b.questions))
+			ids := make([]string, len(b.questions)+len(b.multiple))
+			pool := make([]*model.Question, len(b.questions)+len(b.multiple))
 			if _, err := tx.NewInsert().Model(quiz).Exec(ctx); err != nil {
 				return err
 			}
 			for pos, qq := range b.questions {
 				question := &model.Question{
-					ID: model.NewID(), Text: qq.text, Options: qq.options, CorrectIndex: qq.correct, Difficulty: qq.difficulty,
+					ID: model.NewID(), Text: qq.text, Options: qq.options, CorrectIndex: qq.correct, Type: model.QuestionSingle, Difficulty: qq.difficulty,
 					Explanation: qq.explanation, Topic: qq.topic, Category: b.category, CreatedAt: created,
 				}
 				ids[pos] = question.ID
@@ -84,6 +84,22 @@ func Run(ctx context.Context, d *bun.DB, adminPassword string) (Result, error) {
 				if of, ok := b.families[pos]; ok {
 					question.FamilyOf = &ids[of]
 				}
+				if _, err := tx.NewInsert().Model(question).Exec(ctx); err != nil {
+					return err
+				}
+				if _, err := tx.NewInsert().Model(&model.QuizQuestion{QuizID: quiz.ID, QuestionID: question.ID, Position: pos}).Exec(ctx); err != nil {
+					return err
+				}
+			}
+			for i, m := range b.multiple {
+				pos := len(b.questions) + i
+				question := &model.Question{
+					ID: model.NewID(), Text: m.text, Options: m.options, CorrectIndex: m.correct[0], Type: model.QuestionMultiple,
+					CorrectIndexes: m.correct, ShowCount: m.showCount, Difficulty: m.difficulty,
+					Explanation: m.explanation, Topic: m.topic, Category: b.category, CreatedAt: created,
+				}
+				ids[pos] = question.ID
+				pool[pos] = question
 				if _, err := tx.NewInsert().Model(question).Exec(ctx); err != nil {
 					return err
 				}

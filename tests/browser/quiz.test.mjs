@@ -455,3 +455,76 @@ test('unavailable, missing-id and empty quizzes, and visitors are sent to log in
   assert.equal(await page.getByTestId('quiz-empty').count(), 0);
   await page.close();
 });
+
+// The seeded Docker & Containers quiz: 5 single-choice and 2 multiple-response questions
+// (6 drawn per attempt): question -> the correct option(s).
+const DOCKER = {
+  'What does each instruction in a Dockerfile usually create?': ['An image layer'],
+  'Why copy dependency manifests before the source code in a Dockerfile?': ['Better layer caching'],
+  'Where should a container keep data that must survive restarts?': ['In a volume'],
+  'What does a multi-stage build help with?': ['Leaving build tools out of the final image'],
+  'Which signal does docker stop send first?': ['SIGTERM'],
+  'Which of these are Dockerfile instructions? Select all that apply.': ['FROM', 'COPY', 'EXPOSE'],
+  'Which make an image smaller? Select all that apply.': ['A slim or distroless base image', 'A multi-stage build'],
+};
+
+test('a member takes a quiz with single-choice and multiple-response questions by keyboard alone', async () => {
+  const page = await browser.context.newPage();
+  const errors = watchErrors(page);
+  const bodies = recordApi(page);
+  await signUp(page, 'Kim Keys');
+  await openQuiz(page, badgeId('Docker & Containers'));
+  assert.equal(await position(page), 'Question 1 of 6');
+  await page.focus('fieldset input');
+  let multiples = 0;
+  for (let n = 1; n <= 6; n++) {
+    assert.equal(await position(page), `Question ${n} of 6`);
+    assert.equal(await answered(page), `${n - 1} of 6 answered`);
+    const q = await question(page);
+    const want = DOCKER[q];
+    assert.ok(want, `unknown question ${q}`);
+    const texts = (await page.locator('fieldset label').allInnerTexts()).map((t) => t.trim());
+    const isLast = n === 6;
+    const nextButton = page.getByRole('button', { name: isLast ? /Submit Quiz/ : /Next/ });
+    assert.ok(await nextButton.isDisabled(), `Next disabled before answering ${q}`);
+    const boxes = await page.locator('fieldset input[type=checkbox]').count();
+    if (boxes > 0) {
+      multiples++;
+      assert.equal(boxes, texts.length, 'every option of a multiple-response question is a checkbox');
+      const pick = await page.getByTestId('quiz-pick').innerText();
+      assert.equal(pick, q.startsWith('Which of these') ? 'Select 3.' : 'Select all that apply.');
+      // Tab through the options, Space ticks the right ones (focus starts on the first)
+      for (let i = 0; i < texts.length; i++) {
+        if (want.includes(texts[i])) await page.keyboard.press('Space');
+        if (i < texts.length - 1) await page.keyboard.press('Tab');
+      }
+      const ticked = await page.evaluate(() =>
+        [...document.querySelectorAll('fieldset input[type=checkbox]')].filter((x) => x.checked).map((x) => x.closest('label').innerText.trim()),
+      );
+      assert.deepEqual([...ticked].sort(), [...want].sort(), 'Space ticked the right options');
+    } else {
+      // Space chooses the focused radio, the arrow keys move the choice
+      await page.keyboard.press('Space');
+      for (let i = 0; i < texts.indexOf(want[0]); i++) await page.keyboard.press('ArrowDown');
+      const checked = await page.evaluate(() => document.querySelector('fieldset input[type=radio]:checked')?.closest('label')?.innerText.trim());
+      assert.equal(checked, want[0], 'the arrow keys chose the option');
+    }
+    assert.ok(await nextButton.isEnabled(), `Next enabled once ${q} is answered`);
+    assert.equal(await answered(page), `${n} of 6 answered`);
+    if (boxes > 0 && multiples === 1) await shot(page, 'quiz-multiple-1280');
+    await page.getByText('Answer saved').waitFor();
+    await page.keyboard.press('Enter');
+    if (!isLast) await page.waitForFunction((want) => document.querySelector('[data-testid=quiz-position]')?.textContent === want, `Question ${n + 1} of 6`);
+  }
+  assert.ok(multiples >= 1, 'the form asked a multiple-response question');
+  const result = page.getByTestId('quiz-result');
+  await result.waitFor();
+  assert.equal(await page.getByTestId('quiz-percent').innerText(), '100%');
+  assert.ok((await result.innerText()).includes('6 / 6'));
+  for (const b of bodies) {
+    assertNoKey(b, 'an API answer');
+    assert.ok(!b.includes('correctIndexes') && !b.includes('showCount'), `an API answer carries the key: ${b.slice(0, 300)}`);
+  }
+  assert.deepEqual(errors, []);
+  await page.close();
+});

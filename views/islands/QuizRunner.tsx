@@ -14,11 +14,19 @@ import { clock } from '../lib/format';
 import { cn } from '../lib/cn';
 import { toast } from '../lib/toast';
 import { Button, Card } from '../components/ui';
-import { Eligibility, Quiz, QuizResult, WARN_SECONDS, storeQuizResult } from '../components/quiz/model';
+import { Answer, Eligibility, Quiz, QuizResult, WARN_SECONDS, isAnswered, storeQuizResult } from '../components/quiz/model';
 import { initialRunner, runnerReducer } from '../components/quiz/reducer';
 import { useCountdown } from '../lib/hooks/useCountdown';
 import { LoadingQuiz, NoQuestions, StartScreen, Unavailable } from '../components/quiz/screens';
 import { ResultScreen } from '../components/quiz/ResultScreen';
+
+/** The milliseconds since mark, which then moves to now (the time on a question the runner reports). */
+function lap(mark: { current: number }): number {
+  const now = Date.now();
+  const ms = Math.max(0, Math.round(now - mark.current));
+  mark.current = now;
+  return ms;
+}
 
 export type QuizRunnerProps = { badgeId: string; badgeName: string; attemptId: string };
 
@@ -34,6 +42,12 @@ export default function QuizRunner({ badgeId, badgeName, attemptId }: QuizRunner
   const saveChain = useRef<Promise<unknown>>(Promise.resolve());
   const optionsRef = useRef<HTMLFieldSetElement>(null);
   const focusAfterMove = useRef(false);
+  const shownAt = useRef(0); // when the current question was shown (or its time last reported)
+
+  // a question shown when the attempt starts or resumes is timed from then
+  useEffect(() => {
+    if (phase.kind === 'running') shownAt.current = Date.now();
+  }, [phase.kind]);
 
   const load = useCallback(async () => {
     dispatch({ type: 'loading' });
@@ -129,6 +143,7 @@ export default function QuizRunner({ badgeId, badgeName, attemptId }: QuizRunner
 
   // keep keyboard focus on the options when moving between questions
   useEffect(() => {
+    shownAt.current = Date.now();
     if (!focusAfterMove.current) return;
     focusAfterMove.current = false;
     const el = optionsRef.current?.querySelector<HTMLInputElement>('input:checked') || optionsRef.current?.querySelector<HTMLInputElement>('input');
@@ -145,18 +160,23 @@ export default function QuizRunner({ badgeId, badgeName, attemptId }: QuizRunner
   const questions = quiz.questions;
   const n = questions.length;
   const q = questions[current];
+  const multiple = q.type === 'multiple';
   const chosen = answers[q._id];
-  const answeredCount = questions.filter((x) => answers[x._id] !== undefined).length;
+  const picked: number[] = Array.isArray(chosen) ? chosen : chosen === undefined ? [] : [chosen];
+  const answered = isAnswered(chosen);
+  const answeredCount = questions.filter((x) => isAnswered(answers[x._id])).length;
   const isLast = current === n - 1;
   const busy = phase.kind === 'submitting';
   const left = remaining ?? quiz.timeLimit * 60;
   const warn = left < WARN_SECONDS;
 
+  // one option for a single-choice question; a multiple-response one toggles the option
   const choose = (idx: number) => {
     if (busy || submitted.current) return;
-    dispatch({ type: 'choose', questionId: q._id, index: idx });
+    const value: Answer = multiple ? (picked.includes(idx) ? picked.filter((x) => x !== idx) : [...picked, idx].sort((a, b) => a - b)) : idx;
+    dispatch({ type: 'choose', questionId: q._id, value });
     const attempt = quiz.attempt!._id;
-    const body = { questionId: q._id, optionIndex: idx };
+    const body = { questionId: q._id, optionIndex: value, timeMs: lap(shownAt) };
     // saves run one after another, so the last choice is the one kept
     saveChain.current = saveChain.current
       .catch(() => undefined)
@@ -176,7 +196,7 @@ export default function QuizRunner({ badgeId, badgeName, attemptId }: QuizRunner
     dispatch({ type: 'move', to });
   };
   const next = () => {
-    if (chosen === undefined || busy) return;
+    if (!answered || busy) return;
     if (isLast) submit(false);
     else go(current + 1);
   };
@@ -243,9 +263,14 @@ export default function QuizRunner({ badgeId, badgeName, attemptId }: QuizRunner
             <legend className="text-lg font-semibold leading-snug sm:text-xl" data-testid="quiz-question">
               {q.text}
             </legend>
-            <div className="mt-4 grid gap-3" role="radiogroup" aria-label="Answer options">
+            {multiple && (
+              <p className="mt-1 text-sm text-muted-foreground" data-testid="quiz-pick">
+                {q.pick ? `Select ${q.pick}.` : 'Select all that apply.'}
+              </p>
+            )}
+            <div className="mt-4 grid gap-3" role={multiple ? 'group' : 'radiogroup'} aria-label="Answer options">
               {q.options.map((opt, i) => {
-                const on = chosen === i;
+                const on = picked.includes(i);
                 return (
                   <label
                     key={q._id + ':' + i}
@@ -255,7 +280,7 @@ export default function QuizRunner({ badgeId, badgeName, attemptId }: QuizRunner
                     )}
                   >
                     <input
-                      type="radio"
+                      type={multiple ? 'checkbox' : 'radio'}
                       name={`q-${q._id}`}
                       value={i}
                       checked={on}
@@ -265,11 +290,12 @@ export default function QuizRunner({ badgeId, badgeName, attemptId }: QuizRunner
                     <span
                       aria-hidden="true"
                       className={cn(
-                        'flex h-5 w-5 shrink-0 items-center justify-center rounded-full border-2',
+                        'flex h-5 w-5 shrink-0 items-center justify-center border-2',
+                        multiple ? 'rounded' : 'rounded-full',
                         on ? 'border-primary' : 'border-muted-foreground/40',
                       )}
                     >
-                      {on && <span className="h-2.5 w-2.5 rounded-full bg-primary" />}
+                      {on && <span className={cn('h-2.5 w-2.5 bg-primary', multiple ? 'rounded-sm' : 'rounded-full')} />}
                     </span>
                     <span className="text-sm sm:text-base">{opt}</span>
                   </label>
@@ -277,18 +303,20 @@ export default function QuizRunner({ badgeId, badgeName, attemptId }: QuizRunner
               })}
             </div>
           </fieldset>
-          <p className="mt-4 hidden text-xs text-muted-foreground sm:block">Tip: use the arrow keys to choose an answer and Enter to continue.</p>
+          <p className="mt-4 hidden text-xs text-muted-foreground sm:block">
+            {multiple ? 'Tip: use Tab and Space to tick the options and Enter to continue.' : 'Tip: use the arrow keys to choose an answer and Enter to continue.'}
+          </p>
         </div>
         <div className="flex items-center justify-between gap-3 border-t px-5 py-4 sm:px-6">
           <Button variant="outline" onClick={() => go(current - 1)} disabled={current === 0 || busy}>
             <ChevronLeft /> Previous
           </Button>
           {isLast ? (
-            <Button onClick={next} disabled={chosen === undefined || busy} data-testid="quiz-submit">
+            <Button onClick={next} disabled={!answered || busy} data-testid="quiz-submit">
               {busy ? 'Submitting…' : 'Submit Quiz'} <Send />
             </Button>
           ) : (
-            <Button onClick={next} disabled={chosen === undefined || busy}>
+            <Button onClick={next} disabled={!answered || busy}>
               Next <ChevronRight />
             </Button>
           )}

@@ -1,5 +1,7 @@
 import type { ReactNode } from 'react';
-import { ArrowLeft, FileCheck, FlaskConical } from 'lucide-react';
+import ArrowLeft from 'lucide-react/icons/arrow-left';
+import FileCheck from 'lucide-react/icons/file-check';
+import FlaskConical from 'lucide-react/icons/flask-conical';
 import { Card, CardContent, CardHeader, CardTitle, Container, LinkButton } from '../components/ui';
 import { BadgeIcon } from '../components/badges';
 import { BadgeNotFound } from './BadgeDetailPage';

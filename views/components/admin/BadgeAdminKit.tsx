@@ -71,6 +71,11 @@ export type Question = {
   text: string;
   options: string[];
   correctIndex: number;
+  // 'multiple' is "select all that apply": correctIndexes is its key (for single choice,
+  // [correctIndex]); showCount: the question tells members how many to pick
+  type?: 'single' | 'multiple';
+  correctIndexes?: number[];
+  showCount?: boolean;
   difficulty: string;
   explanation: string;
   topic: string;

@@ -1,6 +1,7 @@
 // The question form: create in the bank, create for a quiz (added to it at once), or edit.
-// Four option slots, the first two required; empty options are dropped before sending and
-// the correct answer follows its option.
+// Single choice has four option slots, multiple response ("select all that apply") six;
+// the first two are required; empty options are dropped before sending and the correct
+// answers follow their options.
 import { useState, type FormEvent } from 'react';
 import { Dialog, DialogContent, DialogDescription, DialogFooter, DialogHeader, DialogTitle } from '../dialog';
 import { Button, Input, Textarea } from '../ui';
@@ -14,8 +15,11 @@ export type QuestionFormMode = 'create' | 'quiz' | 'edit';
 
 type Values = {
   text: string;
-  options: [string, string, string, string];
+  options: string[];
   correctIndex: number;
+  multiple: boolean;
+  correctIndexes: number[];
+  showCount: boolean;
   difficulty: string;
   explanation: string;
   topic: string;
@@ -24,11 +28,30 @@ type Values = {
 };
 
 const SLOTS = 4;
+const MULTI_SLOTS = 6;
 
 function initialValues(q?: Question | null): Values {
-  if (!q) return { text: '', options: ['', '', '', ''], correctIndex: 0, difficulty: 'medium', explanation: '', topic: '', category: '', familyOf: '' };
-  const opts = [...q.options, '', '', '', ''].slice(0, SLOTS) as Values['options'];
-  return { text: q.text, options: opts, correctIndex: q.correctIndex, difficulty: q.difficulty, explanation: q.explanation, topic: q.topic, category: q.category, familyOf: q.familyOf || '' };
+  if (!q)
+    return { text: '', options: ['', '', '', '', '', ''], correctIndex: 0, multiple: false, correctIndexes: [], showCount: false, difficulty: 'medium', explanation: '', topic: '', category: '', familyOf: '' };
+  const opts = [...q.options, '', '', '', '', '', ''].slice(0, MULTI_SLOTS);
+  const multiple = q.type === 'multiple';
+  return {
+    text: q.text, options: opts, correctIndex: q.correctIndex, multiple, correctIndexes: multiple ? q.correctIndexes || [] : [], showCount: !!q.showCount,
+    difficulty: q.difficulty, explanation: q.explanation, topic: q.topic, category: q.category, familyOf: q.familyOf || '',
+  };
+}
+
+/** The kept options and the correct ones mapped onto them (multiple response). */
+export function keptMultiple(options: string[], correct: number[]): { options: string[]; correctIndexes: number[] } {
+  const kept: string[] = [];
+  const idx: number[] = [];
+  options.forEach((o, i) => {
+    const t = o.trim();
+    if (!t) return;
+    if (correct.includes(i)) idx.push(kept.length);
+    kept.push(t);
+  });
+  return { options: kept, correctIndexes: idx };
 }
 
 /** Drops empty options and maps the correct index onto the kept ones (-1 if it pointed at
@@ -71,19 +94,31 @@ export function QuestionFormDialog({ open, onOpenChange, mode, question, quiz, b
       toastError('No quiz selected');
       return;
     }
-    const kept = keptOptions(v.options, v.correctIndex);
-    if (kept.options.length < 2) {
-      toastError('Please provide at least 2 answer options');
-      return;
+    const common = { text: v.text, difficulty: v.difficulty, explanation: v.explanation, topic: v.topic, category: v.category };
+    let body: Record<string, unknown>;
+    if (v.multiple) {
+      const kept = keptMultiple(v.options, v.correctIndexes);
+      if (kept.options.length < 2) {
+        toastError('Please provide at least 2 answer options');
+        return;
+      }
+      if (kept.correctIndexes.length < 1 || kept.correctIndexes.length > kept.options.length - 1) {
+        toastError(`Mark from 1 to ${kept.options.length - 1} correct answers (one fewer than the options).`);
+        return;
+      }
+      body = { ...common, type: 'multiple', options: kept.options, correctIndexes: kept.correctIndexes, showCount: v.showCount };
+    } else {
+      const kept = keptOptions(v.options.slice(0, SLOTS), v.correctIndex);
+      if (kept.options.length < 2) {
+        toastError('Please provide at least 2 answer options');
+        return;
+      }
+      if (kept.correctIndex < 0 || kept.correctIndex >= kept.options.length) {
+        toastError('Please select a valid correct answer');
+        return;
+      }
+      body = { ...common, type: 'single', options: kept.options, correctIndex: kept.correctIndex };
     }
-    if (kept.correctIndex < 0 || kept.correctIndex >= kept.options.length) {
-      toastError('Please select a valid correct answer');
-      return;
-    }
-    const body: Record<string, unknown> = {
-      text: v.text, options: kept.options, correctIndex: kept.correctIndex, difficulty: v.difficulty,
-      explanation: v.explanation, topic: v.topic, category: v.category,
-    };
     if (bank) body.familyOf = v.familyOf || null;
     if (mode === 'quiz' && quiz) body.quizId = quiz._id;
     setBusy(true);
@@ -123,24 +158,38 @@ export function QuestionFormDialog({ open, onOpenChange, mode, question, quiz, b
           <Field label="Question" htmlFor="question-text">
             <Textarea id="question-text" value={v.text} onChange={(e) => set('text', e.target.value)} required maxLength={1000} rows={3} placeholder="What does useEffect do?" />
           </Field>
+          <Field label="Type" htmlFor="question-type">
+            <NativeSelect id="question-type" value={v.multiple ? 'multiple' : 'single'} onChange={(e) => set('multiple', e.target.value === 'multiple')} data-testid="question-type-select">
+              <option value="single">Single choice</option>
+              <option value="multiple">Multiple response (select all that apply)</option>
+            </NativeSelect>
+          </Field>
           <fieldset className="grid gap-2">
             <legend className="mb-1 text-sm font-medium">Answer options</legend>
-            <p className="-mt-1 mb-1 text-xs text-muted-foreground">Fill at least the first two and mark the correct answer.</p>
-            {v.options.map((o, i) => (
-              <div key={i} className={cn('flex items-center gap-2 rounded-md', v.correctIndex === i && 'ring-2 ring-success/40')}>
+            <p className="-mt-1 mb-1 text-xs text-muted-foreground">
+              {v.multiple ? 'Fill at least the first two and tick every correct answer (not all of them).' : 'Fill at least the first two and mark the correct answer.'}
+            </p>
+            {v.options.slice(0, v.multiple ? MULTI_SLOTS : SLOTS).map((o, i) => {
+              const on = v.multiple ? v.correctIndexes.includes(i) : v.correctIndex === i;
+              return (
+              <div key={i} className={cn('flex items-center gap-2 rounded-md', on && 'ring-2 ring-success/40')}>
                 <input
-                  type="radio"
+                  type={v.multiple ? 'checkbox' : 'radio'}
                   name="correct"
                   className="h-4 w-4 shrink-0 accent-[var(--success)]"
-                  checked={v.correctIndex === i}
-                  onChange={() => set('correctIndex', i)}
+                  checked={on}
+                  onChange={() =>
+                    v.multiple
+                      ? set('correctIndexes', on ? v.correctIndexes.filter((x) => x !== i) : [...v.correctIndexes, i])
+                      : set('correctIndex', i)
+                  }
                   aria-label={`Option ${i + 1} is correct`}
                   data-testid={`correct-${i}`}
                 />
                 <Input
                   value={o}
                   onChange={(e) => {
-                    const next = [...v.options] as Values['options'];
+                    const next = [...v.options];
                     next[i] = e.target.value;
                     set('options', next);
                   }}
@@ -151,7 +200,14 @@ export function QuestionFormDialog({ open, onOpenChange, mode, question, quiz, b
                   data-testid={`option-${i}`}
                 />
               </div>
-            ))}
+              );
+            })}
+            {v.multiple && (
+              <label className="mt-1 flex items-center gap-2 text-sm">
+                <input type="checkbox" className="h-4 w-4" checked={v.showCount} onChange={(e) => set('showCount', e.target.checked)} data-testid="question-show-count" />
+                Tell members how many to pick
+              </label>
+            )}
           </fieldset>
           <div className="grid gap-4 sm:grid-cols-3">
             <Field label="Difficulty" htmlFor="question-difficulty">

@@ -29,22 +29,30 @@ export function difficultyTone(d: string): 'destructive' | 'success' | 'warning'
 }
 
 export function QuestionOptions({ q }: { q: Question }) {
+  const key = q.type === 'multiple' && q.correctIndexes ? q.correctIndexes : [q.correctIndex];
   return (
+    <>
+    {q.type === 'multiple' && (
+      <p className="mt-1 text-xs text-muted-foreground" data-testid="question-type">
+        Multiple response: {key.length} of {q.options.length} correct{q.showCount ? ', count shown' : ''}
+      </p>
+    )}
     <ol className="mt-2 grid gap-1 sm:grid-cols-2">
       {q.options.map((o, i) => (
         <li
           key={i}
           className={cn(
             'flex items-start gap-2 rounded-md border px-2.5 py-1.5 text-sm',
-            i === q.correctIndex ? 'border-success/40 bg-success/10 font-medium' : 'text-muted-foreground',
+            key.includes(i) ? 'border-success/40 bg-success/10 font-medium' : 'text-muted-foreground',
           )}
         >
           <span className="font-mono text-xs leading-5">{String.fromCharCode(65 + i)}</span>
           <span className="min-w-0 flex-1 break-words">{o}</span>
-          {i === q.correctIndex && <CheckCircle2 className="mt-0.5 h-4 w-4 shrink-0 text-success" aria-label="Correct answer" />}
+          {key.includes(i) && <CheckCircle2 className="mt-0.5 h-4 w-4 shrink-0 text-success" aria-label="Correct answer" />}
         </li>
       ))}
     </ol>
+    </>
   );
 }
 

@@ -1,8 +1,15 @@
 // The quiz screen's data: the quiz and attempt as the server sends them, the phases of the
 // screen, and the result handed to the application page.
-export type Question = { _id: string; text: string; options: string[] };
+// type "multiple" is "select all that apply" (pick: how many, when the question says so)
+export type Question = { _id: string; text: string; options: string[]; type?: 'single' | 'multiple'; pick?: number };
 
-export type Attempt = { _id: string; startedAt: string; deadline: string; serverNow: string; answers: Record<string, number> };
+// an answer is the shown option's index, or the list of shown indexes for a multiple-response question
+export type Answer = number | number[];
+
+export type Attempt = { _id: string; startedAt: string; deadline: string; serverNow: string; answers: Record<string, Answer> };
+
+/** Whether a saved or chosen answer counts as answered (a multiple-response one needs at least one option). */
+export const isAnswered = (a: Answer | undefined): boolean => (Array.isArray(a) ? a.length > 0 : a !== undefined);
 
 export type Eligibility = {
   canStart: boolean;

@@ -1,14 +1,14 @@
 // The quiz screen's state as one reducer: which phase it is in (see Phase), the quiz, the
 // member's answers, the question shown, whether the last answer was saved, and the server's
 // clock offset. QuizRunner dispatches; the requests stay in the component.
-import type { Phase, Quiz, QuizResult } from './model';
+import { isAnswered, type Answer, type Phase, type Quiz, type QuizResult } from './model';
 
 export type SaveState = 'idle' | 'saving' | 'saved' | 'failed';
 
 export type RunnerState = {
   phase: Phase;
   quiz: Quiz | null;
-  answers: Record<string, number>;
+  answers: Record<string, Answer>;
   current: number;
   saveState: SaveState;
   /** the server's clock minus the browser's, ms */
@@ -26,7 +26,7 @@ export type RunnerAction =
   | { type: 'submitting' }
   | { type: 'submitFailed'; msg: string }
   | { type: 'result'; result: QuizResult }
-  | { type: 'choose'; questionId: string; index: number }
+  | { type: 'choose'; questionId: string; value: Answer }
   | { type: 'move'; to: number }
   | { type: 'save'; state: SaveState };
 
@@ -37,7 +37,7 @@ export const initialRunner: RunnerState = { phase: { kind: 'loading' }, quiz: nu
 function run(s: RunnerState, q: Quiz, t0: number, t1: number): RunnerState {
   if (!q.attempt) return { ...s, quiz: q };
   const saved = q.attempt.answers || {};
-  const firstOpen = q.questions.findIndex((x) => saved[x._id] === undefined);
+  const firstOpen = q.questions.findIndex((x) => !isAnswered(saved[x._id]));
   return {
     ...s,
     quiz: q,
@@ -71,7 +71,7 @@ export function runnerReducer(s: RunnerState, a: RunnerAction): RunnerState {
     case 'result':
       return { ...s, phase: { kind: 'result', result: a.result } };
     case 'choose':
-      return { ...s, answers: { ...s.answers, [a.questionId]: a.index }, saveState: 'saving' };
+      return { ...s, answers: { ...s.answers, [a.questionId]: a.value }, saveState: 'saving' };
     case 'move': {
       const n = s.quiz?.questions.length || 1;
       return { ...s, current: Math.max(0, Math.min(n - 1, a.to)) };
