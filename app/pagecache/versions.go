@@ -79,7 +79,13 @@ func (pc *Cache) startWatch() {
 		go func() {
 			defer close(pc.w.done)
 			mmdb.Listen(ctx, pc.w.dsn, Channel, mmdb.Listener{
-				Ready:  pc.refresh,
+				Ready: func(ctx context.Context) error {
+					if err := pc.refresh(ctx); err != nil {
+						return err
+					}
+					slog.Info("pagecache: listening for page changes")
+					return nil
+				},
 				Notify: pc.notified,
 				Lost: func(err error) {
 					pc.w.live.Store(false)
