@@ -7,13 +7,13 @@
 package main
 
 import (
+	"bytes"
 	"flag"
 	"fmt"
 	"io"
 	"log"
 	"net/http"
 	"os"
-	"strings"
 
 	"github.com/valyala/fasthttp"
 )
@@ -75,12 +75,11 @@ func main() {
 		}
 	}
 	handler := func(ctx *fasthttp.RequestCtx) {
-		p := string(ctx.Path())
 		as := plain
-		if strings.Contains(string(ctx.Request.Header.Peek("Accept-Encoding")), "gzip") {
+		if bytes.Contains(ctx.Request.Header.Peek("Accept-Encoding"), []byte("gzip")) {
 			as = gzip
 		}
-		a, ok := as[p]
+		a, ok := as[string(ctx.Path())]
 		if !ok {
 			ctx.SetStatusCode(fasthttp.StatusNotFound)
 			return
