@@ -453,8 +453,8 @@ func (r *reader) run(f *flight) {
 
 // Early answers, as early in the middleware chain as it is placed, a visitor's GET whose
 // page is held and current, and passes every other request on. A request carrying any of
-// cookies (a session's) or an Authorization header goes on (its answer may be a signed-in
-// one); a held page was stored by Wrap for this very URL, origin and kind, so the checks
+// cookies (a session's), an Authorization header or a body goes on (its answer may be a
+// signed-in one, or a refusal); a held page was stored by Wrap for this very URL, origin and kind, so the checks
 // the chain runs on the URL before Wrap stored it hold for the hit too.
 func (pc *Cache) Early(cookies ...string) fiber.Handler {
 	return func(c fiber.Ctx) error {
@@ -462,7 +462,8 @@ func (pc *Cache) Early(cookies ...string) fiber.Handler {
 			return c.Next()
 		}
 		h := &c.Request().Header
-		if len(h.Peek(fiber.HeaderAuthorization)) > 0 {
+		// a body (which the checks after this point would read) or credentials: the whole way
+		if len(h.Peek(fiber.HeaderAuthorization)) > 0 || h.ContentLength() > 0 || len(c.Request().Body()) > 0 {
 			return c.Next()
 		}
 		for _, name := range cookies {
