@@ -480,8 +480,10 @@ func (pc *Cache) Early(cookies ...string) fiber.Handler {
 		}
 		var cur Versions
 		if len(e.scopes) > 0 {
-			v, err := pc.versions(c.Context())
-			if err != nil {
+			// only versions had without the database: a read goes the whole way, under
+			// the request's deadline (Wrap)
+			v, ok := pc.held()
+			if !ok {
 				return c.Next()
 			}
 			cur = v

@@ -113,6 +113,23 @@ func (pc *Cache) versions(ctx context.Context) (Versions, error) {
 	return pc.reader.read(ctx)
 }
 
+// held are the versions when they can be had without the database (in memory, or on
+// SQLite an unchanged WAL-index header), else false: the caller then goes the way that
+// reads them under the request's deadline.
+func (pc *Cache) held() (Versions, bool) {
+	if !pc.w.on || pc.DB == nil {
+		return Versions{}, false
+	}
+	if mmdb.EngineOf(pc.DB) == mmdb.SQLite {
+		return pc.w.sqlite.peek()
+	}
+	pc.startWatch()
+	if pc.w.live.Load() {
+		return pc.memory(), true
+	}
+	return Versions{}, false
+}
+
 func (pc *Cache) memory() Versions {
 	var v Versions
 	for i := range v {
@@ -244,6 +261,20 @@ func (w *sqliteWatch) current(ctx context.Context, d *bun.DB) (Versions, error) 
 	}
 	w.v, w.hdr, w.dv, w.ok = v, hdr, dv, true
 	return w.v, nil
+}
+
+// peek answers the versions when no connection committed since they were read.
+func (w *sqliteWatch) peek() (Versions, bool) {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	if w.closed || w.shm == nil || !w.ok {
+		return Versions{}, false
+	}
+	var hdr [48]byte
+	if n, err := w.shm.ReadAt(hdr[:], 0); err != nil || n != len(hdr) || hdr != w.hdr {
+		return Versions{}, false
+	}
+	return w.v, true
 }
 
 // open takes the watch's connection and opens the database's -shm file.
