@@ -155,7 +155,7 @@ bench-ssr: assets
 
 ## bench: every benchmark (SSR, HTTP end to end, the mixed load on both databases)
 bench: bench-ssr build
-	bench/http.sh / /badges
+	bench/http.sh
 	$(MAKE) --no-print-directory bench-load
 
 ## bench-load: the realistic mix (70 % public pages, 20 % signed-in reads, 10 % writes)

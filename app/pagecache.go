@@ -1,9 +1,15 @@
 package app
 
 import (
+	"context"
 	"time"
 
+	"github.com/gofiber/fiber/v3"
+
+	"meritmark/app/events"
+	"meritmark/app/metrics"
 	"meritmark/app/pagecache"
+	"meritmark/app/session"
 	"meritmark/app/web"
 )
 
@@ -45,6 +51,25 @@ func (a *App) cachePages() {
 		return
 	}
 	a.PageCache = pagecache.New(a.Deps.DB, a.Deps.Site.Origin)
+	// the versions in memory: a LISTEN connection on PostgreSQL, PRAGMA data_version on
+	// SQLite (pagecache/versions.go); stopped with the server
+	a.PageCache.Watch(a.Deps.Config.DatabaseURL)
+	pc := a.PageCache
+	if a.Deps.Metrics != nil {
+		pc.EarlyHit = func(c fiber.Ctx, r *fiber.Route) { metrics.AnswerFor(c, r) }
+	}
+	a.pageHit = pc.Early(session.CookieName, session.SecureCookieName)
+	a.Hooks().OnPostShutdown(func(error) error { pc.Close(); return nil })
+	// this instance's own writes show at once, before their notification arrives
+	types := make([]string, 0, len(pageScopes))
+	for t := range pageScopes {
+		types = append(types, t)
+	}
+	a.Deps.Events.AfterCommit(func(*events.Event) {
+		ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+		defer cancel()
+		pc.Advance(ctx)
+	}, types...)
 	for i, r := range a.Routes {
 		if r.Method != "GET" || r.Access != web.Public {
 			continue
@@ -53,4 +78,12 @@ func (a *App) cachePages() {
 			a.Routes[i].Handler = a.PageCache.WrapTTL(scopes, shortLived[r.Path], r.Handler)
 		}
 	}
+}
+
+// cacheHit serves a held visitor's page (pagecache.Cache.Early) when the cache is on.
+func (a *App) cacheHit(c fiber.Ctx) error {
+	if a.pageHit == nil {
+		return c.Next()
+	}
+	return a.pageHit(c)
 }

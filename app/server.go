@@ -63,6 +63,8 @@ type App struct {
 	Routes []web.Route
 	// PageCache serves visitors' pages whose data has not changed (nil when off).
 	PageCache *pagecache.Cache
+	// pageHit answers visitors' held pages early in the chain (pagecache.go; nil when off)
+	pageHit fiber.Handler
 	// bigRoutes are the routes accepting more than DefaultBodyLimit (see requestConfig).
 	bigRoutes []web.Route
 	// rawBody are the API routes ("METHOD /path") that take non-JSON bodies on purpose.
@@ -129,6 +131,9 @@ func New(d *Deps) *App {
 	f.Use(middleware.SecurityHeaders(" https://www.paypal.com https://www.paypalobjects.com", " https://www.paypal.com https://www.sandbox.paypal.com"))
 	f.Use(middleware.HSTS(d.Config.HSTSHeader()))
 	f.Use(refuseEncodedBodies)
+	// a visitor's page the cache holds leaves here, with every header above set and
+	// before the session, routing and the request's deadline cost anything (pagecache.go)
+	f.Use(a.cacheHit)
 
 	f.Get("/healthz", a.healthz)
 	f.Get("/readyz", a.ready)

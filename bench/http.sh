@@ -1,12 +1,17 @@
 #!/usr/bin/env bash
 # End-to-end figures: cold start of `bin/meritmark serve` to a ready /readyz on SQLite,
-# then, for each path (default / and /badges), wrk -t2 -c32 against three servers run
-# side by side and ALTERNATED in rounds (the machine's load drifts; ratios of the same
-# round are what count):
+# then, for each path (default /, /badges, /hall-of-fame and /verify/ID), wrk -t2 -c32
+# against the servers below run side by side and ALTERNATED in rounds (the machine's load
+# drifts; ratios of the same round are what count):
 #   node     a bare Node renderToString server of the same bundle (bench/node-server.mjs:
-#            one worker per core, no database, no compression, no cache)
+#            one worker per core, no database, no compression, no cache), for / and
+#            /badges only (the pages it has props for; "-" elsewhere)
 #   mm       Meritmark as configured by default (page cache and render cache on)
-#   mm-off   Meritmark with the page cache and the render cache off
+#   limit    the limit a cached page can approach: a bare fasthttp server (bench/bare)
+#            sending the very bytes and headers Meritmark sent for the path
+#   mm-off   Meritmark with the page cache and the render cache off (OFF=0 leaves it out)
+# Every request says Accept-Encoding: gzip (ENCODING sets another), as browsers do: mm
+# and the limit send gzip, Node sends identity.
 # Each run also reads the server's CPU time (user + system, from /proc, Node's workers
 # included, wrk's own not) and prints CPU per request and the ratios by it: on a shared
 # machine whose speed drifts from run to run, that figure holds where req/s does not.
@@ -17,6 +22,7 @@
 # without it the first round measured the warm-up (in a seven-round run, Node's first
 # round on / made 635 req/s and its later ones 980-1,547).
 # Each path ends with the median of its rounds' ratios (the machine drifts between rounds).
+# /verify/ID is the verification page of a grant the script adds to both databases.
 # Usage: bench/http.sh [path...]; ROUNDS (3), DURATION (5s) and WARMUP adjust the runs, BIN
 # (bin/meritmark) picks the binary (e.g. one built from an older commit, for a before figure).
 set -euo pipefail
@@ -28,18 +34,37 @@ ROUNDS=${ROUNDS:-3}
 RSS_REQUESTS=${RSS_REQUESTS:-50000}
 DURATION=${DURATION:-5s}
 WARMUP=${WARMUP:-$DURATION}
+OFF=${OFF:-1}
+ENCODING=${ENCODING:-gzip}
 paths=("$@")
-[ ${#paths[@]} -gt 0 ] || paths=(/ /badges)
+[ ${#paths[@]} -gt 0 ] || paths=(/ /badges /hall-of-fame /verify/ID)
+# the grant /verify/ID shows (its public verification id)
+verify_id=benchgrantbenchgrantbenchgrant22
+paths=("${paths[@]/#\/verify\/ID//verify/$verify_id}")
 pids=()
 dirs=()
 cleanup() { for p in "${pids[@]}"; do kill "$p" 2>/dev/null || true; done; for d in "${dirs[@]}"; do rm -rf "$d"; done; }
 trap cleanup EXIT
+
+# add_grant DB: a holder with a grant of the first badge, for /verify/ID and the Hall of Fame
+add_grant() {
+  command -v sqlite3 >/dev/null || { apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq sqlite3 >/dev/null; }
+  sqlite3 "$1" "
+INSERT INTO users (id, name, email, password_hash, role, position, created_at, updated_at, email_verified_at)
+  VALUES ('benchholder', 'Bench Holder', 'holder@bench.example', '!', 'user', 'Engineer',
+          strftime('%Y-%m-%d %H:%M:%f+00:00'), strftime('%Y-%m-%d %H:%M:%f+00:00'), strftime('%Y-%m-%d %H:%M:%f+00:00'));
+INSERT INTO badge_grants (id, user_id, badge_id, verification_id, public_verification_id, granted_at)
+  SELECT 'benchgrant', 'benchholder', id, 'MM-BNCH-BNCH-BNCH', '$verify_id', strftime('%Y-%m-%d %H:%M:%f+00:00')
+  FROM badges ORDER BY name LIMIT 1;
+INSERT INTO hall_of_fame (user_id, total_badges, last_earned_at) VALUES ('benchholder', 1, strftime('%Y-%m-%d %H:%M:%f+00:00'));"
+}
 
 # start_mm PORT [ENV...]: a seeded Meritmark on its own data dir
 start_mm() {
   local port=$1; shift
   local data; data=$(mktemp -d); dirs+=("$data")
   env MERITMARK_DATA_DIR="$data" MERITMARK_ADDR=127.0.0.1:$port MERITMARK_LOG_LEVEL=warn "$@" "$BIN" seed >/dev/null
+  add_grant "$data/meritmark.db"
   env MERITMARK_DATA_DIR="$data" MERITMARK_ADDR=127.0.0.1:$port MERITMARK_LOG_LEVEL=warn "$@" "$BIN" serve 2>/dev/null &
   pids+=($!)
   last_pid=$!
@@ -47,15 +72,17 @@ start_mm() {
 wait_ready() { until curl -sf "$1" >/dev/null; do sleep 0.005; done; }
 
 base=$((20000 + RANDOM % 20000))
-mm=$base; off=$((base + 1)); node_port=$((base + 2))
+mm=$base; off=$((base + 1)); node_port=$((base + 2)); limit_port=$((base + 3))
 start=$(date +%s%N)
 start_mm $mm
 mm_pid=$last_pid
 wait_ready "http://127.0.0.1:$mm/readyz"
 echo "cold start to ready /readyz: $(( ($(date +%s%N) - start) / 1000000 )) ms (budget < 1000 ms)"
-start_mm $off MERITMARK_PAGE_CACHE=false MERITMARK_RENDER_CACHE=0
-off_pid=$last_pid
-wait_ready "http://127.0.0.1:$off/readyz"
+if [ "$OFF" != 0 ]; then
+  start_mm $off MERITMARK_PAGE_CACHE=false MERITMARK_RENDER_CACHE=0
+  off_pid=$last_pid
+  wait_ready "http://127.0.0.1:$off/readyz"
+fi
 
 # the Node server renders the same pages with the same props (taken from Meritmark once):
 # the catalogue's badges as the page gets them, cards with the fields app/badge Card sends
@@ -78,6 +105,15 @@ pids+=($!)
 node_pid=$!
 wait_ready "http://127.0.0.1:$node_port/"
 
+# the limit: the bytes Meritmark sends for each path (taken once, from its cache)
+bare=$(mktemp); dirs+=("$bare")
+go build -o "$bare" ./bench/bare
+for p in "${paths[@]}"; do curl -sf -o /dev/null "http://127.0.0.1:$mm$p"; done
+"$bare" -addr 127.0.0.1:$limit_port -from "http://127.0.0.1:$mm" "${paths[@]}" 2>/dev/null &
+pids+=($!)
+limit_pid=$!
+wait_ready "http://127.0.0.1:$limit_port/"
+
 # cpu_ticks PID: clock ticks of CPU (user + system) used by PID and its children so far
 cpu_ticks() {
   local t=0 p
@@ -91,7 +127,7 @@ hz=$(getconf CLK_TCK)
 run() {
   local c0 c1 out
   c0=$(cpu_ticks "$2")
-  out=$(wrk -t2 -c32 -d"$DURATION" "$1" 2>/dev/null)
+  out=$(wrk -t2 -c32 -d"$DURATION" -H "Accept-Encoding: $ENCODING" "$1" 2>/dev/null)
   c1=$(cpu_ticks "$2")
   echo "$out" | awk -v c=$((c1 - c0)) -v hz="$hz" '/requests in/ {n = $1} /Requests\/sec/ {r = $2} END {printf "%s %.3f\n", r, c * 1000 / hz / n}'
 }
@@ -99,26 +135,43 @@ ratio() { awk -v a="$1" -v b="$2" 'BEGIN{printf "%.2fx", a/b}'; }
 # median VALUE...: the middle value (of "0.93x"-style ratios), the mean of the two middle ones for an even count
 median() { printf '%s\n' "$@" | tr -d x | sort -g | awk '{v[NR] = $1} END {m = (NR % 2) ? v[(NR + 1) / 2] : (v[NR / 2] + v[NR / 2 + 1]) / 2; printf "%.2fx", m}'; }
 for p in "${paths[@]}"; do
-  echo "== $p: wrk -t2 -c32 -d$DURATION, $ROUNDS rounds alternating node / mm / mm-off"
+  has_node=0
+  case $p in / | /badges) has_node=1 ;; esac
+  servers="limit mm"
+  [ $has_node = 1 ] && servers="node $servers"
+  [ "$OFF" != 0 ] && servers="$servers mm-off"
+  echo "== $p: wrk -t2 -c32 -d$DURATION -H 'Accept-Encoding: $ENCODING', $ROUNDS rounds alternating $servers"
   if [ "$WARMUP" != 0 ]; then
-    for port in $node_port $mm $off; do wrk -t2 -c32 -d"$WARMUP" "http://127.0.0.1:$port$p" >/dev/null 2>&1; done
+    for port in $([ $has_node = 1 ] && echo $node_port) $limit_port $mm $([ "$OFF" != 0 ] && echo $off); do
+      wrk -t2 -c32 -d"$WARMUP" -H "Accept-Encoding: $ENCODING" "http://127.0.0.1:$port$p" >/dev/null 2>&1
+    done
     echo "(each server served $p untimed for $WARMUP first)"
   fi
-  printf '%-6s %9s %9s %9s %8s %8s %27s %10s\n' round node mm mm-off mm/node off/node "server CPU ms/req node mm off" "off/node"
-  off_ratios=(); off_cpu_ratios=(); mm_ratios=()
+  printf '%-6s %9s %9s %9s %9s %8s %8s %8s %30s\n' round node limit mm mm-off mm/limit mm/node off/node "server CPU ms/req limit mm off"
+  mm_ratios=(); limit_ratios=(); off_ratios=(); cpu_ratios=()
   for r in $(seq 1 "$ROUNDS"); do
-    read -r n nc < <(run "http://127.0.0.1:$node_port$p" "$node_pid")
+    n=- nc=- o=- oc=-
+    [ $has_node = 1 ] && read -r n nc < <(run "http://127.0.0.1:$node_port$p" "$node_pid")
+    read -r l lc < <(run "http://127.0.0.1:$limit_port$p" "$limit_pid")
     read -r m mc < <(run "http://127.0.0.1:$mm$p" "$mm_pid")
-    read -r o oc < <(run "http://127.0.0.1:$off$p" "$off_pid")
-    printf '%-6s %9s %9s %9s %8s %8s %11s %7s %7s %10s\n' "$r" "$n" "$m" "$o" "$(ratio "$m" "$n")" "$(ratio "$o" "$n")" "$nc" "$mc" "$oc" "$(ratio "$nc" "$oc")"
-    mm_ratios+=("$(ratio "$m" "$n")"); off_ratios+=("$(ratio "$o" "$n")"); off_cpu_ratios+=("$(ratio "$nc" "$oc")")
+    [ "$OFF" != 0 ] && read -r o oc < <(run "http://127.0.0.1:$off$p" "$off_pid")
+    mn=- on=-
+    [ $has_node = 1 ] && { mn=$(ratio "$m" "$n"); mm_ratios+=("$mn"); }
+    [ $has_node = 1 ] && [ "$OFF" != 0 ] && { on=$(ratio "$o" "$n"); off_ratios+=("$on"); }
+    printf '%-6s %9s %9s %9s %9s %8s %8s %8s %10s %9s %9s\n' "$r" "$n" "$l" "$m" "$o" "$(ratio "$m" "$l")" "$mn" "$on" "$lc" "$mc" "$oc"
+    limit_ratios+=("$(ratio "$m" "$l")"); cpu_ratios+=("$(ratio "$lc" "$mc")")
   done
-  echo "(req/s ratios are throughput; the last column is Node's CPU per request over mm-off's: >1 means mm-off spends less)"
-  echo "median of the rounds: mm/node $(median "${mm_ratios[@]}"), off/node $(median "${off_ratios[@]}"), by CPU $(median "${off_cpu_ratios[@]}")"
+  echo "(mm/limit is Meritmark's throughput over the bare server's sending the same bytes; by CPU is limit's CPU per request over mm's)"
+  line="median of the rounds: mm/limit $(median "${limit_ratios[@]}"), by CPU $(median "${cpu_ratios[@]}")"
+  [ ${#mm_ratios[@]} -gt 0 ] && line="$line, mm/node $(median "${mm_ratios[@]}")"
+  [ ${#off_ratios[@]} -gt 0 ] && line="$line, off/node $(median "${off_ratios[@]}")"
+  echo "$line"
   # sizes as a browser gets them
-  printf 'bytes: %s identity, %s gzip, %s br (Meritmark); %s (node)\n' \
+  printf 'bytes: %s identity, %s gzip, %s br (Meritmark); %s gzip (limit)\n' \
     "$(curl -s "http://127.0.0.1:$mm$p" | wc -c)" "$(curl -s -H 'Accept-Encoding: gzip' "http://127.0.0.1:$mm$p" | wc -c)" \
-    "$(curl -s -H 'Accept-Encoding: br' "http://127.0.0.1:$mm$p" | wc -c)" "$(curl -s "http://127.0.0.1:$node_port$p" | wc -c)"
+    "$(curl -s -H 'Accept-Encoding: br' "http://127.0.0.1:$mm$p" | wc -c)" "$(curl -s -H 'Accept-Encoding: gzip' "http://127.0.0.1:$limit_port$p" | wc -c)"
+  printf 'header bytes: %s (Meritmark), %s (limit)\n' \
+    "$(curl -s -o /dev/null -D - -H 'Accept-Encoding: gzip' "http://127.0.0.1:$mm$p" | wc -c)" "$(curl -s -o /dev/null -D - -H 'Accept-Encoding: gzip' "http://127.0.0.1:$limit_port$p" | wc -c)"
 done
 
 # resident memory over many requests (wrk runs in DURATION slices until RSS_REQUESTS are done)
@@ -134,5 +187,5 @@ rss_over() { # NAME PID URL
 }
 if [ "$RSS_REQUESTS" -gt 0 ]; then
   rss_over mm "$mm_pid" "http://127.0.0.1:$mm${paths[0]}"
-  rss_over mm-off "$off_pid" "http://127.0.0.1:$off${paths[0]}"
+  [ "$OFF" = 0 ] || rss_over mm-off "$off_pid" "http://127.0.0.1:$off${paths[0]}"
 fi

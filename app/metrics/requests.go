@@ -49,9 +49,23 @@ func (m *Metrics) ObserveRequest(c fiber.Ctx, status int, d time.Duration) {
 	m.series(c).observe(status, d)
 }
 
+// routeKey is where AnswerFor names the route a request was answered for.
+type routeKey struct{}
+
+// AnswerFor counts c's request for route r: a middleware that answers before routing
+// does (the page cache's early hits), so that the answer counts where the route's do.
+func AnswerFor(c fiber.Ctx, r *fiber.Route) {
+	if r != nil {
+		c.Locals(routeKey{}, r)
+	}
+}
+
 func (m *Metrics) series(c fiber.Ctx) *routeSeries {
-	if c.Matched() {
-		r := c.Route()
+	r, answered := c.Locals(routeKey{}).(*fiber.Route)
+	if answered || c.Matched() {
+		if !answered {
+			r = c.Route()
+		}
 		if s, ok := m.routes.Load(r); ok {
 			return s.(*routeSeries)
 		}

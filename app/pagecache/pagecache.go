@@ -52,9 +52,16 @@ type Versions [nScopes]int64
 // Bump marks scopes changed, inside the caller's transaction tx (so the versions move
 // exactly when the write commits, and not at all when it rolls back).
 func Bump(ctx context.Context, tx bun.IDB, scopes ...Scope) error {
+	const upsert = `INSERT INTO page_versions (scope, version) VALUES (?, 1)
+ON CONFLICT (scope) DO UPDATE SET version = page_versions.version + 1`
+	query := upsert
+	if tx.Dialect().Name().String() == "pg" {
+		// every instance's LISTEN connection learns the new version at commit (Watch)
+		query = `WITH b AS (` + upsert + ` RETURNING scope, version)
+SELECT pg_notify('` + Channel + `', scope || ':' || version) FROM b`
+	}
 	for _, s := range scopes {
-		if _, err := tx.NewRaw(`INSERT INTO page_versions (scope, version) VALUES (?, 1)
-ON CONFLICT (scope) DO UPDATE SET version = page_versions.version + 1`, s.String()).Exec(ctx); err != nil {
+		if _, err := tx.NewRaw(query, s.String()).Exec(ctx); err != nil {
 			return err
 		}
 	}
@@ -119,8 +126,12 @@ type Cache struct {
 	MaxBytes int
 	// Now is the clock (tests).
 	Now func() time.Time
+	// EarlyHit, when set, is told of each page Early serves and the route it was stored
+	// from (the request never reaches the router: metrics count it for that route).
+	EarlyHit func(c fiber.Ctx, route *fiber.Route)
 
 	reader reader
+	w      watch
 
 	mu      sync.Mutex
 	entries map[string]*entry
@@ -141,6 +152,7 @@ type entry struct {
 	scopes  []Scope
 	expires time.Time
 
+	route   *fiber.Route // the route that rendered it
 	status  int
 	headers [][2]string
 	body    []byte
@@ -180,7 +192,7 @@ func (e *entry) encoded(enc web.Encoding) []byte {
 
 // ReadVersions reads the versions as a request does (sharing a read that starts after
 // the call, never one already under way).
-func (pc *Cache) ReadVersions(ctx context.Context) (Versions, error) { return pc.reader.read(ctx) }
+func (pc *Cache) ReadVersions(ctx context.Context) (Versions, error) { return pc.versions(ctx) }
 
 // Stats reports hits, misses and stores so far, and the entries held.
 func (pc *Cache) Stats() (hits, misses, stores int64, entries int) {
@@ -212,7 +224,7 @@ func (pc *Cache) WrapTTL(scopes []Scope, ttl time.Duration, next fiber.Handler) 
 		}
 		var cur Versions
 		if len(scopes) > 0 {
-			v, err := pc.reader.read(c.Context())
+			v, err := pc.versions(c.Context())
 			if err != nil {
 				return next(c) // the handler meets the same database and answers for it
 			}
@@ -291,7 +303,7 @@ func (pc *Cache) build(c fiber.Ctx, stamp Versions, scopes []Scope, now time.Tim
 	}
 	body := append([]byte(nil), res.Body()...)
 	sum := sha256.Sum256(body)
-	e := &entry{stamp: stamp, scopes: scopes, expires: now.Add(pc.TTL), status: res.StatusCode(), body: body,
+	e := &entry{stamp: stamp, scopes: scopes, expires: now.Add(pc.TTL), route: c.Route(), status: res.StatusCode(), body: body,
 		etag: `W/"p-` + base64.RawURLEncoding.EncodeToString(sum[:12]) + `"`}
 	for _, s := range scopes {
 		if s == Grants {
@@ -445,5 +457,53 @@ func (r *reader) run(f *flight) {
 	r.mu.Unlock()
 	if next != nil {
 		go r.run(next)
+	}
+}
+
+// Early answers, as early in the middleware chain as it is placed, a visitor's GET whose
+// page is held and current, and passes every other request on. A request carrying any of
+// cookies (a session's), an Authorization header or a body goes on (its answer may be a
+// signed-in one, or a refusal); a held page was stored by Wrap for this very URL, origin and kind, so the checks
+// the chain runs on the URL before Wrap stored it hold for the hit too.
+func (pc *Cache) Early(cookies ...string) fiber.Handler {
+	return func(c fiber.Ctx) error {
+		if c.Method() != fiber.MethodGet {
+			return c.Next()
+		}
+		h := &c.Request().Header
+		// a body (which the checks after this point would read) or credentials: the whole way
+		if len(h.Peek(fiber.HeaderAuthorization)) > 0 || h.ContentLength() > 0 || len(c.Request().Body()) > 0 {
+			return c.Next()
+		}
+		for _, name := range cookies {
+			if len(h.Cookie(name)) > 0 {
+				return c.Next()
+			}
+		}
+		key := pc.key(c)
+		pc.mu.Lock()
+		e := pc.entries[key]
+		pc.mu.Unlock()
+		if e == nil || !pc.Now().Before(e.expires) {
+			return c.Next()
+		}
+		var cur Versions
+		if len(e.scopes) > 0 {
+			// only versions had without the database: a read goes the whole way, under
+			// the request's deadline (Wrap)
+			v, ok := pc.held()
+			if !ok {
+				return c.Next()
+			}
+			cur = v
+		}
+		if !e.current(cur) {
+			return c.Next()
+		}
+		pc.hits.Add(1)
+		if pc.EarlyHit != nil {
+			pc.EarlyHit(c, e.route)
+		}
+		return pc.serve(c, e)
 	}
 }

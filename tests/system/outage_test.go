@@ -218,6 +218,12 @@ func TestSilentDatabaseAnswers503WithinTheRequestTimeout(t *testing.T) {
 	var slowest time.Duration
 	for i, a := range answers {
 		p := probes[i]
+		// the catalogue and the badge were held by the page cache before the freeze: a hit
+		// reads nothing from the database, and the LISTEN connection is found silent only
+		// at its next ping (docs/performance.md, "Cache hits"), so they may still be served
+		if held := p.name == "catalogue" || p.name == "badge"; held && a.err == nil && a.status == http.StatusOK {
+			continue
+		}
 		if a.err != nil || a.status != http.StatusServiceUnavailable || (!p.html && a.msg != web.MsgUnavailable) {
 			t.Fatalf("silent database: %s answered %d %q %v after %s", p.name, a.status, a.msg, a.err, a.dur)
 		}

@@ -425,3 +425,47 @@ func verifyPagePresent(t *testing.T) bool {
 	}
 	return err == nil
 }
+
+// TestScaleOutPagesFollowWritesWhenNotificationsDrop: an instance whose LISTEN connection
+// is dropped (its backend terminated) serves no stale page: until it listens again it
+// reads the versions per request, and after it reconnects notifications work again.
+func TestScaleOutPagesFollowWritesWhenNotificationsDrop(t *testing.T) {
+	c := startCluster(t)
+	B, d := c.B, c.st.DB
+	ctx := context.Background()
+	visitor := newBrowser(t)
+	catalogue := func() string { return visitor.on(B).Abs("GET", "/badges", nil).Expect(http.StatusOK).Text() }
+	waitLog := func(what string, n int) {
+		t.Helper()
+		for deadline := time.Now().Add(10 * time.Second); len(B.logs.lines(what)) < n; time.Sleep(10 * time.Millisecond) {
+			if time.Now().After(deadline) {
+				t.Fatalf("B did not log %q %d times:\n%s", what, n, B.logs.tail(30))
+			}
+		}
+	}
+	addBadge(t, d, "Consensus Basics", model.TypeSkill, 1900)
+	if !strings.Contains(catalogue(), "Consensus Basics") {
+		t.Fatal("B's catalogue lacks the new badge")
+	}
+	waitLog("listening for page changes", 1)
+	catalogue() // held from here on
+
+	var n int
+	if err := d.NewRaw(`SELECT count(pg_terminate_backend(pid)) FROM pg_stat_activity
+WHERE datname = current_database() AND query LIKE 'LISTEN%'`).Scan(ctx, &n); err != nil || n == 0 {
+		t.Fatalf("terminated %d listening backends (%v)", n, err)
+	}
+	waitLog("notification connection failed", 1)
+	addBadge(t, d, "Gossip Protocols", model.TypeSkill, 1900) // its notification reaches nobody
+	if !strings.Contains(catalogue(), "Gossip Protocols") {
+		t.Fatal("B served a stale catalogue after its notification connection dropped")
+	}
+
+	waitLog("listening for page changes", 2)
+	addBadge(t, d, "Vector Clocks", model.TypeSkill, 1900)
+	for deadline := time.Now().Add(2 * time.Second); !strings.Contains(catalogue(), "Vector Clocks"); time.Sleep(10 * time.Millisecond) {
+		if time.Now().After(deadline) {
+			t.Fatal("B's catalogue does not follow writes after it listens again")
+		}
+	}
+}
