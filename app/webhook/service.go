@@ -122,7 +122,7 @@ func (s *Service) check(in Input, ep *Endpoint) error {
 	if in.URL != nil {
 		u, err := s.Policy.CheckURL(*in.URL)
 		if err != nil {
-			return web.BadRequest(err.Error())
+			return err
 		}
 		ep.URL = u
 	}

@@ -26,6 +26,8 @@ import (
 	"time"
 
 	"github.com/uptrace/bun"
+
+	"meritmark/app/web"
 )
 
 // Endpoint is a receiver an admin added.
@@ -103,27 +105,27 @@ type Policy struct {
 }
 
 // CheckURL validates an endpoint URL at entry (the address is checked again at every
-// connection).
+// connection); a refusal is a 400 with its message.
 func (p Policy) CheckURL(raw string) (string, error) {
 	raw = strings.TrimSpace(raw)
 	u, err := url.Parse(raw)
 	if err != nil || u.Host == "" || u.User != nil || u.Fragment != "" || len(raw) > 2000 || u.Hostname() == "" {
-		return "", errors.New(MsgURLInvalid)
+		return "", web.BadRequest(MsgURLInvalid)
 	}
 	switch u.Scheme {
 	case "https":
 	case "http":
 		if !p.AllowHTTP {
-			return "", errors.New(MsgURLScheme)
+			return "", web.BadRequest(MsgURLScheme)
 		}
 	default:
-		return "", errors.New(MsgURLInvalid)
+		return "", web.BadRequest(MsgURLInvalid)
 	}
 	if a, err := netip.ParseAddr(u.Hostname()); err == nil && !p.allowed(a) {
-		return "", errors.New(MsgURLPrivate)
+		return "", web.BadRequest(MsgURLPrivate)
 	}
 	if h := strings.ToLower(u.Hostname()); (h == "localhost" || strings.HasSuffix(h, ".localhost")) && !p.AllowLoopback {
-		return "", errors.New(MsgURLPrivate)
+		return "", web.BadRequest(MsgURLPrivate)
 	}
 	return u.String(), nil
 }
