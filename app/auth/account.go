@@ -34,6 +34,24 @@ type ChangeInput struct {
 	NewPassword     string `json:"newPassword"`
 }
 
+// checkCurrentPassword checks u's current password, throttled per account (a success
+// clears the count): a wrong one is a 400, too many are a RateLimitedError.
+func (s *Service) checkCurrentPassword(ctx context.Context, u *model.User, password string, now time.Time) error {
+	cs := []count{{"change:" + u.ID, freeCurrentPasswords, true}}
+	wait, err := s.reserve(ctx, cs, now)
+	if err != nil {
+		return err
+	}
+	if wait > 0 {
+		return &RateLimitedError{Msg: MsgTooManyPwChecks, RetryAfter: wait}
+	}
+	if ok, err := CheckPassword(u.PasswordHash, password); err != nil || !ok {
+		return web.BadRequest(MsgCurrentWrong)
+	}
+	s.release(ctx, cs, true, now)
+	return nil
+}
+
 // ChangePassword sets u's new password after checking the current one: every other
 // session of u ends (the one of currentToken stays), a forced change is done, and u is
 // told by mail. Wrong current passwords are throttled like sign-ins.
@@ -51,18 +69,9 @@ func (s *Service) ChangePassword(ctx context.Context, u *model.User, in ChangeIn
 		return web.BadRequest(MsgSamePassword)
 	}
 	now := s.now()
-	cs := []count{{"change:" + u.ID, freeCurrentPasswords, true}}
-	wait, err := s.reserve(ctx, cs, now)
-	if err != nil {
+	if err := s.checkCurrentPassword(ctx, u, in.CurrentPassword, now); err != nil {
 		return err
 	}
-	if wait > 0 {
-		return &RateLimitedError{Msg: MsgTooManyPwChecks, RetryAfter: wait}
-	}
-	if ok, err := CheckPassword(u.PasswordHash, in.CurrentPassword); err != nil || !ok {
-		return web.BadRequest(MsgCurrentWrong)
-	}
-	s.release(ctx, cs, true, now)
 	hash, err := HashPassword(in.NewPassword)
 	if err != nil {
 		return err

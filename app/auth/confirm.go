@@ -32,18 +32,9 @@ func (s *Service) ConfirmIdentity(ctx context.Context, u *model.User, password, 
 		return web.BadRequest(MsgMFARequired)
 	}
 	now := s.now()
-	cs := []count{{"change:" + u.ID, freeCurrentPasswords, true}}
-	wait, err := s.reserve(ctx, cs, now)
-	if err != nil {
+	if err := s.checkCurrentPassword(ctx, u, password, now); err != nil {
 		return err
 	}
-	if wait > 0 {
-		return &RateLimitedError{Msg: MsgTooManyPwChecks, RetryAfter: wait}
-	}
-	if ok, err := CheckPassword(u.PasswordHash, password); err != nil || !ok {
-		return web.BadRequest(MsgCurrentWrong)
-	}
-	s.release(ctx, cs, true, now)
 	if !u.TOTPEnabled() {
 		return nil
 	}

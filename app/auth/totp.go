@@ -240,18 +240,9 @@ func (s *Service) DisableTOTP(ctx context.Context, u *model.User, password strin
 		return web.BadRequest(MsgCurrentPassword)
 	}
 	now := s.now()
-	cs := []count{{"change:" + u.ID, freeCurrentPasswords, true}}
-	wait, err := s.reserve(ctx, cs, now)
-	if err != nil {
+	if err := s.checkCurrentPassword(ctx, u, password, now); err != nil {
 		return err
 	}
-	if wait > 0 {
-		return &RateLimitedError{Msg: MsgTooManyPwChecks, RetryAfter: wait}
-	}
-	if ok, err := CheckPassword(u.PasswordHash, password); err != nil || !ok {
-		return web.BadRequest(MsgCurrentWrong)
-	}
-	s.release(ctx, cs, true, now)
 	return s.DB.RunInTx(ctx, nil, func(ctx context.Context, tx bun.Tx) error {
 		if _, err := tx.NewUpdate().Model((*model.User)(nil)).Set("totp_secret = ''").Set("totp_enabled_at = NULL").
 			Set("updated_at = ?", now).Where("id = ?", u.ID).Exec(ctx); err != nil {
