@@ -6,7 +6,6 @@ import (
 	"slices"
 	"strings"
 
-	"meritmark/app/input"
 	"meritmark/app/model"
 )
 
@@ -31,16 +30,8 @@ func normalizeMultiple(in QuestionInput, f QuestionFields, defTopic, defCategory
 	if len(f.Options) > MaxMultiOptions {
 		return f, MsgMaxMultiOpts
 	}
-	seen := map[string]bool{}
-	for _, o := range f.Options {
-		if input.TooLong(o, MaxOption) {
-			return f, MsgOptionLong
-		}
-		k := strings.ToLower(o)
-		if seen[k] {
-			return f, MsgDuplicateOpts
-		}
-		seen[k] = true
+	if msg := optionsProblem(f.Options); msg != "" {
+		return f, msg
 	}
 	if !listOK {
 		return f, MsgCorrectIndexes

@@ -315,16 +315,8 @@ func NormalizeQuestion(in QuestionInput, defTopic, defCategory string) (Question
 	if len(f.Options) > MaxOptions {
 		return f, MsgMaxOptions
 	}
-	seen := map[string]bool{}
-	for _, o := range f.Options {
-		if input.TooLong(o, MaxOption) {
-			return f, MsgOptionLong
-		}
-		k := strings.ToLower(o)
-		if seen[k] {
-			return f, MsgDuplicateOpts
-		}
-		seen[k] = true
+	if msg := optionsProblem(f.Options); msg != "" {
+		return f, msg
 	}
 	if f.CorrectIndex < 0 {
 		return f, MsgCorrectIndex
@@ -356,4 +348,21 @@ func normalizeRest(f QuestionFields, defTopic, defCategory string) (QuestionFiel
 		return f, MsgCategoryLong
 	}
 	return f, ""
+}
+
+// optionsProblem is the message for kept options that are too long or repeat one another
+// (case-insensitive), or "" when they are fine; both item types share the rule.
+func optionsProblem(options []string) string {
+	seen := map[string]bool{}
+	for _, o := range options {
+		if input.TooLong(o, MaxOption) {
+			return MsgOptionLong
+		}
+		k := strings.ToLower(o)
+		if seen[k] {
+			return MsgDuplicateOpts
+		}
+		seen[k] = true
+	}
+	return ""
 }
