@@ -214,6 +214,3 @@ func isAsset(p string) bool {
 // MsgMustChangePassword answers the API while the signed-in user must choose a new
 // password (the seeded admin at first sign-in).
 const MsgMustChangePassword = "You must choose a new password before you continue. Open /account/password to set it."
-
-// ChangePasswordPage is where a user who must choose a new password is sent.
-const ChangePasswordPage = web.ChangePasswordPage
