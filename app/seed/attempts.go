@@ -57,6 +57,7 @@ func seedAttempts(ctx context.Context, tx bun.Tx, qz *model.Quiz, questions []*m
 	}
 	users := make([]model.User, DemoCandidates)
 	attempts := make([]model.QuizAttempt, DemoCandidates)
+	var responses []model.QuizResponse
 	first := now.Add(-time.Duration(DemoCandidates+1) * 9 * time.Hour)
 	for n := range DemoCandidates {
 		joined := first.Add(time.Duration(n) * 9 * time.Hour)
@@ -67,19 +68,15 @@ func seedAttempts(ctx context.Context, tx bun.Tx, qz *model.Quiz, questions []*m
 		theta := r.NormFloat64()
 		form := drawForm(r, qz, questions)
 		layout := make([]model.AttemptItem, len(form))
+		chosen := make(map[string][]int, len(form))
 		answers := make(map[string]int, len(form))
 		for k, i := range form {
 			q := questions[i]
 			layout[k] = model.AttemptItem{QuestionID: q.ID, OptionOrder: r.Perm(len(q.Options))}
-			if r.Float64() < 1/(1+math.Exp(-a[i]*(theta-b[i]))) {
-				answers[q.ID] = q.CorrectIndex
-			} else {
-				answers[q.ID] = (q.CorrectIndex + 1 + r.IntN(len(q.Options)-1)) % len(q.Options)
+			chosen[q.ID] = simulatedChoice(r, q, r.Float64() < 1/(1+math.Exp(-a[i]*(theta-b[i]))))
+			if !q.Multiple() {
+				answers[q.ID] = chosen[q.ID][0]
 			}
-		}
-		chosen := make(map[string][]int, len(answers))
-		for id, v := range answers {
-			chosen[id] = []int{v}
 		}
 		g := quizpkg.GradeAnswers(layout, byID, chosen, qz.PassingScore)
 		started := joined.Add(time.Hour)
@@ -91,6 +88,8 @@ func seedAttempts(ctx context.Context, tx bun.Tx, qz *model.Quiz, questions []*m
 			Layout: layout, Answers: answers, StartedAt: started, Deadline: started.Add(time.Duration(qz.TimeLimit) * time.Minute),
 			SubmittedAt: &submitted, CorrectCount: g.Correct, Total: g.Total, Score: g.Score,
 			PassingScore: qz.PassingScore, Passed: g.Passed}
+		// each question asked, as the runner records it (the statistics read these rows)
+		responses = append(responses, simulatedResponses(r, &attempts[n], byID, chosen, spent)...)
 	}
 	if _, err := tx.NewInsert().Model(&users).Exec(ctx); err != nil {
 		return fmt.Errorf("seed demo candidates: %w", err)
@@ -98,15 +97,71 @@ func seedAttempts(ctx context.Context, tx bun.Tx, qz *model.Quiz, questions []*m
 	if _, err := tx.NewInsert().Model(&attempts).Exec(ctx); err != nil {
 		return fmt.Errorf("seed demo attempts: %w", err)
 	}
-	// each question asked, as the runner records it (the statistics read these rows)
-	var rows []model.QuizResponse
-	for n := range attempts {
-		rows = append(rows, quizpkg.NewResponses(&attempts[n], byID)...)
-	}
-	if _, err := tx.NewInsert().Model(&rows).Exec(ctx); err != nil {
+	if _, err := tx.NewInsert().Model(&responses).Exec(ctx); err != nil {
 		return fmt.Errorf("seed demo responses: %w", err)
 	}
 	return nil
+}
+
+// simulatedChoice is a candidate's answer to q: the key when right; when wrong, another
+// option (single choice) or the key with one option too many or too few (multiple
+// response).
+func simulatedChoice(r *rand.Rand, q *model.Question, right bool) []int {
+	if !q.Multiple() {
+		if right {
+			return []int{q.CorrectIndex}
+		}
+		return []int{(q.CorrectIndex + 1 + r.IntN(len(q.Options)-1)) % len(q.Options)}
+	}
+	set := map[int]bool{}
+	for _, i := range q.CorrectIndexes {
+		set[i] = true
+	}
+	if !right {
+		for {
+			flip := r.IntN(len(q.Options))
+			if set[flip] && len(set) == 1 {
+				continue // never an empty answer
+			}
+			set[flip] = !set[flip]
+			break
+		}
+	}
+	var out []int
+	for i := range q.Options {
+		if set[i] {
+			out = append(out, i)
+		}
+	}
+	return out
+}
+
+// simulatedResponses are the attempt's response rows with the simulated choices and the
+// time spent shared out over its items in the order asked (about one in ten answers
+// changed once).
+func simulatedResponses(r *rand.Rand, a *model.QuizAttempt, byID map[string]*model.Question, chosen map[string][]int, spent time.Duration) []model.QuizResponse {
+	rows := quizpkg.NewResponses(a, byID)
+	weights := make([]float64, len(rows))
+	total := 0.0
+	for i := range rows {
+		weights[i] = 0.5 + r.Float64()
+		total += weights[i]
+	}
+	at := a.StartedAt
+	for i := range rows {
+		row := &rows[i]
+		row.Chosen = chosen[row.QuestionID]
+		row.Correct = quizpkg.Right(byID[row.QuestionID], row.Chosen)
+		took := time.Duration(float64(spent) * weights[i] / total).Truncate(time.Millisecond)
+		first := at.Add(took * 3 / 4)
+		at = at.Add(took)
+		last := at
+		row.FirstAnsweredAt, row.LastAnsweredAt, row.TimeMs = &first, &last, took.Milliseconds()
+		if r.IntN(10) == 0 {
+			row.Changes = 1
+		}
+	}
+	return rows
 }
 
 // drawForm picks a form of the quiz's questions (indexes into questions): the blueprint's

@@ -103,10 +103,12 @@ var badges = []badgeSeed{
 		name: "SQL Data Analyst", category: "Data Science", typ: "skill", level: "beginner", icon: "Database", color: "teal", price: 3900,
 		description: "Shows you can answer business questions with SQL.",
 		criteria:    "Pass the SQL Data Analyst quiz with a score of 70 percent or more.",
-		// the demo of balanced forms: two topics, a blueprint (2 + 1 per attempt from a pool
-		// of 10, so the exposure cap matters), and a family (the two COUNT questions)
-		blueprint: []model.BlueprintRow{{Topic: "Aggregation", Count: 2}, {Topic: "Joins & filtering", Count: 1}},
-		families:  map[int]int{6: 2},
+		// the demo of a real exam's bank: three topics with a blueprint (3 + 2 + 2 per form
+		// from a pool of 10 + 8 + 6, so each item sits on about a third of the forms and the
+		// 40 % exposure cap steers the draw), three families (variants never share a form),
+		// both item types, and the simulated attempts of attempts.go
+		blueprint: []model.BlueprintRow{{Topic: "Aggregation", Count: 3}, {Topic: "Joins & filtering", Count: 2}, {Topic: "Query design", Count: 2}},
+		families:  map[int]int{6: 2, 15: 8, 19: 18},
 		questions: []q{
 			{"Which clause filters groups after aggregation?", []string{"WHERE", "HAVING", "ORDER BY", "LIMIT"}, 1, "easy", "HAVING filters on aggregated groups; WHERE filters rows before grouping.", "Aggregation"},
 			{"What does a LEFT JOIN return?", []string{"Only matching rows", "All rows from the left table, with matches from the right", "All rows from both tables", "Only unmatched rows"}, 1, "easy", "Unmatched left rows appear with NULLs for the right side.", "Joins & filtering"},
@@ -118,6 +120,25 @@ var badges = []badgeSeed{
 			{"AVG(column) over the values 2, NULL and 4 returns…", []string{"2", "3", "NULL", "6"}, 1, "hard", "Aggregates other than COUNT(*) skip NULLs: (2 + 4) / 2 = 3.", "Aggregation"},
 			{"Which join returns only the rows that match in both tables?", []string{"LEFT JOIN", "INNER JOIN", "FULL JOIN", "CROSS JOIN"}, 1, "easy", "An INNER JOIN keeps only the pairs that meet the join condition.", "Joins & filtering"},
 			{"Which condition finds rows where column has no value?", []string{"column = NULL", "column IS NULL", "column = ''", "NOT column"}, 1, "medium", "NULL is never equal to anything, itself included; IS NULL tests for it.", "Joins & filtering"},
+			{"Which query returns one row per customer with the total of their orders?", []string{"SELECT customer_id, SUM(amount) FROM orders GROUP BY customer_id", "SELECT customer_id, amount FROM orders ORDER BY customer_id", "SELECT SUM(amount) FROM orders", "SELECT DISTINCT customer_id FROM orders"}, 0, "easy", "GROUP BY makes one group per customer and SUM adds up each group's amounts.", "Aggregation"},
+			{"A column selected beside an aggregate, and not aggregated itself, must…", []string{"Be indexed", "Appear in GROUP BY", "Be NOT NULL", "Be numeric"}, 1, "medium", "Standard SQL requires every selected column that is not aggregated to be one of the grouping columns.", "Aggregation"},
+			{"SUM(amount) OVER (ORDER BY day) gives each row…", []string{"The total of every day", "A running total up to that row's day", "The average per day", "The number of days"}, 1, "hard", "With ORDER BY and the default frame, a window aggregate is cumulative.", "Aggregation"},
+			{"Which operator matches 'Ann', 'Anna' and 'Annette'?", []string{"name = 'Ann*'", "name LIKE 'Ann%'", "name IN ('Ann')", "name > 'Ann'"}, 1, "easy", "LIKE with % matches any run of characters after the prefix.", "Joins & filtering"},
+			{"Which query finds the customers who have no orders?", []string{"customers INNER JOIN orders … WHERE orders.id IS NULL", "customers LEFT JOIN orders … WHERE orders.id IS NULL", "customers CROSS JOIN orders", "customers JOIN orders … WHERE orders.id IS NOT NULL"}, 1, "hard", "A LEFT JOIN keeps every customer; those without a match have NULL in the order columns.", "Joins & filtering"},
+			{"Which join keeps only the pairs of rows that meet the join condition?", []string{"FULL OUTER JOIN", "LEFT JOIN", "INNER JOIN", "CROSS JOIN"}, 2, "easy", "An INNER JOIN drops the rows of either side that have no match.", "Joins & filtering"},
+			{"What does a primary key guarantee?", []string{"Fast inserts", "Each row is unique and can be named by it", "The rows are stored sorted", "The table cannot be dropped"}, 1, "easy", "A primary key is unique and never NULL, so it identifies each row.", "Query design"},
+			{"Why send a query with parameters instead of building the SQL text from input?", []string{"It is shorter", "The input cannot change the statement", "It skips the indexes", "The result is cached forever"}, 1, "easy", "Parameters travel as values, never as SQL, which prevents SQL injection.", "Query design"},
+			{"What is the best way to read the 10 newest orders?", []string{"Read every order and keep the last 10 in the application", "ORDER BY created_at DESC LIMIT 10", "LIMIT 10 alone", "GROUP BY created_at LIMIT 10"}, 1, "medium", "Sort and limit in the database: without ORDER BY, LIMIT returns arbitrary rows.", "Query design"},
+			{"Without ORDER BY, the 10 rows a LIMIT 10 query returns are…", []string{"The first 10 inserted", "Any 10 rows: the order is not defined", "The 10 smallest primary keys", "Sorted by the first column"}, 1, "medium", "A table has no order of its own; only ORDER BY defines one.", "Query design"},
+			{"Which normal form removes columns that depend on only part of a composite key?", []string{"First normal form", "Second normal form", "Third normal form", "Fifth normal form"}, 1, "hard", "Second normal form requires every non-key column to depend on the whole key.", "Query design"},
+		},
+		multiple: []mq{
+			{"Which of these are aggregate functions? Select all that apply.", []string{"MIN", "COALESCE", "MAX", "UPPER", "AVG"}, []int{0, 2, 4}, true, "easy",
+				"MIN, MAX and AVG reduce many rows to one value; COALESCE and UPPER work on one row at a time.", "Aggregation"},
+			{"Which conditions keep a row whose price is 10? Select all that apply.", []string{"price BETWEEN 5 AND 10", "price IN (10, 20)", "price > 10", "price <> 10", "price >= 10"}, []int{0, 1, 4}, false, "medium",
+				"BETWEEN includes both ends and >= includes 10; > and <> leave it out.", "Joins & filtering"},
+			{"Which help WHERE customer_id = ? run fast on a large table? Select all that apply.", []string{"An index on customer_id", "Selecting only the columns needed", "Wrapping customer_id in a function", "SELECT DISTINCT *"}, []int{0, 1}, false, "hard",
+				"An index finds the rows directly and fewer columns mean less to read; a function on the column keeps the index from being used and DISTINCT adds work.", "Query design"},
 		},
 	},
 	{

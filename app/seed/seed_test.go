@@ -132,9 +132,10 @@ func TestSeededCriteriaMatchTheQuiz(t *testing.T) {
 	}
 }
 
-// TestSeededBlueprintQuizDrawsBalancedForms: the SQL Data Analyst quiz demonstrates
-// balanced forms: two topics with a blueprint, a family, a pool of 10 for 3 per attempt,
-// and its pool can draw forms meeting every rule.
+// TestSeededBlueprintQuizDrawsBalancedForms: the SQL Data Analyst quiz demonstrates a
+// real exam's bank: three topics with a blueprint, three families, both item types, a pool
+// of 24 for 7 per form; its pool draws forms meeting every rule, and over 1,000 draws the
+// exposure cap is what keeps the most used items at 40 % of the forms.
 func TestSeededBlueprintQuizDrawsBalancedForms(t *testing.T) {
 	d := apptest.OpenDB(t)
 	ctx := context.Background()
@@ -160,18 +161,78 @@ func TestSeededBlueprintQuizDrawsBalancedForms(t *testing.T) {
 		}
 	}
 	apptest.Expect(t, "SQL quiz", qz,
-		apptest.Eq("Blueprint", fmt.Sprint(qz.Blueprint), "[{Aggregation 2} {Joins & filtering 1}]"),
-		apptest.Eq("QuestionsPerAttempt", qz.QuestionsPerAttempt, 3),
+		apptest.Eq("Blueprint", fmt.Sprint(qz.Blueprint), "[{Aggregation 3} {Joins & filtering 2} {Query design 2}]"),
+		apptest.Eq("QuestionsPerAttempt", qz.QuestionsPerAttempt, 7),
 		apptest.Eq("ExposureRate", quiz.ExposureRate(&qz), 40),
-		apptest.Eq("active pool", len(p.Active), 10),
-		apptest.Eq("families of two or more", linked, 1))
-	r := rand.New(rand.NewPCG(5, 6))
-	for i := 0; i < 200; i++ {
-		f, err := quiz.Draw(p.Items, quiz.Spec{Blueprint: qz.Blueprint, Target: p.Target, Cap: quiz.CapCount(40)}, r)
-		if err != nil || len(f.Items) != 3 || !quiz.InBand(f.Mean, p.Target) {
-			t.Fatalf("draw %d: %v %+v", i, err, f)
+		apptest.Eq("active pool", len(p.Active), 24),
+		apptest.Eq("multiple-response items", countMultiple(p.Active), 3),
+		apptest.Eq("families of two or more", linked, 3))
+	// 1,000 draws in a row, each item's exposure counted over the last forms as the quiz
+	// counts it: with the cap no item is on more than 40 % of any 200 consecutive forms;
+	// without it the draw's difficulty band would put some item over (the cap matters)
+	run := func(capCount int) (worst int, id string) {
+		r := rand.New(rand.NewPCG(5, 6))
+		var forms [][]string
+		for n := 0; n < 1000; n++ {
+			items := append([]quiz.Item(nil), p.Items...)
+			recent := map[string]int{}
+			for _, f := range forms[max(0, len(forms)-(quiz.ExposureWindow-1)):] {
+				for _, x := range f {
+					recent[x]++
+				}
+			}
+			for i := range items {
+				items[i].Exposure = recent[items[i].ID]
+			}
+			f, err := quiz.Draw(items, quiz.Spec{Blueprint: qz.Blueprint, Target: p.Target, Cap: capCount}, r)
+			if err != nil || len(f.Items) != 7 || !quiz.InBand(f.Mean, p.Target) {
+				t.Fatalf("draw %d: %v %+v", n, err, f)
+			}
+			var ids []string
+			for _, it := range f.Items {
+				ids = append(ids, it.ID)
+			}
+			forms = append(forms, ids)
+			if n >= quiz.ExposureWindow-1 {
+				counts := map[string]int{}
+				for _, f := range forms[n-quiz.ExposureWindow+1:] {
+					for _, x := range f {
+						counts[x]++
+					}
+				}
+				for x, c := range counts {
+					if c > worst {
+						worst, id = c, x
+					}
+				}
+			}
+		}
+		return worst, id
+	}
+	text := map[string]string{}
+	for _, q := range p.Active {
+		text[q.ID] = q.Text
+	}
+	capCount := quiz.CapCount(quiz.ExposureRate(&qz))
+	worst, id := run(capCount)
+	if worst > capCount {
+		t.Fatalf("with the cap, %s was on %d of %d consecutive forms (cap %d)", text[id], worst, quiz.ExposureWindow, capCount)
+	}
+	uncapped, uid := run(quiz.ExposureWindow + 1)
+	t.Logf("most used item: %d of %d forms with the cap, %d without (%q)", worst, quiz.ExposureWindow, uncapped, text[uid])
+	if uncapped <= capCount {
+		t.Fatalf("without the cap the most used item is on only %d of %d forms: the seeded pool does not show exposure control", uncapped, quiz.ExposureWindow)
+	}
+}
+
+func countMultiple(qs []model.Question) int {
+	n := 0
+	for _, q := range qs {
+		if q.Multiple() {
+			n++
 		}
 	}
+	return n
 }
 
 // The demo quiz's simulated attempts: enough that every figure of the public technical
@@ -200,7 +261,7 @@ func TestSeededDemoAttemptsShowEveryFigure(t *testing.T) {
 		apptest.Eq("N", f.N, seed.DemoCandidates),
 		apptest.Eq("DemoAttempts", f.DemoAttempts, seed.DemoCandidates),
 		apptest.True("Enough", f.Enough),
-		apptest.Eq("FormLength", f.FormLength, 3),
+		apptest.Eq("FormLength", f.FormLength, 7),
 		apptest.True("Reliability", f.Reliability != nil && *f.Reliability > 0 && *f.Reliability < 1),
 		apptest.True("SEM", f.SEM != nil && *f.SEM > 0),
 		apptest.True("DecisionConsistency", f.DecisionConsistency != nil && *f.DecisionConsistency > 50),
@@ -236,12 +297,19 @@ func TestSeededDemoAttemptsShowEveryFigure(t *testing.T) {
 			}
 			families[fam] = true
 		}
+		var rows []model.QuizResponse
+		if err := d.NewSelect().Model(&rows).Where("attempt_id = ?", a.ID).Scan(ctx); err != nil {
+			t.Fatal(err)
+		}
 		chosen := map[string][]int{}
-		for id, v := range a.Answers {
-			chosen[id] = []int{v}
+		for _, row := range rows {
+			chosen[row.QuestionID] = row.Chosen
+			if row.TimeMs <= 0 || row.FirstAnsweredAt == nil || row.LastAnsweredAt == nil || row.LastAnsweredAt.After(*a.SubmittedAt) {
+				t.Fatalf("attempt %s: response %+v has no believable times", a.ID, row)
+			}
 		}
 		g := quiz.GradeAnswers(a.Layout, byID, chosen, qz.PassingScore)
-		if topics["Aggregation"] != 2 || topics["Joins & filtering"] != 1 || g.Score != a.Score || g.Passed != a.Passed || a.SubmittedAt == nil {
+		if len(rows) != 7 || topics["Aggregation"] != 3 || topics["Joins & filtering"] != 2 || topics["Query design"] != 2 || g.Score != a.Score || g.Passed != a.Passed || a.SubmittedAt == nil {
 			t.Fatalf("attempt %s: topics %v, graded %+v, stored score %v passed %v", a.ID, topics, g, a.Score, a.Passed)
 		}
 	}
