@@ -114,20 +114,28 @@ func Analyze(sittings []Sitting, ids []string, texts map[string]string) QuizStat
 	}
 	st.MedianScore = round(Median(scores), 1)
 	st.MedianTime = round(Median(times), 1)
-	for _, id := range ids {
-		it := ItemStats{QuestionID: id, Text: texts[id], Flags: []string{}}
-		var right, wrong []float64
-		for _, s := range sittings {
-			ok, asked := s.Items[id]
-			if !asked {
-				continue
-			}
-			if ok {
-				right = append(right, s.Score)
-			} else {
-				wrong = append(wrong, s.Score)
+	// the scores of the sittings that got each question right and wrong, in one pass over
+	// the answers
+	at := make(map[string]int, len(ids))
+	for k, id := range ids {
+		at[id] = k
+	}
+	right, wrong := make([][]float64, len(ids)), make([][]float64, len(ids))
+	for _, s := range sittings {
+		for id, ok := range s.Items {
+			k, listed := at[id]
+			switch {
+			case !listed:
+			case ok:
+				right[k] = append(right[k], s.Score)
+			default:
+				wrong[k] = append(wrong[k], s.Score)
 			}
 		}
+	}
+	for k, id := range ids {
+		it := ItemStats{QuestionID: id, Text: texts[id], Flags: []string{}}
+		right, wrong := right[k], wrong[k]
 		it.TimesAsked, it.Correct = len(right)+len(wrong), len(right)
 		if it.TimesAsked > 0 {
 			p := float64(it.Correct) / float64(it.TimesAsked)
