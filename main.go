@@ -281,7 +281,8 @@ func serve(args []string) error {
 	go mailer.Run(ctx, 5*time.Second)
 
 	// the credential issuing keys: a bad MERITMARK_CREDENTIAL_KEYS stops the start here
-	if _, err := credential.Open(ctx, d, credential.Options{DataDir: cfg.DataDir, Configured: cfg.CredentialKeys, BaseURL: cfg.BaseURL}); err != nil {
+	issuer, err := credential.Open(ctx, d, credential.Options{DataDir: cfg.DataDir, Configured: cfg.CredentialKeys, BaseURL: cfg.BaseURL})
+	if err != nil {
 		return err
 	}
 	a := app.New(&app.Deps{
@@ -292,6 +293,7 @@ func serve(args []string) error {
 		Mailer:   mailer,
 		Sessions: &session.Store{DB: d, Idle: cfg.SessionIdle, MaxAge: cfg.SessionMaxAge, Secure: cfg.Secure()},
 		Limiter:  &ratelimit.Limiter{DB: d},
+		Issuer:   issuer,
 		Policy:   web.Policy{AdminsWithoutTwoStep: cfg.AdminsWithoutTwoStep},
 		Static:   assets.Handler(),
 		Metrics:  m,

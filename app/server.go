@@ -17,6 +17,7 @@ import (
 
 	"meritmark/app/auth"
 	"meritmark/app/config"
+	"meritmark/app/credential"
 	"meritmark/app/events"
 	"meritmark/app/mail"
 	"meritmark/app/metrics"
@@ -41,6 +42,9 @@ type Deps struct {
 	Limiter  *ratelimit.Limiter
 	// Static serves /static/*; nil in tests that do not need assets.
 	Static fiber.Handler
+	// Issuer signs and verifies credentials (opened once by main: credential.Open);
+	// required.
+	Issuer *credential.Issuer
 	// Policy is what the access guard enforces beyond each route's access level.
 	Policy web.Policy
 	// Events is the bus writers record domain events on (app/events); nil = a new one.
@@ -93,6 +97,9 @@ const UploadReadTimeout = 10 * time.Minute
 
 // New builds the application.
 func New(d *Deps) *App {
+	if d.Issuer == nil {
+		panic("app: Deps.Issuer is required (credential.Open)")
+	}
 	a := &App{Deps: d}
 	a.subscribe()
 	a.checkSharedSecrets() // instances of one database with different secrets (secrets.go)

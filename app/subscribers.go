@@ -9,7 +9,6 @@ import (
 	"github.com/uptrace/bun"
 
 	"meritmark/app/auth"
-	"meritmark/app/credential"
 	"meritmark/app/events"
 	"meritmark/app/halloffame"
 	"meritmark/app/pagecache"
@@ -55,9 +54,7 @@ func (a *App) subscribe() {
 	}, events.GrantIssued, events.GrantRevoked, events.GrantExpiryChanged, events.GrantExpired)
 	// the issuer's cached credential documents, once the change is visible
 	d.Events.AfterCommit(func(e *events.Event) {
-		if d.DB != nil {
-			credential.Changed(d.DB, e.SubjectID)
-		}
+		d.Issuer.Changed(e.SubjectID)
 	}, events.GrantIssued, events.GrantRevoked, events.GrantExpiryChanged)
 }
 

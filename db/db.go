@@ -200,3 +200,13 @@ func SQLitePath(databaseURL, dataDir string) (string, bool) {
 	}
 	return "", false
 }
+
+// ForUpdate locks the rows q selects until d's transaction ends. Only PostgreSQL needs row
+// locks: SQLite transactions begin IMMEDIATE (_txlock=immediate), one writer at a time,
+// so there q is returned as it is.
+func ForUpdate(d bun.IDB, q *bun.SelectQuery) *bun.SelectQuery {
+	if EngineOf(d) == Postgres {
+		return q.For("UPDATE")
+	}
+	return q
+}

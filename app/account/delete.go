@@ -73,20 +73,15 @@ func (s *Service) Delete(ctx context.Context, actor *model.User, userID, origin 
 
 		// the member's applications first: an approval running now (which locks its
 		// application) either commits before this reads the grants, or finds it closed
-		if db.EngineOf(tx) == db.Postgres {
-			var ids []string
-			if err := tx.NewSelect().Model((*model.Application)(nil)).Column("id").Where("user_id = ?", u.ID).
-				For("UPDATE").Scan(ctx, &ids); err != nil {
-				return err
-			}
+		var ids []string
+		if err := db.ForUpdate(tx, tx.NewSelect().Model((*model.Application)(nil)).Column("id").Where("user_id = ?", u.ID)).
+			Scan(ctx, &ids); err != nil {
+			return err
 		}
 		// grants: revoked for good, exactly as an admin revoke (audit entry each)
 		var gs []model.BadgeGrant
 		q := tx.NewSelect().Model(&gs).Where("user_id = ? AND revoked_at IS NULL", u.ID).OrderExpr("granted_at, id")
-		if db.EngineOf(tx) == db.Postgres {
-			q = q.For("UPDATE")
-		}
-		if err := q.Scan(ctx); err != nil {
+		if err := db.ForUpdate(tx, q).Scan(ctx); err != nil {
 			return err
 		}
 		var badges []string

@@ -33,6 +33,7 @@ type Deps struct {
 	Mailer   *mail.Worker
 	Sessions *session.Store
 	Events   *events.Bus
+	Issuer   *credential.Issuer
 }
 
 // Handler is the HTTP side of the data rights.
@@ -46,8 +47,8 @@ type Handler struct {
 // New makes the handler: the credential issuer the verify pages use, and the auth
 // feature's checks of passwords and two-step codes.
 func New(d Deps) *Handler {
-	iss := credential.MustOpen(d.DB, credential.Options{DataDir: d.Config.DataDir, Configured: d.Config.CredentialKeys, BaseURL: d.Site.BaseURL})
-	a := auth.New(d.DB, d.Site, d.Sessions, d.Limiter, d.Mailer).WithSecretKey(d.Config).Service()
+	iss := d.Issuer
+	a := auth.New(d.DB, d.Site, d.Sessions, d.Limiter, d.Mailer).WithSecretKey(d.Config).WithIssuer(iss).Service()
 	svc := &Service{DB: d.DB, Store: d.Storage, Issuer: iss, Credentials: verify.NewService(d.DB, iss, nil, ""), Auth: a, Mailer: d.Mailer, Events: d.Events}
 	return &Handler{svc: svc, site: d.Site, limiter: d.Limiter, sessions: d.Sessions}
 }

@@ -14,8 +14,8 @@ import (
 func findUser(ctx context.Context, d bun.IDB, id string, lock bool) (*model.User, error) {
 	var u model.User
 	q := d.NewSelect().Model(&u).Where("id = ?", id)
-	if lock && db.EngineOf(d) == db.Postgres {
-		q = q.For("UPDATE")
+	if lock {
+		q = db.ForUpdate(d, q)
 	}
 	if err := q.Scan(ctx); err != nil {
 		if db.IsNoRows(err) {

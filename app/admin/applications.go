@@ -162,16 +162,13 @@ func choosePayment(a model.Application, ps []model.Payment) *model.Payment {
 	return nil
 }
 
-// lockApplication reads the application and holds its row until the transaction ends.
+// lockApplication is model.LockApplication with the back office's 404 for a missing one.
 func lockApplication(ctx context.Context, tx bun.Tx, id string) (*model.Application, error) {
-	var a model.Application
-	if err := forUpdate(tx, tx.NewSelect().Model(&a).Where("id = ?", id)).Scan(ctx); err != nil {
-		if db.IsNoRows(err) {
-			return nil, web.NotFound(MsgApplicationMissing)
-		}
-		return nil, err
+	a, err := model.LockApplication(ctx, tx, id)
+	if db.IsNoRows(err) {
+		return nil, web.NotFound(MsgApplicationMissing)
 	}
-	return &a, nil
+	return a, err
 }
 
 // appState is an application as the audit log records it.

@@ -9,6 +9,7 @@ import (
 	"github.com/gofiber/fiber/v3"
 	"github.com/uptrace/bun"
 
+	"meritmark/app/credential"
 	"meritmark/app/events"
 	"meritmark/app/mail"
 	"meritmark/app/model"
@@ -24,8 +25,8 @@ type Handler struct {
 }
 
 // New makes the handler.
-func New(d *bun.DB, site *web.Site, s storage.Store, m *mail.Worker, bus *events.Bus) *Handler {
-	return &Handler{svc: NewService(d, s, m, bus), site: site}
+func New(d *bun.DB, site *web.Site, s storage.Store, iss *credential.Issuer, m *mail.Worker, bus *events.Bus) *Handler {
+	return &Handler{svc: NewService(d, s, iss, m, bus), site: site}
 }
 
 // Service exposes the use cases (for tests and other features).

@@ -14,6 +14,7 @@ import (
 	"meritmark/app/mail"
 	"meritmark/app/model"
 	"meritmark/app/web"
+	"meritmark/db"
 )
 
 // ReviewResult is what an approval or rejection did.
@@ -57,7 +58,7 @@ func (s *Service) Approve(ctx context.Context, actor *model.User, id string, gra
 		// hold the applicant's row too: approvals for one user run one after another, so
 		// the "already holds this badge" check below cannot race
 		var u model.User
-		if err := forUpdate(tx, tx.NewSelect().Model(&u).Where("id = ?", a.UserID)).Scan(ctx); err != nil {
+		if err := db.ForUpdate(tx, tx.NewSelect().Model(&u).Where("id = ?", a.UserID)).Scan(ctx); err != nil {
 			return fmt.Errorf("applicant: %w", err)
 		}
 		var b model.Badge
@@ -103,7 +104,7 @@ func (s *Service) Approve(ctx context.Context, actor *model.User, id string, gra
 			app = a
 			return nil
 		}
-		r, err := grant.Issue(ctx, tx, grant.Input{Application: a, Badge: &b, GrantedBy: actor.ID, Now: now, Origin: origin})
+		r, err := grant.Issue(ctx, tx, grant.Input{Issuer: s.Issuer, Application: a, Badge: &b, GrantedBy: actor.ID, Now: now, Origin: origin})
 		if err != nil {
 			return err
 		}

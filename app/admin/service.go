@@ -3,6 +3,7 @@ package admin
 import (
 	"github.com/uptrace/bun"
 
+	"meritmark/app/credential"
 	"meritmark/app/events"
 	"meritmark/app/mail"
 	"meritmark/app/storage"
@@ -14,12 +15,13 @@ type Service struct {
 	Storage storage.Store
 	Mailer  *mail.Worker
 	Events  *events.Bus
+	Issuer  *credential.Issuer // signs the grants approvals make
 	st      store
 }
 
 // NewService makes the service.
-func NewService(d *bun.DB, s storage.Store, m *mail.Worker, bus *events.Bus) *Service {
-	return &Service{DB: d, Storage: s, Mailer: m, Events: bus}
+func NewService(d *bun.DB, s storage.Store, iss *credential.Issuer, m *mail.Worker, bus *events.Bus) *Service {
+	return &Service{DB: d, Storage: s, Issuer: iss, Mailer: m, Events: bus}
 }
 
 func (s *Service) kick() {

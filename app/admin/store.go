@@ -14,15 +14,6 @@ import (
 // store holds the bun queries of the back office.
 type store struct{}
 
-// forUpdate locks the selected rows until the transaction ends on PostgreSQL. SQLite
-// needs no row locks: its transactions begin IMMEDIATE (one writer at a time).
-func forUpdate(d bun.IDB, q *bun.SelectQuery) *bun.SelectQuery {
-	if db.EngineOf(d) == db.Postgres {
-		return q.For("UPDATE")
-	}
-	return q
-}
-
 const likeEsc = ` ESCAPE '\'`
 
 // applicationSearch narrows q (over applications) to rows matching search: applicant

@@ -89,7 +89,7 @@ func userStateOf(u *model.User) userState {
 
 func lockUser(ctx context.Context, tx bun.Tx, id string) (*model.User, error) {
 	var u model.User
-	if err := forUpdate(tx, tx.NewSelect().Model(&u).Where("id = ?", id)).Scan(ctx); err != nil {
+	if err := db.ForUpdate(tx, tx.NewSelect().Model(&u).Where("id = ?", id)).Scan(ctx); err != nil {
 		if db.IsNoRows(err) {
 			return nil, web.NotFound(MsgUserMissing)
 		}
@@ -111,7 +111,7 @@ func (s *Service) UpdateUser(ctx context.Context, actor *model.User, id string, 
 			// the one who waited counts again after the other's commit.
 			var ids []string
 			q := tx.NewSelect().Model((*model.User)(nil)).Column("id").Where("role = ?", model.RoleAdmin).OrderExpr("id")
-			if err := forUpdate(tx, q).Scan(ctx, &ids); err != nil {
+			if err := db.ForUpdate(tx, q).Scan(ctx, &ids); err != nil {
 				return err
 			}
 			admins = len(ids)

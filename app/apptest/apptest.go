@@ -30,6 +30,7 @@ import (
 	"meritmark/app"
 	"meritmark/app/auth"
 	"meritmark/app/config"
+	"meritmark/app/credential"
 	"meritmark/app/mail"
 	"meritmark/app/model"
 	"meritmark/app/ratelimit"
@@ -149,7 +150,13 @@ func New(t testing.TB, opts ...Option) *Env {
 	if err != nil {
 		t.Fatal(err)
 	}
+	// the issuer as main opens it (keys generated into the data directory)
+	issuer, err := credential.Open(context.Background(), d, credential.Options{DataDir: dataDir})
+	if err != nil {
+		t.Fatal(err)
+	}
 	deps := &app.Deps{
+		Issuer:   issuer,
 		Config:   cfg,
 		DB:       d,
 		Site:     &web.Site{Renderer: FakeRenderer{}, SupportEmail: cfg.SupportEmail},

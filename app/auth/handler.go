@@ -11,6 +11,7 @@ import (
 	"github.com/gofiber/fiber/v3"
 	"github.com/uptrace/bun"
 
+	"meritmark/app/credential"
 	"meritmark/app/events"
 	"meritmark/app/mail"
 	"meritmark/app/metrics"
@@ -38,6 +39,13 @@ func New(d *bun.DB, site *web.Site, sessions *session.Store, limiter *ratelimit.
 // WithEvents gives the handler the event bus the grants a confirmation issues are recorded on.
 func (h *Handler) WithEvents(b *events.Bus) *Handler {
 	h.svc.Events = b
+	return h
+}
+
+// WithIssuer gives the handler the credential issuer that signs the grants a confirmation
+// issues.
+func (h *Handler) WithIssuer(i *credential.Issuer) *Handler {
+	h.svc.Issuer = i
 	return h
 }
 

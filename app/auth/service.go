@@ -8,6 +8,7 @@ import (
 
 	"github.com/uptrace/bun"
 
+	"meritmark/app/credential"
 	"meritmark/app/events"
 	"meritmark/app/mail"
 	"meritmark/app/metrics"
@@ -59,6 +60,8 @@ type Service struct {
 	Policy web.Policy
 	// Events records the grants a confirmation issues (app/events).
 	Events *events.Bus
+	// Issuer signs the grants a confirmation issues.
+	Issuer *credential.Issuer
 }
 
 func (s *Service) now() time.Time {

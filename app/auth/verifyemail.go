@@ -9,6 +9,7 @@ import (
 
 	"github.com/uptrace/bun"
 
+	"meritmark/app/credential"
 	"meritmark/app/grant"
 	"meritmark/app/mail"
 	"meritmark/app/model"
@@ -113,7 +114,7 @@ func (s *Service) VerifyEmail(ctx context.Context, tok, origin string, cl Client
 		if n, _ := res.RowsAffected(); n != 1 {
 			return web.BadRequest(MsgVerifyInvalid)
 		}
-		if err := lockRow(tx, tx.NewSelect().Model(&u).Where("id = ?", v.UserID)).Scan(ctx); err != nil {
+		if err := db.ForUpdate(tx, tx.NewSelect().Model(&u).Where("id = ?", v.UserID)).Scan(ctx); err != nil {
 			return err
 		}
 		if u.EmailVerifiedAt == nil {
@@ -131,7 +132,7 @@ func (s *Service) VerifyEmail(ctx context.Context, tok, origin string, cl Client
 		if _, err := tx.NewDelete().Model((*EmailVerification)(nil)).Where("user_id = ? AND id <> ?", u.ID, v.ID).Exec(ctx); err != nil {
 			return err
 		}
-		issued, err = IssueWaitingGrants(ctx, tx, &u, origin, now)
+		issued, err = IssueWaitingGrants(ctx, tx, s.Issuer, &u, origin, now)
 		return err
 	})
 	if err != nil {
@@ -141,20 +142,11 @@ func (s *Service) VerifyEmail(ctx context.Context, tok, origin string, cl Client
 	return &u, issued, nil
 }
 
-// lockRow locks the selected rows until the transaction ends on PostgreSQL (SQLite
-// transactions are one writer at a time).
-func lockRow(d bun.IDB, q *bun.SelectQuery) *bun.SelectQuery {
-	if db.EngineOf(d) == db.Postgres {
-		return q.For("UPDATE")
-	}
-	return q
-}
-
 // IssueWaitingGrants issues the grants that waited for u's address to be verified: each
 // approved application of u without a grant, unless u already holds that badge
-// otherwise. It mails the holder for each and answers how many were issued. u must be
-// verified and its row held by tx.
-func IssueWaitingGrants(ctx context.Context, tx bun.Tx, u *model.User, origin string, now time.Time) (int, error) {
+// otherwise, signed by iss. It mails the holder for each and answers how many were
+// issued. u must be verified and its row held by tx.
+func IssueWaitingGrants(ctx context.Context, tx bun.Tx, iss *credential.Issuer, u *model.User, origin string, now time.Time) (int, error) {
 	if !u.EmailVerified() {
 		return 0, nil
 	}
@@ -168,7 +160,7 @@ func IssueWaitingGrants(ctx context.Context, tx bun.Tx, u *model.User, origin st
 	n := 0
 	for i := range apps {
 		a := &apps[i]
-		if err := lockRow(tx, tx.NewSelect().Model(a).Where("id = ?", a.ID)).Scan(ctx); err != nil {
+		if err := db.ForUpdate(tx, tx.NewSelect().Model(a).Where("id = ?", a.ID)).Scan(ctx); err != nil {
 			return n, err
 		}
 		if a.Status != model.StatusApproved {
@@ -192,7 +184,7 @@ func IssueWaitingGrants(ctx context.Context, tx bun.Tx, u *model.User, origin st
 		if a.ReviewedBy != nil {
 			by = *a.ReviewedBy
 		}
-		r, err := grant.Issue(ctx, tx, grant.Input{Application: a, Badge: &b, GrantedBy: by, Now: now, Origin: origin})
+		r, err := grant.Issue(ctx, tx, grant.Input{Issuer: iss, Application: a, Badge: &b, GrantedBy: by, Now: now, Origin: origin})
 		if err != nil {
 			return n, err
 		}

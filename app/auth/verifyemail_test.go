@@ -139,7 +139,7 @@ func TestUnverifiedAddressGetsNoCredentialUntilConfirmed(t *testing.T) {
 		t.Fatal("a changed address stayed verified")
 	}
 	// and no credential is signed for it, whoever asks
-	iss := credential.ForDB(e.DB)
+	iss := e.Deps.Issuer
 	if iss == nil {
 		t.Fatal("no issuer")
 	}

@@ -12,6 +12,7 @@ import (
 
 	"meritmark/app/audit"
 	"meritmark/app/auth"
+	"meritmark/app/credential"
 	"meritmark/app/events"
 	"meritmark/app/grant"
 	"meritmark/app/mail"
@@ -25,13 +26,14 @@ type Handler struct {
 	DB     *bun.DB
 	Site   *web.Site
 	Mailer *mail.Worker
-	Events *events.Bus // a claim records award.claimed (and grant.issued)
+	Events *events.Bus        // a claim records award.claimed (and grant.issued)
+	Issuer *credential.Issuer // signs the grant a claim makes
 	now    func() time.Time
 }
 
 // New makes the handler.
-func New(d *bun.DB, site *web.Site, mailer *mail.Worker, bus *events.Bus) *Handler {
-	return &Handler{DB: d, Site: site, Mailer: mailer, Events: bus, now: model.Now}
+func New(d *bun.DB, site *web.Site, iss *credential.Issuer, mailer *mail.Worker, bus *events.Bus) *Handler {
+	return &Handler{DB: d, Site: site, Issuer: iss, Mailer: mailer, Events: bus, now: model.Now}
 }
 
 // Routes lists the routes.
@@ -141,8 +143,8 @@ func find(ctx context.Context, d bun.IDB, tok string, lock bool) (*Award, error)
 	}
 	var a Award
 	q := d.NewSelect().Model(&a).Where("token_hash = ?", HashToken(tok))
-	if lock && db.EngineOf(d) == db.Postgres {
-		q = q.For("UPDATE")
+	if lock {
+		q = db.ForUpdate(d, q)
 	}
 	if err := q.Scan(ctx); err != nil {
 		if db.IsNoRows(err) {
@@ -206,7 +208,7 @@ func (h *Handler) claim(c fiber.Ctx) error {
 		if a.CreatedBy != nil {
 			by = *a.CreatedBy
 		}
-		g, err := grant.IssueDirect(ctx, tx, grant.DirectInput{UserID: u.ID, Badge: &b, GrantedBy: by, Now: now, Origin: origin})
+		g, err := grant.IssueDirect(ctx, tx, grant.DirectInput{Issuer: h.Issuer, UserID: u.ID, Badge: &b, GrantedBy: by, Now: now, Origin: origin})
 		if err != nil {
 			return err
 		}

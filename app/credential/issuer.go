@@ -65,18 +65,10 @@ type Options struct {
 	BaseURL    string
 }
 
-// registry maps a database to its issuer. Grants are made inside other features'
-// transactions (app/grant), which reach the issuer through their transaction's database:
-// one process may serve several databases (tests do), each with its own keys.
-var registry sync.Map // *bun.DB -> *Issuer
-
-// Open loads (or creates) the issuing keys, records their public halves in signing_keys
-// and registers the issuer for d. Opening again for the same database returns the issuer
-// already registered.
+// Open loads (or creates) the issuing keys and records their public halves in
+// signing_keys. main opens the issuer once and passes it to the features through
+// app.Deps; there is no registry: whoever signs or verifies is given the issuer.
 func Open(ctx context.Context, d *bun.DB, o Options) (*Issuer, error) {
-	if v, ok := registry.Load(d); ok {
-		return v.(*Issuer), nil
-	}
 	keys, err := LoadKeyring(o.DataDir, o.Configured)
 	if err != nil {
 		return nil, err
@@ -85,20 +77,8 @@ func Open(ctx context.Context, d *bun.DB, o Options) (*Issuer, error) {
 	if err := iss.Publish(ctx, append(append([]*Key{}, keys.ES...), keys.Keys...)...); err != nil {
 		return nil, err
 	}
-	v, _ := registry.LoadOrStore(d, iss)
-	return v.(*Issuer), nil
+	return iss, nil
 }
-
-// ForDB is the issuer registered for d, or nil.
-func ForDB(d *bun.DB) *Issuer {
-	if v, ok := registry.Load(d); ok {
-		return v.(*Issuer)
-	}
-	return nil
-}
-
-// Forget drops d's issuer (when the database is closed).
-func Forget(d *bun.DB) { registry.Delete(d) }
 
 // Publish records the public keys (each ES256 key; each seed's Ed25519 key and the ES256
 // key once derived from it) in signing_keys (keys already there are kept as they are).
@@ -223,13 +203,6 @@ func (i *Issuer) Changed(grantID string) {
 	i.mu.RUnlock()
 	for _, fn := range ls {
 		fn(grantID)
-	}
-}
-
-// Changed tells d's issuer, if any, that grantID changed (app/grant calls it on a revoke).
-func Changed(d *bun.DB, grantID string) {
-	if i := ForDB(d); i != nil {
-		i.Changed(grantID)
 	}
 }
 
@@ -369,16 +342,12 @@ func StatusListBits(ctx context.Context, d bun.IDB) (int, error) {
 	return ListBits(n), nil
 }
 
-// SignInTx signs g inside tx with the issuer of tx's database (app/grant calls it after
-// the grant row exists). origin is the request's origin; without one (and without a
-// configured base URL or an earlier credential to take it from) the grant is left unsigned
-// and is signed on its first verification. Without an issuer (a test database with no
-// keys) it does nothing.
-func SignInTx(ctx context.Context, tx bun.Tx, g *model.BadgeGrant, origin string) error {
-	i := ForDB(tx.NewSelect().DB())
-	if i == nil {
-		return nil
-	}
+// SignInTx signs g inside tx (app/grant calls it after the grant row exists). origin is
+// the request's origin; without one (and without a configured base URL or an earlier
+// credential to take it from: a grant made by a background job on an instance that has
+// never served a request) the grant is left unsigned and is signed on its first
+// verification.
+func (i *Issuer) SignInTx(ctx context.Context, tx bun.Tx, g *model.BadgeGrant, origin string) error {
 	o := i.OriginFor(origin)
 	if o == "" && g.CredentialOrigin == "" {
 		if o = i.DefaultOrigin(ctx, tx); o == "" {
@@ -431,14 +400,4 @@ func (i *Issuer) VerifyLD(ctx context.Context, origin string, raw []byte) (*Key,
 		return nil
 	})
 	return found, err
-}
-
-// MustOpen is Open for the wiring of the route table (main opens the issuer first, so a
-// bad configuration stops the start with a message; here it can only be a bug).
-func MustOpen(d *bun.DB, o Options) *Issuer {
-	i, err := Open(context.Background(), d, o)
-	if err != nil {
-		panic(fmt.Sprintf("credential: %v", err))
-	}
-	return i
 }

@@ -40,7 +40,6 @@ func TestRotationKeepsOldCredentialsVerifying(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	defer credential.Forget(d)
 	g1 := grant(1)
 	if err := iss.SignGrant(ctx, d, g1, "https://a.example/"); err != nil {
 		t.Fatal(err)
@@ -55,7 +54,6 @@ func TestRotationKeepsOldCredentialsVerifying(t *testing.T) {
 	if _, _, err := credential.RotateKeyFile(dir); err != nil {
 		t.Fatal(err)
 	}
-	credential.Forget(d)
 	iss2, err := credential.Open(ctx, d, credential.Options{DataDir: dir})
 	if err != nil {
 		t.Fatal(err)
@@ -77,7 +75,6 @@ func TestRotationKeepsOldCredentialsVerifying(t *testing.T) {
 	}
 
 	// another instance with its own data dir, same database
-	credential.Forget(d)
 	iss3, err := credential.Open(ctx, d, credential.Options{DataDir: t.TempDir()})
 	if err != nil {
 		t.Fatal(err)

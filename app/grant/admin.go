@@ -107,11 +107,7 @@ func lockGrant(ctx context.Context, tx bun.Tx, id string) (*model.BadgeGrant, er
 		return nil, web.NotFound(MsgGrantNotFound)
 	}
 	var g model.BadgeGrant
-	q := tx.NewSelect().Model(&g).Where("id = ?", id)
-	if db.EngineOf(tx) == db.Postgres {
-		q = q.For("UPDATE")
-	}
-	if err := q.Scan(ctx); err != nil {
+	if err := db.ForUpdate(tx, tx.NewSelect().Model(&g).Where("id = ?", id)).Scan(ctx); err != nil {
 		if db.IsNoRows(err) {
 			return nil, web.NotFound(MsgGrantNotFound)
 		}
@@ -161,7 +157,7 @@ func (s *Admin) Revoke(ctx context.Context, actor *model.User, id, reason, origi
 // RevokeTx revokes g (not revoked yet) with reason inside tx, as the admin's revoke does:
 // the grant row (the status lists read revoked_at), the holder's Hall of Fame summary, the
 // public pages' version and a grant.revoke audit entry by actor. The caller tells the
-// issuer (Issuer.Changed or credential.Changed) after the commit, so that cached
+// issuer (Issuer.Changed) after the commit, so that cached
 // verifications drop the grant, and mails the holder if it wants to.
 func RevokeTx(ctx context.Context, tx bun.Tx, actor *model.User, g *model.BadgeGrant, reason string) error {
 	before := stateOf(g)

@@ -2,7 +2,6 @@ package grant
 
 import (
 	"encoding/json"
-	"meritmark/app/config"
 	"meritmark/app/credential"
 	"meritmark/app/events"
 	"meritmark/app/mail"
@@ -24,10 +23,8 @@ type AdminHandler struct {
 	svc  *Admin
 }
 
-// NewAdmin makes the handler on the database's credential issuer (the one verify opens:
-// keys from the configuration or the data directory).
-func NewAdmin(d *bun.DB, site *web.Site, cfg *config.Config, mailer *mail.Worker, bus *events.Bus) *AdminHandler {
-	iss := credential.MustOpen(d, credential.Options{DataDir: cfg.DataDir, Configured: cfg.CredentialKeys, BaseURL: site.BaseURL})
+// NewAdmin makes the handler on the credential issuer.
+func NewAdmin(d *bun.DB, site *web.Site, iss *credential.Issuer, mailer *mail.Worker, bus *events.Bus) *AdminHandler {
 	return &AdminHandler{site: site, svc: &Admin{DB: d, Issuer: iss, Mailer: mailer, Events: bus}}
 }
 

@@ -7,6 +7,7 @@ import (
 	"github.com/uptrace/bun"
 
 	"meritmark/app/apptest"
+	"meritmark/app/credential"
 	"meritmark/app/events"
 	"meritmark/app/grant"
 	"meritmark/app/model"
@@ -18,7 +19,7 @@ func TestIssueRetriesAnIDCollision(t *testing.T) {
 	d := apptest.OpenDB(t)
 	ctx := context.Background()
 	now := model.Now()
-	u := &model.User{ID: model.NewID(), Name: "Ann", Email: "ann@x.io", PasswordHash: "x", Role: model.RoleUser, Skills: []string{}, CreatedAt: now, UpdatedAt: now}
+	u := &model.User{ID: model.NewID(), Name: "Ann", Email: "ann@x.io", PasswordHash: "x", Role: model.RoleUser, Skills: []string{}, CreatedAt: now, UpdatedAt: now, EmailVerifiedAt: &now}
 	b := &model.Badge{ID: model.NewID(), Name: "B", Category: "Design", Type: model.TypeProof, Level: "beginner", CreatedAt: now, UpdatedAt: now}
 	a1 := &model.Application{ID: model.NewID(), UserID: u.ID, BadgeID: b.ID, Type: "proof", Status: model.StatusApproved, PaymentStatus: "completed", CreatedAt: now, UpdatedAt: now}
 	a2 := &model.Application{ID: model.NewID(), UserID: u.ID, BadgeID: b.ID, Type: "proof", Status: model.StatusApproved, PaymentStatus: "completed", CreatedAt: now, UpdatedAt: now}
@@ -36,10 +37,14 @@ func TestIssueRetriesAnIDCollision(t *testing.T) {
 		}
 		return grant.NewVerificationID(), grant.NewPublicVerificationID()
 	}
+	iss, err := credential.Open(ctx, d, credential.Options{DataDir: t.TempDir()})
+	if err != nil {
+		t.Fatal(err)
+	}
 	var ids []string
 	for _, a := range []*model.Application{a1, a2} {
 		err := events.New().RunInTx(ctx, d, func(ctx context.Context, tx bun.Tx) error {
-			r, err := grant.Issue(ctx, tx, grant.Input{Application: a, GrantedBy: u.ID, Now: now})
+			r, err := grant.Issue(ctx, tx, grant.Input{Issuer: iss, Application: a, GrantedBy: u.ID, Now: now})
 			if err == nil {
 				ids = append(ids, r.Grant.VerificationID)
 			}

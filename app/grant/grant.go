@@ -67,8 +67,13 @@ func HeldUntil(now time.Time) time.Time { return now.Add(RenewalWindow) }
 // newIDs makes a grant's two ids (a variable so a test can force a collision).
 var newIDs = func() (string, string) { return NewVerificationID(), NewPublicVerificationID() }
 
+// ErrNoIssuer: a grant was asked for without the credential issuer that signs it (a
+// wiring bug: no grant is stored unsigned).
+var ErrNoIssuer = errors.New("grant: no credential issuer")
+
 // Input is what a grant is issued for.
 type Input struct {
+	Issuer      *credential.Issuer // signs the credential (required)
 	Application *model.Application // the approved application (its user and badge)
 	Badge       *model.Badge       // for the expiry (valid_months or valid_days)
 	GrantedBy   string             // the admin's id
@@ -94,6 +99,9 @@ type Result struct {
 // The caller must hold the application row (approval locks it), so two approvals of the
 // same application run one after the other; the unique index is the backstop.
 func Issue(ctx context.Context, tx bun.Tx, in Input) (*Result, error) {
+	if in.Issuer == nil {
+		return nil, ErrNoIssuer
+	}
 	a := in.Application
 	var g model.BadgeGrant
 	err := tx.NewSelect().Model(&g).Where("application_id = ?", a.ID).Limit(1).Scan(ctx)
@@ -101,7 +109,7 @@ func Issue(ctx context.Context, tx bun.Tx, in Input) (*Result, error) {
 	case err == nil:
 		if g.RevokedAt == nil {
 			if g.CredentialJWT == "" { // made before credentials were signed
-				if err := credential.SignInTx(ctx, tx, &g, in.Origin); err != nil {
+				if err := in.Issuer.SignInTx(ctx, tx, &g, in.Origin); err != nil {
 					return nil, err
 				}
 			}
@@ -123,7 +131,7 @@ func Issue(ctx context.Context, tx bun.Tx, in Input) (*Result, error) {
 			return nil, fmt.Errorf("restore grant: %w", err)
 		}
 		// sign the new credential (the badge or the holder may have changed) and count it again
-		if err := credential.SignInTx(ctx, tx, &g, in.Origin); err != nil {
+		if err := in.Issuer.SignInTx(ctx, tx, &g, in.Origin); err != nil {
 			return nil, err
 		}
 		if err := Issued(ctx, tx, &g, in.Origin); err != nil {
@@ -142,7 +150,7 @@ func Issue(ctx context.Context, tx bun.Tx, in Input) (*Result, error) {
 	if in.GrantedBy == "" { // issued later (a waiting grant) after its reviewer was deleted
 		g.GrantedBy = nil
 	}
-	if err := create(ctx, tx, &g, in.Badge, in.Origin, func() error {
+	if err := create(ctx, tx, in.Issuer, &g, in.Badge, in.Origin, func() error {
 		// the application's own grant appearing meanwhile is impossible while the caller
 		// holds the application row; anything else unique is an id collision: retry
 		n, err := tx.NewSelect().Model((*model.BadgeGrant)(nil)).Where("application_id = ?", a.ID).Count(ctx)
@@ -178,7 +186,7 @@ func ExpiryFor(b *model.Badge, now time.Time) *time.Time {
 // create inserts the new grant g (its expiry from the badge, a link to the holder's
 // previous grant of the badge, fresh ids), signs it and counts it in the Hall of Fame.
 // onCollision runs before an insert is retried after a unique violation.
-func create(ctx context.Context, tx bun.Tx, g *model.BadgeGrant, b *model.Badge, origin string, onCollision func() error) error {
+func create(ctx context.Context, tx bun.Tx, iss *credential.Issuer, g *model.BadgeGrant, b *model.Badge, origin string, onCollision func() error) error {
 	g.ExpiresAt = ExpiryFor(b, g.GrantedAt)
 	// a renewal: the holder's latest grant of this badge that was not revoked
 	var prev []string
@@ -208,7 +216,7 @@ func create(ctx context.Context, tx bun.Tx, g *model.BadgeGrant, b *model.Badge,
 		}
 	}
 	// the signed credential and the Hall of Fame summary, in the same transaction
-	if err := credential.SignInTx(ctx, tx, g, origin); err != nil {
+	if err := iss.SignInTx(ctx, tx, g, origin); err != nil {
 		return err
 	}
 	return Issued(ctx, tx, g, origin)
@@ -229,6 +237,7 @@ func Revoked(ctx context.Context, tx bun.IDB, g *model.BadgeGrant) error {
 
 // DirectInput is a grant made without an application (an admin's direct award, claimed).
 type DirectInput struct {
+	Issuer    *credential.Issuer // signs the credential (required)
 	UserID    string
 	Badge     *model.Badge
 	GrantedBy string // the admin who awarded it ("" = none recorded)
@@ -238,12 +247,15 @@ type DirectInput struct {
 
 // IssueDirect makes a new grant of in.Badge to in.UserID inside tx, with no application.
 func IssueDirect(ctx context.Context, tx bun.Tx, in DirectInput) (*model.BadgeGrant, error) {
+	if in.Issuer == nil {
+		return nil, ErrNoIssuer
+	}
 	g := &model.BadgeGrant{ID: model.NewID(), UserID: in.UserID, BadgeID: in.Badge.ID, GrantedAt: in.Now}
 	if in.GrantedBy != "" {
 		by := in.GrantedBy
 		g.GrantedBy = &by
 	}
-	if err := create(ctx, tx, g, in.Badge, in.Origin, nil); err != nil {
+	if err := create(ctx, tx, in.Issuer, g, in.Badge, in.Origin, nil); err != nil {
 		return nil, err
 	}
 	return g, nil

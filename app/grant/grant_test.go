@@ -2,6 +2,7 @@ package grant_test
 
 import (
 	"context"
+	"errors"
 	"regexp"
 	"testing"
 	"time"
@@ -9,6 +10,7 @@ import (
 	"github.com/uptrace/bun"
 
 	"meritmark/app/apptest"
+	"meritmark/app/credential"
 	"meritmark/app/events"
 	"meritmark/app/grant"
 	"meritmark/app/model"
@@ -43,7 +45,7 @@ func TestIssueRestoreRevoke(t *testing.T) {
 	d := apptest.OpenDB(t)
 	ctx := context.Background()
 	now := model.Now()
-	u := &model.User{ID: model.NewID(), Name: "Ann", Email: "ann@x.io", PasswordHash: "x", Role: model.RoleUser, Skills: []string{}, CreatedAt: now, UpdatedAt: now}
+	u := &model.User{ID: model.NewID(), Name: "Ann", Email: "ann@x.io", PasswordHash: "x", Role: model.RoleUser, Skills: []string{}, CreatedAt: now, UpdatedAt: now, EmailVerifiedAt: &now}
 	days := 365
 	b := &model.Badge{ID: model.NewID(), Name: "B", Category: "Design", Type: model.TypeProof, Level: "beginner", ValidDays: &days, CreatedAt: now, UpdatedAt: now}
 	a := &model.Application{ID: model.NewID(), UserID: u.ID, BadgeID: b.ID, Type: "proof", Status: model.StatusApproved, PaymentStatus: "completed", CreatedAt: now, UpdatedAt: now}
@@ -52,11 +54,23 @@ func TestIssueRestoreRevoke(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
+	// no issuer, no grant: a grant is never stored unsigned
+	err := events.New().RunInTx(ctx, d, func(ctx context.Context, tx bun.Tx) error {
+		_, err := grant.Issue(ctx, tx, grant.Input{Application: a, Badge: b, GrantedBy: u.ID, Now: now})
+		return err
+	})
+	if !errors.Is(err, grant.ErrNoIssuer) {
+		t.Fatalf("a grant without an issuer: %v, want ErrNoIssuer", err)
+	}
+	iss, err := credential.Open(ctx, d, credential.Options{DataDir: t.TempDir()})
+	if err != nil {
+		t.Fatal(err)
+	}
 	issue := func() *grant.Result {
 		var r *grant.Result
 		err := events.New().RunInTx(ctx, d, func(ctx context.Context, tx bun.Tx) error {
 			var err error
-			r, err = grant.Issue(ctx, tx, grant.Input{Application: a, Badge: b, GrantedBy: u.ID, Now: now})
+			r, err = grant.Issue(ctx, tx, grant.Input{Issuer: iss, Application: a, Badge: b, GrantedBy: u.ID, Now: now, Origin: "https://badges.example"})
 			return err
 		})
 		if err != nil {
@@ -76,7 +90,7 @@ func TestIssueRestoreRevoke(t *testing.T) {
 		apptest.True("!r2.Created", !r2.Created),
 		apptest.True("!r2.Restored", !r2.Restored),
 		apptest.Eq("r2.Grant.ID", r2.Grant.ID, r1.Grant.ID))
-	err := events.New().RunInTx(ctx, d, func(ctx context.Context, tx bun.Tx) error {
+	err = events.New().RunInTx(ctx, d, func(ctx context.Context, tx bun.Tx) error {
 		g, err := grant.Revoke(ctx, tx, a.ID, "Forged", now.Add(time.Minute))
 		if err != nil || g == nil || g.RevokedAt == nil || g.RevocationReason != "Forged" {
 			t.Fatalf("revoke: %+v %v", g, err)

@@ -64,7 +64,7 @@ func (f *fixture) give(t *testing.T, u *model.User, badge string, when time.Time
 		if _, err := tx.NewInsert().Model(a).Exec(ctx); err != nil {
 			return err
 		}
-		r, err := grant.Issue(ctx, tx, grant.Input{Application: a, Badge: b, GrantedBy: f.admin.ID, Now: when, Origin: f.e.URL})
+		r, err := grant.Issue(ctx, tx, grant.Input{Issuer: f.e.Deps.Issuer, Application: a, Badge: b, GrantedBy: f.admin.ID, Now: when, Origin: f.e.URL})
 		if err == nil {
 			g = r.Grant
 		}

@@ -8,7 +8,6 @@ import (
 	"github.com/gofiber/fiber/v3"
 	"github.com/uptrace/bun"
 
-	"meritmark/app/config"
 	"meritmark/app/credential"
 	"meritmark/app/web"
 )
@@ -19,11 +18,10 @@ type Handler struct {
 	svc  *Service
 }
 
-// New makes the handler. It listens to the database's credential issuer, which hears of
-// every grant made, re-signed or revoked on this instance, to drop its cached stats.
-func New(d *bun.DB, site *web.Site, cfg *config.Config) *Handler {
+// New makes the handler. It listens to the credential issuer, which hears of every grant
+// made, re-signed or revoked on this instance, to drop its cached stats.
+func New(d *bun.DB, site *web.Site, iss *credential.Issuer) *Handler {
 	h := &Handler{site: site, svc: &Service{DB: d}}
-	iss := credential.MustOpen(d, credential.Options{DataDir: cfg.DataDir, Configured: cfg.CredentialKeys, BaseURL: site.BaseURL})
 	iss.OnChange(func(string) { h.svc.Invalidate() })
 	return h
 }

@@ -1,9 +1,12 @@
 package model
 
 import (
+	"context"
 	"time"
 
 	"github.com/uptrace/bun"
+
+	"meritmark/db"
 )
 
 // Application statuses (one state machine: app/application).
@@ -263,3 +266,15 @@ func (c *Coupon) Status(now time.Time) string {
 // DollarsOrPercent is DiscountValue as shown: percent for percentage coupons, dollars for
 // fixed ones.
 func (c *Coupon) DollarsOrPercent() float64 { return float64(c.DiscountValue) / 100 }
+
+// LockApplication reads application id inside tx, locking its row until tx ends (a row
+// lock on PostgreSQL; SQLite transactions are one writer at a time): the approval, the
+// payment capture and the member's withdrawal of one application run one after another.
+// A missing row is sql.ErrNoRows.
+func LockApplication(ctx context.Context, tx bun.IDB, id string) (*Application, error) {
+	a := new(Application)
+	if err := db.ForUpdate(tx, tx.NewSelect().Model(a).Where("id = ?", id)).Scan(ctx); err != nil {
+		return nil, err
+	}
+	return a, nil
+}

@@ -30,12 +30,11 @@ type Handler struct {
 
 // New builds the handler: the HMAC secret comes from MERITMARK_SECRET_OAUTH_HMAC or is
 // generated once into <data dir>/secrets/oauth-hmac.
-func New(d *bun.DB, site *web.Site, cfg *config.Config, limiter *ratelimit.Limiter) *Handler {
+func New(d *bun.DB, site *web.Site, cfg *config.Config, iss *credential.Issuer, limiter *ratelimit.Limiter) *Handler {
 	secret, err := cfg.Secret(nil, "oauth-hmac")
 	if err != nil {
 		panic("obapi: oauth secret: " + err.Error())
 	}
-	iss := credential.MustOpen(d, credential.Options{DataDir: cfg.DataDir, Configured: cfg.CredentialKeys, BaseURL: site.BaseURL})
 	return &Handler{site: site, svc: NewService(d, secret, iss), limiter: limiter}
 }
 

@@ -15,7 +15,6 @@ import (
 	"golang.org/x/oauth2"
 
 	"meritmark/app/apptest"
-	"meritmark/app/credential"
 	"meritmark/app/model"
 	"meritmark/app/obapi"
 )
@@ -264,7 +263,7 @@ func TestWholeFlow(t *testing.T) {
 	}
 
 	// getCredentials, paged by 2
-	issuer := credential.ForDB(w.e.DB)
+	issuer := w.e.Deps.Issuer
 	var jws []string
 	for off := 0; off < 4; off += 2 {
 		r := w.api(t, tok.AccessToken, "/credentials?limit=2&offset="+strconv.Itoa(off))

@@ -378,11 +378,7 @@ LEFT JOIN badge_grant_credentials gc ON gc.grant_id = g.id WHERE g.id = ?`, gran
 	}
 	err = s.DB.RunInTx(ctx, nil, func(ctx context.Context, tx bun.Tx) error {
 		var g model.BadgeGrant
-		q := tx.NewSelect().Model(&g).Where("id = ?", grantID)
-		if db.EngineOf(tx) == db.Postgres {
-			q = q.For("UPDATE")
-		}
-		if err := q.Scan(ctx); err != nil {
+		if err := db.ForUpdate(tx, tx.NewSelect().Model(&g).Where("id = ?", grantID)).Scan(ctx); err != nil {
 			return err
 		}
 		origin := s.Issuer.BaseURL

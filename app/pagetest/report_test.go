@@ -147,7 +147,7 @@ func TestVerifyPageLinksToTheReport(t *testing.T) {
 			if _, err := tx.NewInsert().Model(a).Exec(ctx); err != nil {
 				return err
 			}
-			r, err := grant.Issue(ctx, tx, grant.Input{Application: a, Badge: b, GrantedBy: adm.ID, Now: now, Origin: e.URL})
+			r, err := grant.Issue(ctx, tx, grant.Input{Issuer: e.Deps.Issuer, Application: a, Badge: b, GrantedBy: adm.ID, Now: now, Origin: e.URL})
 			if err == nil {
 				g = r.Grant
 			}

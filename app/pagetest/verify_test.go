@@ -48,7 +48,7 @@ func verifyGrantFixture(t *testing.T, e *apptest.Env, names []string, counts []i
 				if _, err := tx.NewInsert().Model(a).Exec(ctx); err != nil {
 					return err
 				}
-				r, err := grant.Issue(ctx, tx, grant.Input{Application: a, Badge: badges[j], GrantedBy: adm.ID, Now: now.Add(time.Duration(i*10+j) * time.Second), Origin: e.URL})
+				r, err := grant.Issue(ctx, tx, grant.Input{Issuer: e.Deps.Issuer, Application: a, Badge: badges[j], GrantedBy: adm.ID, Now: now.Add(time.Duration(i*10+j) * time.Second), Origin: e.URL})
 				if err == nil {
 					out[i] = append(out[i], r.Grant)
 				}

@@ -122,7 +122,7 @@ func TestXSSStoredFieldsNeverBecomeMarkup(t *testing.T) {
 	granted := mkApp(grantedB, model.StatusApproved, "GA")
 	var g *model.BadgeGrant
 	if err := e.Deps.Events.RunInTx(ctx, e.DB, func(ctx context.Context, tx bun.Tx) error {
-		res, err := grant.Issue(ctx, tx, grant.Input{Application: granted, Badge: grantedB, GrantedBy: u.ID, Now: now, Origin: e.URL})
+		res, err := grant.Issue(ctx, tx, grant.Input{Issuer: e.Deps.Issuer, Application: granted, Badge: grantedB, GrantedBy: u.ID, Now: now, Origin: e.URL})
 		if err == nil {
 			g = res.Grant
 		}

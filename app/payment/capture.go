@@ -82,7 +82,7 @@ func mismatch(order *model.PaymentOrder, cp *Capture) string {
 // Doing it twice changes nothing.
 func (s *Service) complete(ctx context.Context, tx bun.Tx, order *model.PaymentOrder, captureID string) (*model.Payment, error) {
 	now := s.now()
-	app, err := lockApplication(ctx, tx, order.ApplicationID)
+	app, err := model.LockApplication(ctx, tx, order.ApplicationID)
 	if err != nil {
 		return nil, err
 	}
@@ -173,7 +173,7 @@ func (s *Service) markPaid(ctx context.Context, tx bun.Tx, app *model.Applicatio
 // (and no other payment may start) until the webhook settles it.
 func (s *Service) recordPending(ctx context.Context, tx bun.Tx, order *model.PaymentOrder, captureID string) (*model.Payment, error) {
 	now := s.now()
-	if _, err := lockApplication(ctx, tx, order.ApplicationID); err != nil {
+	if _, err := model.LockApplication(ctx, tx, order.ApplicationID); err != nil {
 		return nil, err
 	}
 	p, err := paymentByOrder(ctx, tx, order.OrderID)
@@ -195,7 +195,7 @@ func (s *Service) recordPending(ctx context.Context, tx bun.Tx, order *model.Pay
 // the reserved coupon use is given back and the application may be paid again.
 func (s *Service) fail(ctx context.Context, tx bun.Tx, order *model.PaymentOrder) error {
 	now := s.now()
-	if _, err := lockApplication(ctx, tx, order.ApplicationID); err != nil {
+	if _, err := model.LockApplication(ctx, tx, order.ApplicationID); err != nil {
 		return err
 	}
 	p, err := paymentByOrder(ctx, tx, order.OrderID)

@@ -28,7 +28,7 @@ func (s *Service) FreeGrant(ctx context.Context, u *model.User, badgeID, code st
 		if !pr.quote.FreeGrant {
 			return web.Unprocessable(MsgNotFree)
 		}
-		app, err := lockApplication(ctx, tx, pr.app.ID)
+		app, err := model.LockApplication(ctx, tx, pr.app.ID)
 		if err != nil {
 			return err
 		}

@@ -132,7 +132,7 @@ func (s *Service) claim(ctx context.Context, u *model.User, order *model.Payment
 	now := s.now()
 	claimedAt := now
 	err := s.DB.RunInTx(ctx, nil, func(ctx context.Context, tx bun.Tx) error {
-		app, err := lockApplication(ctx, tx, order.ApplicationID)
+		app, err := model.LockApplication(ctx, tx, order.ApplicationID)
 		if notFound(err) {
 			return web.NotFound(MsgOrderNotFound)
 		}

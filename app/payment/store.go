@@ -9,7 +9,6 @@ import (
 	"github.com/uptrace/bun"
 
 	"meritmark/app/model"
-	"meritmark/db"
 )
 
 // Order statuses (payment_orders.status).
@@ -60,20 +59,6 @@ func latestApplication(ctx context.Context, d bun.IDB, userID, badgeID string, s
 		return nil, nil
 	}
 	return a, err
-}
-
-// lockApplication reads an application inside tx, locking its row on PostgreSQL (SQLite
-// transactions here are IMMEDIATE: one writer at a time already).
-func lockApplication(ctx context.Context, tx bun.Tx, id string) (*model.Application, error) {
-	a := new(model.Application)
-	q := tx.NewSelect().Model(a).Where("id = ?", id)
-	if db.EngineOf(tx) == db.Postgres {
-		q = q.For("UPDATE")
-	}
-	if err := q.Scan(ctx); err != nil {
-		return nil, err
-	}
-	return a, nil
 }
 
 func orderByID(ctx context.Context, d bun.IDB, id string) (*model.PaymentOrder, error) {

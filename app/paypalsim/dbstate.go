@@ -9,6 +9,8 @@ import (
 	"time"
 
 	"github.com/uptrace/bun"
+
+	"meritmark/db"
 )
 
 // NewShared makes a simulator whose orders, replay answers and tokens live in the
@@ -19,7 +21,7 @@ import (
 // operation runs in one transaction holding the order's row.
 func NewShared(clientID, secret, webhookID string, d *bun.DB) *Sim {
 	s := New(clientID, secret, webhookID)
-	s.state = &dbState{db: d, pg: d.Dialect().Name().String() == "pg"}
+	s.state = &dbState{db: d}
 	return s
 }
 
@@ -51,13 +53,12 @@ type simTokenRow struct {
 
 type dbState struct {
 	db     *bun.DB
-	pg     bool
 	issued atomic.Int64 // tokens issued by this process (old rows are swept now and then)
 }
 
 func (d *dbState) atomic(ctx context.Context, fn func(tx stateTx) error) error {
 	return d.db.RunInTx(ctx, nil, func(ctx context.Context, tx bun.Tx) error {
-		return fn(&dbTx{ctx: ctx, tx: tx, pg: d.pg})
+		return fn(&dbTx{ctx: ctx, tx: tx})
 	})
 }
 
@@ -97,18 +98,13 @@ func (d *dbState) revokeTokens(ctx context.Context) error {
 type dbTx struct {
 	ctx context.Context
 	tx  bun.Tx
-	pg  bool
 }
 
 // lockedOrder reads one order row, locking it on PostgreSQL until the transaction ends
 // (SQLite transactions here are IMMEDIATE: one writer at a time already).
 func (t *dbTx) lockedOrder(where string, arg any) (*order, error) {
 	var row simOrderRow
-	q := t.tx.NewSelect().Model(&row).Where(where, arg)
-	if t.pg {
-		q = q.For("UPDATE")
-	}
-	err := q.Scan(t.ctx)
+	err := db.ForUpdate(t.tx, t.tx.NewSelect().Model(&row).Where(where, arg)).Scan(t.ctx)
 	if errors.Is(err, sql.ErrNoRows) {
 		return nil, nil
 	}

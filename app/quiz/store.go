@@ -95,8 +95,8 @@ func (store) openAttempt(ctx context.Context, d bun.IDB, userID, quizID string) 
 func (store) attempt(ctx context.Context, d bun.IDB, userID, id string, forUpdate bool) (*model.QuizAttempt, error) {
 	a := new(model.QuizAttempt)
 	q := d.NewSelect().Model(a).Where("id = ? AND user_id = ?", id, userID).Limit(1)
-	if forUpdate && db.EngineOf(d) == db.Postgres {
-		q = q.For("UPDATE")
+	if forUpdate {
+		q = db.ForUpdate(d, q)
 	}
 	return a, notFound(q.Scan(ctx))
 }

@@ -31,7 +31,7 @@ func seedGrants(tb testing.TB, e *apptest.Env, b *model.Badge, n int) []string {
 			if _, err := tx.NewInsert().Model(a).Exec(ctx); err != nil {
 				return err
 			}
-			res, err := grant.Issue(ctx, tx, grant.Input{Application: a, Badge: b, GrantedBy: u.ID, Now: now, Origin: e.URL})
+			res, err := grant.Issue(ctx, tx, grant.Input{Issuer: e.Deps.Issuer, Application: a, Badge: b, GrantedBy: u.ID, Now: now, Origin: e.URL})
 			if err != nil {
 				return err
 			}

@@ -32,9 +32,8 @@ type BulkHandler struct {
 	limiter *ratelimit.Limiter
 }
 
-// NewBulk makes the bulk handler on the database's credential issuer.
-func NewBulk(d *bun.DB, site *web.Site, cfg *config.Config, limiter *ratelimit.Limiter) *BulkHandler {
-	iss := credential.MustOpen(d, credential.Options{DataDir: cfg.DataDir, Configured: cfg.CredentialKeys, BaseURL: site.BaseURL})
+// NewBulk makes the bulk handler on the credential issuer.
+func NewBulk(d *bun.DB, site *web.Site, cfg *config.Config, iss *credential.Issuer, limiter *ratelimit.Limiter) *BulkHandler {
 	svc := NewService(d, iss, nil, cfg.DataDir)
 	svc.LinkedInOrgID = site.LinkedInOrganizationID
 	return &BulkHandler{site: site, svc: svc, limiter: limiter}

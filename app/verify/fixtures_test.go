@@ -100,7 +100,7 @@ func (w *world) statusBits(t *testing.T, purpose string) []byte {
 func (w *world) statusList(t *testing.T, purpose string) (credential.StatusListCredential, []byte) {
 	t.Helper()
 	lr := w.e.Client().Abs("GET", "/credentials/status/"+purpose, nil).Expect(http.StatusOK)
-	if _, err := credential.ForDB(w.e.DB).VerifyLD(w.e.Ctx(), w.e.URL, lr.Body); err != nil {
+	if _, err := w.e.Deps.Issuer.VerifyLD(w.e.Ctx(), w.e.URL, lr.Body); err != nil {
 		t.Fatalf("%s list proof: %v", purpose, err)
 	}
 	var l credential.StatusListCredential

@@ -26,10 +26,8 @@ type Handler struct {
 	support string
 }
 
-// New makes the handler, opening the database's credential issuer (keys from the
-// configuration or the data directory).
-func New(d *bun.DB, site *web.Site, cfg *config.Config, mailer *mail.Worker) *Handler {
-	iss := credential.MustOpen(d, credential.Options{DataDir: cfg.DataDir, Configured: cfg.CredentialKeys, BaseURL: site.BaseURL})
+// New makes the handler on the credential issuer.
+func New(d *bun.DB, site *web.Site, cfg *config.Config, iss *credential.Issuer, mailer *mail.Worker) *Handler {
 	svc := NewService(d, iss, mailer, cfg.DataDir)
 	svc.LinkedInOrgID = site.LinkedInOrganizationID
 	return &Handler{site: site, svc: svc, support: cfg.SupportEmail}

@@ -149,11 +149,7 @@ func (r *record) fingerprint(now time.Time) string {
 func (s *Service) signLazily(ctx context.Context, r *record, requestOrigin string, needLD bool) error {
 	return s.DB.RunInTx(ctx, nil, func(ctx context.Context, tx bun.Tx) error {
 		var g model.BadgeGrant
-		q := tx.NewSelect().Model(&g).Where("id = ?", r.GrantID)
-		if db.EngineOf(tx) == db.Postgres {
-			q = q.For("UPDATE")
-		}
-		if err := q.Scan(ctx); err != nil {
+		if err := db.ForUpdate(tx, tx.NewSelect().Model(&g).Where("id = ?", r.GrantID)).Scan(ctx); err != nil {
 			return err
 		}
 		if g.CredentialJWT != "" && !needLD {

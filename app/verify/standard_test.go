@@ -22,7 +22,7 @@ func TestJSONLDCredentialDIDAndBitstringList(t *testing.T) {
 	w := newWorld(t)
 	u, g := w.grant(t, "Ada Lovelace", "ada@example.com", w.badge)
 	ctx := w.e.Ctx()
-	iss := credential.ForDB(w.e.DB)
+	iss := w.e.Deps.Issuer
 	if iss == nil {
 		t.Fatal("no issuer")
 	}
@@ -187,7 +187,7 @@ func TestProofBadgeEvidenceNamesNoDocuments(t *testing.T) {
 func TestOldEdDSACredentialStillVerifies(t *testing.T) {
 	w := newWorld(t)
 	_, g := w.grant(t, "Old Holder", "old@example.com", w.badge)
-	iss := credential.ForDB(w.e.DB)
+	iss := w.e.Deps.Issuer
 	origin := w.e.URL
 	p := credential.Build(credential.Input{Origin: origin, PublicVerificationID: g.PublicVerificationID, UserID: g.UserID, Email: "old@example.com",
 		BadgeID: w.badge.ID, BadgeName: w.badge.Name, BadgeDescription: w.badge.Description, BadgeCriteria: w.badge.Criteria, GrantedAt: g.GrantedAt})

@@ -188,7 +188,7 @@ func TestVerifyAFile(t *testing.T) {
 	}
 
 	// a signed credential of ours naming no grant we know
-	ghost := forge(t, jwt, credential.ForDB(w.e.DB).Keys.Active(), func(m map[string]any) {
+	ghost := forge(t, jwt, w.e.Deps.Issuer.Keys.Active(), func(m map[string]any) {
 		m["id"], m["jti"] = w.e.URL+"/credentials/"+strings.Repeat("a", 32), w.e.URL+"/credentials/"+strings.Repeat("a", 32)
 	})
 	upload(c, "ghost.jwt", "", []byte(ghost)).Expect(http.StatusOK).JSON(&r)
