@@ -14,7 +14,7 @@ export type Standing = {
   renewedOn: string | null;
 };
 
-const TONE = { valid: 'success', expiring: 'warning', expired: 'destructive', revoked: 'destructive', renewed: 'secondary' } as const;
+const TONE = { valid: 'success', expiring: 'warning', expired: 'outline', revoked: 'outline', renewed: 'secondary' } as const;
 const SHORT: Record<string, string> = { valid: 'Valid', expiring: 'Expiring soon', expired: 'Expired', revoked: 'Revoked', renewed: 'Renewed' };
 
 /** The state chip and its sentence ("Valid until Mar 3, 2027"), and "Renewed on …" for a renewal. */
@@ -22,7 +22,9 @@ export function GrantStanding({ s, className }: { s: Standing | null | undefined
   if (!s || !s.state) return null;
   return (
     <span className={className} data-testid="grant-standing" data-state={s.state}>
-      <Chip tone={TONE[s.state as keyof typeof TONE] || 'secondary'}>{SHORT[s.state] || s.state}</Chip>{' '}
+      <Chip tone={TONE[s.state as keyof typeof TONE] || 'secondary'} className={s.held ? undefined : 'border-destructive/60'}>
+        {SHORT[s.state] || s.state}
+      </Chip>{' '}
       <span className="text-xs text-muted-foreground" data-testid="grant-standing-label">
         {s.label}
         {s.renewedOn && s.state !== 'renewed' ? ` · Renewed ${date(s.renewedOn)}` : ''}

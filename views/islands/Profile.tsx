@@ -32,7 +32,7 @@ const PictureDialog = lazy(() => import('../components/profile/PictureDialog').t
 export type ProfileProps = { user: ApiUser; badges: EarnedBadge[]; origin: string; held?: number; categories?: number };
 
 /** The holder's downloads of a badge: the signed credential and the PNG it is baked into. */
-const DOWNLOAD_LINK = 'inline-flex items-center gap-1 font-medium text-primary hover:underline focus-visible:outline-none focus-visible:ring-2 focus-visible:ring-ring rounded-sm';
+const DOWNLOAD_LINK = 'inline-flex min-h-6 items-center gap-1 font-medium text-primary hover:underline focus-visible:outline-none focus-visible:ring-2 focus-visible:ring-ring rounded-sm';
 
 /** The copy button's "Copied!" lasts 2 seconds (spec section 9). */
 const COPY_FEEDBACK_MS = 2000;
