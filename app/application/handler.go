@@ -146,6 +146,7 @@ type pageProps struct {
 	Owned       bool         `json:"owned"`
 	Quiz        *quizProps   `json:"quiz"` // skill badges only
 	Limits      limitProps   `json:"limits"`
+	Renewal     *RenewalInfo `json:"renewal"` // set when this application renews the member's badge
 }
 
 type badgeProps struct {
@@ -225,6 +226,11 @@ func (h *Handler) fillState(ctx context.Context, u *model.User, badge *model.Bad
 	}
 	if props.Application, err = h.svc.Latest(ctx, u, badge); err != nil {
 		return err
+	}
+	if !props.Owned {
+		if props.Renewal, err = h.svc.Renewal(ctx, u.ID, badge); err != nil {
+			return err
+		}
 	}
 	if badge.Type == model.TypeSkill {
 		at, err := quiz.PassingAttempt(ctx, h.svc.DB, u.ID, badge.ID)

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io"
 	"log/slog"
+	"path"
 	"strings"
 	"time"
 	"unicode/utf8"
@@ -142,6 +143,14 @@ func (s *Service) Submit(ctx context.Context, user *model.User, sub Submission) 
 	for _, f := range files {
 		counts[f.Kind]++
 	}
+	// a renewal does not ask again for the resume and picture already on file
+	onFile, err := s.reusable(ctx, user.ID, badge, counts)
+	if err != nil {
+		return nil, err
+	}
+	for _, f := range onFile {
+		counts[f.Kind]++
+	}
 	if badge.Type == model.TypeProof && counts[KindProof] == 0 && app.Portfolio == "" {
 		return nil, web.BadRequest(MsgProofRequired)
 	}
@@ -183,6 +192,17 @@ func (s *Service) Submit(ctx context.Context, user *model.User, sub Submission) 
 				slog.Warn("application: could not delete an uploaded file after a failed submission", "key", k, "err", err)
 			}
 		}
+	}
+	for _, f := range onFile {
+		id := model.NewID()
+		key := StorageKey(app.ID, id, path.Ext(f.StorageKey)[1:])
+		written = append(written, key)
+		if err := s.copyFile(ctx, f.StorageKey, key, f.ContentType); err != nil {
+			cleanup()
+			return nil, fmt.Errorf("reuse %s: %w", f.Kind, err)
+		}
+		rows = append(rows, model.ApplicationFile{ID: id, ApplicationID: app.ID, Kind: f.Kind, StorageKey: key,
+			OriginalName: f.OriginalName, ContentType: f.ContentType, Size: f.Size, CreatedAt: now})
 	}
 	for _, f := range files {
 		id := model.NewID()

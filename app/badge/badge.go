@@ -11,6 +11,7 @@ import (
 	"time"
 	"unicode/utf8"
 
+	"meritmark/app/grant"
 	"meritmark/app/model"
 	"meritmark/app/web"
 )
@@ -98,7 +99,7 @@ func ownership(m *Mine) Ownership {
 	if m == nil {
 		return o
 	}
-	o.IsOwned = m.Grant != nil
+	o.IsOwned = m.Grant != nil && m.Grant.Standing.Held
 	if m.Application != nil {
 		s := m.Application.Status
 		o.ApplicationStatus = &s
@@ -118,18 +119,29 @@ type Application struct {
 	PaymentProcessing bool `json:"paymentProcessing"`
 }
 
-// Grant is the user's (unrevoked) grant of a badge.
+// Grant is the user's grant that stands for a badge (the latest unrevoked one, else the
+// latest revoked one) with its state (app/grant StandingOf).
 type Grant struct {
-	GrantedAt            time.Time  `json:"grantedAt"`
-	VerificationID       string     `json:"verificationId"`
-	PublicVerificationID string     `json:"publicVerificationId"`
-	ExpiresAt            *time.Time `json:"expiresAt"`
+	GrantedAt            time.Time      `json:"grantedAt"`
+	VerificationID       string         `json:"verificationId"`
+	PublicVerificationID string         `json:"publicVerificationId"`
+	ExpiresAt            *time.Time     `json:"expiresAt"`
+	Standing             grant.Standing `json:"standing"`
+
+	id        string
+	revokedAt *time.Time
+	renews    bool
 }
 
 // Mine is what one user has done about one badge.
 type Mine struct {
 	Application *Application // latest, or nil
-	Grant       *Grant       // latest unrevoked, or nil
+	Grant       *Grant       // the grant that stands for the badge, or nil
+	// Passed: a passed quiz attempt no application used yet (skill badges; the handler
+	// fills it).
+	Passed bool
+	// NextAttemptAt: the next quiz attempt is locked until then (nil: may start).
+	NextAttemptAt *time.Time
 }
 
 // record is one row of the user's applications and grants (store.userRecords).
@@ -141,13 +153,16 @@ type record struct {
 	At             time.Time  `bun:"at"`  // created_at / granted_at
 	At2            *time.Time `bun:"at2"` // reviewed_at / expires_at
 	Reason         string     `bun:"reason"`
+	RevokedAt      *time.Time `bun:"at3"`  // the grant's revoked_at
+	Renews         bool       `bun:"prev"` // the grant renews an earlier one
 	VerificationID string     `bun:"vid"`
 	PublicVerifyID string     `bun:"pvid"`
 	Payment        string     `bun:"pay"` // the application's latest payment status ("" when none)
 }
 
-// fold groups a user's records by badge: the latest application and the latest grant.
-func fold(recs []record) map[string]*Mine {
+// fold groups a user's records by badge: the latest application and the grant that
+// stands for the badge, with its state at now.
+func fold(recs []record, now time.Time) map[string]*Mine {
 	out := make(map[string]*Mine)
 	for i := range recs {
 		r := &recs[i]
@@ -163,12 +178,32 @@ func fold(recs []record) map[string]*Mine {
 					PaymentProcessing: r.Status == model.StatusAwaitingPayment && r.Payment == model.PaymentPending}
 			}
 		case "g":
-			if m.Grant == nil || r.At.After(m.Grant.GrantedAt) {
-				m.Grant = &Grant{GrantedAt: r.At.UTC(), VerificationID: r.VerificationID, PublicVerificationID: r.PublicVerifyID, ExpiresAt: utcPtr(r.At2)}
+			g := &Grant{GrantedAt: r.At.UTC(), VerificationID: r.VerificationID, PublicVerificationID: r.PublicVerifyID, ExpiresAt: utcPtr(r.At2),
+				id: r.ID, revokedAt: r.RevokedAt, renews: r.Renews}
+			if m.Grant == nil {
+				m.Grant = g
+				continue
+			}
+			cur := []grant.Entry{entry(m.Grant), entry(g)}
+			if i, _ := grant.Current(cur, now); i == 1 {
+				m.Grant = g
 			}
 		}
 	}
+	for _, m := range out {
+		if g := m.Grant; g != nil {
+			_, g.Standing = grant.Current([]grant.Entry{entry(g)}, now)
+		}
+	}
 	return out
+}
+
+func entry(g *Grant) grant.Entry {
+	e := grant.Entry{ID: g.id, GrantedAt: g.GrantedAt, ExpiresAt: g.ExpiresAt, RevokedAt: g.revokedAt}
+	if g.renews {
+		e.PreviousGrantID = &g.id // only its presence matters
+	}
+	return e
 }
 
 // later orders applications by creation time, then id (ids begin with their creation
@@ -271,6 +306,17 @@ type Actions struct {
 	ContinuePaymentHref string `json:"continuePaymentHref"`
 	// PaymentStatusHref is set instead while PayPal processes the payment: nothing is owed.
 	PaymentStatusHref string `json:"paymentStatusHref"`
+	// Renewal: the viewer's badge is expiring or expired and may be renewed (no open
+	// application); RenewHref starts it (the quiz again, or current proof) and
+	// RenewalNeeds says what it takes (app/grant RenewalNeeds: the mail says the same).
+	Renewal      bool   `json:"renewal"`
+	RenewHref    string `json:"renewHref"`
+	RenewalNeeds string `json:"renewalNeeds"`
+	// ContinueHref: after a pass, the application (/resume-upload/{id}, as the spec's
+	// result screen); the start button then reads 'Retake Quiz' and the quiz asks first.
+	ContinueHref string `json:"continueHref"`
+	// NextAttemptAt: the next quiz attempt is locked until then: no start button.
+	NextAttemptAt *time.Time `json:"nextAttemptAt"`
 }
 
 // StartPath is where starting an application for b leads.
@@ -301,7 +347,7 @@ func ActionsFor(b *Badge, signedIn bool, m *Mine) Actions {
 	if m == nil {
 		m = &Mine{}
 	}
-	a := Actions{SignedIn: signedIn, Owned: m.Grant != nil, CanStart: CanStart(m.Application), StartLabel: StartLabel(b)}
+	a := Actions{SignedIn: signedIn, Owned: m.Grant != nil && m.Grant.Standing.Held, CanStart: CanStart(m.Application), StartLabel: StartLabel(b)}
 	a.StartHref = StartPath(b)
 	if !signedIn {
 		a.StartHref = "/login?next=" + url.QueryEscape(a.StartHref)
@@ -312,6 +358,28 @@ func ActionsFor(b *Badge, signedIn bool, m *Mine) Actions {
 		} else {
 			a.ContinuePaymentHref = "/payment/" + b.ID
 		}
+	}
+	if !signedIn {
+		return a
+	}
+	open := m.Application != nil && (m.Application.Status == model.StatusPending || m.Application.Status == model.StatusAwaitingPayment)
+	renewable := m.Grant != nil && m.Grant.Standing.CanRenew && b.IsActive && !open
+	if b.Type == model.TypeSkill && m.Passed && !open && (!a.Owned || renewable) {
+		a.ContinueHref = "/resume-upload/" + b.ID
+		a.StartLabel = "Retake Quiz"
+	}
+	if renewable {
+		a.Renewal, a.RenewalNeeds = true, grant.RenewalNeeds(b.Type)
+		a.CanStart = false // Renew (or Continue application) replaces the start button
+		if a.ContinueHref == "" {
+			a.RenewHref = grant.RenewPath(b.Type, b.ID)
+		}
+	} else if a.ContinueHref != "" {
+		a.CanStart = true // a retake, which the quiz confirms first
+	}
+	if b.Type == model.TypeSkill && m.NextAttemptAt != nil && (a.CanStart || a.RenewHref != "") {
+		at := m.NextAttemptAt.UTC()
+		a.NextAttemptAt, a.CanStart, a.RenewHref = &at, false, ""
 	}
 	return a
 }

@@ -6,6 +6,7 @@ import (
 	"testing"
 	"time"
 
+	"meritmark/app/grant"
 	"meritmark/app/model"
 )
 
@@ -50,6 +51,8 @@ func TestMatches(t *testing.T) {
 	}
 }
 
+func held() *Grant { return &Grant{Standing: grant.Standing{State: grant.StateValid, Held: true}} }
+
 func TestActionsFollowTheStartRules(t *testing.T) {
 	skill := &Badge{ID: "aaaaaaaaaaaaaaaaaaaaaaaa", Type: model.TypeSkill}
 	proof := &Badge{ID: "bbbbbbbbbbbbbbbbbbbbbbbb", Type: model.TypeProof}
@@ -72,8 +75,8 @@ func TestActionsFollowTheStartRules(t *testing.T) {
 		{"pending", skill, true, app(model.StatusPending), false, "/quiz/aaaaaaaaaaaaaaaaaaaaaaaa", "Start Quiz", "", false},
 		{"awaiting payment", proof, true, app(model.StatusAwaitingPayment), false, "/proof-upload/bbbbbbbbbbbbbbbbbbbbbbbb", "Upload Proof", "/payment/bbbbbbbbbbbbbbbbbbbbbbbb", false},
 		{"rejected", skill, true, app(model.StatusRejected), true, "/quiz/aaaaaaaaaaaaaaaaaaaaaaaa", "Start Quiz", "", false},
-		{"approved and owned", skill, true, &Mine{Application: &Application{Status: model.StatusApproved}, Grant: &Grant{}}, false, "/quiz/aaaaaaaaaaaaaaaaaaaaaaaa", "Start Quiz", "", true},
-		{"owned without application", proof, true, &Mine{Grant: &Grant{}}, true, "/proof-upload/bbbbbbbbbbbbbbbbbbbbbbbb", "Upload Proof", "", true},
+		{"approved and owned", skill, true, &Mine{Application: &Application{Status: model.StatusApproved}, Grant: held()}, false, "/quiz/aaaaaaaaaaaaaaaaaaaaaaaa", "Start Quiz", "", true},
+		{"owned without application", proof, true, &Mine{Grant: held()}, true, "/proof-upload/bbbbbbbbbbbbbbbbbbbbbbbb", "Upload Proof", "", true},
 	}
 	for _, c := range cases {
 		a := ActionsFor(c.b, c.signedIn, c.m)
@@ -93,7 +96,7 @@ func TestFoldKeepsLatestApplicationAndGrant(t *testing.T) {
 		{Kind: "a", ID: "b2", BadgeID: "z", Status: model.StatusApproved, At: t0},
 		{Kind: "a", ID: "b1", BadgeID: "z", Status: model.StatusRejected, At: t0},
 	}
-	m := fold(recs)
+	m := fold(recs, t0)
 	if m["x"].Application.ID != "a2" || m["x"].Grant != nil {
 		t.Errorf("x: %+v", m["x"])
 	}
@@ -171,5 +174,59 @@ func TestLinkedInAddToProfileURL(t *testing.T) {
 	}
 	if strings.Contains(got, "MM-SECRET") {
 		t.Error("leaks the private verification id")
+	}
+}
+
+// The holder's side: an expiring or expired badge offers Renew (not Start, not Share), a
+// pass offers Continue application, a locked attempt hides the start.
+func TestActionsForRenewalPassAndLock(t *testing.T) {
+	now := time.Date(2026, 11, 26, 12, 0, 0, 0, time.UTC)
+	skill := &Badge{ID: "aaaaaaaaaaaaaaaaaaaaaaaa", Type: model.TypeSkill, IsActive: true}
+	proof := &Badge{ID: "bbbbbbbbbbbbbbbbbbbbbbbb", Type: model.TypeProof, IsActive: true}
+	approved := &Application{Status: model.StatusApproved}
+	withExpiry := func(d time.Duration, revoked bool) *Grant {
+		exp := now.Add(d)
+		g := &Grant{ExpiresAt: &exp}
+		f := grant.Facts{ExpiresAt: &exp}
+		if revoked {
+			f.RevokedAt = &now
+		}
+		g.Standing = grant.StandingOf(f, now)
+		return g
+	}
+	day := 24 * time.Hour
+	lock := now.Add(5 * time.Hour)
+	cases := []struct {
+		name                     string
+		b                        *Badge
+		m                        *Mine
+		owned, start, renewal    bool
+		renew, cont, label, next string
+	}{
+		{"valid, far", proof, &Mine{Application: approved, Grant: withExpiry(90*day, false)}, true, false, false, "", "", "Upload Proof", ""},
+		{"expiring proof", proof, &Mine{Application: approved, Grant: withExpiry(10*day, false)}, true, false, true, "/proof-upload/bbbbbbbbbbbbbbbbbbbbbbbb", "", "Upload Proof", ""},
+		{"expired skill", skill, &Mine{Application: approved, Grant: withExpiry(-day, false)}, false, false, true, "/quiz/aaaaaaaaaaaaaaaaaaaaaaaa", "", "Start Quiz", ""},
+		{"expired skill, passed again", skill, &Mine{Application: approved, Grant: withExpiry(-day, false), Passed: true}, false, false, true, "", "/resume-upload/aaaaaaaaaaaaaaaaaaaaaaaa", "Retake Quiz", ""},
+		{"expired, renewal awaits payment", skill, &Mine{Application: &Application{Status: model.StatusAwaitingPayment}, Grant: withExpiry(-day, false)}, false, false, false, "", "", "Start Quiz", ""},
+		{"revoked", proof, &Mine{Application: approved, Grant: withExpiry(90*day, true)}, false, false, false, "", "", "Upload Proof", ""},
+		{"passed, never applied", skill, &Mine{Passed: true}, false, true, false, "", "/resume-upload/aaaaaaaaaaaaaaaaaaaaaaaa", "Retake Quiz", ""},
+		{"passed, locked", skill, &Mine{Passed: true, NextAttemptAt: &lock}, false, false, false, "", "/resume-upload/aaaaaaaaaaaaaaaaaaaaaaaa", "Retake Quiz", lock.Format(time.RFC3339)},
+		{"failed, locked", skill, &Mine{NextAttemptAt: &lock}, false, false, false, "", "", "Start Quiz", lock.Format(time.RFC3339)},
+		{"expired skill, locked", skill, &Mine{Application: approved, Grant: withExpiry(-day, false), NextAttemptAt: &lock}, false, false, true, "", "", "Start Quiz", lock.Format(time.RFC3339)},
+	}
+	for _, c := range cases {
+		a := ActionsFor(c.b, true, c.m)
+		next := ""
+		if a.NextAttemptAt != nil {
+			next = a.NextAttemptAt.Format(time.RFC3339)
+		}
+		got := []any{a.Owned, a.CanStart, a.Renewal, a.RenewHref, a.ContinueHref, a.StartLabel, next, a.Renewal == (a.RenewalNeeds != "")}
+		want := []any{c.owned, c.start, c.renewal, c.renew, c.cont, c.label, c.next, true}
+		names := []string{"Owned", "CanStart", "Renewal", "RenewHref", "ContinueHref", "StartLabel", "NextAttemptAt", "RenewalNeeds said"}
+		for i := range got {
+			if got[i] != want[i] {
+				t.Errorf("%s: %s = %v, want %v", c.name, names[i], got[i], want[i])
+			}
+		}
 	}
 }

@@ -163,16 +163,22 @@ func (h *Handler) detailPage(c fiber.Ctx) error {
 		return err
 	}
 	b := &d.Badge
-	acts := ActionsFor(b, viewer != nil, &d.Mine)
-	props := DetailProps{Badge: b, Application: d.Mine.Application, Grant: d.Mine.Grant, Actions: &acts,
+	props := DetailProps{Badge: b, Application: d.Mine.Application, Grant: d.Mine.Grant,
 		CriteriaExpanded: c.Query("criteria") == "full"}
 	if b.Type == model.TypeSkill {
 		if props.Assessment, err = quiz.PublicAssessment(c.Context(), h.svc.DB, b.ID, viewer, model.Now()); err != nil {
 			return err
 		}
+		if viewer != nil {
+			if err := h.svc.QuizState(c.Context(), viewer, b, props.Assessment, &d.Mine); err != nil {
+				return err
+			}
+		}
 	}
+	acts := ActionsFor(b, viewer != nil, &d.Mine)
+	props.Actions = &acts
 	origin := h.site.Origin(c)
-	if d.Mine.Grant != nil {
+	if d.Mine.Grant != nil && d.Mine.Grant.Standing.Held { // no sharing of an expired or revoked badge
 		sh := ShareWith(origin, h.site.LinkedInOrganizationID, b, d.Mine.Grant)
 		props.Share = &sh
 	}

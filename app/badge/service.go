@@ -2,10 +2,12 @@ package badge
 
 import (
 	"context"
+	"errors"
 
 	"github.com/uptrace/bun"
 
 	"meritmark/app/model"
+	"meritmark/app/quiz"
 	"meritmark/db"
 )
 
@@ -32,7 +34,7 @@ func (s *Service) Catalogue(ctx context.Context, viewer *model.User) ([]Owned, e
 		if err != nil {
 			return nil, err
 		}
-		mine = fold(recs)
+		mine = fold(recs, model.Now())
 	}
 	out := make([]Owned, len(badges))
 	for i, b := range badges {
@@ -53,7 +55,7 @@ func (s *Service) Cards(ctx context.Context, viewer *model.User) ([]Card, error)
 	if err != nil {
 		return nil, err
 	}
-	mine := fold(recs)
+	mine := fold(recs, model.Now())
 	for i := range cards {
 		cards[i].Ownership = ownership(mine[cards[i].ID])
 	}
@@ -85,9 +87,27 @@ func (s *Service) Detail(ctx context.Context, id string, viewer *model.User) (*D
 		if err != nil {
 			return nil, err
 		}
-		if m := fold(recs)[id]; m != nil {
+		if m := fold(recs, model.Now())[id]; m != nil {
 			d.Mine = *m
 		}
 	}
 	return d, nil
+}
+
+// QuizState fills what the viewer's quiz record means for the badge page: a passed
+// attempt not used by an application yet (then 'Continue application'), and a locked
+// next attempt (from the assessment's eligibility; nil assessment: no quiz).
+func (s *Service) QuizState(ctx context.Context, viewer *model.User, b *Badge, a *quiz.Assessment, m *Mine) error {
+	_, err := quiz.PassingAttempt(ctx, s.DB, viewer.ID, b.ID)
+	switch {
+	case err == nil:
+		m.Passed = true
+	case !errors.Is(err, quiz.ErrNoPassingAttempt):
+		return err
+	}
+	if a != nil && a.Next != nil && !a.Next.CanStart && a.Next.NextAttemptAt != nil {
+		t := *a.Next.NextAttemptAt
+		m.NextAttemptAt = &t
+	}
+	return nil
 }

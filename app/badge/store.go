@@ -124,20 +124,21 @@ WHERE b.id = ?`, id).Scan(ctx, &rows); err != nil {
 	return &b, nil
 }
 
-// userRecordsSQL reads a user's applications and unrevoked grants: [0] of every badge,
+// userRecordsSQL reads a user's applications and grants (revoked ones too: their state): [0] of every badge,
 // [1] of one badge.
 var userRecordsSQL = [2]string{recordsSQL("", ""), recordsSQL(" AND a.badge_id = ?", " AND g.badge_id = ?")}
 
 func recordsSQL(appBadge, grantBadge string) string {
 	return `
 SELECT 'a' AS kind, a.id, a.badge_id, a.status, a.created_at AS at, a.reviewed_at AS at2,
-	a.rejection_reason AS reason, '' AS vid, '' AS pvid,
+	a.rejection_reason AS reason, NULL AS at3, FALSE AS prev, '' AS vid, '' AS pvid,
 	COALESCE((SELECT p.status FROM payments p WHERE p.application_id = a.id ORDER BY p.created_at DESC, p.id DESC LIMIT 1), '') AS pay
 FROM applications a WHERE a.user_id = ?` + appBadge + `
 UNION ALL
 SELECT 'g' AS kind, g.id, g.badge_id, '' AS status, g.granted_at AS at, g.expires_at AS at2,
-	'' AS reason, g.verification_id AS vid, g.public_verification_id AS pvid, '' AS pay
-FROM badge_grants g WHERE g.user_id = ? AND g.revoked_at IS NULL` + grantBadge
+	'' AS reason, g.revoked_at AS at3, g.previous_grant_id IS NOT NULL AS prev,
+	g.verification_id AS vid, g.public_verification_id AS pvid, '' AS pay
+FROM badge_grants g WHERE g.user_id = ?` + grantBadge
 }
 
 // userRecords is the user's applications and unrevoked grants (for one badge, or all

@@ -174,6 +174,9 @@ type PageProps struct {
 	BadgeID   string `json:"badgeId"`
 	BadgeName string `json:"badgeName"`
 	AttemptID string `json:"attemptId"` // show this submitted attempt's result
+	// State: nothing to take (owned, payment due, in review), a pass waiting for its
+	// application, a renewal (StateForPage).
+	State *PageState `json:"state"`
 }
 
 func (h *Handler) page(c fiber.Ctx) error {
@@ -187,6 +190,13 @@ func (h *Handler) page(c fiber.Ctx) error {
 		if err == nil {
 			p.BadgeName = b.Name
 			title = b.Name + " Quiz"
+			if b.Type == model.TypeSkill && b.IsActive {
+				st, err := StateForPage(c.Context(), h.svc.DB, web.Viewer(c).ID, b, h.svc.now())
+				if err != nil {
+					return err
+				}
+				p.State = &st
+			}
 		} else if !errors.Is(err, db.ErrNotFound) {
 			return err
 		}

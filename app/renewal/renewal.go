@@ -13,8 +13,8 @@ import (
 	"strings"
 	"time"
 
+	"meritmark/app/grant"
 	"meritmark/app/mail"
-	"meritmark/app/model"
 	"meritmark/app/web"
 )
 
@@ -75,23 +75,16 @@ type Notice struct {
 	Now                  time.Time
 }
 
-// RenewPath is where the holder renews: a new quiz attempt or a re-application.
-func RenewPath(badgeType, badgeID string) string {
-	if badgeType == model.TypeSkill {
-		return "/quiz/" + badgeID
-	}
-	return "/proof-upload/" + badgeID
-}
+// RenewPath is where the holder renews: a new quiz attempt or a re-application
+// (grant.RenewPath, which the badge page and the profile use too).
+func RenewPath(badgeType, badgeID string) string { return grant.RenewPath(badgeType, badgeID) }
 
 // Mail is the reminder.
 func Mail(n Notice) mail.Letter {
 	days := DaysLeft(n.Now, n.ExpiresAt)
 	when := "in " + plural(days, "day")
 	origin := strings.TrimRight(n.Origin, "/")
-	how := "Renew it by taking the assessment again (the quiz's retake rules apply)"
-	if n.BadgeType != model.TypeSkill {
-		how = "Renew it with a short re-application: upload current proof of your work"
-	}
+	how := grant.RenewalNeeds(n.BadgeType) // the renewal pages and the README say the same
 	date := n.ExpiresAt.UTC().Format("Jan 2, 2006")
 	return mail.Letter{To: n.Email, Subject: fmt.Sprintf("Your %s badge expires %s", n.BadgeName, when), Greeting: "Hi " + n.Name + ",",
 		Paragraphs: []mail.Paragraph{

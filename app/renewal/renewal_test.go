@@ -184,7 +184,7 @@ func TestExpiryRemindersSentOnceAcrossTwoSweepers(t *testing.T) {
 	check("c60", 0, "")
 	check("dgone", 0, "")
 	m := f.mails(t, users["a30"].Email)[0]
-	if !strings.Contains(m.BodyText, f.e.URL+"/proof-upload/"+f.badge.ID) || !strings.Contains(m.BodyText, "re-application") ||
+	if !strings.Contains(m.BodyText, f.e.URL+"/proof-upload/"+f.badge.ID) || !strings.Contains(m.BodyText, "current proof of your work") || !strings.Contains(m.BodyText, "resume already on file") ||
 		!strings.Contains(m.BodyText, f.e.URL+"/verify/"+grants["a30"].PublicVerificationID) || strings.Contains(m.BodyText, grants["a30"].VerificationID) {
 		t.Errorf("mail text %q", m.BodyText)
 	}

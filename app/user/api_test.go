@@ -292,7 +292,8 @@ func TestProfilePages(t *testing.T) {
 		apptest.Eq[any]("page[\"user\"].(map[string]any)[\"_id\"]", page["user"].(map[string]any)["_id"], u.ID),
 		apptest.Eq[any]("page[\"origin\"]", page["origin"], e.URL))
 	apptest.Expect(t, "profile page props", props,
-		apptest.Eq("len(page[\"badges\"].([]any))", len(page["badges"].([]any)), 1),
+		apptest.Eq("len(page[\"badges\"].([]any))", len(page["badges"].([]any)), 2), // the revoked one, labelled
+		apptest.Eq[any]("page[\"held\"]", page["held"], float64(1)),
 		apptest.True("strings.Contains(r.Text(), `name=\"robots\" content=\"noindex\"`)", strings.Contains(r.Text(), `name="robots" content="noindex"`)))
 
 	// public profile: anyone, no email, OG tags, JSON-LD, revoked badges left out

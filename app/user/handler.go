@@ -62,7 +62,7 @@ func validationOr(err error) error {
 
 // GET /users/badges -> {badges}
 func (h *Handler) badges(c fiber.Ctx) error {
-	list, err := Earned(c.Context(), h.svc.DB, web.Viewer(c).ID)
+	list, err := Earned(c.Context(), h.svc.DB, web.Viewer(c).ID, false)
 	if err != nil {
 		return err
 	}
@@ -133,7 +133,7 @@ func (h *Handler) profilePage(c fiber.Ctx) error {
 	if err != nil {
 		return err
 	}
-	badges, err := Earned(c.Context(), h.svc.DB, u.ID)
+	badges, err := Earned(c.Context(), h.svc.DB, u.ID, true)
 	if err != nil {
 		return err
 	}
@@ -141,7 +141,8 @@ func (h *Handler) profilePage(c fiber.Ctx) error {
 	if err != nil {
 		return err
 	}
-	return h.site.Render(c, "ProfilePage", fiber.Map{"user": j, "badges": badges, "origin": h.site.Origin(c), "waitingBadges": waiting},
+	return h.site.Render(c, "ProfilePage", fiber.Map{"user": j, "badges": badges, "held": Held(badges), "categories": Categories(badges),
+		"origin": h.site.Origin(c), "waitingBadges": waiting},
 		web.Meta{Title: "My Profile", Description: "Your Meritmark profile and earned badges.", NoIndex: true})
 }
 
@@ -193,7 +194,7 @@ func (h *Handler) publicPage(c fiber.Ctx) error {
 }
 
 func publicDescription(p *PublicProfile) string {
-	n := len(p.Badges)
+	n := p.Held
 	badges := fmt.Sprintf("%d verified badges", n)
 	if n == 1 {
 		badges = "1 verified badge"

@@ -37,7 +37,7 @@ func (s *Service) profileChanged(ctx context.Context, tx bun.IDB, userID string)
 // View is u as the API answers it, with its badge grants (the auth feature answers
 // /auth/me and login with it).
 func View(ctx context.Context, d bun.IDB, u *model.User) (*JSON, error) {
-	rows, err := grants(ctx, d, u.ID)
+	rows, err := grants(ctx, d, u.ID, false)
 	if err != nil {
 		return nil, err
 	}
@@ -48,17 +48,14 @@ func View(ctx context.Context, d bun.IDB, u *model.User) (*JSON, error) {
 	return ToJSON(u, gs), nil
 }
 
-// Earned lists the badges the user holds (not revoked), newest first.
-func Earned(ctx context.Context, d bun.IDB, userID string) ([]EarnedBadge, error) {
-	rows, err := grants(ctx, d, userID)
+// Earned lists the user's badges, newest first, one entry per badge (a renewed badge is
+// one) with its state; revoked ones only withRevoked (the holder's own profile).
+func Earned(ctx context.Context, d bun.IDB, userID string, withRevoked bool) ([]EarnedBadge, error) {
+	rows, err := grants(ctx, d, userID, withRevoked)
 	if err != nil {
 		return nil, err
 	}
-	out := make([]EarnedBadge, len(rows))
-	for i, r := range rows {
-		out[i] = r.earned()
-	}
-	return out, nil
+	return PerBadge(rows, model.Now()), nil
 }
 
 // UpdateProfile validates and saves u's details and returns the stored user.
@@ -150,6 +147,7 @@ type PublicProfile struct {
 	ProfilePicURL string        `json:"profilePicUrl"`
 	MemberSince   string        `json:"memberSince"`
 	Badges        []EarnedBadge `json:"badges"`
+	Held          int           `json:"held"` // badges in force (the Hall of Fame's count)
 	Categories    int           `json:"categories"`
 }
 
@@ -163,20 +161,26 @@ func Public(ctx context.Context, d bun.IDB, id string) (*PublicProfile, error) {
 	if u.Deleted() { // a deleted account's tombstone has no public profile
 		return nil, db.ErrNotFound
 	}
-	badges, err := Earned(ctx, d, id)
+	badges, err := Earned(ctx, d, id, false)
 	if err != nil {
 		return nil, err
 	}
+	for i := range badges {
+		badges[i].RenewHref = "" // the holder's own action
+	}
 	return &PublicProfile{ID: u.ID, Name: u.Name, Position: u.Position, LinkedIn: u.LinkedIn, Portfolio: u.Portfolio,
 		ProfilePicURL: u.ProfilePicURL(), MemberSince: u.CreatedAt.UTC().Format("2006-01-02T15:04:05Z"),
-		Badges: badges, Categories: Categories(badges)}, nil
+		Badges: badges, Held: Held(badges), Categories: Categories(badges)}, nil
 }
 
-// Categories counts the distinct categories among badges.
+// Categories counts the distinct categories among the badges in force (as the Hall of
+// Fame does).
 func Categories(badges []EarnedBadge) int {
 	seen := map[string]bool{}
 	for _, b := range badges {
-		seen[b.Category] = true
+		if b.Standing.Held {
+			seen[b.Category] = true
+		}
 	}
 	return len(seen)
 }

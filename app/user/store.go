@@ -9,18 +9,21 @@ import (
 	"meritmark/db"
 )
 
-// grants lists the user's badge grants with their badges, newest first. Revoked grants
-// are left out: they are no longer the holder's badges.
-func grants(ctx context.Context, d bun.IDB, userID string) ([]grantRow, error) {
+// grants lists the user's badge grants with their badges, newest first; revoked grants
+// only withRevoked (they are no longer the holder's badges, but the holder's own profile
+// shows them as revoked).
+func grants(ctx context.Context, d bun.IDB, userID string, withRevoked bool) ([]grantRow, error) {
 	var rows []grantRow
-	err := d.NewSelect().
+	q := d.NewSelect().
 		TableExpr("badge_grants AS g").
 		Join("JOIN badges AS b ON b.id = g.badge_id").
-		ColumnExpr("g.id, g.badge_id, b.name, b.category, b.icon, b.color, g.granted_at, g.expires_at, g.verification_id, g.public_verification_id").
-		Where("g.user_id = ?", userID).
-		Where("g.revoked_at IS NULL").
-		OrderExpr("g.granted_at DESC, g.id").
-		Scan(ctx, &rows)
+		ColumnExpr("g.id, g.badge_id, b.name, b.category, b.icon, b.color, b.type AS badge_type, b.is_active AS badge_active").
+		ColumnExpr("g.granted_at, g.expires_at, g.revoked_at, g.previous_grant_id, g.verification_id, g.public_verification_id").
+		Where("g.user_id = ?", userID)
+	if !withRevoked {
+		q = q.Where("g.revoked_at IS NULL")
+	}
+	err := q.OrderExpr("g.granted_at DESC, g.id").Scan(ctx, &rows)
 	return rows, err
 }
 

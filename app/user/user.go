@@ -21,6 +21,7 @@ import (
 	"golang.org/x/image/draw"
 	"golang.org/x/image/webp"
 
+	"meritmark/app/grant"
 	"meritmark/app/model"
 )
 
@@ -71,6 +72,11 @@ type EarnedBadge struct {
 	EarnedDate     time.Time  `json:"earnedDate"`
 	ExpiresAt      *time.Time `json:"expiresAt"`
 	VerificationID string     `json:"verificationId"`
+	// Standing is the badge's state (valid until, expiring soon, expired, revoked; a
+	// renewal names its date): app/grant StandingOf, the one rule every page shows.
+	Standing grant.Standing `json:"standing"`
+	// RenewHref is where the holder renews (set while the badge is renewable).
+	RenewHref string `json:"renewHref"`
 }
 
 // grantRow is a badge grant joined with its badge.
@@ -83,6 +89,10 @@ type grantRow struct {
 	Color                string     `bun:"color"`
 	GrantedAt            time.Time  `bun:"granted_at"`
 	ExpiresAt            *time.Time `bun:"expires_at"`
+	RevokedAt            *time.Time `bun:"revoked_at"`
+	PreviousGrantID      *string    `bun:"previous_grant_id"`
+	BadgeType            string     `bun:"badge_type"`
+	BadgeActive          bool       `bun:"badge_active"`
 	VerificationID       string     `bun:"verification_id"`
 	PublicVerificationID string     `bun:"public_verification_id"`
 }
@@ -92,9 +102,48 @@ func (g grantRow) grant() GrantJSON {
 		ExpiresAt: utcPtr(g.ExpiresAt), VerificationID: g.VerificationID, PublicVerificationID: g.PublicVerificationID}
 }
 
-func (g grantRow) earned() EarnedBadge {
-	return EarnedBadge{ID: g.ID, BadgeID: g.BadgeID, Name: g.Name, Category: g.Category, Icon: g.Icon, Color: g.Color,
-		EarnedDate: g.GrantedAt.UTC(), ExpiresAt: utcPtr(g.ExpiresAt), VerificationID: g.PublicVerificationID}
+func (g grantRow) earned(st grant.Standing) EarnedBadge {
+	e := EarnedBadge{ID: g.ID, BadgeID: g.BadgeID, Name: g.Name, Category: g.Category, Icon: g.Icon, Color: g.Color,
+		EarnedDate: g.GrantedAt.UTC(), ExpiresAt: utcPtr(g.ExpiresAt), VerificationID: g.PublicVerificationID, Standing: st}
+	if st.CanRenew && g.BadgeActive {
+		e.RenewHref = grant.RenewPath(g.BadgeType, g.BadgeID)
+	}
+	return e
+}
+
+// PerBadge folds a holder's grants (newest first) into one entry per badge, in that
+// order: the grant that stands for the badge (app/grant Current) with its state. A
+// renewed badge is one entry.
+func PerBadge(rows []grantRow, now time.Time) []EarnedBadge {
+	byBadge := map[string][]grant.Entry{}
+	var order []string
+	idx := map[string][]int{}
+	for i, r := range rows {
+		if _, ok := byBadge[r.BadgeID]; !ok {
+			order = append(order, r.BadgeID)
+		}
+		byBadge[r.BadgeID] = append(byBadge[r.BadgeID], grant.Entry{ID: r.ID, BadgeID: r.BadgeID, GrantedAt: r.GrantedAt,
+			ExpiresAt: r.ExpiresAt, RevokedAt: r.RevokedAt, PreviousGrantID: r.PreviousGrantID})
+		idx[r.BadgeID] = append(idx[r.BadgeID], i)
+	}
+	out := make([]EarnedBadge, 0, len(order))
+	for _, b := range order {
+		i, st := grant.Current(byBadge[b], now)
+		out = append(out, rows[idx[b][i]].earned(st))
+	}
+	return out
+}
+
+// Held counts the badges in force among badges (the profile's and the public profile's
+// count, equal to the Hall of Fame's).
+func Held(badges []EarnedBadge) int {
+	n := 0
+	for _, b := range badges {
+		if b.Standing.Held {
+			n++
+		}
+	}
+	return n
 }
 
 func utcPtr(t *time.Time) *time.Time {

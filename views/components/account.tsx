@@ -1,6 +1,7 @@
 // Shared pieces of the account screens (login, signup, reset password, profiles): the
 // user's JSON shape, the avatar, the password field, the auth page frame, copy-to-clipboard.
 import { useState, type InputHTMLAttributes, type ReactNode } from 'react';
+import type { Standing } from './GrantStanding';
 import Award from 'lucide-react/icons/award';
 import BadgeCheck from 'lucide-react/icons/badge-check';
 import Eye from 'lucide-react/icons/eye';
@@ -58,6 +59,8 @@ export type EarnedBadge = {
   earnedDate: string;
   expiresAt: string | null;
   verificationId: string;
+  standing?: Standing;
+  renewHref?: string;
 };
 
 /** A failed plain form post's message (rendered by the server, announced on load). */

@@ -24,14 +24,17 @@ export type ApplicationFormProps = {
   attempt: { id: string; score: number; correctAnswers: number; total: number; passingScore: number; timeSpent: number } | null;
   /** The previous application, when it was rejected. */
   rejected: { reason: string; reviewedAt: string | null } | null;
+  /** A renewal: the names of the resume and picture on file, used again unless replaced. */
+  onFile?: { resume: string; profilePic: string } | null;
 };
 
 let seq = 0;
 
-export default function ApplicationForm({ badge, profile: initial, limits, attempt, rejected }: ApplicationFormProps) {
+export default function ApplicationForm({ badge, profile: initial, limits, attempt, rejected, onFile }: ApplicationFormProps) {
   const skill = badge.type === 'skill';
-  const needsResume = skill || badge.requiresResume;
-  const needsPicture = skill;
+  // a renewal does not ask again for the files on file (the server copies them)
+  const needsResume = (skill || badge.requiresResume) && !onFile?.resume;
+  const needsPicture = skill && !onFile?.profilePic;
 
   // ---- profile card ----
   const pe = useProfileEditor(initial);

@@ -3,6 +3,7 @@
 // the spec's rules (computed by the server: app/badge ActionsFor). Every button that
 // navigates is a plain link, so it works before (or without) hydration.
 import { useEffect, useRef, useState, type MouseEvent } from 'react';
+import ArrowRight from 'lucide-react/icons/arrow-right';
 import BadgeCheck from 'lucide-react/icons/badge-check';
 import Check from 'lucide-react/icons/check';
 import CircleX from 'lucide-react/icons/circle-x';
@@ -12,6 +13,7 @@ import Hourglass from 'lucide-react/icons/hourglass';
 import Linkedin from 'lucide-react/icons/linkedin';
 import ListChecks from 'lucide-react/icons/list-checks';
 import Plus from 'lucide-react/icons/plus';
+import RotateCcw from 'lucide-react/icons/rotate-ccw';
 import Share2 from 'lucide-react/icons/share-2';
 import ShieldCheck from 'lucide-react/icons/shield-check';
 import Twitter from 'lucide-react/icons/twitter';
@@ -19,7 +21,8 @@ import Upload from 'lucide-react/icons/upload';
 import { Button, Chip, Input, LinkButton, buttonClass } from '../components/ui';
 import { Dialog, DialogContent, DialogDescription, DialogHeader, DialogTitle } from '../components/dialog';
 import { statusLabel, type BadgeApplication, type BadgeGrant } from '../lib/badges';
-import { date } from '../lib/format';
+import { date, dateTime } from '../lib/format';
+import { GrantStanding } from '../components/GrantStanding';
 import { toast, toastError } from '../lib/toast';
 import { cn } from '../lib/cn';
 
@@ -35,6 +38,11 @@ export type BadgeActionsProps = {
     startHref: string;
     continuePaymentHref: string;
     paymentStatusHref?: string;
+    renewal?: boolean;
+    renewHref?: string;
+    renewalNeeds?: string;
+    continueHref?: string;
+    nextAttemptAt?: string | null;
   };
   application: BadgeApplication | null;
   grant: BadgeGrant | null;
@@ -59,6 +67,8 @@ export default function BadgeActions({ badgeId, badgeName, type, actions, applic
 
   return (
     <div className="space-y-4" data-testid="badge-actions" data-badge-id={badgeId}>
+      {grant && grant.standing && !grant.standing.held && <NotHeld grant={grant} />}
+
       {actions.owned && grant && (
         <div className="rounded-lg border border-success/30 bg-success/10 p-4" data-testid="ownership">
           <p className="flex items-center gap-2 font-semibold text-success">
@@ -70,12 +80,12 @@ export default function BadgeActions({ badgeId, badgeName, type, actions, applic
               <dt className="text-muted-foreground">Granted</dt>
               <dd className="font-medium" data-testid="granted-at">{date(grant.grantedAt)}</dd>
             </div>
-            {grant.expiresAt && (
-              <div className="flex flex-wrap justify-between gap-x-3">
-                <dt className="text-muted-foreground">Expires</dt>
-                <dd className="font-medium">{date(grant.expiresAt)}</dd>
-              </div>
-            )}
+            <div>
+              <dt className="sr-only">State</dt>
+              <dd>
+                <GrantStanding s={grant.standing} />
+              </dd>
+            </div>
             <div>
               <dt className="text-muted-foreground">Verification ID</dt>
               <dd className="mt-0.5 break-all font-mono text-xs font-medium" data-testid="verification-id">{grant.verificationId}</dd>
@@ -142,19 +152,68 @@ export default function BadgeActions({ badgeId, badgeName, type, actions, applic
         </LinkButton>
       )}
 
+      {actions.renewal && (
+        <div className="rounded-lg border border-warning/40 bg-warning/10 p-4 text-sm" data-testid="renewal-offer">
+          <p className="font-semibold">Renew this badge</p>
+          <p className="mt-1 text-muted-foreground" data-testid="renewal-needs">{actions.renewalNeeds}.</p>
+          {actions.renewHref && (
+            <LinkButton href={actions.renewHref} size="lg" className="mt-3 w-full" data-testid="renew">
+              <RotateCcw /> Renew
+            </LinkButton>
+          )}
+        </div>
+      )}
+
+      {actions.continueHref && (
+        <div className="space-y-2">
+          <p className="text-sm" data-testid="passed-note">You passed the quiz. Continue your application to have it reviewed.</p>
+          <LinkButton href={actions.continueHref} size="lg" className="w-full" data-testid="continue-application">
+            Continue application <ArrowRight />
+          </LinkButton>
+        </div>
+      )}
+
+      {actions.nextAttemptAt && (
+        <p className="rounded-md border border-warning/40 bg-warning/10 px-3 py-2 text-sm" data-testid="start-locked">
+          Your next quiz attempt opens {dateTime(actions.nextAttemptAt)}.
+        </p>
+      )}
+
       {actions.canStart &&
         (actions.owned ? (
           <Button size="lg" className="w-full" onClick={alreadyOwned} data-testid="start">
             <StartIcon /> {actions.startLabel}
           </Button>
         ) : (
-          <LinkButton href={actions.startHref} size="lg" className="w-full" data-testid="start">
+          <LinkButton href={actions.startHref} size="lg" variant={actions.continueHref ? 'outline' : 'default'} className="w-full" data-testid="start">
             <StartIcon /> {actions.startLabel}
           </LinkButton>
         ))}
       {actions.canStart && !actions.signedIn && <p className="text-center text-xs text-muted-foreground">You will be asked to log in first.</p>}
 
       {share && <ShareDialog open={shareOpen} onOpenChange={setShareOpen} badgeName={badgeName} share={share} />}
+    </div>
+  );
+}
+
+/** An expired or revoked badge: its state, never "You own this badge" or Share. */
+function NotHeld({ grant }: { grant: BadgeGrant }) {
+  const revoked = grant.standing?.state === 'revoked';
+  return (
+    <div className="rounded-lg border border-destructive/30 bg-destructive/5 p-4" data-testid="ownership-lapsed" data-state={grant.standing?.state}>
+      <p className="flex items-center gap-2 font-semibold">
+        <CircleX className="h-5 w-5 text-destructive" aria-hidden="true" />
+        {revoked ? 'This badge was revoked' : 'This badge has expired'}
+      </p>
+      <p className="mt-2 text-sm">
+        <GrantStanding s={grant.standing} />
+      </p>
+      <p className="mt-2 text-sm text-muted-foreground">
+        {revoked ? 'Verifiers see it as revoked.' : 'Verifiers see it as expired. Renew it to get a new credential that links to this one.'}
+      </p>
+      <LinkButton href={`/verify/${encodeURIComponent(grant.publicVerificationId)}`} variant="outline" className="mt-3 w-full">
+        <ShieldCheck /> View Credential
+      </LinkButton>
     </div>
   );
 }

@@ -9,6 +9,7 @@ import ExternalLink from 'lucide-react/icons/external-link';
 import FileJson from 'lucide-react/icons/file-json';
 import ImageDown from 'lucide-react/icons/image-down';
 import Layers from 'lucide-react/icons/layers';
+import RotateCcw from 'lucide-react/icons/rotate-ccw';
 import Share2 from 'lucide-react/icons/share-2';
 import ShieldCheck from 'lucide-react/icons/shield-check';
 import Sparkles from 'lucide-react/icons/sparkles';
@@ -18,6 +19,7 @@ import { toast, toastError } from '../lib/toast';
 import { date } from '../lib/format';
 import { Button, Card, CardContent, CardDescription, CardHeader, CardTitle, Chip, LinkButton } from '../components/ui';
 import { BadgeIcon } from '../components/badges';
+import { GrantStanding } from '../components/GrantStanding';
 import { copyText, fromApi, type ApiUser, type EarnedBadge, type User } from '../components/account';
 import { Avatar } from '../components/avatar';
 import { ConnectedApps } from '../components/profile/ConnectedApps';
@@ -26,10 +28,11 @@ import { DetailsForm } from '../components/profile/DetailsForm';
 // the picture dialog's code loads when the member first opens it
 const PictureDialog = lazy(() => import('../components/profile/PictureDialog').then((m) => ({ default: m.PictureDialog })));
 
-export type ProfileProps = { user: ApiUser; badges: EarnedBadge[]; origin: string };
+// held and categories: the badges in force, counted by the server as the Hall of Fame counts them
+export type ProfileProps = { user: ApiUser; badges: EarnedBadge[]; origin: string; held?: number; categories?: number };
 
 /** The holder's downloads of a badge: the signed credential and the PNG it is baked into. */
-const DOWNLOAD_LINK = 'inline-flex items-center gap-1 font-medium text-primary hover:underline focus-visible:outline-none focus-visible:ring-2 focus-visible:ring-ring rounded-sm';
+const DOWNLOAD_LINK = 'inline-flex min-h-6 items-center gap-1 font-medium text-primary hover:underline focus-visible:outline-none focus-visible:ring-2 focus-visible:ring-ring rounded-sm';
 
 /** The copy button's "Copied!" lasts 2 seconds (spec section 9). */
 const COPY_FEEDBACK_MS = 2000;
@@ -58,13 +61,14 @@ function quoteId(user: User, b: EarnedBadge): string {
 }
 
 /** The member's own profile: header, stats, earned badges, details and picture editing. */
-export default function Profile({ user: initial, badges, origin }: ProfileProps) {
+export default function Profile({ user: initial, badges, origin, held, categories: heldCategories }: ProfileProps) {
   const [user, setUser] = useState<User>(() => fromApi(initial));
   const [picOpen, setPicOpen] = useState(false);
   const [picUsed, setPicUsed] = useState(false);
   if (picOpen && !picUsed) setPicUsed(true);
   const [copied, copy] = useCopied();
-  const categories = new Set(badges.map((b) => b.category)).size;
+  const count = held ?? badges.length;
+  const categories = heldCategories ?? new Set(badges.map((b) => b.category)).size;
   const isAdmin = user.role === 'admin';
   const base = origin.replace(/\/$/, '');
 
@@ -119,7 +123,7 @@ export default function Profile({ user: initial, badges, origin }: ProfileProps)
       </Card>
 
       <div className="grid grid-cols-3 gap-3 sm:gap-4">
-        <Stat icon={<Award className="h-5 w-5" />} label="Badges Earned" short="Badges" value={String(badges.length)} testId="stat-badges" />
+        <Stat icon={<Award className="h-5 w-5" />} label="Badges Earned" short="Badges" value={String(count)} testId="stat-badges" />
         <Stat icon={<Layers className="h-5 w-5" />} label="Categories" short="Categories" value={String(categories)} testId="stat-categories" />
         <Stat icon={isAdmin ? <ShieldCheck className="h-5 w-5" /> : <UserRound className="h-5 w-5" />} label="Status" short="Status" value={isAdmin ? 'Admin' : 'Member'} testId="stat-status" />
       </div>
@@ -160,6 +164,9 @@ export default function Profile({ user: initial, badges, origin }: ProfileProps)
                         <Chip tone="outline">{b.category}</Chip>
                         <span>Earned {date(b.earnedDate)}</span>
                       </div>
+                      <p className="mt-1.5">
+                        <GrantStanding s={b.standing} />
+                      </p>
                       <p className="mt-1.5 text-xs text-muted-foreground">
                         Verification ID:{' '}
                         <code className="break-all rounded bg-muted px-1 py-0.5 font-mono text-[11px] text-foreground" data-testid="earned-verification-id">
@@ -175,11 +182,18 @@ export default function Profile({ user: initial, badges, origin }: ProfileProps)
                         </a>
                       </div>
                     </div>
-                    <div className="flex shrink-0 gap-2">
+                    <div className="flex shrink-0 flex-wrap gap-2">
+                      {b.renewHref && (
+                        <LinkButton size="sm" href={b.renewHref} aria-label={`Renew ${b.name}`} data-testid="profile-renew">
+                          <RotateCcw aria-hidden="true" /> Renew
+                        </LinkButton>
+                      )}
+                      {(!b.standing || b.standing.held) && (
                       <Button size="sm" variant="outline" onClick={() => copy(b.id, `${base}/verify/${b.verificationId}`, 'Badge verification link copied!')} aria-label={`Share ${b.name}`}>
                         {copied === b.id ? <Check aria-hidden="true" /> : <Copy aria-hidden="true" />}
                         {copied === b.id ? 'Copied!' : 'Share'}
                       </Button>
+                      )}
                       <LinkButton size="sm" variant="secondary" href={`/verify/${encodeURIComponent(b.verificationId)}`} aria-label={`Verify ${b.name}`}>
                         <ShieldCheck aria-hidden="true" /> Verify
                       </LinkButton>

@@ -18,6 +18,7 @@ import { Answer, Eligibility, Quiz, QuizResult, WARN_SECONDS, isAnswered, storeQ
 import { initialRunner, runnerReducer } from '../components/quiz/reducer';
 import { useCountdown } from '../lib/hooks/useCountdown';
 import { LoadingQuiz, NoQuestions, StartScreen, Unavailable } from '../components/quiz/screens';
+import { Blocked, OWNED_MSG, type PageState } from '../components/quiz/blocked';
 import { ResultScreen } from '../components/quiz/ResultScreen';
 
 /** The milliseconds since mark, which then moves to now (the time on a question the runner reports). */
@@ -28,9 +29,10 @@ function lap(mark: { current: number }): number {
   return ms;
 }
 
-export type QuizRunnerProps = { badgeId: string; badgeName: string; attemptId: string };
+export type QuizRunnerProps = { badgeId: string; badgeName: string; attemptId: string; state?: PageState | null };
 
-export default function QuizRunner({ badgeId, badgeName, attemptId }: QuizRunnerProps) {
+export default function QuizRunner({ badgeId, badgeName, attemptId, state: pageState }: QuizRunnerProps) {
+  const blocked = !!pageState?.blocked;
   const [state, dispatch] = useReducer(runnerReducer, initialRunner);
   const { phase, quiz, answers, current, saveState } = state;
 
@@ -100,12 +102,12 @@ export default function QuizRunner({ badgeId, badgeName, attemptId }: QuizRunner
           history.replaceState(null, '', `/quiz/${badgeId}`);
         }
       }
-      if (!stop) load();
+      if (!stop && !blocked) load();
     })();
     return () => {
       stop = true;
     };
-  }, [attemptId, badgeId, load]);
+  }, [attemptId, badgeId, load, blocked]);
 
   const submit = useCallback(
     async (auto: boolean) => {
@@ -150,10 +152,13 @@ export default function QuizRunner({ badgeId, badgeName, attemptId }: QuizRunner
     el?.focus();
   }, [current]);
 
+  if (pageState && pageState.blocked && phase.kind !== 'result') return <Blocked state={pageState} badgeId={badgeId} />;
   if (phase.kind === 'loading') return <LoadingQuiz />;
+  if (phase.kind === 'error' && phase.msg === OWNED_MSG)
+    return <Blocked state={{ blocked: 'owned', title: 'Badge Already Owned', message: OWNED_MSG, nextHref: `/badges/${badgeId}`, nextLabel: 'View your badge' }} badgeId={badgeId} />;
   if (phase.kind === 'error') return <Unavailable msg={phase.msg} badgeId={badgeId} onRetry={load} />;
   if (phase.kind === 'empty') return <NoQuestions quiz={phase.quiz} />;
-  if (phase.kind === 'intro') return <StartScreen quiz={phase.quiz} starting={phase.starting} msg={phase.msg} onStart={() => start(phase.quiz)} />;
+  if (phase.kind === 'intro') return <StartScreen quiz={phase.quiz} starting={phase.starting} msg={phase.msg} onStart={() => start(phase.quiz)} page={pageState} />;
   if (phase.kind === 'result') return <ResultScreen result={phase.result} badgeId={badgeId} />;
   if (!quiz || !quiz.attempt) return <LoadingQuiz />;
 

@@ -3,6 +3,7 @@
 // renders each ?q=…&category=… view; the catalogue island only normalizes the search
 // text as the server does (NormalizeQuery) and fetches that view.
 import { CATEGORIES as BADGE_CATEGORIES } from './categories';
+import type { Standing } from '../components/GrantStanding';
 
 export type BadgeType = 'skill' | 'proof';
 
@@ -33,7 +34,7 @@ export type CatalogueBadge = Pick<Badge, '_id' | 'name' | 'category' | 'type' | 
 
 export type BadgeApplication = { _id: string; status: ApplicationStatus | string; createdAt: string; reviewedAt: string | null; rejectionReason: string; paymentProcessing?: boolean };
 
-export type BadgeGrant = { grantedAt: string; verificationId: string; publicVerificationId: string; expiresAt: string | null };
+export type BadgeGrant = { grantedAt: string; verificationId: string; publicVerificationId: string; expiresAt: string | null; standing?: Standing };
 
 /** The catalogue's category chips: All, then every category (lib/categories.ts). */
 export const CATEGORIES = ['All', ...BADGE_CATEGORIES] as const;

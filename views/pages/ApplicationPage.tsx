@@ -54,6 +54,8 @@ type Props = {
   owned: boolean;
   quiz: { hasPassingAttempt: boolean; attempt: ApplicationFormProps['attempt'] } | null;
   limits: ApplicationFormProps['limits'];
+  /** Set when this application renews the member's badge (app/application Renewal). */
+  renewal?: { label: string; needs: string; resume: { originalName: string } | null; profilePic: { originalName: string } | null } | null;
 };
 
 /** /proof-upload/:badgeId and /resume-upload/:badgeId — the application for a badge. */
@@ -98,10 +100,22 @@ export default function ApplicationPage(p: Props) {
             <Chip tone="outline">{levelLabel(b.level)}</Chip>
             <Chip tone="outline" data-testid="apply-price">{priceLabel(b.price)}</Chip>
           </div>
-          <h1 className="mt-3 text-2xl font-bold tracking-tight sm:text-3xl">Apply for {b.name}</h1>
-          <p className="mt-1 text-muted-foreground">
-            {skill ? 'Pass the quiz, then send your details, resume and photo for review.' : 'Send your details and documents that show your work for review.'}
-          </p>
+          <h1 className="mt-3 text-2xl font-bold tracking-tight sm:text-3xl">{p.renewal ? `Renew ${b.name}` : `Apply for ${b.name}`}</h1>
+          {p.renewal ? (
+            <div className="mt-2 rounded-md border border-warning/40 bg-warning/10 px-3 py-2 text-sm" data-testid="application-renewal">
+              <p className="font-medium">This is a renewal of your badge ({p.renewal.label}).</p>
+              <p className="mt-1 text-muted-foreground">{p.renewal.needs}.</p>
+              {(p.renewal.resume || p.renewal.profilePic) && (
+                <p className="mt-1" data-testid="files-on-file">
+                  Used again from your last application: {[p.renewal.resume && `resume ${p.renewal.resume.originalName}`, p.renewal.profilePic && `profile picture ${p.renewal.profilePic.originalName}`].filter(Boolean).join(' and ')}.
+                </p>
+              )}
+            </div>
+          ) : (
+            <p className="mt-1 text-muted-foreground">
+              {skill ? 'Pass the quiz, then send your details, resume and photo for review.' : 'Send your details and documents that show your work for review.'}
+            </p>
+          )}
         </div>
       </div>
 
@@ -143,6 +157,7 @@ export default function ApplicationPage(p: Props) {
               limits: p.limits,
               attempt: p.quiz?.attempt ?? null,
               rejected: app?.status === 'rejected' ? { reason: app.rejectionReason, reviewedAt: app.reviewedAt } : null,
+              onFile: p.renewal ? { resume: p.renewal.resume?.originalName || '', profilePic: p.renewal.profilePic?.originalName || '' } : null,
             }}
           />
         )}

@@ -21,9 +21,9 @@ export default function ProfilePage(p: ProfileProps & { waitingBadges?: string[]
   }
   return (
     <Container className="py-8 sm:py-10">
-      <Island name="Profile" component={Profile} props={{ user: p.user, badges: p.badges || [], origin: p.origin }} />
+      <Island name="Profile" component={Profile} props={{ user: p.user, badges: p.badges || [], origin: p.origin, held: p.held, categories: p.categories }} />
       <Island name="AccountSecurity" component={AccountSecurity} props={{ email: p.user.email, emailVerified: !!p.user.emailVerified, twoFactorEnabled: !!p.user.twoFactorEnabled, waitingBadges: p.waitingBadges || [] }} />
-      <Island name="AccountData" component={AccountData} props={{ twoFactorEnabled: !!p.user.twoFactorEnabled, badgeCount: (p.badges || []).length }} />
+      <Island name="AccountData" component={AccountData} props={{ twoFactorEnabled: !!p.user.twoFactorEnabled, badgeCount: (p.badges || []).filter((b) => b.standing?.state !== 'revoked').length }} />
     </Container>
   );
 }

@@ -10,6 +10,7 @@ import ShieldCheck from 'lucide-react/icons/shield-check';
 import Sparkles from 'lucide-react/icons/sparkles';
 import { Card, CardContent, Chip, Container, LinkButton } from '../components/ui';
 import { BadgeIcon } from '../components/badges';
+import { GrantStanding } from '../components/GrantStanding';
 import { type EarnedBadge } from '../components/account';
 import { Avatar } from '../components/avatar';
 import { date } from '../lib/format';
@@ -24,6 +25,7 @@ type PublicProfile = {
   profilePicUrl: string;
   memberSince: string;
   badges: EarnedBadge[];
+  held?: number;
   categories: number;
 };
 
@@ -35,6 +37,7 @@ function host(u: string): string {
 /** /profile/{id} — the shareable public profile: no email, only what the holder shows. */
 export default function PublicProfilePage({ profile: p, isOwner }: { profile: PublicProfile; isOwner: boolean }) {
   const n = p.badges.length;
+  const held = p.held ?? n; // badges in force, the Hall of Fame's count
   const linkedin = externalHref(p.linkedin);
   const portfolio = externalHref(p.portfolio);
   return (
@@ -84,7 +87,7 @@ export default function PublicProfilePage({ profile: p, isOwner }: { profile: Pu
           <dl className="mt-8 grid grid-cols-2 gap-4 sm:max-w-sm">
             <div className="rounded-lg border p-4">
               <dt className="flex items-center gap-1.5 text-sm text-muted-foreground"><Award className="h-4 w-4" aria-hidden="true" /> Verified badges</dt>
-              <dd className="mt-1 text-2xl font-bold">{n}</dd>
+              <dd className="mt-1 text-2xl font-bold" data-testid="public-held">{held}</dd>
             </div>
             <div className="rounded-lg border p-4">
               <dt className="flex items-center gap-1.5 text-sm text-muted-foreground"><Layers className="h-4 w-4" aria-hidden="true" /> Categories</dt>
@@ -122,11 +125,8 @@ export default function PublicProfilePage({ profile: p, isOwner }: { profile: Pu
                     </div>
                   </div>
                   <div className="mt-4 flex flex-1 items-end justify-between gap-3 border-t pt-4">
-                    {/* eslint-disable-next-line react-hooks/purity -- a server-only page, rendered once per request */}
-                    {b.expiresAt && new Date(b.expiresAt).getTime() < Date.now() ? (
-                      <span className="flex items-center gap-1.5 text-xs font-medium text-muted-foreground">
-                        <CalendarDays className="h-4 w-4" aria-hidden="true" /> Expired {date(b.expiresAt)}
-                      </span>
+                    {b.standing ? (
+                      <GrantStanding s={b.standing} />
                     ) : (
                       <span className="flex items-center gap-1.5 text-xs font-medium text-success">
                         <ShieldCheck className="h-4 w-4" aria-hidden="true" /> Verified credential

@@ -8,7 +8,11 @@ import Target from 'lucide-react/icons/target';
 import Timer from 'lucide-react/icons/timer';
 import Play from 'lucide-react/icons/play';
 import Layers from 'lucide-react/icons/layers';
+import { useState } from 'react';
+import ArrowRight from 'lucide-react/icons/arrow-right';
 import { dateTime, pct } from '../../lib/format';
+import { ConfirmDialog } from '../ui/confirm-dialog';
+import type { PageState } from './blocked';
 import { Button, Card, LinkButton, Skeleton } from '../ui';
 import { Eligibility, Quiz } from './model';
 
@@ -111,8 +115,11 @@ export function NextAttempt({ e }: { e: Eligibility | null | undefined }) {
   );
 }
 
-export function StartScreen({ quiz: q, starting, msg, onStart }: { quiz: Quiz; starting: boolean; msg: string; onStart: () => void }) {
+export function StartScreen({ quiz: q, starting, msg, onStart, page }: { quiz: Quiz; starting: boolean; msg: string; onStart: () => void; page?: PageState | null }) {
   const e = q.eligibility;
+  const [confirm, setConfirm] = useState(false);
+  const passed = !!page?.continueHref;
+  const used = e.maxAttempts > 0 && e.periodDays > 0 ? `${e.attemptsUsed} of ${e.maxAttempts} used in ${e.periodDays} days` : `${e.attemptsUsed} used`;
   const facts = [
     { label: 'Questions', value: q.questionsPerAttempt < q.poolSize ? `${q.questionsPerAttempt} drawn from ${q.poolSize}` : `${q.poolSize}`, Icon: Layers },
     { label: 'Time limit', value: `${q.timeLimit} min`, Icon: Timer },
@@ -126,8 +133,19 @@ export function StartScreen({ quiz: q, starting, msg, onStart }: { quiz: Quiz; s
   return (
     <Card className="mx-auto w-full max-w-3xl" data-testid="quiz-start">
       <div className="p-6 sm:p-8">
-        <p className="text-sm font-medium text-primary">{q.badge.name}</p>
-        <h1 className="mt-1 text-2xl font-bold tracking-tight sm:text-3xl">{q.title}</h1>
+        <p className="text-sm font-medium text-primary">{page?.renewal ? `Renewal · ${q.badge.name}` : q.badge.name}</p>
+        <h1 className="mt-1 text-2xl font-bold tracking-tight sm:text-3xl">{page?.renewal ? `Renew your badge: ${q.title}` : q.title}</h1>
+        {page?.renewal && (
+          <div className="mt-3 rounded-md border border-warning/40 bg-warning/10 px-3 py-2 text-sm" data-testid="quiz-renewal">
+            <p className="font-medium">This attempt renews your badge ({page.renewalLabel}).</p>
+            <p className="mt-1 text-muted-foreground">{page.renewalNeeds}.</p>
+          </div>
+        )}
+        {passed && (
+          <p className="mt-3 rounded-md border border-success/40 bg-success/10 px-3 py-2 text-sm" data-testid="quiz-passed-note">
+            You passed this quiz. Continue your application to have it reviewed; a retake is not needed.
+          </p>
+        )}
         {q.description && <p className="mt-2 text-muted-foreground">{q.description}</p>}
         <dl className="mt-6 grid grid-cols-2 gap-3 sm:grid-cols-4">
           {facts.map(({ label, value, Icon }) => (
@@ -157,13 +175,37 @@ export function StartScreen({ quiz: q, starting, msg, onStart }: { quiz: Quiz; s
           <LinkButton href={`/badges/${q.badge._id}`} variant="outline">
             <ArrowLeft /> Back to Badge
           </LinkButton>
-          {e.canStart && (
+          {e.canStart && passed && (
+            <Button variant="outline" onClick={() => setConfirm(true)} disabled={starting} data-testid="quiz-begin">
+              <RotateCcw /> {starting ? 'Starting…' : 'Retake Quiz'}
+            </Button>
+          )}
+          {e.canStart && !passed && (
             <Button onClick={onStart} disabled={starting} data-testid="quiz-begin">
               <Play /> {starting ? 'Starting…' : 'Start Quiz'}
             </Button>
           )}
+          {passed && page?.continueHref && (
+            <LinkButton href={page.continueHref} data-testid="quiz-continue-application">
+              Continue application <ArrowRight />
+            </LinkButton>
+          )}
         </div>
       </div>
+      {passed && (
+        <ConfirmDialog
+          open={confirm}
+          onOpenChange={setConfirm}
+          title="Retake the quiz?"
+          description={`You already passed. A retake uses one of your attempts (${used}), and the timer starts at once. Your passing result stays usable for your application.`}
+          confirmLabel="Use an attempt and retake"
+          destructive={false}
+          onConfirm={() => {
+            setConfirm(false);
+            onStart();
+          }}
+        />
+      )}
     </Card>
   );
 }
