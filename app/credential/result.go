@@ -75,7 +75,9 @@ func ResultDescriptionID(origin, badgeID string) string {
 }
 
 // Percent writes a score as the credential does: at most two decimals, no trailing zeros.
-func Percent(x float64) string { return strconv.FormatFloat(float64(int64(x*100+0.5))/100, 'f', -1, 64) }
+func Percent(x float64) string {
+	return strconv.FormatFloat(float64(int64(x*100+0.5))/100, 'f', -1, 64)
+}
 
 // resultOf is r as the achievement's description and the subject's result.
 func resultOf(origin, badgeID string, r *ResultInput) (ResultDescription, Result) {

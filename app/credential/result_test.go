@@ -51,7 +51,7 @@ func TestCredentialCarriesTheResult(t *testing.T) {
 		want := ResultDescription{ID: "http://localhost:8443/achievements/b1#result", Type: []string{"ResultDescription", "AssessmentResultDescription"},
 			Name: "Score on the Go quiz", Description: "The percentage of questions answered correctly; 70 or more passes.",
 			ResultType: "Percent", RequiredValue: "70", ValueMin: "0", ValueMax: "100", AssessmentType: "Exam",
-			EvaluationMethod: "Multiple-choice exam scored automatically: each candidate answers a form of 20 questions drawn at random from a pool of 60 to a fixed blueprint (questions per topic: Syntax 12, Concurrency 8). The score is the percentage answered correctly. Pass mark: 70%, a fixed percentage set by the administrator.",
+			EvaluationMethod:     "Multiple-choice exam scored automatically: each candidate answers a form of 20 questions drawn at random from a pool of 60 to a fixed blueprint (questions per topic: Syntax 12, Concurrency 8). The score is the percentage answered correctly. Pass mark: 70%, a fixed percentage set by the administrator.",
 			AssessmentEvaluation: "http://localhost:8443/badges/b1/assessment"}
 		if got, _ := json.Marshal(rd[0]); string(got) != string(mustJSON(t, want)) {
 			t.Errorf("%s resultDescription\n got %s\nwant %s", name, got, mustJSON(t, want))
