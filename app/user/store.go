@@ -16,7 +16,7 @@ func grants(ctx context.Context, d bun.IDB, userID string) ([]grantRow, error) {
 	err := d.NewSelect().
 		TableExpr("badge_grants AS g").
 		Join("JOIN badges AS b ON b.id = g.badge_id").
-		ColumnExpr("g.id, g.badge_id, b.name, b.category, b.icon, b.color, g.granted_at, g.expires_at, g.verification_id, g.public_verification_id").
+		ColumnExpr("g.id, g.badge_id, b.name, b.category, b.icon, b.color, g.granted_at, g.expires_at, g.verification_id, g.public_verification_id, g.hide_score, b.type").
 		Where("g.user_id = ?", userID).
 		Where("g.revoked_at IS NULL").
 		OrderExpr("g.granted_at DESC, g.id").

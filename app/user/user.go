@@ -71,6 +71,11 @@ type EarnedBadge struct {
 	EarnedDate     time.Time  `json:"earnedDate"`
 	ExpiresAt      *time.Time `json:"expiresAt"`
 	VerificationID string     `json:"verificationId"`
+	// HideScore: the holder keeps the score off the public verify page (the signed
+	// credential still carries it).
+	HideScore bool `json:"hideScore"`
+	// Scored: a skill badge (its credential carries a quiz score).
+	Scored bool `json:"scored"`
 }
 
 // grantRow is a badge grant joined with its badge.
@@ -85,6 +90,8 @@ type grantRow struct {
 	ExpiresAt            *time.Time `bun:"expires_at"`
 	VerificationID       string     `bun:"verification_id"`
 	PublicVerificationID string     `bun:"public_verification_id"`
+	HideScore            bool       `bun:"hide_score"`
+	Type                 string     `bun:"type"`
 }
 
 func (g grantRow) grant() GrantJSON {
@@ -94,7 +101,8 @@ func (g grantRow) grant() GrantJSON {
 
 func (g grantRow) earned() EarnedBadge {
 	return EarnedBadge{ID: g.ID, BadgeID: g.BadgeID, Name: g.Name, Category: g.Category, Icon: g.Icon, Color: g.Color,
-		EarnedDate: g.GrantedAt.UTC(), ExpiresAt: utcPtr(g.ExpiresAt), VerificationID: g.PublicVerificationID}
+		EarnedDate: g.GrantedAt.UTC(), ExpiresAt: utcPtr(g.ExpiresAt), VerificationID: g.PublicVerificationID, HideScore: g.HideScore,
+		Scored: g.Type == model.TypeSkill}
 }
 
 func utcPtr(t *time.Time) *time.Time {
