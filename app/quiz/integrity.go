@@ -2,6 +2,7 @@ package quiz
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"slices"
@@ -31,12 +32,8 @@ import (
 // sees only that the attempt is under review and may add a statement; no reason ever
 // names a question or an answer.
 
-// SimilarityWindow is how far back the similarity check looks; SimilarityScan caps the
-// attempts it compares with (the latest first).
-const (
-	SimilarityWindow = 24 * time.Hour
-	SimilarityScan   = 500
-)
+// SimilarityWindow is how far back the similarity check looks.
+const SimilarityWindow = 24 * time.Hour
 
 // Messages of the integrity review.
 const (
@@ -91,22 +88,23 @@ func Flags(in IntegrityInput) []model.IntegrityFlag {
 }
 
 // checkIntegrity runs the checks on a just-graded attempt inside its transaction and
-// stores the reasons (a flagged pass goes under review).
+// stores the reasons (a flagged pass goes under review). The pool's estimates are read only
+// when the form is long enough for person fit, and other attempts' answers only when this
+// one has enough wrong answers to match (and then only their wrong answers to its
+// questions).
 func (s *Service) checkIntegrity(ctx context.Context, tx bun.Tx, a *model.QuizAttempt, rows map[string]*model.QuizResponse, now time.Time) error {
 	qz, err := s.st.quiz(ctx, tx, a.QuizID)
 	if err != nil {
 		return err
 	}
-	pool, err := LoadPool(ctx, tx, qz)
-	if err != nil {
-		return err
-	}
-	in := IntegrityInput{Floor: qz.MinItemSeconds, Right: map[string]bool{}, P: pool.P, Answers: map[string]measure.Answer{},
+	in := IntegrityInput{Floor: qz.MinItemSeconds, Right: map[string]bool{}, Answers: map[string]measure.Answer{},
 		Window: SimilarityWindow, Elapsed: now.Sub(a.StartedAt), NumItems: len(a.Layout)}
 	even := 0.0
 	if len(a.Layout) > 0 {
 		even = in.Elapsed.Seconds() / float64(len(a.Layout))
 	}
+	right, wrong := 0, 0
+	var asked []string
 	for _, it := range a.Layout {
 		r := rows[it.QuestionID]
 		if r == nil {
@@ -119,9 +117,24 @@ func (s *Service) checkIntegrity(ctx context.Context, tx bun.Tx, a *model.QuizAt
 		in.Seconds = append(in.Seconds, sec)
 		in.Right[it.QuestionID] = r.Correct
 		in.Answers[it.QuestionID] = measure.Answer{Chosen: r.Chosen, Right: r.Correct}
+		asked = append(asked, it.QuestionID)
+		if r.Correct {
+			right++
+		} else if len(r.Chosen) > 0 {
+			wrong++
+		}
 	}
-	if in.Others, err = recentAnswers(ctx, tx, a, now); err != nil {
-		return err
+	if len(asked) >= measure.MinFitItems && right >= measure.MinFitEach && len(asked)-right >= measure.MinFitEach {
+		pool, err := LoadPool(ctx, tx, qz)
+		if err != nil {
+			return err
+		}
+		in.P = pool.P
+	}
+	if wrong >= measure.MinIdenticalWrong {
+		if in.Others, err = recentWrongAnswers(ctx, tx, a, asked, now); err != nil {
+			return err
+		}
 	}
 	flags := Flags(in)
 	if len(flags) == 0 {
@@ -135,29 +148,32 @@ func (s *Service) checkIntegrity(ctx context.Context, tx bun.Tx, a *model.QuizAt
 	return err
 }
 
-// recentAnswers is the recorded answers of other members' attempts at a's quiz submitted
-// within SimilarityWindow before now (the latest SimilarityScan of them).
-func recentAnswers(ctx context.Context, tx bun.IDB, a *model.QuizAttempt, now time.Time) (map[string]map[string]measure.Answer, error) {
-	var ids []string
-	if err := tx.NewSelect().Model((*model.QuizAttempt)(nil)).Column("id").
-		Where("quiz_id = ? AND user_id <> ? AND submitted_at IS NOT NULL AND submitted_at >= ?", a.QuizID, a.UserID, now.Add(-SimilarityWindow)).
-		OrderExpr("submitted_at DESC, id DESC").Limit(SimilarityScan).Scan(ctx, &ids); err != nil {
+// recentWrongAnswers is the wrong answers, on the questions asked, of other members'
+// attempts at a's quiz submitted within SimilarityWindow before now: all the similarity
+// index needs, since only answers wrong on both sides count. One query.
+func recentWrongAnswers(ctx context.Context, tx bun.IDB, a *model.QuizAttempt, asked []string, now time.Time) (map[string]map[string]measure.Answer, error) {
+	var rs []struct {
+		AttemptID  string `bun:"attempt_id"`
+		QuestionID string `bun:"question_id"`
+		Chosen     string `bun:"chosen"`
+	}
+	if err := tx.NewSelect().TableExpr("quiz_responses AS r").Join("JOIN quiz_attempts AS a ON a.id = r.attempt_id").
+		ColumnExpr("r.attempt_id, r.question_id, r.chosen").
+		Where("r.quiz_id = ? AND r.question_id IN (?) AND r.correct = ? AND r.chosen IS NOT NULL", a.QuizID, bun.List(asked), false).
+		Where("a.user_id <> ? AND a.submitted_at IS NOT NULL AND a.submitted_at >= ?", a.UserID, now.Add(-SimilarityWindow)).
+		Scan(ctx, &rs); err != nil {
 		return nil, err
 	}
 	out := map[string]map[string]measure.Answer{}
-	if len(ids) == 0 {
-		return out, nil
-	}
-	var rs []model.QuizResponse
-	if err := tx.NewSelect().Model(&rs).Column("attempt_id", "question_id", "chosen", "correct").
-		Where("attempt_id IN (?)", bun.List(ids)).Scan(ctx); err != nil {
-		return nil, err
-	}
 	for _, r := range rs {
+		var chosen []int
+		if json.Unmarshal([]byte(r.Chosen), &chosen) != nil || len(chosen) == 0 {
+			continue
+		}
 		if out[r.AttemptID] == nil {
 			out[r.AttemptID] = map[string]measure.Answer{}
 		}
-		out[r.AttemptID][r.QuestionID] = measure.Answer{Chosen: r.Chosen, Right: r.Correct}
+		out[r.AttemptID][r.QuestionID] = measure.Answer{Chosen: chosen}
 	}
 	return out, nil
 }
