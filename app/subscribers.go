@@ -55,16 +55,17 @@ func (a *App) subscribe() {
 	// the issuer's cached credential documents, once the change is visible
 	d.Events.AfterCommit(func(e *events.Event) {
 		d.Issuer.Changed(e.SubjectID)
-	}, events.GrantIssued, events.GrantRevoked, events.GrantExpiryChanged)
+	}, events.GrantIssued, events.GrantRevoked, events.GrantExpiryChanged, events.GrantDisplayChanged)
 }
 
 // pageScopes are the page-cache scopes each event changes.
 var pageScopes = map[string][]pagecache.Scope{
-	events.GrantIssued:        {pagecache.Grants},
-	events.GrantRevoked:       {pagecache.Grants},
-	events.GrantExpiryChanged: {pagecache.Grants},
-	events.GrantExpired:       {pagecache.Grants},
-	events.BadgeChanged:       {pagecache.Badges},
-	events.QuizChanged:        {pagecache.Badges},
-	events.ProfileChanged:     {pagecache.Profiles},
+	events.GrantIssued:         {pagecache.Grants},
+	events.GrantRevoked:        {pagecache.Grants},
+	events.GrantExpiryChanged:  {pagecache.Grants},
+	events.GrantExpired:        {pagecache.Grants},
+	events.GrantDisplayChanged: {pagecache.Grants},
+	events.BadgeChanged:        {pagecache.Badges},
+	events.QuizChanged:         {pagecache.Badges},
+	events.ProfileChanged:      {pagecache.Profiles},
 }

@@ -7,6 +7,7 @@ import (
 	"github.com/uptrace/bun"
 
 	"meritmark/app/model"
+	"meritmark/app/quiz"
 	"meritmark/app/web"
 	"meritmark/db"
 )
@@ -110,6 +111,16 @@ func (s *Service) buildApplications(ctx context.Context, d bun.IDB, apps []model
 	if err != nil {
 		return nil, err
 	}
+	var attemptIDs []string
+	for _, a := range apps {
+		if a.QuizAttemptID != nil {
+			attemptIDs = append(attemptIDs, *a.QuizAttemptID)
+		}
+	}
+	integrity, err := quiz.AttemptIntegrities(ctx, d, attemptIDs)
+	if err != nil {
+		return nil, err
+	}
 	for _, a := range apps {
 		j := ApplicationJSON{
 			ID: a.ID, User: applicantJSON(users[a.UserID]), Type: a.Type, Status: a.Status, PaymentStatus: a.PaymentStatus,
@@ -118,6 +129,9 @@ func (s *Service) buildApplications(ctx context.Context, d bun.IDB, apps []model
 			QuizScore: a.QuizScore, ProofFiles: []FileJSON{}, Description: a.Description, FullName: a.FullName,
 			Email: a.Email, Position: a.Position, LinkedinURL: a.LinkedIn, PortfolioURL: a.Portfolio,
 			Grant: grantRef(grants[a.ID]),
+		}
+		if a.QuizAttemptID != nil {
+			j.Integrity = integrity[*a.QuizAttemptID]
 		}
 		if u := users[a.UserID]; u != nil && !u.EmailVerified() && a.Status == model.StatusApproved && grants[a.ID] == nil {
 			j.WaitingForEmail = true

@@ -5,6 +5,7 @@ import (
 	"time"
 
 	"meritmark/app/model"
+	"meritmark/app/quiz"
 )
 
 // The JSON shapes the dashboard reads (spec section 3: Application, User, Badge grant,
@@ -142,6 +143,8 @@ type ApplicationJSON struct {
 	Grant              *GrantRef      `json:"grant"`
 	// WaitingForEmail: approved, the grant waits for the applicant's e-mail confirmation.
 	WaitingForEmail bool `json:"waitingForEmailVerification"`
+	// Integrity: the flags on the quiz attempt behind a skill application (nil: none).
+	Integrity *quiz.IntegrityAdmin `json:"integrity"`
 }
 
 // UserGrantJSON is one badge grant of a user (spec section 3, "Badge grant").

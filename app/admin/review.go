@@ -13,6 +13,7 @@ import (
 	"meritmark/app/grant"
 	"meritmark/app/mail"
 	"meritmark/app/model"
+	"meritmark/app/quiz"
 	"meritmark/app/web"
 	"meritmark/db"
 )
@@ -43,6 +44,15 @@ func (s *Service) Approve(ctx context.Context, actor *model.User, id string, gra
 		a, err := lockApplication(ctx, tx, id)
 		if err != nil {
 			return err
+		}
+		if a.QuizAttemptID != nil {
+			hold, err := quiz.ApprovalHold(ctx, tx, *a.QuizAttemptID)
+			if err != nil {
+				return err
+			}
+			if hold != "" {
+				return web.Conflict(hold)
+			}
 		}
 		ev := application.EventApprove
 		if grantFree {

@@ -104,6 +104,7 @@ type AchievementSubject struct {
 	Type        []string         `json:"type"`
 	Identifier  []IdentityObject `json:"identifier,omitempty"`
 	Achievement Achievement      `json:"achievement"`
+	Result      []Result         `json:"result,omitempty"`
 }
 
 // IdentityObject identifies the holder by a salted hash of their e-mail address.
@@ -127,6 +128,8 @@ type Achievement struct {
 	Image           *Image   `json:"image,omitempty"`
 	Tag             []string `json:"tag,omitempty"`
 	Creator         *Profile `json:"creator,omitempty"`
+	// ResultDescription: the result the achievement was awarded on (result.go).
+	ResultDescription []ResultDescription `json:"resultDescription,omitempty"`
 }
 
 // Criteria says how the achievement is earned.
@@ -177,6 +180,7 @@ type Input struct {
 	GrantedAt            time.Time
 	ExpiresAt            *time.Time
 	Evidence             []Evidence
+	Result               *ResultInput // the assessed result (nil: none); adds the Assessment Extension context
 }
 
 // URLs of the published documents. IssuerURL is where the issuer Profile is served (and
@@ -285,6 +289,12 @@ func Build(in Input) *Payload {
 		RefreshService:   &Refresh{ID: CredentialURL(origin, in.PublicVerificationID), Type: "1EdTechCredentialRefresh"},
 	}
 	c.Image = c.CredentialSubject.Achievement.Image
+	if in.Result != nil {
+		d, r := resultOf(origin, in.BadgeID, in.Result)
+		c.Context = append(append([]string{}, Contexts...), ContextOBAssessment)
+		c.CredentialSubject.Achievement.ResultDescription = []ResultDescription{d}
+		c.CredentialSubject.Result = []Result{r}
+	}
 	p := &Payload{Credential: c, Claims: Claims{
 		Iss: c.Issuer.ID, Jti: c.ID, Sub: c.CredentialSubject.ID, Nbf: in.GrantedAt.UTC().Truncate(time.Second).Unix(),
 	}}

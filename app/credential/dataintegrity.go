@@ -40,6 +40,10 @@ const (
 //   - data-integrity-v2.jsonld: npm @digitalbazaar/data-integrity-context 2.0.1
 //   - multikey-v1.jsonld: npm @digitalbazaar/multikey-context 2.0.1
 //   - did-v1.jsonld: npm did-context 3.1.1 (W3C DID v1)
+//   - ob-assessment-v2p0.json: 1EdTech Open Badges Assessment Extension 2.0, from
+//     github.com/1EdTech/openbadges-specification, extensions/assessmentExtension/v2p0/
+//     context.json at commit 1af145ff2dc6e22627e79eb5d0f9afca06ea2489 (file last changed in
+//     9ebe155, 2025-03-27), unchanged (sha256 5e0df138…10b59)
 var embeddedContexts = map[string]string{
 	ContextVC:            "contexts/credentials-v2.jsonld",
 	ContextOB3:           "contexts/ob-context-3.0.3.json",
@@ -47,6 +51,7 @@ var embeddedContexts = map[string]string{
 	ContextDataIntegrity: "contexts/data-integrity-v2.jsonld",
 	ContextMultikey:      "contexts/multikey-v1.jsonld",
 	ContextDID:           "contexts/did-v1.jsonld",
+	ContextOBAssessment:  "contexts/ob-assessment-v2p0.json",
 }
 
 // ErrContextNotEmbedded is the loader's answer for any URL it does not hold.

@@ -286,11 +286,15 @@ func (i *Issuer) SignGrant(ctx context.Context, tx bun.IDB, g *model.BadgeGrant,
 	if err != nil {
 		return err
 	}
+	res, err := resultFor(ctx, tx, origin, g, &b)
+	if err != nil {
+		return err
+	}
 	signed, err := SignBoth(i.Keys.Active(), i.Keys.ActiveES256(), Input{
 		Origin: origin, PublicVerificationID: g.PublicVerificationID, StatusIndex: g.StatusIndex,
 		UserID: u.ID, Email: u.Email, BadgeID: b.ID, BadgeName: b.Name, BadgeDescription: b.Description,
 		BadgeCriteria: b.Criteria, BadgeCategory: b.Category, BadgeLevel: b.Level,
-		GrantedAt: g.GrantedAt, ExpiresAt: g.ExpiresAt, Evidence: ev,
+		GrantedAt: g.GrantedAt, ExpiresAt: g.ExpiresAt, Evidence: ev, Result: res,
 	}, model.Now())
 	if err != nil {
 		return err

@@ -27,6 +27,7 @@ const (
 	GrantRevoked        = "grant.revoked"
 	GrantExpiryChanged  = "grant.expiry_changed"
 	GrantExpired        = "grant.expired"
+	GrantDisplayChanged = "grant.display_changed" // the holder changed what its public page shows (the score)
 	ApplicationSubmit   = "application.submitted"
 	ApplicationApproved = "application.approved"
 	ApplicationRejected = "application.rejected"
@@ -38,7 +39,7 @@ const (
 )
 
 // Types lists every event type (webhook endpoints choose among them).
-var Types = []string{GrantIssued, GrantRevoked, GrantExpiryChanged, GrantExpired, ApplicationSubmit,
+var Types = []string{GrantIssued, GrantRevoked, GrantExpiryChanged, GrantExpired, GrantDisplayChanged, ApplicationSubmit,
 	ApplicationApproved, ApplicationRejected, PaymentCaptured, BadgeChanged, QuizChanged, ProfileChanged, AwardClaimed}
 
 // Known reports whether t is an event type.

@@ -80,6 +80,9 @@ type Quiz struct {
 	Blueprint        []BlueprintRow `bun:"blueprint,type:text"`
 	TargetDifficulty *float64       `bun:"target_difficulty"`
 	MaxExposure      int            `bun:"max_exposure"`
+	// MinItemSeconds is the speed floor of the integrity check (app/quiz integrity.go):
+	// an attempt with most items answered faster is flagged; 0 = no speed check.
+	MinItemSeconds int `bun:"min_item_seconds"`
 }
 
 // BlueprintRow is one topic of a quiz's blueprint: how many of its questions each form holds.

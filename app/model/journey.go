@@ -44,6 +44,27 @@ type QuizAttempt struct {
 	PassingScore  int            `bun:"passing_score"`
 	Passed        bool           `bun:"passed"`
 	ApplicationID *string        `bun:"application_id"`
+	// Integrity review (app/quiz integrity.go): IntegrityStatus is "" (not flagged),
+	// IntegrityFlagged (a pass under review), IntegrityCleared or IntegrityVoided.
+	IntegrityStatus    string          `bun:"integrity_status"`
+	IntegrityFlags     []IntegrityFlag `bun:"integrity_flags,type:text"`
+	Appeal             string          `bun:"appeal"`
+	AppealAt           *time.Time      `bun:"appeal_at"`
+	IntegrityDecidedAt *time.Time      `bun:"integrity_decided_at"`
+	IntegrityDecidedBy *string         `bun:"integrity_decided_by"`
+}
+
+// Integrity review states of a quiz attempt.
+const (
+	IntegrityFlagged = "flagged"
+	IntegrityCleared = "cleared"
+	IntegrityVoided  = "voided"
+)
+
+// IntegrityFlag is one reason an attempt was flagged (never which answers were right).
+type IntegrityFlag struct {
+	Code   string `json:"code"` // "speed", "person-fit", "similarity"
+	Reason string `json:"reason"`
 }
 
 // AttemptItem is one question as this attempt shows it: OptionOrder[i] is the original
@@ -197,6 +218,9 @@ type BadgeGrant struct {
 	// ExpiryInStatus: the expiry was set or brought forward after the credential was first
 	// signed; once it passes, the status lists mark the credential (app/verify/expirystatus.go).
 	ExpiryInStatus bool `bun:"expiry_in_status"`
+	// HideScore: the holder keeps the score off the public verify page (the signed
+	// credential still carries it).
+	HideScore bool `bun:"hide_score"`
 }
 
 // AuditEntry records one admin action.

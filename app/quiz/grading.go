@@ -71,7 +71,7 @@ func (s *Service) grade(ctx context.Context, tx bun.Tx, a *model.QuizAttempt, qm
 			}
 		}
 	}
-	return nil
+	return s.checkIntegrity(ctx, tx, a, rows, now)
 }
 
 // result builds the answer for a submitted attempt: the figures, a per-topic breakdown and
@@ -112,6 +112,7 @@ func (s *Service) result(ctx context.Context, a *model.QuizAttempt) (*Result, er
 		}
 	}
 	r.Topics = Topics(a.Layout, qmap, answers)
+	r.Integrity = integrityView(a)
 	return r, nil
 }
 

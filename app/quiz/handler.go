@@ -36,6 +36,9 @@ func New(d *bun.DB, site *web.Site, limiter *ratelimit.Limiter) *Handler {
 //	                                    a list for multiple response), timeMs (optional)}
 //	POST /quiz/attempts/{id}/submit     grade {answers: {questionId: shownIndex or list}} once
 //	GET  /quiz/attempts/{id}            the stored result (figures only, no key)
+//	POST /quiz/attempts/{id}/statement  the member's statement on an attempt under
+//	                                    integrity review {statement}
+//	PUT  /admin/quiz-attempts/{id}/integrity  clear or void a flagged attempt {decision}
 //	page /quiz/{badgeId}                the quiz screen (?attempt={id} shows that result)
 func (h *Handler) Routes() []web.Route {
 	return []web.Route{
@@ -43,6 +46,8 @@ func (h *Handler) Routes() []web.Route {
 		web.Post("/quiz/badge/:badgeId/start", web.Member, h.start),
 		web.Put("/quiz/attempts/:id/answers", web.Member, h.saveAnswer),
 		web.Post("/quiz/attempts/:id/submit", web.Member, h.submit),
+		web.Post("/quiz/attempts/:id/statement", web.Member, h.statement),
+		web.Put("/admin/quiz-attempts/:id/integrity", web.Admin, h.decide),
 		web.Get("/quiz/attempts/:id", web.Member, h.result),
 		web.PageRoute("/quiz/:badgeId?", web.Member, h.page),
 	}
@@ -202,4 +207,32 @@ func (h *Handler) page(c fiber.Ctx) error {
 		}
 	}
 	return h.site.Render(c, "QuizPage", p, web.Meta{Title: title, Description: "Take the timed skill assessment for this badge.", NoIndex: true})
+}
+
+func (h *Handler) statement(c fiber.Ctx) error {
+	var b struct {
+		Statement string `json:"statement"`
+	}
+	if err := web.BindJSON(c, &b); err != nil {
+		return err
+	}
+	v, err := h.svc.Appeal(c.Context(), web.Viewer(c), c.Params("id"), b.Statement)
+	if err != nil {
+		return err
+	}
+	return c.JSON(fiber.Map{"msg": "Statement saved", "integrity": v})
+}
+
+func (h *Handler) decide(c fiber.Ctx) error {
+	var b struct {
+		Decision string `json:"decision"`
+	}
+	if err := web.BindJSON(c, &b); err != nil {
+		return err
+	}
+	v, err := h.svc.Decide(c.Context(), web.Viewer(c), c.Params("id"), b.Decision)
+	if err != nil {
+		return err
+	}
+	return c.JSON(fiber.Map{"msg": map[string]string{"clear": "Attempt cleared", "void": "Attempt voided"}[b.Decision], "integrity": v})
 }

@@ -118,7 +118,8 @@ func TestNoResponseEverCarriesTheKey(t *testing.T) {
 		".total", ".answered", ".timeSpent", ".passingScore", ".startedAt", ".submittedAt", ".late", ".topics", ".topics[].topic",
 		".topics[].correct", ".topics[].total", ".eligibility", ".eligibility.canStart", ".eligibility.nextAttemptAt",
 		".eligibility.reason", ".eligibility.attemptsUsed", ".eligibility.maxAttempts", ".eligibility.periodDays",
-		".eligibility.extraAttempts", ".eligibility.usesExtra"}
+		".eligibility.extraAttempts", ".eligibility.usesExtra",
+		".integrity"} // null: not under integrity review (integrity_test.go)
 	for _, k := range want {
 		if !keys[k] {
 			t.Errorf("result lacks %s", k)

@@ -121,6 +121,8 @@ type Result struct {
 	Late           bool         `json:"late"`
 	Topics         []TopicScore `json:"topics"`
 	Eligibility    *Eligibility `json:"eligibility"`
+	// Integrity: the attempt's integrity review, if it was held (its state only).
+	Integrity *IntegrityView `json:"integrity"`
 }
 
 // RetakeRefused is a start the retake rule refuses until Eligibility.NextAttemptAt.

@@ -120,6 +120,18 @@ func ParseMaxExposure(raw json.RawMessage) (int, string) {
 	return int(n), ""
 }
 
+// MsgMinItemSeconds refuses a speed floor out of range.
+const MsgMinItemSeconds = "Minimum seconds per question must be a whole number from 0 to 600."
+
+// ParseMinItemSeconds validates the integrity check's speed floor (0 = no speed check).
+func ParseMinItemSeconds(raw json.RawMessage) (int, string) {
+	n, empty, ok := input.ParseInt(raw)
+	if empty || !ok || n < 0 || n > 600 {
+		return 0, MsgMinItemSeconds
+	}
+	return int(n), ""
+}
+
 // FamilyLoop reports whether linking id to parent (id becomes a variant of parent) would
 // close a loop through links (question id -> the question it is linked to).
 func FamilyLoop(links map[string]string, id, parent string) bool {

@@ -77,6 +77,7 @@ func formView(ctx context.Context, d bun.IDB, qz *model.Quiz, v *QuizView, links
 	}
 	v.TargetDifficulty, v.Target, v.PoolMean = qz.TargetDifficulty, round3(p.Target), round3(p.PoolMean)
 	v.MaxExposure, v.ExposureForms, v.ActiveCount = quiz.ExposureRate(qz), p.Forms, len(p.Active)
+	v.MinItemSeconds = qz.MinItemSeconds
 	v.DrawSize = quiz.FormSize(qz, len(p.Active))
 	capCount := quiz.CapCount(v.MaxExposure)
 	for i := range v.Questions {
@@ -212,6 +213,13 @@ func formSettings(ctx context.Context, tx bun.IDB, qz *model.Quiz, in QuizInput)
 			return web.BadRequest(msg)
 		}
 		qz.MaxExposure = n
+	}
+	if present(in.MinItemSeconds) {
+		n, msg := ParseMinItemSeconds(in.MinItemSeconds)
+		if msg != "" {
+			return web.BadRequest(msg)
+		}
+		qz.MinItemSeconds = n
 	}
 	if len(qz.Blueprint) == 0 {
 		return nil

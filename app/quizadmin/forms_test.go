@@ -19,6 +19,7 @@ type formQuizJSON struct {
 	Target           float64              `json:"target"`
 	PoolMean         float64              `json:"poolMean"`
 	MaxExposure      int                  `json:"maxExposure"`
+	MinItemSeconds   int                  `json:"minItemSeconds"`
 	ExposureForms    int                  `json:"exposureForms"`
 	ActiveCount      int                  `json:"activeCount"`
 	DrawProblem      string               `json:"drawProblem"`
@@ -293,5 +294,30 @@ func TestRetiredQuestionsAreNeverDrawnAndRunningAttemptsKeepTheirForms(t *testin
 	c.Put("/admin/questions/"+ids["B0"]+"/retired", map[string]any{"retired": false}).ExpectMsg(200, "Question back in use")
 	if acts := actions(t, e); acts[len(acts)-1] != "question.restore question" {
 		t.Fatalf("audit %v", acts[len(acts)-3:])
+	}
+}
+
+// The integrity check's speed floor (issue 35): validated, saved, shown; 0 turns it off.
+func TestMinItemSecondsIsValidatedAndSaved(t *testing.T) {
+	e := apptest.New(t)
+	_, c := e.Admin("admin@x.io")
+	_, qid, _ := topicQuiz(t, e, c, map[string]int{"A": 3})
+	for _, bad := range []any{-1, 601, 2.5, "x"} {
+		c.Put("/admin/quizzes/"+qid, map[string]any{"minItemSeconds": bad, "title": "Changed"}).ExpectMsg(400, quizadmin.MsgMinItemSeconds)
+	}
+	if row := quizRow(t, e, qid); row.MinItemSeconds != 0 || row.Title == "Changed" {
+		t.Fatalf("half saved: %+v", row)
+	}
+	c.Put("/admin/quizzes/"+qid, map[string]any{"minItemSeconds": 4}).Expect(200)
+	if row := quizRow(t, e, qid); row.MinItemSeconds != 4 || quizForms(t, c, qid).MinItemSeconds != 4 {
+		t.Fatalf("stored %d", row.MinItemSeconds)
+	}
+	c.Put("/admin/quizzes/"+qid, map[string]any{"title": "Other"}).Expect(200)
+	if row := quizRow(t, e, qid); row.MinItemSeconds != 4 {
+		t.Fatalf("an update without the field changed it: %d", row.MinItemSeconds)
+	}
+	c.Put("/admin/quizzes/"+qid, map[string]any{"minItemSeconds": 0}).Expect(200)
+	if row := quizRow(t, e, qid); row.MinItemSeconds != 0 {
+		t.Fatalf("not turned off: %d", row.MinItemSeconds)
 	}
 }

@@ -104,6 +104,8 @@ type QuizInput struct {
 	Blueprint        json.RawMessage `json:"blueprint"`
 	TargetDifficulty json.RawMessage `json:"targetDifficulty"`
 	MaxExposure      json.RawMessage `json:"maxExposure"`
+	// MinItemSeconds is the integrity check's speed floor (app/quiz integrity.go; 0 = off).
+	MinItemSeconds json.RawMessage `json:"minItemSeconds"`
 }
 
 // QuizFields is a validated quiz form.

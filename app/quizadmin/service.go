@@ -376,7 +376,7 @@ func (s *Service) UpdateQuiz(ctx context.Context, actor *model.User, id string, 
 		}
 		if _, err := tx.NewUpdate().Model((*model.Quiz)(nil)).
 			Set("blueprint = ?", blueprintJSON(qz.Blueprint)).Set("target_difficulty = ?", qz.TargetDifficulty).
-			Set("max_exposure = ?", quizpkg.ExposureRate(qz)).
+			Set("max_exposure = ?", quizpkg.ExposureRate(qz)).Set("min_item_seconds = ?", qz.MinItemSeconds).
 			Set("title = ?", f.Title).Set("description = ?", f.Description).Set("passing_score = ?", f.PassingScore).
 			Set("time_limit = ?", f.TimeLimit).Set("questions_per_attempt = ?", f.QuestionsPerAttempt).
 			Set("retake_wait_hours = ?", f.RetakeWaitHours).Set("max_attempts = ?", f.MaxAttempts).
@@ -429,5 +429,5 @@ func quizAudit(q *QuizView) map[string]any {
 		"timeLimit": q.TimeLimit, "isActive": q.IsActive, "badgeId": q.Badge.ID, "questionIds": ids,
 		"questionsPerAttempt": q.QuestionsPerAttempt, "retakeWaitHours": q.RetakeWaitHours, "maxAttempts": q.MaxAttempts,
 		"attemptPeriodDays": q.AttemptPeriodDays, "blueprint": q.Blueprint, "targetDifficulty": q.TargetDifficulty,
-		"maxExposure": q.MaxExposure}
+		"maxExposure": q.MaxExposure, "minItemSeconds": q.MinItemSeconds}
 }

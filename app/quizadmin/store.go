@@ -110,6 +110,7 @@ type QuizView struct {
 	Target           float64              `json:"target"`
 	PoolMean         float64              `json:"poolMean"`
 	MaxExposure      int                  `json:"maxExposure"`
+	MinItemSeconds   int                  `json:"minItemSeconds"` // integrity speed floor (0 = off)
 	ExposureForms    int                  `json:"exposureForms"`
 	ActiveCount      int                  `json:"activeCount"`
 	Topics           []TopicView          `json:"topics"`

@@ -43,6 +43,7 @@ const (
 func (h *Handler) Routes() []web.Route {
 	return []web.Route{
 		web.Get("/users/badges", web.Member, h.badges),
+		web.Put("/users/badges/:id/score", web.Member, h.scoreVisibility),
 		web.Post("/users/profile", web.Member, h.updateProfile),
 		// the body holds one picture of at most 10 MB plus the multipart framing; a picture
 		// just over 10 MB still reaches the handler, which names the limit
@@ -67,6 +68,28 @@ func (h *Handler) badges(c fiber.Ctx) error {
 		return err
 	}
 	return c.JSON(fiber.Map{"badges": list})
+}
+
+// PUT /users/badges/{grantId}/score {hidden} -> {msg, hideScore}: whether the public
+// verify page shows the score (the signed credential carries it either way).
+func (h *Handler) scoreVisibility(c fiber.Ctx) error {
+	var b struct {
+		Hidden *bool `json:"hidden"`
+	}
+	if err := web.BindJSON(c, &b); err != nil {
+		return err
+	}
+	if b.Hidden == nil {
+		return web.BadRequest(MsgHiddenMissing)
+	}
+	if err := h.svc.SetScoreHidden(c.Context(), web.Viewer(c).ID, c.Params("id"), *b.Hidden); err != nil {
+		return err
+	}
+	msg := MsgScoreShown
+	if *b.Hidden {
+		msg = MsgScoreHidden
+	}
+	return c.JSON(fiber.Map{"msg": msg, "hideScore": *b.Hidden})
 }
 
 // POST /users/profile (name, email, position, linkedin, portfolio) -> {msg, user}

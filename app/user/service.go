@@ -12,6 +12,7 @@ import (
 	"meritmark/app/events"
 	"meritmark/app/model"
 	"meritmark/app/storage"
+	"meritmark/app/web"
 	"meritmark/db"
 )
 
@@ -183,4 +184,35 @@ func Categories(badges []EarnedBadge) int {
 		}
 	}
 	return len(seen)
+}
+
+// Messages of the score setting.
+const (
+	MsgHiddenMissing = "Say whether the score is hidden (hidden: true or false)."
+	MsgGrantNotFound = "Badge not found."
+	MsgScoreHidden   = "Your score is hidden on the public verification page. The signed credential still carries it."
+	MsgScoreShown    = "Your score is shown on the public verification page."
+)
+
+// SetScoreHidden records whether the public verify page of the user's grant grantID
+// shows the score; the verify pages' caches drop it.
+func (s *Service) SetScoreHidden(ctx context.Context, userID, grantID string, hidden bool) error {
+	if !model.ValidID(grantID) {
+		return web.NotFound(MsgGrantNotFound)
+	}
+	err := s.Events.RunInTx(ctx, s.DB, func(ctx context.Context, tx bun.Tx) error {
+		res, err := tx.NewUpdate().Model((*model.BadgeGrant)(nil)).Set("hide_score = ?", hidden).
+			Where("id = ? AND user_id = ?", grantID, userID).Exec(ctx)
+		if err != nil {
+			return err
+		}
+		if n, err := res.RowsAffected(); err != nil || n != 1 {
+			return web.NotFound(MsgGrantNotFound)
+		}
+		if err := s.profileChanged(ctx, tx, userID); err != nil {
+			return err
+		}
+		return s.Events.Record(ctx, tx, events.GrantDisplayChanged, "grant", grantID, map[string]string{"userId": userID, "grantId": grantID})
+	})
+	return err
 }

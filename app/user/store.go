@@ -18,7 +18,7 @@ func grants(ctx context.Context, d bun.IDB, userID string, withRevoked bool) ([]
 		TableExpr("badge_grants AS g").
 		Join("JOIN badges AS b ON b.id = g.badge_id").
 		ColumnExpr("g.id, g.badge_id, b.name, b.category, b.icon, b.color, b.type AS badge_type, b.is_active AS badge_active").
-		ColumnExpr("g.granted_at, g.expires_at, g.revoked_at, g.previous_grant_id, g.verification_id, g.public_verification_id").
+		ColumnExpr("g.granted_at, g.expires_at, g.revoked_at, g.previous_grant_id, g.verification_id, g.public_verification_id, g.hide_score").
 		Where("g.user_id = ?", userID)
 	if !withRevoked {
 		q = q.Where("g.revoked_at IS NULL")

@@ -77,6 +77,11 @@ type EarnedBadge struct {
 	Standing grant.Standing `json:"standing"`
 	// RenewHref is where the holder renews (set while the badge is renewable).
 	RenewHref string `json:"renewHref"`
+	// HideScore: the holder keeps the score off the public verify page (the signed
+	// credential still carries it).
+	HideScore bool `json:"hideScore"`
+	// Scored: a skill badge (its credential carries a quiz score).
+	Scored bool `json:"scored"`
 }
 
 // grantRow is a badge grant joined with its badge.
@@ -95,6 +100,7 @@ type grantRow struct {
 	BadgeActive          bool       `bun:"badge_active"`
 	VerificationID       string     `bun:"verification_id"`
 	PublicVerificationID string     `bun:"public_verification_id"`
+	HideScore            bool       `bun:"hide_score"`
 }
 
 func (g grantRow) grant() GrantJSON {
@@ -104,7 +110,8 @@ func (g grantRow) grant() GrantJSON {
 
 func (g grantRow) earned(st grant.Standing) EarnedBadge {
 	e := EarnedBadge{ID: g.ID, BadgeID: g.BadgeID, Name: g.Name, Category: g.Category, Icon: g.Icon, Color: g.Color,
-		EarnedDate: g.GrantedAt.UTC(), ExpiresAt: utcPtr(g.ExpiresAt), VerificationID: g.PublicVerificationID, Standing: st}
+		EarnedDate: g.GrantedAt.UTC(), ExpiresAt: utcPtr(g.ExpiresAt), VerificationID: g.PublicVerificationID, Standing: st,
+		HideScore: g.HideScore, Scored: g.BadgeType == model.TypeSkill}
 	if st.CanRenew && g.BadgeActive {
 		e.RenewHref = grant.RenewPath(g.BadgeType, g.BadgeID)
 	}

@@ -82,10 +82,11 @@ type record struct {
 	BadgeLevel           string     `bun:"badge_level"`
 	BadgeIcon            string     `bun:"badge_icon"`
 	BadgeColor           string     `bun:"badge_color"`
+	HideScore            bool       `bun:"hide_score"`
 }
 
 const recordSelect = `SELECT g.id AS grant_id, g.user_id, g.badge_id, g.verification_id, g.public_verification_id,
-	g.status_index, g.granted_at, g.expires_at, g.revoked_at, g.revocation_reason, g.credential_jwt, g.credential_origin, COALESCE(gc.credential_ld, '') AS credential_ld,
+	g.status_index, g.granted_at, g.expires_at, g.revoked_at, g.revocation_reason, g.credential_jwt, g.credential_origin, COALESCE(gc.credential_ld, '') AS credential_ld, g.hide_score,
 	u.name AS user_name, u.email AS user_email, u.profile_pic_key,
 	b.name AS badge_name, b.description AS badge_description, b.category AS badge_category, b.type AS badge_type,
 	b.level AS badge_level, b.icon AS badge_icon, b.color AS badge_color
@@ -207,6 +208,9 @@ func (s *Service) compute(ctx context.Context, r *record, now time.Time) Result 
 				ID string `json:"id"`
 			}
 			res.Checks.Signature = err == nil && json.Unmarshal([]byte(r.CredentialLD), &doc) == nil && doc.ID == v.Payload.ID
+		}
+		if res.Checks.Signature {
+			res.Result = resultInfo(v.Payload, r.HideScore)
 		}
 	}
 	res.Checks.IssuerTrusted = true // the record is ours

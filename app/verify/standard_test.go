@@ -65,9 +65,36 @@ func TestJSONLDCredentialDIDAndBitstringList(t *testing.T) {
 		t.Fatal(err)
 	}
 	if doc.ID != origin+"/credentials/"+g.PublicVerificationID || doc.Issuer.ID != did || doc.Issuer.Name != "Meritmark" || doc.Issuer.URL != origin || doc.Jti != nil ||
-		len(doc.Context) != 3 || doc.Context[2] != credential.ContextOBExtensions {
+		len(doc.Context) != 4 || doc.Context[2] != credential.ContextOBExtensions || doc.Context[3] != credential.ContextOBAssessment {
 		t.Fatalf("JSON credential %s", res.Body)
 	}
+	// the passed quiz is the credential's result (issue 35): score against the pass mark,
+	// the Assessment Extension's fields, the public report linked
+	var withResult struct {
+		Subject struct {
+			Achievement struct {
+				ResultDescription []credential.ResultDescription `json:"resultDescription"`
+			} `json:"achievement"`
+			Result []credential.Result `json:"result"`
+		} `json:"credentialSubject"`
+	}
+	if err := json.Unmarshal(res.Body, &withResult); err != nil {
+		t.Fatal(err)
+	}
+	rds, rs := withResult.Subject.Achievement.ResultDescription, withResult.Subject.Result
+	if len(rds) != 1 || len(rs) != 1 {
+		t.Fatalf("result %s", res.Body)
+	}
+	rd := rds[0]
+	apptest.Expect(t, "resultDescription", rd,
+		apptest.Eq("ID", rd.ID, origin+"/achievements/"+w.badge.ID+"#result"),
+		apptest.Eq("ResultType", rd.ResultType, "Percent"), apptest.Eq("RequiredValue", rd.RequiredValue, "70"),
+		apptest.Eq("ValueMin", rd.ValueMin, "0"), apptest.Eq("ValueMax", rd.ValueMax, "100"),
+		apptest.Eq("AssessmentType", rd.AssessmentType, "Exam"),
+		apptest.Eq("AssessmentEvaluation", rd.AssessmentEvaluation, origin+"/badges/"+w.badge.ID+"/assessment"),
+		apptest.True("EvaluationMethod names the form and the mark", strings.Contains(rd.EvaluationMethod, "a form of 20 questions") && strings.Contains(rd.EvaluationMethod, "Pass mark: 70%")))
+	apptest.Expect(t, "result", rs[0], apptest.Eq("ResultDescription", rs[0].ResultDescription, rd.ID),
+		apptest.Eq("Value", rs[0].Value, "85"), apptest.Eq("Status", rs[0].Status, "Completed"))
 	if len(doc.Proof) != 1 || doc.Proof[0].VerificationMethod != did+"#"+iss.Keys.Active().KID || doc.Proof[0].Cryptosuite != "eddsa-rdfc-2022" ||
 		len(doc.Schema) != 1 || doc.Schema[0].Type != "1EdTechJsonSchemaValidator2019" {
 		t.Fatalf("proof %+v schema %+v", doc.Proof, doc.Schema)

@@ -11,6 +11,8 @@ import (
 	"regexp"
 	"strings"
 	"time"
+
+	"meritmark/app/credential"
 )
 
 // Identifier rules (documented for support and for the verify page):
@@ -177,6 +179,36 @@ type Result struct {
 	Checks           Checks     `json:"checks"`
 	Credential       Links      `json:"credential"`
 	CheckedAt        time.Time  `json:"checkedAt"`
+	// Result: the assessed result the signed credential carries (nil: none).
+	Result *ResultInfo `json:"result"`
+}
+
+// ResultInfo is the credential's result as the verify page shows it: the score against
+// the pass mark (unless the holder hides it: the credential still carries it), how it
+// was assessed and the technical report.
+type ResultInfo struct {
+	AssessmentType string `json:"assessmentType"` // Exam, Artifact
+	Score          string `json:"score,omitempty"`
+	PassMark       string `json:"passMark,omitempty"`
+	ScoreHidden    bool   `json:"scoreHidden"`
+	ReportURL      string `json:"reportUrl,omitempty"`
+}
+
+// resultInfo reads a signed credential's result (nil when it has none).
+func resultInfo(p *credential.Payload, hide bool) *ResultInfo {
+	if p == nil || len(p.CredentialSubject.Result) == 0 || len(p.CredentialSubject.Achievement.ResultDescription) == 0 {
+		return nil
+	}
+	d, r := p.CredentialSubject.Achievement.ResultDescription[0], p.CredentialSubject.Result[0]
+	out := &ResultInfo{AssessmentType: d.AssessmentType, ReportURL: d.AssessmentEvaluation}
+	if d.ResultType == "Percent" && r.Value != "" {
+		if hide {
+			out.ScoreHidden = true
+		} else {
+			out.Score, out.PassMark = r.Value, d.RequiredValue
+		}
+	}
+	return out
 }
 
 // Messages.

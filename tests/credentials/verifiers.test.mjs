@@ -21,7 +21,14 @@
 //     revocation_status passes), its
 //     refreshed copy is refused by @digitalbazaar/vc as expired (validUntil), the untouched
 //     credential still verifies and our verify API says "expired" (app/verify/expirystatus.go);
-//   - one changed byte fails in each.
+//   - one changed byte fails in each;
+//   - a skill badge earned through the quiz carries its result in both forms
+//     (achievement.resultDescription typed AssessmentResultDescription: Percent, the pass
+//     mark as requiredValue, assessmentType Exam, evaluationMethod, assessmentEvaluation
+//     linking /badges/{id}/assessment; credentialSubject.result with the score) and still
+//     passes every verifier above; a proof badge's carries assessmentType Artifact. The
+//     Assessment Extension context is the one copy no npm package bundles: it is read from
+//     app/credential/contexts/ob-assessment-v2p0.json (1EdTech's file, see dataintegrity.go).
 // The library versions used are printed at the end (and recorded in the report).
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
@@ -50,7 +57,23 @@ for (const pkg of ['@digitalbazaar/credentials-context', '@digitalbazaar/data-in
   for (const [url, doc] of require(pkg).contexts) contexts.set(url, doc);
 }
 
-let server, api, grant, ld, jwt, fetched;
+// 1EdTech Open Badges Assessment Extension 2.0 (no npm package bundles it): the vendored copy
+const ASSESSMENT_CONTEXT = 'https://purl.imsglobal.org/spec/ob-assessment/v2p0/context/';
+const assessmentContextFile = path.join(here, '..', '..', 'app', 'credential', 'contexts', 'ob-assessment-v2p0.json');
+contexts.set(ASSESSMENT_CONTEXT, JSON.parse(fs.readFileSync(assessmentContextFile, 'utf8')));
+
+// The seeded React Developer quiz (app/seed/content.go): question -> correct option.
+const REACT = {
+  'Which hook keeps a value between renders without causing a re-render when it changes?': 'useRef',
+  'What does React use the key prop on list items for?': 'Matching items between renders',
+  'When does an effect with an empty dependency array run?': 'Only after the first render (mount)',
+  'Which API renders React on the server to an HTML string?': 'renderToString',
+  'What is the main benefit of lifting state up?': 'Sharing one source of truth between components',
+  'Which value is NOT a valid return from a component?': 'A plain object',
+};
+const PNG = Buffer.from('iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNk+M9QDwADhgGAWjR9awAAAABJRU5ErkJggg==', 'base64');
+
+let server, api, grant, ld, jwt, fetched, skill;
 
 /** The document loader: bundled contexts, and our server's did:web and status lists. */
 async function documentLoader(url) {
@@ -87,10 +110,10 @@ const suite = () => new DataIntegrityProof({ cryptosuite: eddsaRdfc2022CryptoSui
 /** A member earns the seeded proof badge through the real flow (sign up, confirm the
  * address, apply, pay with the seeded 100% coupon, the demo admin approves): its grant and
  * both credential forms as downloaded then. Leaves `api` signed in as the admin. */
-async function earn(name) {
+async function earn(name, type = 'proof') {
   const list = await (await fetch(server.url + API + '/badges/with-ownership')).json();
-  const badge = list.badges.find((b) => b.type === 'proof');
-  assert.ok(badge, 'a seeded proof badge');
+  const badge = type === 'proof' ? list.badges.find((b) => b.type === 'proof') : list.badges.find((b) => b.name === 'React Developer');
+  assert.ok(badge, `a seeded ${type} badge`);
   await api?.dispose();
   api = await request.newContext();
   const email = `holder-${Date.now()}-${Math.random().toString(36).slice(2, 8)}@example.com`;
@@ -98,13 +121,29 @@ async function earn(name) {
   assert.equal(r.status, 201, JSON.stringify(r.body));
   // register does not sign in; a credential only ever names a confirmed address
   await confirmSignup(server, api, email, 'analytical-engine-1843');
-  const sub = await api.post(server.url + API + '/applications', {
-    headers: { Origin: server.url },
-    multipart: {
-      badgeId: badge._id, type: 'proof', fullName: name, position: 'Engineer', linkedin: 'https://linkedin.com/in/ada',
-      portfolio: 'https://ada.example', description: 'Evidence.', proofFiles: { name: 'proof.pdf', mimeType: 'application/pdf', buffer: PDF },
-    },
-  });
+  let score = null;
+  if (type === 'skill') {
+    // the quiz: four of five right (80 %, pass mark 70 %)
+    r = await call('post', `/quiz/badge/${badge._id}/start`);
+    assert.equal(r.status, 200, JSON.stringify(r.body));
+    const answers = {};
+    r.body.questions.forEach((q, i) => {
+      const right = q.options.indexOf(REACT[q.text]);
+      assert.ok(right >= 0, `unknown question ${q.text}`);
+      answers[q._id] = i === 0 ? (right + 1) % q.options.length : right;
+    });
+    r = await call('post', `/quiz/attempts/${r.body.attempt._id}/submit`, { answers });
+    assert.equal(r.status, 200, JSON.stringify(r.body));
+    assert.equal(r.body.passed, true, JSON.stringify(r.body));
+    score = r.body.score;
+  }
+  const multipart = type === 'proof'
+    ? { badgeId: badge._id, type: 'proof', fullName: name, position: 'Engineer', linkedin: 'https://linkedin.com/in/ada',
+      portfolio: 'https://ada.example', description: 'Evidence.', proofFiles: { name: 'proof.pdf', mimeType: 'application/pdf', buffer: PDF } }
+    : { badgeId: badge._id, type: 'skill', fullName: name, position: 'Engineer', linkedin: 'https://linkedin.com/in/ada',
+      portfolio: 'https://ada.example', resume: { name: 'cv.pdf', mimeType: 'application/pdf', buffer: PDF },
+      profilePic: { name: 'me.png', mimeType: 'image/png', buffer: PNG } };
+  const sub = await api.post(server.url + API + '/applications', { headers: { Origin: server.url }, multipart });
   assert.equal(sub.status(), 201, await sub.text());
   const appId = (await sub.json()).application._id;
   r = await call('post', '/payments', { badgeId: badge._id, amount: 0, status: 'success', provider: 'free-grant', couponCode: 'FREEGRANT' });
@@ -118,13 +157,14 @@ async function earn(name) {
   const g = r.body.application.grant;
   assert.ok(g && g.publicVerificationId, JSON.stringify(r.body));
   const base = `${server.url}/credentials/${g.publicVerificationId}`;
-  return { grant: g, jwt: (await (await fetch(base + '.jwt')).text()).trim(), ld: await getJSON(base + '.json') };
+  return { grant: g, badge, score, jwt: (await (await fetch(base + '.jwt')).text()).trim(), ld: await getJSON(base + '.json') };
 }
 
 before(async () => {
   fetched = [];
   server = await startServer();
   ({ grant, jwt, ld } = await earn('Ada Lovelace'));
+  skill = await earn('Katherine Johnson', 'skill');
 });
 
 after(async () => {
@@ -241,6 +281,9 @@ async function withOfflineFetch(fn) {
   const host = new URL(server.url).host;
   globalThis.fetch = async (input, init) => {
     const url = typeof input === 'string' ? input : input.url ?? String(input);
+    if (url === ASSESSMENT_CONTEXT) {
+      return new Response(fs.readFileSync(assessmentContextFile), { headers: { 'Content-Type': 'application/ld+json' } });
+    }
     if (url === schemaURL) {
       return new Response(fs.readFileSync(path.join(here, 'testdata', 'ob_v3p0_achievementcredential_schema.json')), { headers: { 'Content-Type': 'application/json' } });
     }
@@ -271,6 +314,67 @@ test('@digitalcredentials/verifier-core (the DCC verifier) accepts the JSON-LD c
     changed.name += 'x';
     const bad = await verifyCredential({ credential: changed, knownDIDRegistries: [] });
     assert.ok(bad.errors || (bad.log || []).some((e) => e.id === 'valid_signature' && !e.valid), 'a changed credential still verifies');
+  });
+});
+
+test('a skill badge carries its quiz result (Assessment Extension) in both forms, and every verifier still accepts it', async () => {
+  const payload = jose.decodeJwt(skill.jwt);
+  const reportURL = `${server.url}/badges/${skill.badge._id}/assessment`;
+  for (const [name, doc] of [['JSON-LD', skill.ld], ['VC-JWT payload', payload]]) {
+    assert.ok(doc['@context'].includes(ASSESSMENT_CONTEXT), `${name}: no Assessment Extension context`);
+    const [rd] = doc.credentialSubject.achievement.resultDescription;
+    assert.deepEqual(rd.type, ['ResultDescription', 'AssessmentResultDescription'], name);
+    assert.equal(rd.id, `${server.url}/achievements/${skill.badge._id}#result`, name);
+    assert.equal(rd.resultType, 'Percent', name);
+    assert.equal(rd.requiredValue, '70', name);
+    assert.deepEqual([rd.valueMin, rd.valueMax], ['0', '100'], name);
+    assert.equal(rd.assessmentType, 'Exam', name);
+    assert.match(rd.evaluationMethod, /form of 5 questions drawn at random from a pool of 6.*Pass mark: 70%/, name);
+    assert.equal(rd.assessmentEvaluation, reportURL, name);
+    const [res] = doc.credentialSubject.result;
+    assert.deepEqual(res, { type: ['Result'], resultDescription: rd.id, value: String(skill.score), status: 'Completed' }, name);
+  }
+  assert.equal(skill.score, 80);
+  // the report the credential links is there
+  assert.equal((await fetch(reportURL)).status, 200);
+  // the proof badge's credential says how it was assessed, with no score
+  const [art] = ld.credentialSubject.achievement.resultDescription;
+  assert.equal(art.assessmentType, 'Artifact');
+  assert.equal(art.resultType, 'Status');
+  assert.equal(ld.credentialSubject.result[0].value, undefined);
+  // jose
+  const header = jose.decodeProtectedHeader(skill.jwt);
+  const doc = await getJSON(server.url + '/.well-known/did.json');
+  const vm = doc.verificationMethod.find((m) => m.id === header.kid);
+  await jose.jwtVerify(skill.jwt, await jose.importJWK(vm.publicKeyJwk, header.alg), { algorithms: ['ES256', 'RS256'] });
+  // Digital Bazaar: the proof verifies with the extension context; a changed score does not
+  const res = await vc.verifyCredential({ credential: skill.ld, suite: suite(), documentLoader, checkStatus: async () => ({ verified: true }) });
+  assert.equal(res.verified, true, JSON.stringify(res.error || res.results, null, 1));
+  const changed = structuredClone(skill.ld);
+  changed.credentialSubject.result[0].value = '100';
+  const bad = await vc.verifyCredential({ credential: changed, suite: suite(), documentLoader, checkStatus: async () => ({ verified: true }) });
+  assert.equal(bad.verified, false, 'a changed score still verifies');
+  // the OB 3.0 JSON schema (credentialStatus as an array, as above)
+  const schema = JSON.parse(fs.readFileSync(path.join(here, 'testdata', 'ob_v3p0_achievementcredential_schema.json'), 'utf8'));
+  schema.properties.credentialStatus = { anyOf: [{ $ref: '#/$defs/CredentialStatus' }, { type: 'array', minItems: 1, items: { $ref: '#/$defs/CredentialStatus' } }] };
+  const ajv = new Ajv2019({ strict: false, allErrors: true });
+  addFormats(ajv);
+  const v = ajv.compile(schema);
+  for (const [name, d] of [['JSON-LD', skill.ld], ['VC-JWT payload', payload], ['proof JSON-LD', ld]]) {
+    assert.equal(v(d), true, `${name}: ` + JSON.stringify(v.errors, null, 1));
+  }
+  // ... which refuses a status outside OB's ResultStatusType ("Passed" is not one)
+  const passed = structuredClone(skill.ld);
+  passed.credentialSubject.result[0].status = 'Passed';
+  assert.equal(v(passed), false, 'the schema took status Passed');
+  // the DCC verifier
+  await withOfflineFetch(async () => {
+    const { verifyCredential } = await import('@digitalcredentials/verifier-core');
+    const r = await verifyCredential({ credential: skill.ld, knownDIDRegistries: [] });
+    const log = Object.fromEntries((r.log || []).map((e) => [e.id, e.valid]));
+    assert.equal(r.errors, undefined, JSON.stringify(r.errors));
+    assert.equal(log.valid_signature, true, JSON.stringify(r.log));
+    assert.equal(log.revocation_status, true, JSON.stringify(r.log));
   });
 });
 

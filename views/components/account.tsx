@@ -61,6 +61,10 @@ export type EarnedBadge = {
   verificationId: string;
   standing?: Standing;
   renewHref?: string;
+  /** The holder hides the score on the public verify page (the credential still carries it). */
+  hideScore?: boolean;
+  /** A skill badge: its credential carries the quiz score. */
+  scored?: boolean;
 };
 
 /** A failed plain form post's message (rendered by the server, announced on load). */

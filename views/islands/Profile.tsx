@@ -20,6 +20,7 @@ import { date } from '../lib/format';
 import { Button, Card, CardContent, CardDescription, CardHeader, CardTitle, Chip, LinkButton } from '../components/ui';
 import { BadgeIcon } from '../components/badges';
 import { GrantStanding } from '../components/GrantStanding';
+import { ScoreVisibility } from '../components/ScoreVisibility';
 import { copyText, fromApi, type ApiUser, type EarnedBadge, type User } from '../components/account';
 import { Avatar } from '../components/avatar';
 import { ConnectedApps } from '../components/profile/ConnectedApps';
@@ -173,6 +174,7 @@ export default function Profile({ user: initial, badges, origin, held, categorie
                           {quoteId(user, b)}
                         </code>
                       </p>
+                      {b.scored && <ScoreVisibility grantId={b.id} name={b.name} hidden={!!b.hideScore} />}
                       <div className="mt-2 flex flex-wrap gap-x-4 gap-y-1 text-xs" data-testid="badge-downloads">
                         <a href={`/credentials/${encodeURIComponent(b.verificationId)}.json?download=1`} download className={DOWNLOAD_LINK} aria-label={`Credential (JSON) of ${b.name}`}>
                           <FileJson className="h-3.5 w-3.5" aria-hidden="true" /> Credential (JSON)

@@ -118,6 +118,7 @@ export type AdminQuiz = {
   target?: number;
   poolMean?: number;
   maxExposure?: number;
+  minItemSeconds?: number;
   exposureForms?: number;
   activeCount?: number;
   topics?: TopicPool[];

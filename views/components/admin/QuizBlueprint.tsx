@@ -22,6 +22,7 @@ export function QuizBlueprint({ quiz, onSaved }: { quiz: AdminQuiz; onSaved: () 
   const [counts, setCounts] = useState<Counts>(() => countsOf(quiz));
   const [target, setTarget] = useState(quiz.targetDifficulty == null ? '' : String(quiz.targetDifficulty));
   const [cap, setCap] = useState(String(quiz.maxExposure ?? 40));
+  const [floor, setFloor] = useState(String(quiz.minItemSeconds ?? 0));
   const [busy, setBusy] = useState(false);
   const [err, setErr] = useState('');
   const [retiring, setRetiring] = useState<string | null>(null);
@@ -32,6 +33,7 @@ export function QuizBlueprint({ quiz, onSaved }: { quiz: AdminQuiz; onSaved: () 
     setCounts(countsOf(quiz));
     setTarget(quiz.targetDifficulty == null ? '' : String(quiz.targetDifficulty));
     setCap(String(quiz.maxExposure ?? 40));
+    setFloor(String(quiz.minItemSeconds ?? 0));
     setErr('');
   }
   const topics = quiz.topics || [];
@@ -41,7 +43,7 @@ export function QuizBlueprint({ quiz, onSaved }: { quiz: AdminQuiz; onSaved: () 
     try {
       await api(`/admin/quizzes/${quiz._id}`, {
         method: 'PUT',
-        body: { blueprint, targetDifficulty: numberOrNull(target), maxExposure: numberOrNull(cap) },
+        body: { blueprint, targetDifficulty: numberOrNull(target), maxExposure: numberOrNull(cap), minItemSeconds: numberOrNull(floor) },
       });
       toastSuccess(blueprint.length ? 'Blueprint saved' : 'Blueprint cleared: attempts draw questions per attempt');
       onSaved();
@@ -133,6 +135,9 @@ export function QuizBlueprint({ quiz, onSaved }: { quiz: AdminQuiz; onSaved: () 
             </Field>
             <Field label="Maximum exposure (%)" htmlFor="bp-cap" hint="Of the last 200 forms, while the pool can do without the item">
               <Input id="bp-cap" type="number" min={1} max={100} step={1} value={cap} onChange={(e) => setCap(e.target.value)} />
+            </Field>
+            <Field label="Speed floor (seconds a question)" htmlFor="bp-floor" hint="Integrity check: a pass with most answers faster goes to review; 0 = off">
+              <Input id="bp-floor" type="number" min={0} max={600} step={1} value={floor} onChange={(e) => setFloor(e.target.value)} />
             </Field>
           </div>
           {quiz.drawProblem && (

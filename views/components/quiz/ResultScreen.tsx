@@ -11,6 +11,7 @@ import { cn } from '../../lib/cn';
 import { Button, Card, LinkButton } from '../ui';
 import { QuizResult, storeQuizResult, SCORE_TEXT } from './model';
 import { NextAttempt } from './screens';
+import { IntegrityNotice } from './IntegrityNotice';
 
 import { duration, pct, scoreTone } from '../../lib/format';
 export function ResultScreen({ result: r, badgeId }: { result: QuizResult; badgeId: string }) {
@@ -65,6 +66,7 @@ export function ResultScreen({ result: r, badgeId }: { result: QuizResult; badge
               </div>
             ))}
           </dl>
+          {r.integrity && <IntegrityNotice attemptId={r.attemptId} review={r.integrity} />}
           {!r.passed && <NextAttempt e={r.eligibility} />}
           <div className="mt-8 flex w-full flex-col-reverse gap-3 sm:w-auto sm:flex-row">
             {canRetake && (

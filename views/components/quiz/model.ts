@@ -52,6 +52,15 @@ export type QuizResult = {
   answered: number;
   topics: { topic: string; correct: number; total: number }[];
   eligibility: Eligibility | null;
+  /** The integrity review of a flagged pass (never its reasons); null when not held. */
+  integrity?: IntegrityReview | null;
+};
+
+export type IntegrityReview = {
+  status: 'review' | 'cleared' | 'voided';
+  statement: string;
+  statementAt: string | null;
+  canAddStatement: boolean;
 };
 
 export type Phase =

@@ -152,6 +152,28 @@ export function ResultView({ r, fileName }: { r: VerifyResult; fileName?: string
               <dd className="mt-1 break-all font-mono text-xs font-medium leading-5" data-testid="verify-id">{r.verificationId}</dd>
             </div>
           </dl>
+          {r.result && (
+            <div className="border-t px-6 py-4 text-sm" data-testid="verify-result">
+              {r.result.assessmentType === 'Exam' ? (
+                r.result.scoreHidden ? (
+                  <p>Earned by passing an exam. The holder chose not to show the score here; the signed credential carries it.</p>
+                ) : (
+                  <p>
+                    Exam score <span className="font-semibold tabular-nums" data-testid="verify-score">{r.result.score}%</span> (pass mark {r.result.passMark}%).
+                  </p>
+                )
+              ) : (
+                <p>Earned on submitted work reviewed by an administrator.</p>
+              )}
+              {r.result.reportUrl && (
+                <p className="mt-1">
+                  <a className="font-medium text-primary underline-offset-4 hover:underline" href={r.result.reportUrl}>
+                    How the assessment is built and how reliable it is
+                  </a>
+                </p>
+              )}
+            </div>
+          )}
         </Card>
 
         <div className="space-y-6 lg:col-span-2">

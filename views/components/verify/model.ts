@@ -18,6 +18,8 @@ export type VerifyResult = {
     linkedinAddUrl: string; linkedinShareUrl: string; twitterShareUrl: string;
   };
   checkedAt: string;
+  /** The assessed result the signed credential carries (null: none); the holder may hide the score here. */
+  result?: { assessmentType: string; score?: string; passMark?: string; scoreHidden: boolean; reportUrl?: string } | null;
   // set when the result is for a dropped or chosen file (POST /verify/file)
   source?: 'file';
   format?: 'png' | 'jwt' | 'json';

@@ -14,6 +14,7 @@ import { QuizAttemptHistory } from '../QuizAttemptHistory';
 import { Actions, Application, DEFAULT_REASON, STATUS_LABEL, STATUS_TONE, paymentTone, reviewed, typeLabel } from './model';
 import { Detail, ExternalLink, ScoreChip } from './parts';
 import { ReviewButtons } from './ApplicationCard';
+import { IntegritySection } from './IntegritySection';
 
 export function RejectDialog({ app, busy, onClose, onReject }: { app: Application | null; busy: boolean; onClose: () => void; onReject: (a: Application, reason: string) => void }) {
   const [reason, setReason] = useState('');
@@ -158,6 +159,12 @@ export function DetailsDialog({ app, actions, onClose }: { app: Application | nu
                 )}
               </dl>
             </Section>
+
+            {app.integrity && (
+              <Section title="Integrity checks">
+                <IntegritySection key={app.integrity.attemptId} review={app.integrity} />
+              </Section>
+            )}
 
             {app.badge.type === 'skill' && (
               <Section title="Quiz attempts">

@@ -66,6 +66,8 @@ export type Application = {
   reviewedBy: { _id: string; name: string; email: string } | null;
   rejectionReason: string;
   quizScore: number | null;
+  /** Integrity flags on the quiz attempt behind a skill application (null: none). */
+  integrity?: IntegrityReview | null;
   proofFiles: AppFile[];
   description: string;
   fullName: string;
@@ -140,4 +142,14 @@ export type Actions = {
   askReject: (a: Application) => void;
   quickReject: (a: Application) => void;
   details: (a: Application) => void;
+};
+
+/** The integrity review of a quiz attempt as the administrator sees it. */
+export type IntegrityReview = {
+  attemptId: string;
+  status: 'flagged' | 'cleared' | 'voided' | '';
+  flags: { code: string; reason: string }[];
+  statement: string;
+  statementAt: string | null;
+  decidedAt: string | null;
 };
