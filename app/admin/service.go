@@ -5,6 +5,7 @@ import (
 
 	"meritmark/app/events"
 	"meritmark/app/mail"
+	"meritmark/app/quizadmin"
 	"meritmark/app/storage"
 )
 
@@ -14,12 +15,14 @@ type Service struct {
 	Storage storage.Store
 	Mailer  *mail.Worker
 	Events  *events.Bus
-	st      store
+	// Attempts grants extra quiz attempts (the bulk action; app/quizadmin's rules)
+	Attempts AttemptGranter
+	st       store
 }
 
 // NewService makes the service.
 func NewService(d *bun.DB, s storage.Store, m *mail.Worker, bus *events.Bus) *Service {
-	return &Service{DB: d, Storage: s, Mailer: m, Events: bus}
+	return &Service{DB: d, Storage: s, Mailer: m, Events: bus, Attempts: &quizadmin.Service{DB: d, Events: bus}}
 }
 
 func (s *Service) kick() {
