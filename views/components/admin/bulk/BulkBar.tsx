@@ -1,4 +1,4 @@
-// The applications list's bulk bar: with rows selected (or "all that match the filter"),
+// The applications list's bulk bar: with rows selected (or all that match the filter),
 // approve, reject with a reason or grant an extra attempt. Every action is previewed first
 // (POST /admin/applications/bulk with preview: the server runs its real rules and keeps
 // nothing); the confirmation names how many change, who is e-mailed and which are skipped
