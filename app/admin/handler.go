@@ -41,6 +41,7 @@ func (h *Handler) Routes() []web.Route {
 		web.PageRoute("/admin", web.Admin, h.page),
 		web.Get("/admin/summary", web.Admin, h.summary),
 		web.Get("/admin/applications", web.Admin, h.applications),
+		web.Post("/admin/applications/bulk", web.Admin, h.bulk),
 		web.Get("/admin/applications/:id", web.Admin, h.application),
 		web.Put("/admin/applications/:id/approve", web.Admin, h.approve),
 		web.Put("/admin/applications/:id/reject", web.Admin, h.reject),

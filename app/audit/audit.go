@@ -30,6 +30,9 @@ func Write(ctx context.Context, db bun.IDB, actor *model.User, action, targetTyp
 		ID: model.NewID(), Action: action, TargetType: targetType, TargetID: targetID,
 		Before: string(b), After: string(a), CreatedAt: model.Now(),
 	}
+	if b, ok := ctx.Value(batchKey{}).(string); ok && b != "" {
+		e.BatchID = &b
+	}
 	if actor != nil {
 		id := actor.ID
 		e.ActorID = &id
@@ -37,4 +40,12 @@ func Write(ctx context.Context, db bun.IDB, actor *model.User, action, targetTyp
 	}
 	_, err = db.NewInsert().Model(e).Exec(ctx)
 	return err
+}
+
+type batchKey struct{}
+
+// WithBatch marks the entries written under ctx as parts of the bulk action batchID (the
+// admin's bulk actions and CSV awards: one entry per item, each carrying the batch).
+func WithBatch(ctx context.Context, batchID string) context.Context {
+	return context.WithValue(ctx, batchKey{}, batchID)
 }

@@ -41,6 +41,9 @@ const (
 	MsgYouAlreadyHold = "You already hold this badge."
 	MsgClaimed        = "Badge claimed! It is now on your profile."
 	MsgConfirmFirst   = "Please confirm your e-mail address first (use the link we sent you, or send a new one from your profile), then claim the badge."
+	MsgWithdrawn      = "This award has been withdrawn by the issuer."
+	MsgBadgeInactive  = "This badge is a draft (inactive). Activate it before awarding it."
+	MsgBadgeNoQuiz    = "This skill badge has no usable quiz yet (an active quiz with questions). Finish it before awarding it."
 )
 
 // Award is a badge awarded to an address (badge_awards).
@@ -58,6 +61,14 @@ type Award struct {
 	ClaimedAt *time.Time `bun:"claimed_at"`
 	ClaimedBy *string    `bun:"claimed_by"`
 	GrantID   *string    `bun:"grant_id"`
+
+	Name           string     `bun:"name"`             // the recipient's name ("" = unknown)
+	GrantExpiresAt *time.Time `bun:"grant_expires_at"` // the credential's expiry (nil: the badge's validity)
+	BatchID        *string    `bun:"batch_id"`         // the CSV upload it came from
+	SentCount      int        `bun:"sent_count"`
+	LastSentAt     *time.Time `bun:"last_sent_at"`
+	WithdrawnAt    *time.Time `bun:"withdrawn_at"` // the claim link stopped working then
+	WithdrawnBy    *string    `bun:"withdrawn_by"`
 }
 
 // NewToken is a claim token: 256 random bits, base64url.
@@ -94,14 +105,21 @@ func CleanNote(s string) (string, bool) {
 }
 
 // Mail is the award mail with the claim link.
-func Mail(to, badgeName, note, link string, expires time.Time) mail.Letter {
+func Mail(to, name, badgeName, note, link string, expires time.Time) mail.Letter {
 	ps := []mail.Paragraph{{Text: fmt.Sprintf("%s has awarded you the %s badge.", web.SiteName, badgeName)}}
 	if note != "" {
 		ps = append(ps, mail.Paragraph{Text: "A note from the issuer: " + note})
 	}
 	ps = append(ps, mail.Paragraph{Text: "Sign in or create an account with " + to + " to claim it."})
-	return mail.Letter{To: to, Subject: fmt.Sprintf("You have been awarded the %s badge", badgeName), Greeting: "Hello,", Paragraphs: ps,
+	return mail.Letter{To: to, Subject: fmt.Sprintf("You have been awarded the %s badge", badgeName), Greeting: greeting(name), Paragraphs: ps,
 		Action:  &mail.Link{Label: "Claim your badge", URL: link},
 		Small:   []string{"The link works once and until " + expires.UTC().Format("Jan 2, 2006") + ". If you did not expect this, you can ignore this message."},
 		SignOff: "The " + web.SiteName + " team"}
+}
+
+func greeting(name string) string {
+	if name == "" {
+		return "Hello,"
+	}
+	return "Hello " + name + ","
 }

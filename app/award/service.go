@@ -10,7 +10,6 @@ import (
 	"github.com/gofiber/fiber/v3"
 	"github.com/uptrace/bun"
 
-	"meritmark/app/audit"
 	"meritmark/app/auth"
 	"meritmark/app/credential"
 	"meritmark/app/events"
@@ -40,6 +39,10 @@ func New(d *bun.DB, site *web.Site, iss *credential.Issuer, mailer *mail.Worker,
 func (h *Handler) Routes() []web.Route {
 	return []web.Route{
 		web.Post("/admin/awards", web.Admin, h.create),
+		web.Get("/admin/awards", web.Admin, h.register),
+		web.Post("/admin/awards/csv", web.Admin, h.uploadCSV).WithBodyLimit(CSVBodyLimit),
+		web.Post("/admin/awards/:id/resend", web.Admin, h.resend),
+		web.Post("/admin/awards/:id/withdraw", web.Admin, h.withdraw),
 		web.Post("/awards/claim", web.Member, h.claim),
 		web.PageRoute("/claim/:token", web.Public, h.page),
 	}
@@ -93,35 +96,14 @@ func (h *Handler) create(c fiber.Ctx) error {
 	actor := web.Viewer(c)
 	origin := h.Site.Origin(c)
 	now := h.now()
-	tok := NewToken()
 	var out AwardJSON
 	err := h.DB.RunInTx(c.Context(), nil, func(ctx context.Context, tx bun.Tx) error {
-		var b model.Badge
-		if err := tx.NewSelect().Model(&b).Where("id = ?", in.BadgeID).Scan(ctx); err != nil {
-			if db.IsNoRows(err) {
-				return web.NotFound(MsgBadgeNotFound)
-			}
+		b, err := awardable(ctx, tx, in.BadgeID)
+		if err != nil {
 			return err
 		}
-		if held, err := holds(ctx, tx, email, b.ID, now); err != nil {
-			return err
-		} else if held {
-			return web.Conflict(MsgAlreadyHolds)
-		}
-		a := &Award{ID: model.NewID(), BadgeID: b.ID, Email: email, TokenHash: HashToken(tok), Note: note, CreatedBy: &actor.ID,
-			CreatedAt: now, ExpiresAt: now.Add(TTL)}
-		// an open award of the badge to the address is replaced: its old link stops working
-		if _, err := tx.NewDelete().Model((*Award)(nil)).Where("email = ? AND badge_id = ? AND claimed_at IS NULL", email, b.ID).Exec(ctx); err != nil {
-			return err
-		}
-		if _, err := tx.NewInsert().Model(a).Exec(ctx); err != nil {
-			return err
-		}
-		if err := mail.Queue(ctx, tx, Mail(email, b.Name, note, ClaimURL(origin, tok), a.ExpiresAt).Message()); err != nil {
-			return err
-		}
-		if err := audit.Write(ctx, tx, actor, "award.create", "award", a.ID, nil,
-			map[string]any{"badgeId": b.ID, "email": email, "expiresAt": a.ExpiresAt}); err != nil {
+		a, err := send(ctx, tx, actor, b, Recipient{Email: email, Note: note}, origin, now, nil)
+		if err != nil {
 			return err
 		}
 		out = AwardJSON{ID: a.ID, BadgeID: b.ID, BadgeName: b.Name, Email: email, ExpiresAt: a.ExpiresAt.UTC()}
@@ -186,6 +168,8 @@ func (h *Handler) claim(c fiber.Ctx) error {
 			return web.NotFound(MsgLinkInvalid)
 		case a.ClaimedAt != nil:
 			return web.Conflict(MsgLinkUsed)
+		case a.WithdrawnAt != nil:
+			return web.E(http.StatusGone, MsgWithdrawn)
 		case !now.Before(a.ExpiresAt):
 			return web.E(http.StatusGone, MsgLinkExpired)
 		case !strings.EqualFold(u.Email, a.Email):
@@ -208,12 +192,12 @@ func (h *Handler) claim(c fiber.Ctx) error {
 		if a.CreatedBy != nil {
 			by = *a.CreatedBy
 		}
-		g, err := grant.IssueDirect(ctx, tx, grant.DirectInput{Issuer: h.Issuer, UserID: u.ID, Badge: &b, GrantedBy: by, Now: now, Origin: origin})
+		g, err := grant.IssueDirect(ctx, tx, grant.DirectInput{Issuer: h.Issuer, UserID: u.ID, Badge: &b, GrantedBy: by, Now: now, Origin: origin, ExpiresAt: a.GrantExpiresAt})
 		if err != nil {
 			return err
 		}
 		r, err := tx.NewUpdate().Model((*Award)(nil)).Set("claimed_at = ?", now).Set("claimed_by = ?", u.ID).Set("grant_id = ?", g.ID).
-			Where("id = ? AND claimed_at IS NULL", a.ID).Exec(ctx)
+			Where("id = ? AND claimed_at IS NULL AND withdrawn_at IS NULL", a.ID).Exec(ctx)
 		if err != nil {
 			return err
 		}
@@ -238,7 +222,7 @@ func (h *Handler) claim(c fiber.Ctx) error {
 // PageProps are the claim page's props (never the token's award id or hash).
 type PageProps struct {
 	Token       string     `json:"token"`
-	State       string     `json:"state"` // ready, signin, wrong, claimed, expired, invalid
+	State       string     `json:"state"` // ready, signin, wrong, claimed, withdrawn, expired, invalid
 	BadgeName   string     `json:"badgeName"`
 	BadgeID     string     `json:"badgeId"`
 	MaskedEmail string     `json:"maskedEmail"`
@@ -278,6 +262,8 @@ func (h *Handler) page(c fiber.Ctx) error {
 	switch {
 	case a.ClaimedAt != nil:
 		p.State, p.Token = "claimed", ""
+	case a.WithdrawnAt != nil:
+		p.State, p.Token = "withdrawn", ""
 	case !h.now().Before(a.ExpiresAt):
 		p.State, p.Token = "expired", ""
 	case u == nil:

@@ -145,7 +145,7 @@ func (s *Service) Toggle(ctx context.Context, actor *model.User, id string) (*Vi
 		}
 		active := !before.IsActive
 		if active && before.Type == model.TypeSkill {
-			ok, err := quizReady(ctx, tx, id)
+			ok, err := QuizReady(ctx, tx, id)
 			if err != nil {
 				return err
 			}

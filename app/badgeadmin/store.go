@@ -208,8 +208,9 @@ func usage(ctx context.Context, db bun.IDB, id string) (grants, applications int
 	return
 }
 
-// quizReady reports whether a badge has an active quiz with at least one question.
-func quizReady(ctx context.Context, db bun.IDB, badgeID string) (bool, error) {
+// QuizReady reports whether a badge has an active quiz with at least one question (a
+// skill badge without one is a draft: it cannot be activated or awarded).
+func QuizReady(ctx context.Context, db bun.IDB, badgeID string) (bool, error) {
 	return db.NewSelect().TableExpr("quizzes AS q").
 		Join("JOIN quiz_questions AS qq ON qq.quiz_id = q.id").
 		Where("q.badge_id = ?", badgeID).Where("q.is_active = ?", true).Exists(ctx)

@@ -120,16 +120,46 @@ var ErrOutsideTx = errors.New("events: Record must run inside Bus.RunInTx")
 // are followed by their after-commit subscribers once it has committed, and dropped when it
 // rolls back. Nested calls join the outer transaction's events.
 func (b *Bus) RunInTx(ctx context.Context, d bun.IDB, fn func(ctx context.Context, tx bun.Tx) error) error {
-	if _, nested := ctx.Value(pendingKey{}).(*pending); nested || b == nil {
+	if _, nested := ctx.Value(pendingKey{}).(*pending); nested {
 		return d.RunInTx(ctx, nil, fn)
 	}
+	if b == nil {
+		return d.RunInTx(ctx, nil, dryRun(ctx, fn))
+	}
 	p := &pending{bus: b}
-	err := d.RunInTx(context.WithValue(ctx, pendingKey{}, p), nil, fn)
+	err := d.RunInTx(context.WithValue(ctx, pendingKey{}, p), nil, dryRun(ctx, fn))
 	if err != nil {
 		return err
 	}
 	b.committed(p.events)
 	return nil
+}
+
+type dryRunKey struct{}
+
+// ErrDryRun is what RunInTx answers for a transaction of a DryRun context that succeeded:
+// everything it did was rolled back and nothing followed it.
+var ErrDryRun = errors.New("events: dry run rolled back")
+
+// DryRun marks ctx so that the transactions Bus.RunInTx runs with it are rolled back at
+// their end (answering ErrDryRun when they succeeded, or their own error): a preview runs
+// the very code of a change, its rules included, and keeps nothing (the admin's bulk
+// actions). Only the top transaction is rolled back; a nested one joins it.
+func DryRun(ctx context.Context) context.Context { return context.WithValue(ctx, dryRunKey{}, true) }
+
+// IsDryRun reports whether ctx is a DryRun context.
+func IsDryRun(ctx context.Context) bool { v, _ := ctx.Value(dryRunKey{}).(bool); return v }
+
+func dryRun(ctx context.Context, fn func(ctx context.Context, tx bun.Tx) error) func(ctx context.Context, tx bun.Tx) error {
+	if !IsDryRun(ctx) {
+		return fn
+	}
+	return func(ctx context.Context, tx bun.Tx) error {
+		if err := fn(ctx, tx); err != nil {
+			return err
+		}
+		return ErrDryRun
+	}
 }
 
 func (b *Bus) committed(evs []*Event) {

@@ -31,6 +31,7 @@ func NewAdmin(d *bun.DB, site *web.Site, iss *credential.Issuer, mailer *mail.Wo
 // Routes lists the admin's grant routes.
 func (h *AdminHandler) Routes() []web.Route {
 	return []web.Route{
+		web.Post("/admin/grants/bulk", web.Admin, h.bulk),
 		web.Put("/admin/grants/:id/revoke", web.Admin, h.revoke),
 		web.Put("/admin/grants/:id/expiry", web.Admin, h.expiry),
 	}

@@ -187,7 +187,9 @@ func ExpiryFor(b *model.Badge, now time.Time) *time.Time {
 // previous grant of the badge, fresh ids), signs it and counts it in the Hall of Fame.
 // onCollision runs before an insert is retried after a unique violation.
 func create(ctx context.Context, tx bun.Tx, iss *credential.Issuer, g *model.BadgeGrant, b *model.Badge, origin string, onCollision func() error) error {
-	g.ExpiresAt = ExpiryFor(b, g.GrantedAt)
+	if g.ExpiresAt == nil { // an issuer-chosen expiry (a direct award) stands
+		g.ExpiresAt = ExpiryFor(b, g.GrantedAt)
+	}
 	// a renewal: the holder's latest grant of this badge that was not revoked
 	var prev []string
 	if err := tx.NewSelect().Model((*model.BadgeGrant)(nil)).Column("id").
@@ -243,6 +245,7 @@ type DirectInput struct {
 	GrantedBy string // the admin who awarded it ("" = none recorded)
 	Now       time.Time
 	Origin    string
+	ExpiresAt *time.Time // nil: the badge's validity
 }
 
 // IssueDirect makes a new grant of in.Badge to in.UserID inside tx, with no application.
@@ -250,7 +253,7 @@ func IssueDirect(ctx context.Context, tx bun.Tx, in DirectInput) (*model.BadgeGr
 	if in.Issuer == nil {
 		return nil, ErrNoIssuer
 	}
-	g := &model.BadgeGrant{ID: model.NewID(), UserID: in.UserID, BadgeID: in.Badge.ID, GrantedAt: in.Now}
+	g := &model.BadgeGrant{ID: model.NewID(), UserID: in.UserID, BadgeID: in.Badge.ID, GrantedAt: in.Now, ExpiresAt: in.ExpiresAt}
 	if in.GrantedBy != "" {
 		by := in.GrantedBy
 		g.GrantedBy = &by

@@ -40,11 +40,26 @@ type Message struct {
 
 // Queue stores msg in the outbox through d (a transaction or the database).
 func Queue(ctx context.Context, d bun.IDB, msg Message) error {
+	if r, ok := ctx.Value(recorderKey{}).(*Recorder); ok {
+		r.To = append(r.To, msg.To)
+	}
 	_, err := d.NewInsert().Model(&model.OutboxMessage{
 		ID: model.NewID(), To: msg.To, Subject: msg.Subject, BodyText: msg.Text, BodyHTML: msg.HTML,
 		Status: "pending", CreatedAt: model.Now(),
 	}).Exec(ctx)
 	return err
+}
+
+type recorderKey struct{}
+
+// Recorder lists the addresses Queue queued mail to under a context of Record (the bulk
+// actions' preview names who would be e-mailed).
+type Recorder struct{ To []string }
+
+// Record makes a context whose Queue calls are listed in the answered Recorder.
+func Record(ctx context.Context) (context.Context, *Recorder) {
+	r := &Recorder{}
+	return context.WithValue(ctx, recorderKey{}, r), r
 }
 
 // Sender delivers one message.

@@ -236,6 +236,7 @@ type AuditEntry struct {
 	Before     string    `bun:"before"`
 	After      string    `bun:"after"`
 	CreatedAt  time.Time `bun:"created_at"`
+	BatchID    *string   `bun:"batch_id"` // the bulk action the entry is part of
 }
 
 // PasswordReset is a one-hour, single-use reset token; ID is the SHA-256 of the token.

@@ -26,6 +26,7 @@ const QuizTab = lazy(() => import('../components/admin/QuizTab').then((m) => ({ 
 const CouponsTab = lazy(() => import('../components/admin/CouponsTab').then((m) => ({ default: m.CouponsTab })));
 const WebhooksTab = lazy(() => import('../components/admin/WebhooksTab').then((m) => ({ default: m.WebhooksTab })));
 const AwardByEmail = lazy(() => import('../components/admin/AwardByEmail').then((m) => ({ default: m.AwardByEmail })));
+const AwardsCsv = lazy(() => import('../components/admin/AwardsCsv').then((m) => ({ default: m.AwardsCsv })));
 
 function TabLoading({ children }: { children: ReactNode }) {
   return (
@@ -121,7 +122,7 @@ export default function AdminDashboard({ adminName, adminId, summary: initialSum
           <TabLoading><UsersTab currentUserId={adminId} refreshKey={refreshKey} onChanged={loadSummary} /></TabLoading>
         </TabsContent>
         <TabsContent value="badges">
-          <TabLoading><BadgesTab key={refreshKey} /><AwardByEmail /></TabLoading>
+          <TabLoading><BadgesTab key={refreshKey} /><AwardByEmail /><AwardsCsv /></TabLoading>
         </TabsContent>
         <TabsContent value="quizzes">
           <TabLoading><QuizTab key={refreshKey} /></TabLoading>

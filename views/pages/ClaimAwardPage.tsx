@@ -7,7 +7,7 @@ import ClaimAward from '../islands/ClaimAward';
 
 export type ClaimAwardPageProps = {
   token: string;
-  state: 'ready' | 'signin' | 'wrong' | 'claimed' | 'expired' | 'invalid' | string;
+  state: 'ready' | 'signin' | 'wrong' | 'claimed' | 'withdrawn' | 'expired' | 'invalid' | string;
   badgeName: string;
   badgeId: string;
   maskedEmail: string;
@@ -18,7 +18,7 @@ export type ClaimAwardPageProps = {
 /** /claim/{token}: a badge awarded directly to an e-mail address. */
 export default function ClaimAwardPage(p: ClaimAwardPageProps) {
   const next = p.token ? `/claim/${p.token}` : '/';
-  const bad = p.state === 'invalid' || p.state === 'expired' || p.state === 'claimed';
+  const bad = p.state === 'invalid' || p.state === 'expired' || p.state === 'claimed' || p.state === 'withdrawn';
   return (
     <div className="mx-auto w-full max-w-md px-4 py-16 sm:py-24">
       <Card>
@@ -35,6 +35,7 @@ export default function ClaimAwardPage(p: ClaimAwardPageProps) {
           {p.state !== 'invalid' && <h1 className="mt-4 text-2xl font-bold tracking-tight">You have been awarded the {p.badgeName} badge</h1>}
           {p.note && !bad && <p className="mt-3 rounded-md bg-muted px-3 py-2 text-sm">“{p.note}”</p>}
           {p.state === 'claimed' && <p className="mt-2 text-muted-foreground">This award has already been claimed.</p>}
+          {p.state === 'withdrawn' && <p className="mt-2 text-muted-foreground">This award has been withdrawn by the issuer.</p>}
           {p.state === 'expired' && <p className="mt-2 text-muted-foreground">This claim link has expired. Ask the issuer to send the award again.</p>}
           {p.state === 'signin' && (
             <>

@@ -15,6 +15,7 @@ import { Actions, AppList, Application, DEFAULT_REASON, Group, PAY_FILTERS, PayF
 import { ConfirmDialog, Empty } from './applications/parts';
 import { ApplicationCard } from './applications/ApplicationCard';
 import { DetailsDialog, RejectDialog } from './applications/dialogs';
+import { BulkBar, type BulkSelection } from './bulk/BulkBar';
 
 export type { AppList };
 
@@ -36,6 +37,9 @@ export function ApplicationsTab({ initial, refreshKey = 0, onChanged }: { initia
   const [quickRejecting, setQuickRejecting] = useState<Application | null>(null);
   // Pending Review: all, paid (ready to approve) or awaiting payment
   const [payFilter, setPayFilter] = useState<PayFilter>('review');
+  // bulk selection: ids on this page, or every application matching the filter
+  const [selected, setSelected] = useState<string[]>([]);
+  const [allMatching, setAllMatching] = useState(false);
   const skipFirst = useRef(!!initial);
   const seq = useRef(0);
 
@@ -120,6 +124,20 @@ export function ApplicationsTab({ initial, refreshKey = 0, onChanged }: { initia
 
   const apps = list?.applications || [];
   const n = (k: string) => counts[k] ?? 0;
+  const status = group === 'review' ? payFilter : group;
+  const selection: BulkSelection | null = allMatching
+    ? { filter: { status, search: query }, count: list?.total ?? 0 }
+    : selected.length ? { ids: selected } : null;
+  const pageIds = apps.map((a) => a._id);
+  const allOnPage = pageIds.length > 0 && pageIds.every((id) => selected.includes(id));
+  const clearSelection = () => {
+    setSelected([]);
+    setAllMatching(false);
+  };
+  const toggle = (id: string) => {
+    setAllMatching(false);
+    setSelected((s) => (s.includes(id) ? s.filter((x) => x !== id) : [...s, id]));
+  };
 
   return (
     <Card>
@@ -135,6 +153,7 @@ export function ApplicationsTab({ initial, refreshKey = 0, onChanged }: { initia
             onSearch={(q) => {
               setQuery(q);
               setPage(1);
+              clearSelection();
             }}
           />
         </div>
@@ -143,6 +162,7 @@ export function ApplicationsTab({ initial, refreshKey = 0, onChanged }: { initia
           onValueChange={(v) => {
             setGroup(v as Group);
             setPage(1);
+              clearSelection();
           }}
         >
           <TabsList className="h-auto w-full justify-start sm:w-auto">
@@ -164,6 +184,7 @@ export function ApplicationsTab({ initial, refreshKey = 0, onChanged }: { initia
                 onClick={() => {
                   setPayFilter(value);
                   setPage(1);
+              clearSelection();
                 }}
                 className={cn(
                   'rounded-full border px-3 py-1 text-sm font-medium transition-colors focus-visible:outline-none focus-visible:ring-2 focus-visible:ring-ring',
@@ -183,13 +204,48 @@ export function ApplicationsTab({ initial, refreshKey = 0, onChanged }: { initia
             </span>
           </p>
         )}
+        {apps.length > 0 && (
+          <div className="flex flex-wrap items-center gap-3 text-sm" data-testid="bulk-select">
+            <label className="flex items-center gap-2">
+              <input
+                type="checkbox"
+                className="h-4 w-4 accent-primary"
+                checked={allOnPage || allMatching}
+                onChange={() => {
+                  setAllMatching(false);
+                  setSelected(allOnPage ? [] : pageIds);
+                }}
+                data-testid="select-page"
+              />
+              Select all on this page
+            </label>
+            {allOnPage && (list?.total ?? 0) > apps.length && !allMatching && (
+              <button type="button" className="font-medium text-primary underline-offset-4 hover:underline" onClick={() => setAllMatching(true)} data-testid="select-matching">
+                Select all {list?.total} that match
+              </button>
+            )}
+          </div>
+        )}
+        <BulkBar selection={selection} onClear={clearSelection} onDone={() => { load(); onChanged?.(); }} />
         <div aria-busy={loading} className="space-y-3">
           {loading && !list ? (
             [0, 1, 2].map((i) => <Skeleton key={i} className="h-40 w-full" />)
           ) : apps.length === 0 ? (
             <Empty group={group} query={query} />
           ) : (
-            apps.map((a) => <ApplicationCard key={a._id} a={a} actions={actions} />)
+            apps.map((a) => (
+              <div key={a._id} className="flex items-start gap-2">
+                <input
+                  type="checkbox"
+                  className="mt-5 h-4 w-4 shrink-0 accent-primary"
+                  aria-label={`Select ${a.user?.name || 'application'} · ${a.badge?.name || ''}`}
+                  checked={allMatching || selected.includes(a._id)}
+                  onChange={() => toggle(a._id)}
+                  data-testid="select-application"
+                />
+                <div className="min-w-0 flex-1"><ApplicationCard a={a} actions={actions} /></div>
+              </div>
+            ))
           )}
         </div>
         <Pager info={list} busy={loading} onPage={setPage} />
