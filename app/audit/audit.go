@@ -4,6 +4,7 @@
 package audit
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"fmt"
@@ -26,6 +27,9 @@ func Write(ctx context.Context, db bun.IDB, actor *model.User, action, targetTyp
 	if err != nil {
 		return fmt.Errorf("audit %s: after: %w", action, err)
 	}
+	if Unchanged(b, a) {
+		return nil // a save that changed nothing is not an event
+	}
 	e := &model.AuditEntry{
 		ID: model.NewID(), Action: action, TargetType: targetType, TargetID: targetID,
 		Before: string(b), After: string(a), CreatedAt: model.Now(),
@@ -37,4 +41,31 @@ func Write(ctx context.Context, db bun.IDB, actor *model.User, action, targetTyp
 	}
 	_, err = db.NewInsert().Model(e).Exec(ctx)
 	return err
+}
+
+// Unchanged reports whether two snapshots are the same object, apart from the time it was
+// last saved (updatedAt): a save that changed nothing. Entries without two object
+// snapshots (creations, deletions, actions such as an export) always count.
+func Unchanged(before, after []byte) bool {
+	if len(before) == 0 || before[0] != '{' || len(after) == 0 || after[0] != '{' {
+		return false
+	}
+	var b, a map[string]json.RawMessage
+	if json.Unmarshal(before, &b) != nil || json.Unmarshal(after, &a) != nil {
+		return false
+	}
+	for _, k := range []string{"updatedAt", "updated_at"} {
+		delete(b, k)
+		delete(a, k)
+	}
+	if len(b) != len(a) {
+		return false
+	}
+	for k, v := range b {
+		w, ok := a[k]
+		if !ok || !bytes.Equal(v, w) {
+			return false
+		}
+	}
+	return true
 }
