@@ -2,9 +2,11 @@
 // the field and toasts that neither cover a dialog's actions nor close it (coupons,
 // badges); the spec's fallbacks when the server sends no message; the empty state of
 // "Awaiting payment (0)"; "Waived" for a Grant Free application; the Payments tab (list,
-// filter, CSV, its fallback); the audit log's search and every action in its filter.
+// filter, CSV, its fallback); the audit log's search and every action in its filter;
+// recovery codes copied, downloaded, printed and replaced, and a spent one named.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
+import crypto from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
 import { startServer, launch, hydrated, watchErrors, screenshotDir, ADMIN_EMAIL, ADMIN_PASSWORD, confirmSignup } from './harness.mjs';
@@ -228,4 +230,110 @@ test('Awaiting payment (0) shows its own empty state; Grant Free shows Waived; p
   await view(page, 'admin-defects-audit-1280');
   assert.deepEqual(errors.filter((e) => !/status of 503/.test(e)), []);
   await page.close();
+});
+
+/** RFC 4648 base32 without padding. */
+function base32(str) {
+  const abc = 'ABCDEFGHIJKLMNOPQRSTUVWXYZ234567';
+  let bits = 0, value = 0;
+  const out = [];
+  for (const ch of str.replace(/=+$/, '').toUpperCase()) {
+    value = (value << 5) | abc.indexOf(ch);
+    bits += 5;
+    if (bits >= 8) {
+      out.push((value >>> (bits - 8)) & 255);
+      bits -= 8;
+    }
+  }
+  return Buffer.from(out);
+}
+/** The 6-digit TOTP code of secret at 30-second step `step` (RFC 6238, SHA-1). */
+function totp(secret, step) {
+  const counter = Buffer.alloc(8);
+  counter.writeBigUInt64BE(BigInt(step));
+  const mac = crypto.createHmac('sha1', base32(secret)).update(counter).digest();
+  const off = mac[mac.length - 1] & 15;
+  const n = ((mac[off] & 127) << 24) | (mac[off + 1] << 16) | (mac[off + 2] << 8) | mac[off + 3];
+  return String(n % 1e6).padStart(6, '0');
+}
+
+test('recovery codes: copy, download, print, replace; a spent code is named at sign-in', async () => {
+  const ctx = browser.context;
+  await ctx.grantPermissions(['clipboard-read', 'clipboard-write'], { origin: server.url });
+  await ctx.clearCookies();
+  const who = { name: 'Rec Overy', email: `rec-${Date.now()}@example.com`, password: 'rec-password-long-1' };
+  let r = await post(ctx, '/auth/register', who);
+  assert.equal(r.status, 201, JSON.stringify(r.body));
+  await confirmSignup(server, ctx.request, who.email, who.password);
+  await signIn(ctx, who.email, who.password);
+  const page = await ctx.newPage();
+  const errors = watchErrors(page);
+  await page.goto(server.url + '/account/two-factor');
+  await hydrated(page, 'TwoFactorSetup');
+  await page.click('[data-testid="mfa-start"]');
+  const secret = (await page.getByTestId('mfa-secret').innerText()).trim();
+  const step = Math.floor(Date.now() / 30000);
+  await page.fill('#mfa-code', totp(secret, step));
+  await page.click('[data-testid="mfa-confirm"]');
+  await page.getByTestId('recovery-codes').waitFor();
+  const first = await page.getByTestId('recovery-code').allInnerTexts();
+  assert.equal(first.length, 10);
+
+  // copy: the clipboard holds every code
+  await page.getByTestId('recovery-copy').click();
+  const clip = await page.evaluate(() => navigator.clipboard.readText());
+  for (const c of first) assert.ok(clip.includes(c), `clipboard lacks ${c}`);
+  // download: a .txt with every code
+  const [dl] = await Promise.all([page.waitForEvent('download'), page.getByTestId('recovery-download').click()]);
+  assert.equal(dl.suggestedFilename(), 'meritmark-recovery-codes.txt');
+  const txt = fs.readFileSync(await dl.path(), 'utf8');
+  for (const c of first) assert.ok(txt.includes(c), `download lacks ${c}`);
+  // print: a window holding only the codes
+  const [popup] = await Promise.all([page.waitForEvent('popup'), page.getByTestId('recovery-print').click()]);
+  const printed = await popup.locator('pre').innerText();
+  for (const c of first) assert.ok(printed.includes(c), `print lacks ${c}`);
+  await popup.close().catch(() => {});
+  await view(page, 'admin-defects-recovery-codes-1280');
+
+  // replace them later: the password and a current code; a wrong password shows beside it
+  await page.goto(server.url + '/account/two-factor');
+  await hydrated(page, 'TwoFactorSetup');
+  await page.fill('#recovery-password', 'not-my-password');
+  await page.fill('#recovery-code', totp(secret, step + 1));
+  await page.getByTestId('recovery-replace-submit').click();
+  await page.locator('#recovery-password-error').waitFor();
+  await page.fill('#recovery-password', who.password);
+  await page.fill('#recovery-code', totp(secret, step + 1));
+  await page.getByTestId('recovery-replace-submit').click();
+  await page.getByTestId('recovery-codes').waitFor();
+  const fresh = await page.getByTestId('recovery-code').allInnerTexts();
+  assert.equal(fresh.length, 10);
+  assert.ok(!fresh.includes(first[0]), 'new codes');
+  await page.close();
+
+  // sign in with a new code, then again with the same one: it is named as used
+  const login = async (recoveryCode) => {
+    await ctx.clearCookies();
+    const p = await ctx.newPage();
+    await p.goto(server.url + '/login');
+    await hydrated(p, 'LoginForm');
+    await p.fill('#login-email', who.email);
+    await p.fill('#login-password', who.password);
+    await p.click('[data-testid="login-submit"]');
+    await p.getByTestId('mfa-form').waitFor();
+    await p.getByRole('button', { name: 'Use a recovery code instead' }).click();
+    await p.fill('#login-code', recoveryCode);
+    await p.click('[data-testid="mfa-submit"]');
+    return p;
+  };
+  let p = await login(first[1]);
+  await p.locator('#toaster').getByText('That code is not valid', { exact: false }).waitFor();
+  await p.close();
+  p = await login(fresh[0]);
+  await p.waitForURL((u) => !u.pathname.startsWith('/login'));
+  await p.close();
+  p = await login(fresh[0]);
+  await p.locator('#toaster').getByText('That recovery code has already been used.', { exact: false }).waitFor();
+  await p.close();
+  assert.deepEqual(errors.filter((e) => !/status of 400/.test(e)), []);
 });
