@@ -406,9 +406,10 @@ func (a *App) errorHandler(c fiber.Ctx, err error) error {
 	msg := web.MsgInternal
 	var we *web.Error
 	var fe *fiber.Error
+	field := ""
 	switch {
 	case errors.As(err, &we):
-		status, msg = we.Status, we.Msg
+		status, msg, field = we.Status, we.Msg, we.Field
 	case errors.As(err, &fe):
 		status, msg = fe.Code, fe.Message
 		switch status {
@@ -433,6 +434,9 @@ func (a *App) errorHandler(c fiber.Ctx, err error) error {
 	// a request fasthttp could not read has been reset (no Host is left): it was not a
 	// page navigation, so it gets JSON like the API
 	if strings.HasPrefix(c.Path(), web.APIBase) || !acceptsHTML(c) || len(c.Request().Header.Host()) == 0 {
+		if field != "" {
+			return c.Status(status).JSON(fiber.Map{"msg": msg, "field": field})
+		}
 		return c.Status(status).JSON(fiber.Map{"msg": msg})
 	}
 	if status == http.StatusNotFound {

@@ -121,6 +121,10 @@ func (s *Service) buildApplications(ctx context.Context, d bun.IDB, apps []model
 	if err != nil {
 		return nil, err
 	}
+	renews, err := s.st.renewedGrants(ctx, d, apps, grants)
+	if err != nil {
+		return nil, err
+	}
 	for _, a := range apps {
 		j := ApplicationJSON{
 			ID: a.ID, User: applicantJSON(users[a.UserID]), Type: a.Type, Status: a.Status, PaymentStatus: a.PaymentStatus,
@@ -128,11 +132,13 @@ func (s *Service) buildApplications(ctx context.Context, d bun.IDB, apps []model
 			UpdatedAt: a.UpdatedAt.UTC(), ReviewedAt: utc(a.ReviewedAt), RejectionReason: a.RejectionReason,
 			QuizScore: a.QuizScore, ProofFiles: []FileJSON{}, Description: a.Description, FullName: a.FullName,
 			Email: a.Email, Position: a.Position, LinkedinURL: a.LinkedIn, PortfolioURL: a.Portfolio,
-			Grant: grantRef(grants[a.ID]),
+			Grant: grantRef(grants[a.ID]), Renews: grantRef(renews[a.ID]),
 		}
 		if a.QuizAttemptID != nil {
 			j.Integrity = integrity[*a.QuizAttemptID]
 		}
+		// approved without a completed payment: only Grant Free does that
+		j.PaymentWaived = a.PaymentStatus != model.PaymentCompleted && (a.Status == model.StatusApproved || grants[a.ID] != nil)
 		if u := users[a.UserID]; u != nil && !u.EmailVerified() && a.Status == model.StatusApproved && grants[a.ID] == nil {
 			j.WaitingForEmail = true
 		}

@@ -3,6 +3,7 @@ package admin
 import (
 	"context"
 	"encoding/json"
+	"sort"
 
 	"github.com/uptrace/bun"
 
@@ -28,10 +29,44 @@ func (s *Service) ListAudit(ctx context.Context, action, targetID, search string
 	return &AuditList{Entries: items, PageInfo: pg.Info(total)}, nil
 }
 
+// KnownActions lists the actions the back office records (the audit filter offers each,
+// with any other action the log holds).
+var KnownActions = []string{
+	"application.approve", "application.grant_free", "application.reject",
+	"grant.revoke", "grant.expiry",
+	"user.update", "user.role_change", "user.profile_pic", "user.delete", "user.export", "user.password_reset_by_operator",
+	"user.2fa_reset_by_operator", "user.disabled_by_operator", "user.enabled_by_operator", "sessions.flushed_by_operator",
+	"badge.create", "badge.update", "badge.toggle", "badge.delete",
+	"quiz.create", "quiz.update", "quiz.toggle", "quiz.add_question", "quiz.remove_question", "quiz.grant_attempt",
+	"question.create", "question.update", "question.delete", "question.retire", "question.restore",
+	"coupon.create", "coupon.update", "coupon.toggle", "coupon.delete", "coupon.free_grant",
+	"award.create",
+	"webhook.create", "webhook.update", "webhook.delete", "webhook.resend", "webhook.rotate_secret",
+}
+
+// AuditActions answers every action the filter offers: the known ones and any other the
+// log holds, sorted.
+func (s *Service) AuditActions(ctx context.Context) ([]string, error) {
+	var held []string
+	if err := s.DB.NewSelect().Model((*model.AuditEntry)(nil)).Distinct().Column("action").Scan(ctx, &held); err != nil {
+		return nil, err
+	}
+	seen := map[string]bool{}
+	out := []string{}
+	for _, a := range append(append([]string{}, KnownActions...), held...) {
+		if !seen[a] {
+			seen[a] = true
+			out = append(out, a)
+		}
+	}
+	sort.Strings(out)
+	return out, nil
+}
+
 // auditJSON resolves actors and readable target labels in batches.
 func (s *Service) auditJSON(ctx context.Context, es []model.AuditEntry) ([]AuditJSON, error) {
 	out := make([]AuditJSON, 0, len(es))
-	var userIDs, appIDs, badgeIDs []string
+	var userIDs, appIDs, badgeIDs, grantIDs, quizIDs []string
 	for _, e := range es {
 		if e.ActorID != nil {
 			userIDs = append(userIDs, *e.ActorID)
@@ -43,7 +78,33 @@ func (s *Service) auditJSON(ctx context.Context, es []model.AuditEntry) ([]Audit
 			appIDs = append(appIDs, e.TargetID)
 		case "badge":
 			badgeIDs = append(badgeIDs, e.TargetID)
+		case "grant":
+			grantIDs = append(grantIDs, e.TargetID)
+		case "quiz":
+			quizIDs = append(quizIDs, e.TargetID)
 		}
+	}
+	var grants []model.BadgeGrant
+	if len(grantIDs) > 0 {
+		if err := s.DB.NewSelect().Model(&grants).Where("id IN (?)", bun.List(grantIDs)).Scan(ctx); err != nil {
+			return nil, err
+		}
+	}
+	grantsByID := map[string]*model.BadgeGrant{}
+	for i := range grants {
+		grantsByID[grants[i].ID] = &grants[i]
+		badgeIDs = append(badgeIDs, grants[i].BadgeID)
+		userIDs = append(userIDs, grants[i].UserID)
+	}
+	var quizzes []model.Quiz
+	if len(quizIDs) > 0 {
+		if err := s.DB.NewSelect().Model(&quizzes).Column("id", "title").Where("id IN (?)", bun.List(quizIDs)).Scan(ctx); err != nil {
+			return nil, err
+		}
+	}
+	quizTitles := map[string]string{}
+	for _, q := range quizzes {
+		quizTitles[q.ID] = q.Title
 	}
 	var apps []model.Application
 	if len(appIDs) > 0 {
@@ -96,6 +157,19 @@ func (s *Service) auditJSON(ctx context.Context, es []model.AuditEntry) ([]Audit
 			if b := badges[e.TargetID]; b != nil {
 				j.TargetLabel = b.Name
 			}
+		case "grant":
+			if g := grantsByID[e.TargetID]; g != nil {
+				label := g.VerificationID
+				if b := badges[g.BadgeID]; b != nil {
+					label = b.Name + " (" + g.VerificationID + ")"
+				}
+				if u := users[g.UserID]; u != nil {
+					label += " of " + u.Email
+				}
+				j.TargetLabel = label
+			}
+		case "quiz":
+			j.TargetLabel = quizTitles[e.TargetID]
 		}
 		if j.TargetLabel == "" {
 			// other features' targets (coupons, quizzes, questions) and deleted rows: the
@@ -116,7 +190,7 @@ func labelFrom(snapshot string) string {
 	if json.Unmarshal([]byte(snapshot), &m) != nil {
 		return ""
 	}
-	for _, k := range []string{"name", "code", "title", "text", "email"} {
+	for _, k := range []string{"name", "code", "title", "text", "email", "url", "verificationId"} {
 		if v, ok := m[k].(string); ok && v != "" {
 			if r := []rune(v); len(r) > 80 {
 				return string(r[:80]) + "…"

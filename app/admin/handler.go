@@ -50,6 +50,7 @@ func (h *Handler) Routes() []web.Route {
 		web.Put("/admin/users/:id", web.Admin, h.updateUser),
 		web.Post("/admin/users/:id/profile-pic", web.Admin, h.profilePic).WithBodyLimit(PictureBodyLimit),
 		web.Get("/admin/audit", web.Admin, h.audit),
+		web.Get("/admin/audit/actions", web.Admin, h.auditActions),
 	}
 }
 
@@ -302,4 +303,13 @@ func (h *Handler) audit(c fiber.Ctx) error {
 		return err
 	}
 	return c.JSON(out)
+}
+
+// GET /admin/audit/actions -> {actions}: every action the log's filter offers.
+func (h *Handler) auditActions(c fiber.Ctx) error {
+	out, err := h.svc.AuditActions(c.Context())
+	if err != nil {
+		return err
+	}
+	return c.JSON(fiber.Map{"actions": out})
 }

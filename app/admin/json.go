@@ -141,6 +141,11 @@ type ApplicationJSON struct {
 	LinkedinURL        string         `json:"linkedinUrl"`
 	PortfolioURL       string         `json:"portfolioUrl"`
 	Grant              *GrantRef      `json:"grant"`
+	// Renews: the applicant's earlier grant of this badge that this application renews
+	// (null when it is a first application).
+	Renews *GrantRef `json:"renews"`
+	// PaymentWaived: approved with Grant Free, no payment completed (shown as "Waived").
+	PaymentWaived bool `json:"paymentWaived"`
 	// WaitingForEmail: approved, the grant waits for the applicant's e-mail confirmation.
 	WaitingForEmail bool `json:"waitingForEmailVerification"`
 	// Integrity: the flags on the quiz attempt behind a skill application (nil: none).
@@ -159,6 +164,10 @@ type UserGrantJSON struct {
 	PublicVerificationID string     `json:"publicVerificationId"`
 	RevokedAt            *time.Time `json:"revokedAt"`
 	RevocationReason     string     `json:"revocationReason"`
+	// RenewsGrantID: the grant this one renews; RenewedByGrantID: the grant that renewed
+	// this one (both among the user's grants; null when none).
+	RenewsGrantID    *string `json:"renewsGrantId"`
+	RenewedByGrantID *string `json:"renewedByGrantId"`
 }
 
 // UserJSON is one user in User Management.
@@ -184,7 +193,17 @@ func userJSON(u *model.User, grants []grantRow) UserJSON {
 		out.BadgeGrants = append(out.BadgeGrants, UserGrantJSON{ID: g.ID, BadgeID: g.BadgeID, BadgeName: g.BadgeName,
 			BadgeCategory: g.BadgeCategory, GrantedAt: g.GrantedAt.UTC(), ExpiresAt: utc(g.ExpiresAt),
 			VerificationID: g.VerificationID, PublicVerificationID: g.PublicVerificationID, RevokedAt: utc(g.RevokedAt),
-			RevocationReason: g.RevocationReason})
+			RevocationReason: g.RevocationReason, RenewsGrantID: g.PreviousGrantID})
+	}
+	for i := range out.BadgeGrants {
+		if prev := out.BadgeGrants[i].RenewsGrantID; prev != nil {
+			for j := range out.BadgeGrants {
+				if out.BadgeGrants[j].ID == *prev {
+					id := out.BadgeGrants[i].ID
+					out.BadgeGrants[j].RenewedByGrantID = &id
+				}
+			}
+		}
 	}
 	return out
 }

@@ -137,6 +137,57 @@ func (store) grantsByApplication(ctx context.Context, d bun.IDB, appIDs []string
 	return m, nil
 }
 
+// renewedGrants finds, for each application that renews a badge, the grant it renews: the
+// one its own grant names as previous, else the applicant's latest unrevoked grant of that
+// badge issued before the application was made (as app/grant links a renewal).
+func (store) renewedGrants(ctx context.Context, d bun.IDB, apps []model.Application, own map[string]*model.BadgeGrant) (map[string]*model.BadgeGrant, error) {
+	out := map[string]*model.BadgeGrant{}
+	var userIDs, badgeIDs, prevIDs []string
+	for _, a := range apps {
+		userIDs = append(userIDs, a.UserID)
+		badgeIDs = append(badgeIDs, a.BadgeID)
+		if g := own[a.ID]; g != nil && g.PreviousGrantID != nil {
+			prevIDs = append(prevIDs, *g.PreviousGrantID)
+		}
+	}
+	var gs []model.BadgeGrant
+	q := d.NewSelect().Model(&gs).Where("user_id IN (?) AND badge_id IN (?)", bun.List(userIDs), bun.List(badgeIDs))
+	if len(prevIDs) > 0 {
+		q = q.WhereOr("id IN (?)", bun.List(prevIDs))
+	}
+	if err := q.Scan(ctx); err != nil {
+		return nil, err
+	}
+	for _, a := range apps {
+		if g := own[a.ID]; g != nil && g.PreviousGrantID != nil {
+			for i := range gs {
+				if gs[i].ID == *g.PreviousGrantID {
+					out[a.ID] = &gs[i]
+				}
+			}
+			continue
+		}
+		if own[a.ID] != nil {
+			continue // a first grant of this badge
+		}
+		var best *model.BadgeGrant
+		for i := range gs {
+			g := &gs[i]
+			if g.UserID != a.UserID || g.BadgeID != a.BadgeID || !g.GrantedAt.Before(a.CreatedAt) || g.RevokedAt != nil ||
+				(g.ApplicationID != nil && *g.ApplicationID == a.ID) {
+				continue
+			}
+			if best == nil || g.GrantedAt.After(best.GrantedAt) {
+				best = g
+			}
+		}
+		if best != nil {
+			out[a.ID] = best
+		}
+	}
+	return out, nil
+}
+
 // grantRow is a grant with its badge's name and category.
 type grantRow struct {
 	model.BadgeGrant `bun:",extend"`
@@ -230,10 +281,22 @@ func (store) audit(ctx context.Context, d bun.IDB, action, targetID, search stri
 	if search != "" {
 		p := LikePattern(search)
 		q = q.WhereGroup(" AND ", func(q *bun.SelectQuery) *bun.SelectQuery {
+			// what a row shows: its actor, its action, its target's label (a user, an
+			// application's badge and applicant, a badge, a grant's badge, holder and ids, a
+			// quiz) and the snapshot's own names (coupon codes, titles, deleted rows)
+			users := "SELECT u.id FROM users AS u WHERE lower(u.email) LIKE ?" + likeEsc + " OR lower(u.name) LIKE ?" + likeEsc
+			badges := "SELECT b.id FROM badges AS b WHERE lower(b.name) LIKE ?" + likeEsc
 			return q.Where("lower(actor_email) LIKE ?"+likeEsc, p).
+				WhereOr("actor_id IN ("+users+")", p, p).
 				WhereOr("lower(action) LIKE ?"+likeEsc, p).
 				WhereOr("target_id = ?", search).
-				WhereOr("(target_type = 'user' AND target_id IN (SELECT u.id FROM users AS u WHERE lower(u.email) LIKE ?"+likeEsc+" OR lower(u.name) LIKE ?"+likeEsc+"))", p, p)
+				WhereOr("(target_type = 'user' AND target_id IN ("+users+"))", p, p).
+				WhereOr("(target_type = 'badge' AND target_id IN ("+badges+"))", p).
+				WhereOr("(target_type = 'application' AND target_id IN (SELECT a.id FROM applications AS a WHERE a.user_id IN ("+users+") OR a.badge_id IN ("+badges+")))", p, p, p).
+				WhereOr("(target_type = 'grant' AND target_id IN (SELECT g.id FROM badge_grants AS g WHERE lower(g.verification_id) LIKE ?"+likeEsc+" OR g.user_id IN ("+users+") OR g.badge_id IN ("+badges+")))", p, p, p, p).
+				WhereOr("(target_type = 'quiz' AND target_id IN (SELECT z.id FROM quizzes AS z WHERE lower(z.title) LIKE ?"+likeEsc+"))", p).
+				WhereOr("lower(after) LIKE ?"+likeEsc, p).
+				WhereOr("lower(before) LIKE ?"+likeEsc, p)
 		})
 	}
 	n, err := q.OrderExpr("created_at DESC, id DESC").Limit(int64(pg.Limit)).Offset(int64(pg.Offset())).ScanAndCount(ctx)

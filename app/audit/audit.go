@@ -4,6 +4,7 @@
 package audit
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"fmt"
@@ -25,6 +26,9 @@ func Write(ctx context.Context, db bun.IDB, actor *model.User, action, targetTyp
 	a, err := json.Marshal(after)
 	if err != nil {
 		return fmt.Errorf("audit %s: after: %w", action, err)
+	}
+	if Unchanged(b, a) {
+		return nil // a save that changed nothing is not an event
 	}
 	e := &model.AuditEntry{
 		ID: model.NewID(), Action: action, TargetType: targetType, TargetID: targetID,
@@ -48,4 +52,31 @@ type batchKey struct{}
 // admin's bulk actions and CSV awards: one entry per item, each carrying the batch).
 func WithBatch(ctx context.Context, batchID string) context.Context {
 	return context.WithValue(ctx, batchKey{}, batchID)
+}
+
+// Unchanged reports whether two snapshots are the same object, apart from the time it was
+// last saved (updatedAt): a save that changed nothing. Entries without two object
+// snapshots (creations, deletions, actions such as an export) always count.
+func Unchanged(before, after []byte) bool {
+	if len(before) == 0 || before[0] != '{' || len(after) == 0 || after[0] != '{' {
+		return false
+	}
+	var b, a map[string]json.RawMessage
+	if json.Unmarshal(before, &b) != nil || json.Unmarshal(after, &a) != nil {
+		return false
+	}
+	for _, k := range []string{"updatedAt", "updated_at"} {
+		delete(b, k)
+		delete(a, k)
+	}
+	if len(b) != len(a) {
+		return false
+	}
+	for k, v := range b {
+		w, ok := a[k]
+		if !ok || !bytes.Equal(v, w) {
+			return false
+		}
+	}
+	return true
 }

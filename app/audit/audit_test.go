@@ -71,3 +71,22 @@ func TestWriteRefusesAnUnmarshallableView(t *testing.T) {
 		t.Fatalf("%d entries kept after the failed writes", len(es))
 	}
 }
+
+// A save that changed nothing (the same object, apart from updatedAt) writes no entry;
+// creations, deletions and snapshot-less actions always do.
+func TestWriteSkipsAnUnchangedSave(t *testing.T) {
+	env := apptest.New(t)
+	ctx := context.Background()
+	same := map[string]any{"name": "Go", "updatedAt": "2026-01-01"}
+	later := map[string]any{"name": "Go", "updatedAt": "2026-01-02"}
+	for _, tc := range []struct {
+		before, after any
+	}{{same, later}, {nil, same}, {same, nil}, {nil, nil}, {same, map[string]any{"name": "Rust", "updatedAt": "2026-01-02"}}} {
+		if err := audit.Write(ctx, env.DB, nil, "badge.update", "badge", "b1", tc.before, tc.after); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if es := entries(t, env, "b1"); len(es) != 4 {
+		t.Fatalf("%d entries, want 4 (all but the unchanged save)", len(es))
+	}
+}

@@ -79,6 +79,7 @@ func (h *Handler) Routes() []web.Route {
 		web.Post("/auth/2fa/setup", web.Member, h.setupMFA),
 		web.Post("/auth/2fa/enable", web.Member, h.enableMFA),
 		web.Post("/auth/2fa/disable", web.Member, h.disableMFA),
+		web.Post("/auth/2fa/recovery-codes", web.Member, h.regenerateRecovery),
 		web.PageRoute("/account/two-factor", web.Member, h.twoFactorPage),
 		web.Post("/auth/login", web.Public, h.login),
 		web.Post("/auth/logout", web.Public, h.logout),
@@ -372,4 +373,22 @@ func (h *Handler) disableMFA(c fiber.Ctx) error {
 		return fail(c, err)
 	}
 	return web.OK(c, MsgMFADisabled)
+}
+
+// POST /auth/2fa/recovery-codes (password, code) -> {msg, recoveryCodes}: new recovery
+// codes; the old ones stop working.
+func (h *Handler) regenerateRecovery(c fiber.Ctx) error {
+	var in struct {
+		Password string `json:"password"`
+		Code     string `json:"code"`
+	}
+	if err := web.BindJSON(c, &in); err != nil {
+		return err
+	}
+	codes, err := h.svc.RegenerateRecoveryCodes(c.Context(), web.Viewer(c), in.Password, in.Code)
+	if err != nil {
+		return fail(c, err)
+	}
+	c.Set("Cache-Control", "no-store")
+	return c.JSON(fiber.Map{"msg": MsgRecoveryReplaced, "recoveryCodes": codes})
 }

@@ -6,6 +6,7 @@ import (
 	"crypto/rand"
 	"encoding/base32"
 	"encoding/base64"
+	"errors"
 	"image/png"
 	"strings"
 	"time"
@@ -126,7 +127,19 @@ func useRecovery(ctx context.Context, d bun.IDB, u *model.User, code string, now
 		return false, err
 	}
 	n, _ := res.RowsAffected()
-	return n == 1, nil
+	if n == 1 {
+		return true, nil
+	}
+	// a code of this user's that was spent already gets its own message
+	spent, err := d.NewSelect().Model((*RecoveryCode)(nil)).
+		Where("id = ? AND user_id = ? AND used_at IS NOT NULL", HashToken("recovery|"+c), u.ID).Exists(ctx)
+	if err != nil {
+		return false, err
+	}
+	if spent {
+		return false, errRecoveryUsed
+	}
+	return false, nil
 }
 
 var recoveryEncoding = base32.NewEncoding("abcdefghijkmnpqrstuvwxyz23456789").WithPadding(base32.NoPadding)
@@ -201,7 +214,7 @@ func (s *Service) EnableTOTP(ctx context.Context, u *model.User, code string) ([
 		return nil, web.BadRequest(MsgMFACodeWrong)
 	}
 	s.release(ctx, cs, true, now)
-	codes := make([]string, recoveryCodes)
+	var codes []string
 	err = s.DB.RunInTx(ctx, nil, func(ctx context.Context, tx bun.Tx) error {
 		res, err := tx.NewUpdate().Model((*model.User)(nil)).Set("totp_enabled_at = ?", now).Set("totp_last_step = ?", st).
 			Set("updated_at = ?", now).Where("id = ? AND totp_enabled_at IS NULL AND totp_secret = ?", u.ID, u.TOTPSecret).Exec(ctx)
@@ -211,16 +224,8 @@ func (s *Service) EnableTOTP(ctx context.Context, u *model.User, code string) ([
 		if n, _ := res.RowsAffected(); n != 1 {
 			return web.Conflict(MsgMFAAlreadyOn)
 		}
-		if _, err := tx.NewDelete().Model((*RecoveryCode)(nil)).Where("user_id = ?", u.ID).Exec(ctx); err != nil {
-			return err
-		}
-		for i := range codes {
-			codes[i] = newRecoveryCode()
-			if _, err := tx.NewInsert().Model(&RecoveryCode{ID: HashToken("recovery|" + normalizeRecovery(codes[i])), UserID: u.ID, CreatedAt: now}).Exec(ctx); err != nil {
-				return err
-			}
-		}
-		return nil
+		codes, err = replaceRecoveryCodes(ctx, tx, u.ID, now)
+		return err
 	})
 	if err != nil {
 		return nil, err
@@ -329,12 +334,16 @@ func (s *Service) CompleteLogin(ctx context.Context, challenge string, in MFAInp
 	} else {
 		ok, err = useRecovery(ctx, s.DB, &u, in.RecoveryCode, now)
 	}
-	if err != nil {
+	used := errors.Is(err, errRecoveryUsed)
+	if err != nil && !used {
 		return nil, "", err
 	}
 	if !ok || !u.TOTPEnabled() {
 		_, _ = s.DB.NewUpdate().Model((*MFAChallenge)(nil)).Set("failures = failures + 1").Where("id = ?", ch.ID).Exec(ctx)
 		s.Metrics.SignInFailed(metrics.ReasonTwoFactor)
+		if used && u.TOTPEnabled() {
+			return nil, "", web.BadRequest(MsgRecoveryUsed)
+		}
 		return nil, "", web.BadRequest(MsgMFACodeWrong)
 	}
 	s.release(ctx, cs, true, now)

@@ -74,7 +74,7 @@ func TestTOTPEnrolSignInSkewReplayAndRecovery(t *testing.T) {
 	s2.Post("/auth/login/2fa", map[string]any{"recoveryCode": strings.ToUpper(on.Codes[0])}).ExpectMsg(200, auth.MsgLoggedIn)
 	s3 := e.Client()
 	login(s3, "two@example.com", "kettle-lamp-91").Expect(200)
-	s3.Post("/auth/login/2fa", map[string]any{"recoveryCode": on.Codes[0]}).ExpectMsg(400, auth.MsgMFACodeWrong)
+	s3.Post("/auth/login/2fa", map[string]any{"recoveryCode": on.Codes[0]}).ExpectMsg(400, auth.MsgRecoveryUsed)
 	// no challenge: nothing to finish
 	e.Client().Post("/auth/login/2fa", map[string]any{"code": "123456"}).ExpectMsg(401, auth.MsgMFAChallengeGone)
 	// five wrong codes end the challenge

@@ -100,7 +100,7 @@ func TestCSVUploadPreviewSendRegisterWithdraw(t *testing.T) {
 	// kim holds the badge already
 	kim, _ := f.e.Member("kim@example.com")
 	if err := f.e.Deps.Events.RunInTx(f.e.Ctx(), f.e.DB, func(ctx context.Context, tx bun.Tx) error {
-		_, err := grant.IssueDirect(ctx, tx, grant.DirectInput{UserID: kim.ID, Badge: f.badge, Now: model.Now(), Origin: f.e.URL})
+		_, err := grant.IssueDirect(ctx, tx, grant.DirectInput{Issuer: f.e.Deps.Issuer, UserID: kim.ID, Badge: f.badge, Now: model.Now(), Origin: f.e.URL})
 		return err
 	}); err != nil {
 		t.Fatal(err)

@@ -87,6 +87,24 @@ func NewBadge() model.Badge {
 	return model.Badge{Type: DefaultType, Level: DefaultLevel, Icon: DefaultIcon, Color: DefaultColor}
 }
 
+// fields names the form field each validation message is about (its JSON key).
+var fields = map[string]string{
+	MsgNameRequired: "name", MsgNameTooLong: "name", MsgDuplicateName: "name", MsgCategory: "category", MsgType: "type",
+	MsgLevel: "level", MsgIcon: "icon", MsgColor: "color", MsgDescriptionLong: "description", MsgCriteriaLong: "criteria",
+	MsgValidDays: "validDays", MsgValidMonths: "validMonths", MsgTypeLocked: "type", MsgTypeHasQuiz: "type",
+}
+
+// FieldOf is the form field a validation message is about ("" when none or unknown).
+func FieldOf(msg string) string {
+	if f, ok := fields[msg]; ok {
+		return f
+	}
+	if strings.HasPrefix(msg, "Price") {
+		return "price"
+	}
+	return ""
+}
+
 // Apply copies the given fields of in onto b and validates the result; it answers the
 // first problem's message ("" when b is valid).
 func Apply(b *model.Badge, in Input) string {

@@ -40,7 +40,7 @@ func (s *Service) Stats(ctx context.Context) (Stats, error) { return stats(ctx, 
 func (s *Service) Create(ctx context.Context, actor *model.User, in Input) (*View, error) {
 	b := NewBadge()
 	if msg := Apply(&b, in); msg != "" {
-		return nil, web.BadRequest(msg)
+		return nil, web.BadRequest(msg).On(FieldOf(msg))
 	}
 	if in.IsActive != nil && *in.IsActive {
 		if b.Type == model.TypeSkill {
@@ -62,11 +62,11 @@ func (s *Service) Create(ctx context.Context, actor *model.User, in Input) (*Vie
 			return err
 		}
 		if taken {
-			return web.Conflict(MsgDuplicateName)
+			return web.Conflict(MsgDuplicateName).On("name")
 		}
 		if _, err := tx.NewInsert().Model(&b).Exec(ctx); err != nil {
 			if db.IsUniqueViolation(err) {
-				return web.Conflict(MsgDuplicateName)
+				return web.Conflict(MsgDuplicateName).On("name")
 			}
 			return err
 		}
@@ -95,14 +95,14 @@ func (s *Service) Update(ctx context.Context, actor *model.User, id string, in I
 		}
 		oldType := b.Type
 		if msg := Apply(b, in); msg != "" {
-			return web.BadRequest(msg)
+			return web.BadRequest(msg).On(FieldOf(msg))
 		}
 		if b.Type != oldType {
 			if before.GrantCount > 0 || before.ApplicationCount > 0 {
-				return web.Conflict(MsgTypeLocked)
+				return web.Conflict(MsgTypeLocked).On("type")
 			}
 			if before.Quiz != nil {
-				return web.Conflict(MsgTypeHasQuiz)
+				return web.Conflict(MsgTypeHasQuiz).On("type")
 			}
 		}
 		if !strings.EqualFold(b.Name, before.Name) {
@@ -111,7 +111,7 @@ func (s *Service) Update(ctx context.Context, actor *model.User, id string, in I
 				return err
 			}
 			if taken {
-				return web.Conflict(MsgDuplicateName)
+				return web.Conflict(MsgDuplicateName).On("name")
 			}
 		}
 		b.UpdatedAt = model.Now()
@@ -119,7 +119,7 @@ func (s *Service) Update(ctx context.Context, actor *model.User, id string, in I
 			Column("name", "description", "category", "type", "level", "price_cents", "icon", "color", "criteria", "requires_resume", "valid_days", "valid_months", "updated_at").
 			Exec(ctx); err != nil {
 			if db.IsUniqueViolation(err) {
-				return web.Conflict(MsgDuplicateName)
+				return web.Conflict(MsgDuplicateName).On("name")
 			}
 			return err
 		}

@@ -109,6 +109,32 @@ func NewCoupon(at time.Time) model.Coupon {
 		IsActive: true, ApplicableBadges: []string{}, ApplicableCategories: []string{}}
 }
 
+// fields names the form field each validation message is about (its JSON key).
+var fields = map[string]string{
+	MsgCodeRequired: "code", MsgCodeFormat: "code", MsgCodeTaken: "code", MsgType: "discountType",
+	MsgPercentRange: "discountValue", MsgFixedPositive: "discountValue", MsgMaximumPositive: "maximumDiscount",
+	MsgUsageLimit: "usageLimit", MsgUsageBelowUsed: "usageLimit", MsgValidFrom: "validFrom", MsgValidUntil: "validUntil",
+	MsgValidOrder: "validUntil", MsgBadges: "applicableBadges", MsgCategories: "applicableCategories",
+	MsgNameLong: "name", MsgDescriptionLong: "description",
+}
+
+// FieldOf is the form field a validation message is about ("" when none or unknown).
+func FieldOf(msg string) string {
+	if f, ok := fields[msg]; ok {
+		return f
+	}
+	if strings.HasPrefix(msg, "Minimum") {
+		return "minimumAmount"
+	}
+	if strings.HasPrefix(msg, "Maximum") {
+		return "maximumDiscount"
+	}
+	if strings.HasPrefix(msg, "Discount") {
+		return "discountValue"
+	}
+	return ""
+}
+
 // Apply copies the given fields of in onto c and validates the result, answering the first
 // problem ("" when valid). Badge ids are checked for shape here and for existence by the
 // caller (badgeIDs returns them).

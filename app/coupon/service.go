@@ -194,7 +194,7 @@ func (s *Service) Create(ctx context.Context, actor *model.User, in Input) (*Vie
 	c := NewCoupon(at)
 	msg, badgeIDs := Apply(&c, in)
 	if msg != "" {
-		return nil, web.BadRequest(msg)
+		return nil, web.BadRequest(msg).On(FieldOf(msg))
 	}
 	c.ID = model.NewID()
 	c.CreatedAt, c.UpdatedAt = at, at
@@ -233,7 +233,7 @@ func (s *Service) Update(ctx context.Context, actor *model.User, id string, in I
 		}
 		msg, badgeIDs := Apply(c, in)
 		if msg != "" {
-			return web.BadRequest(msg)
+			return web.BadRequest(msg).On(FieldOf(msg))
 		}
 		if err := checkBadges(ctx, tx, badgeIDs); err != nil {
 			return err
@@ -243,14 +243,14 @@ func (s *Service) Update(ctx context.Context, actor *model.User, id string, in I
 			return err
 		}
 		if taken {
-			return web.Conflict(MsgCodeTaken)
+			return web.Conflict(MsgCodeTaken).On("code")
 		}
 		c.UpdatedAt = now()
 		if _, err := tx.NewUpdate().Model(c).WherePK().Column("code", "name", "description", "discount_type", "discount_value",
 			"minimum_cents", "maximum_discount_cents", "usage_limit", "valid_from", "valid_until", "is_active",
 			"applicable_badges", "applicable_categories", "updated_at").Exec(ctx); err != nil {
 			if db.IsUniqueViolation(err) {
-				return web.Conflict(MsgCodeTaken)
+				return web.Conflict(MsgCodeTaken).On("code")
 			}
 			return err
 		}
@@ -359,11 +359,11 @@ func insert(ctx context.Context, tx bun.Tx, c *model.Coupon) error {
 		return err
 	}
 	if taken {
-		return web.Conflict(MsgCodeTaken)
+		return web.Conflict(MsgCodeTaken).On("code")
 	}
 	if _, err := tx.NewInsert().Model(c).Exec(ctx); err != nil {
 		if db.IsUniqueViolation(err) {
-			return web.Conflict(MsgCodeTaken)
+			return web.Conflict(MsgCodeTaken).On("code")
 		}
 		return err
 	}
@@ -390,7 +390,7 @@ func checkBadges(ctx context.Context, tx bun.Tx, ids []string) error {
 		return err
 	}
 	if n != int64(len(ids)) {
-		return web.BadRequest(MsgBadges)
+		return web.BadRequest(MsgBadges).On("applicableBadges")
 	}
 	return nil
 }

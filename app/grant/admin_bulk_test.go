@@ -30,7 +30,7 @@ func directGrants(t *testing.T, e *apptest.Env, n int) []*model.BadgeGrant {
 	for i := 0; i < n; i++ {
 		u, _ := e.Member(fmt.Sprintf("holder%d@x.io", i))
 		err := e.Deps.Events.RunInTx(e.Ctx(), e.DB, func(ctx context.Context, tx bun.Tx) error {
-			g, err := grant.IssueDirect(ctx, tx, grant.DirectInput{UserID: u.ID, Badge: b, Now: now, Origin: e.URL})
+			g, err := grant.IssueDirect(ctx, tx, grant.DirectInput{Issuer: e.Deps.Issuer, UserID: u.ID, Badge: b, Now: now, Origin: e.URL})
 			out = append(out, g)
 			return err
 		})

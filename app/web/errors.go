@@ -12,6 +12,16 @@ import (
 type Error struct {
 	Status int
 	Msg    string
+	// Field names the request field the message is about (its JSON key), answered as
+	// {"msg", "field"} so a form shows the message beside that field; "" for none.
+	Field string
+}
+
+// On is a copy of e about one request field.
+func (e *Error) On(field string) *Error {
+	c := *e
+	c.Field = field
+	return &c
 }
 
 func (e *Error) Error() string { return fmt.Sprintf("%d %s", e.Status, e.Msg) }

@@ -14,7 +14,7 @@ export const Dialog = D.Root;
  * the active element when Radix announces the open auto-focus) gets the focus back when
  * it closes.
  */
-export function DialogContent({ className, children, onOpenAutoFocus, onCloseAutoFocus, ...rest }: ComponentPropsWithoutRef<typeof D.Content> & { children: ReactNode }) {
+export function DialogContent({ className, children, onOpenAutoFocus, onCloseAutoFocus, onInteractOutside, ...rest }: ComponentPropsWithoutRef<typeof D.Content> & { children: ReactNode }) {
   // a dialog whose content mounts as it opens: the focused control at its first render
   const [first] = useState<HTMLElement | null>(() => (typeof document === 'undefined' ? null : (document.activeElement as HTMLElement | null)));
   const opener = useRef<HTMLElement | null>(first && first !== document.body ? first : null);
@@ -33,6 +33,16 @@ export function DialogContent({ className, children, onOpenAutoFocus, onCloseAut
     // a control disabled while the dialog worked is enabled again a moment later
     if (document.activeElement !== el) setTimeout(() => el.isConnected && el.focus(), 50);
   };
+  // a click on a toast (its close button, a swipe) is not a click outside the dialog: the
+  // dialog and what was typed in it stay
+  const outside = (e: Parameters<NonNullable<typeof onInteractOutside>>[0]) => {
+    const t = e.target as Element | null;
+    if (t && typeof t.closest === 'function' && t.closest('[data-toaster]')) {
+      e.preventDefault();
+      return;
+    }
+    onInteractOutside?.(e);
+  };
   return (
     <D.Portal>
       <D.Overlay className="fixed inset-0 z-50 bg-black/60 backdrop-blur-[1px]" />
@@ -43,6 +53,7 @@ export function DialogContent({ className, children, onOpenAutoFocus, onCloseAut
         )}
         onOpenAutoFocus={remember}
         onCloseAutoFocus={returnFocus}
+        onInteractOutside={outside}
         {...rest}
       >
         {children}

@@ -3,6 +3,7 @@
 import { lazy, Suspense, useState, type ReactNode } from 'react';
 import Award from 'lucide-react/icons/award';
 import ClipboardList from 'lucide-react/icons/clipboard-list';
+import CreditCard from 'lucide-react/icons/credit-card';
 import History from 'lucide-react/icons/history';
 import Loader2 from 'lucide-react/icons/loader-circle';
 import RefreshCw from 'lucide-react/icons/refresh-cw';
@@ -25,6 +26,7 @@ const BadgesTab = lazy(() => import('../components/admin/BadgesTab').then((m) =>
 const QuizTab = lazy(() => import('../components/admin/QuizTab').then((m) => ({ default: m.QuizTab })));
 const CouponsTab = lazy(() => import('../components/admin/CouponsTab').then((m) => ({ default: m.CouponsTab })));
 const WebhooksTab = lazy(() => import('../components/admin/WebhooksTab').then((m) => ({ default: m.WebhooksTab })));
+const PaymentsTab = lazy(() => import('../components/admin/PaymentsTab').then((m) => ({ default: m.PaymentsTab })));
 const AwardByEmail = lazy(() => import('../components/admin/AwardByEmail').then((m) => ({ default: m.AwardByEmail })));
 const AwardsCsv = lazy(() => import('../components/admin/AwardsCsv').then((m) => ({ default: m.AwardsCsv })));
 
@@ -106,6 +108,9 @@ export default function AdminDashboard({ adminName, adminId, summary: initialSum
             <TabsTrigger value="coupons">
               <Tag className="h-4 w-4" aria-hidden="true" /> Coupons
             </TabsTrigger>
+            <TabsTrigger value="payments">
+              <CreditCard className="h-4 w-4" aria-hidden="true" /> Payments
+            </TabsTrigger>
             <TabsTrigger value="audit">
               <History className="h-4 w-4" aria-hidden="true" /> Audit Log
             </TabsTrigger>
@@ -129,6 +134,9 @@ export default function AdminDashboard({ adminName, adminId, summary: initialSum
         </TabsContent>
         <TabsContent value="coupons">
           <TabLoading><CouponsTab key={refreshKey} /></TabLoading>
+        </TabsContent>
+        <TabsContent value="payments">
+          <TabLoading><PaymentsTab refreshKey={refreshKey} /></TabLoading>
         </TabsContent>
         <TabsContent value="audit">
           <AuditLog refreshKey={refreshKey} />

@@ -3,10 +3,11 @@ import Check from 'lucide-react/icons/check';
 import LoaderCircle from 'lucide-react/icons/loader-circle';
 import ShieldCheck from 'lucide-react/icons/shield-check';
 import Smartphone from 'lucide-react/icons/smartphone';
-import { api, errorMessage } from '../lib/api';
+import { api, ApiError, errorMessage } from '../lib/api';
 import { toast, toastError } from '../lib/toast';
 import { Button, Card, CardContent, Input, Label, LinkButton } from '../components/ui';
 import { PasswordInput, safeNext } from '../components/account';
+import { RecoveryCodes } from '../components/RecoveryCodes';
 
 export type TwoFactorSetupProps = { enabled: boolean; required: boolean; next: string };
 
@@ -19,6 +20,28 @@ export default function TwoFactorSetup({ enabled, required, next }: TwoFactorSet
   const [setup, setSetup] = useState<Setup | null>(null);
   const [codes, setCodes] = useState<string[] | null>(null);
   const [on, setOn] = useState(enabled);
+  // replacing the recovery codes: the password and a current authenticator code
+  const [replaceErr, setReplaceErr] = useState<{ field: string; msg: string } | null>(null);
+  const replace = async (e: FormEvent<HTMLFormElement>) => {
+    e.preventDefault();
+    const f = new FormData(e.currentTarget);
+    setBusy(true);
+    setReplaceErr(null);
+    try {
+      const r = await api<{ msg: string; recoveryCodes: string[] }>('/auth/2fa/recovery-codes', {
+        method: 'POST',
+        body: { password: String(f.get('password') || ''), code: String(f.get('code') || '') },
+      });
+      toast({ title: r.msg, variant: 'success' });
+      setCodes(r.recoveryCodes);
+    } catch (err) {
+      const field = err instanceof ApiError && (err.field === 'password' || err.field === 'code') ? err.field : err instanceof ApiError && err.status === 400 ? 'password' : '';
+      if (field) setReplaceErr({ field, msg: errorMessage(err, 'Could not replace the recovery codes.') });
+      else toastError(errorMessage(err, 'Could not replace the recovery codes.'));
+    } finally {
+      setBusy(false);
+    }
+  };
   const after = safeNext(next && next !== '/' ? next : required ? '/admin' : '/profile');
 
   const start = async () => {
@@ -67,11 +90,7 @@ export default function TwoFactorSetup({ enabled, required, next }: TwoFactorSet
             <Check className="h-5 w-5 text-success" aria-hidden="true" /> Save your recovery codes
           </p>
           <p className="text-sm text-muted-foreground">Each code signs you in once if you lose your phone. They are not shown again.</p>
-          <ul className="grid grid-cols-2 gap-2 rounded-lg border bg-muted/40 p-4 font-mono text-sm">
-            {codes.map((c) => (
-              <li key={c} data-testid="recovery-code">{c}</li>
-            ))}
-          </ul>
+          <RecoveryCodes codes={codes} />
           <LinkButton href={after} className="w-full" data-testid="mfa-continue">
             I saved them, continue
           </LinkButton>
@@ -97,6 +116,23 @@ export default function TwoFactorSetup({ enabled, required, next }: TwoFactorSet
               </Button>
             </form>
           )}
+          <form onSubmit={replace} className="space-y-3 border-t pt-4" data-testid="recovery-replace">
+            <p className="text-sm font-semibold">Replace recovery codes</p>
+            <p className="text-sm text-muted-foreground">Lost them, or used several? New codes replace all the old ones at once.</p>
+            <div className="space-y-1.5">
+              <Label htmlFor="recovery-password">Current password</Label>
+              <PasswordInput id="recovery-password" name="password" autoComplete="current-password" required aria-invalid={replaceErr?.field === 'password' || undefined} aria-describedby={replaceErr?.field === 'password' ? 'recovery-password-error' : undefined} />
+              {replaceErr?.field === 'password' && <p id="recovery-password-error" className="text-xs font-medium text-destructive">{replaceErr.msg}</p>}
+            </div>
+            <div className="space-y-1.5">
+              <Label htmlFor="recovery-code">Code from your authenticator app</Label>
+              <Input id="recovery-code" name="code" inputMode="numeric" autoComplete="one-time-code" maxLength={6} required placeholder="123456" aria-invalid={replaceErr?.field === 'code' || undefined} aria-describedby={replaceErr?.field === 'code' ? 'recovery-code-error' : undefined} />
+              {replaceErr?.field === 'code' && <p id="recovery-code-error" className="text-xs font-medium text-destructive">{replaceErr.msg}</p>}
+            </div>
+            <Button type="submit" variant="outline" disabled={busy} data-testid="recovery-replace-submit">
+              New recovery codes
+            </Button>
+          </form>
         </CardContent>
       </Card>
     );

@@ -5,10 +5,17 @@ export const API_BASE = '/backend/api/v1';
 export class ApiError extends Error {
   status: number;
   data: unknown;
-  constructor(status: number, msg: string, data: unknown) {
+  /** The server's own {"msg"} (or {"error"}); '' when it sent none (a proxy's 502, an
+   * empty 500), so screens show their spec fallback rather than the HTTP status text. */
+  serverMsg: string;
+  /** The field the message is about ({"field"}), when the server names one. */
+  field: string;
+  constructor(status: number, msg: string, data: unknown, serverMsg = msg, field = '') {
     super(msg);
     this.status = status;
     this.data = data;
+    this.serverMsg = serverMsg;
+    this.field = field;
   }
 }
 
@@ -47,15 +54,18 @@ export async function api<T = unknown>(path: string, opts: Opts = {}): Promise<T
     data = text;
   }
   if (!res.ok) {
-    const d = data as { msg?: string; error?: string } | null;
-    throw new ApiError(res.status, (d && (d.msg || d.error)) || res.statusText || 'Request failed', data);
+    const d = data && typeof data === 'object' ? (data as { msg?: unknown; error?: unknown; field?: unknown }) : null;
+    const own = d && typeof d.msg === 'string' && d.msg ? d.msg : d && typeof d.error === 'string' && d.error ? d.error : '';
+    const field = d && typeof d.field === 'string' ? d.field : '';
+    throw new ApiError(res.status, own || res.statusText || 'Request failed', data, own, field);
   }
   return data as T;
 }
 
-/** The server's message from an error, or the fallback. */
+/** The server's message from an error, or the fallback (spec section 8: 'server msg if
+ * present else fallback'; the HTTP status text is never shown). */
 export function errorMessage(e: unknown, fallback: string): string {
-  if (e instanceof ApiError && e.message && e.status !== 0) return e.message;
   if (e instanceof ApiError && e.status === 0) return e.message;
+  if (e instanceof ApiError && e.serverMsg) return e.serverMsg;
   return fallback;
 }

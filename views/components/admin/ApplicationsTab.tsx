@@ -231,7 +231,7 @@ export function ApplicationsTab({ initial, refreshKey = 0, onChanged }: { initia
           {loading && !list ? (
             [0, 1, 2].map((i) => <Skeleton key={i} className="h-40 w-full" />)
           ) : apps.length === 0 ? (
-            <Empty group={group} query={query} />
+            <Empty group={group} query={query} payFilter={payFilter} />
           ) : (
             apps.map((a) => (
               <div key={a._id} className="flex items-start gap-2">

@@ -47,6 +47,23 @@ const LABELS: Record<string, string> = {
   'coupon.free_grant': 'Created free grant coupon',
   'grant.revoke': 'Revoked badge',
   'grant.expiry': 'Set badge expiry',
+  'user.delete': 'Deleted account',
+  'user.export': 'Exported account data',
+  'user.password_reset_by_operator': 'Reset password (operator)',
+  'user.2fa_reset_by_operator': 'Reset two-step sign-in (operator)',
+  'user.disabled_by_operator': 'Disabled account (operator)',
+  'user.enabled_by_operator': 'Enabled account (operator)',
+  'sessions.flushed_by_operator': 'Signed out everywhere (operator)',
+  'quiz.update': 'Updated quiz',
+  'quiz.grant_attempt': 'Granted an extra quiz attempt',
+  'question.retire': 'Retired question',
+  'question.restore': 'Restored question',
+  'award.create': 'Awarded badge by e-mail',
+  'webhook.create': 'Created webhook',
+  'webhook.update': 'Updated webhook',
+  'webhook.delete': 'Deleted webhook',
+  'webhook.resend': 'Resent webhook delivery',
+  'webhook.rotate_secret': 'Rotated webhook secret',
 };
 
 export function actionLabel(a: string) {
@@ -107,7 +124,35 @@ const ACTION_GROUPS: [string, string, string[]][] = [
   ['coupon', 'Coupons', ['coupon.create', 'coupon.update', 'coupon.toggle', 'coupon.delete', 'coupon.free_grant']],
 ];
 
+const AREA_LABELS: Record<string, string> = Object.fromEntries(ACTION_GROUPS.map(([area, label]) => [area, label]));
+Object.assign(AREA_LABELS, { sessions: 'Sessions', award: 'Awards', webhook: 'Webhooks' });
+
+/** The filter's groups for the actions the server lists (every known action and any the
+ * log holds), by area in ACTION_GROUPS order, then the rest. */
+export function groupActions(actions: string[]): [string, string, string[]][] {
+  const by = new Map<string, string[]>();
+  for (const [area] of ACTION_GROUPS) by.set(area, []);
+  for (const a of actions) {
+    const area = a.split('.')[0];
+    if (!by.has(area)) by.set(area, []);
+    by.get(area)!.push(a);
+  }
+  return Array.from(by.entries())
+    .filter(([, list]) => list.length > 0)
+    .map(([area, list]) => [area, AREA_LABELS[area] || area.charAt(0).toUpperCase() + area.slice(1), list]);
+}
+
 export function AuditLog({ refreshKey = 0 }: { refreshKey?: number }) {
+  const [groups, setGroups] = useState(ACTION_GROUPS);
+  useEffect(() => {
+    let live = true;
+    api<{ actions: string[] }>('/admin/audit/actions')
+      .then((r) => live && setGroups(groupActions(r.actions)))
+      .catch(() => {}); // the built-in list stays
+    return () => {
+      live = false;
+    };
+  }, []);
   const [action, setAction] = useState('');
   const [query, setQuery] = useState('');
   const [page, setPage] = useState(1);
@@ -155,7 +200,7 @@ export function AuditLog({ refreshKey = 0 }: { refreshKey?: number }) {
               className="h-10 rounded-md border border-input bg-background px-3 text-sm focus-visible:outline-none focus-visible:ring-2 focus-visible:ring-ring"
             >
               <option value="">All actions</option>
-              {ACTION_GROUPS.map(([area, label, actions]) => (
+              {groups.map(([area, label, actions]) => (
                 <optgroup key={area} label={label}>
                   <option value={`${area}.*`}>All {label.toLowerCase()} actions</option>
                   {actions.map((a) => (
@@ -168,7 +213,7 @@ export function AuditLog({ refreshKey = 0 }: { refreshKey?: number }) {
             </select>
             <SearchBox
               label="Search the audit log"
-              placeholder="Search admin, user or ID"
+              placeholder="Search names, codes, badges or IDs"
               onSearch={(q) => {
                 setQuery(q);
                 setPage(1);

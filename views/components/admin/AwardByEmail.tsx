@@ -16,9 +16,12 @@ export function AwardByEmail() {
   const [busy, setBusy] = useState(false);
   const [sent, setSent] = useState('');
 
-  useEffect(() => {
+  // the badge list is read when the form is shown and again each time the list is opened
+  // (focus), so a badge created or activated meanwhile is offered
+  const loadBadges = () => {
     api<AdminBadge[]>('/badge-management/badges').then(setBadges, () => {});
-  }, []);
+  };
+  useEffect(loadBadges, []);
 
   async function submit(e: FormEvent) {
     e.preventDefault();
@@ -46,7 +49,7 @@ export function AwardByEmail() {
       <form className="mt-4 grid gap-3 sm:grid-cols-2" onSubmit={submit}>
         <div className="space-y-1.5">
           <Label htmlFor="award-badge">Badge</Label>
-          <NativeSelect id="award-badge" value={badgeId} onChange={(e) => setBadgeId(e.target.value)} required>
+          <NativeSelect id="award-badge" value={badgeId} onChange={(e) => setBadgeId(e.target.value)} onFocus={loadBadges} required>
             <option value="">Choose a badge…</option>
             {badges.map((b) => (
               <option key={b._id} value={b._id}>{b.name}</option>

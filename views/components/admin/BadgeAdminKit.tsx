@@ -1,12 +1,12 @@
 // Shared pieces of the catalogue admin tabs (Badge Management, Quiz Management, Coupons):
 // the API shapes, stat cards, form fields, card actions and toasts (the switch, confirmation
 // dialog and empty state are generic: components/ui/).
-import { type ComponentType, type ReactNode, type SelectHTMLAttributes } from 'react';
+import { cloneElement, isValidElement, type ComponentType, type ReactElement, type ReactNode, type SelectHTMLAttributes } from 'react';
 import Pencil from 'lucide-react/icons/pencil';
 import Search from 'lucide-react/icons/search';
 import Trash2 from 'lucide-react/icons/trash-2';
 import { Button, Card, Input, Label } from '../ui';
-import { errorMessage } from '../../lib/api';
+import { ApiError, errorMessage } from '../../lib/api';
 import { toast, toastError } from '../../lib/toast';
 import { cn } from '../../lib/cn';
 import { Switch } from '../ui/switch';
@@ -213,14 +213,42 @@ export function StatCard({ label, value, icon: Icon, hint, tone = 'primary', tes
   );
 }
 
-export function Field({ label, htmlFor, hint, children, className }: { label: string; htmlFor?: string; hint?: ReactNode; children: ReactNode; className?: string }) {
+/** A labelled form field; `error` (a server message about this field) shows beside it and
+ * marks its control invalid. */
+export function Field({ label, htmlFor, hint, error, children, className }: { label: string; htmlFor?: string; hint?: ReactNode; error?: string; children: ReactNode; className?: string }) {
+  const errId = htmlFor ? `${htmlFor}-error` : undefined;
+  const control = error && isValidElement(children) ? cloneElement(children as ReactElement<Record<string, unknown>>, { 'aria-invalid': true, 'aria-describedby': errId }) : children;
   return (
     <div className={cn('grid min-w-0 gap-1.5', className)}>
       <Label htmlFor={htmlFor}>{label}</Label>
-      {children}
+      {control}
+      {error && (
+        <p id={errId} className="text-xs font-medium text-destructive" data-testid="field-error">
+          {error}
+        </p>
+      )}
       {hint && <p className="text-xs text-muted-foreground">{hint}</p>}
     </div>
   );
+}
+
+/** A server error about one of a form's fields ({"msg", "field"}), or null: the form shows
+ * it beside that field instead of in a toast. */
+export function fieldError<K extends string>(e: unknown, fields: Record<K, string>): { field: K; msg: string } | null {
+  if (!(e instanceof ApiError) || !e.field || !e.serverMsg || !(e.field in fields)) return null;
+  return { field: e.field as K, msg: e.serverMsg };
+}
+
+/** Shows a failed save: beside its field when the server names one of `fields` (focused,
+ * answers that error), else as the 'Error' toast (answers null). */
+export function showSaveError<K extends string>(e: unknown, fields: Record<K, string>, fallback: string): { field: K; msg: string } | null {
+  const f = fieldError(e, fields);
+  if (!f) {
+    toastFail(e, fallback);
+    return null;
+  }
+  if (typeof document !== 'undefined') document.getElementById(fields[f.field])?.focus();
+  return f;
 }
 
 export function NativeSelect({ className, children, ...rest }: SelectHTMLAttributes<HTMLSelectElement>) {

@@ -37,7 +37,7 @@ import { Button, Input, Textarea } from '../ui';
 import { BadgeIcon, priceLabel } from '../badges';
 import { api } from '../../lib/api';
 import { cn } from '../../lib/cn';
-import { BADGE_COLORS, BADGE_ICONS, CATEGORIES, Field, LEVELS, NativeSelect, SWATCH, numberOrNull, toastFail, toastSuccess, type AdminBadge } from './BadgeAdminKit';
+import { BADGE_COLORS, BADGE_ICONS, CATEGORIES, Field, LEVELS, NativeSelect, SWATCH, numberOrNull, showSaveError, toastSuccess, type AdminBadge } from './BadgeAdminKit';
 import { Switch } from '../ui/switch';
 
 import { capitalize } from '../../lib/format';
@@ -85,6 +85,13 @@ export function badgeToForm(b: AdminBadge): BadgeFormValues {
   };
 }
 
+// the form's fields the server may name in an error, by their control's id
+const FIELD_IDS = {
+  name: 'badge-name', description: 'badge-description', category: 'badge-category', type: 'badge-type', level: 'badge-level',
+  price: 'badge-price', criteria: 'badge-criteria', validMonths: 'badge-valid-months', validDays: 'badge-valid-days',
+};
+type FieldKey = keyof typeof FIELD_IDS;
+
 export type BadgeFormMode = 'create' | 'quick' | 'edit';
 
 export function BadgeFormDialog({ open, onOpenChange, mode, initial, badgeId, onSaved }: {
@@ -97,18 +104,28 @@ export function BadgeFormDialog({ open, onOpenChange, mode, initial, badgeId, on
 }) {
   const [v, setV] = useState<BadgeFormValues>(initial);
   const [busy, setBusy] = useState(false);
+  // a server message about one field, shown beside it
+  const [err, setErr] = useState<{ field: FieldKey; msg: string } | null>(null);
   // the form starts from `initial` each time the dialog opens
   const [seen, setSeen] = useState({ open, initial });
   if (open !== seen.open || initial !== seen.initial) {
     setSeen({ open, initial });
-    if (open) setV(initial);
+    if (open) {
+      setV(initial);
+      setErr(null);
+    }
   }
-  const set = <K extends keyof BadgeFormValues>(k: K, val: BadgeFormValues[K]) => setV((p) => ({ ...p, [k]: val }));
+  const set = <K extends keyof BadgeFormValues>(k: K, val: BadgeFormValues[K]) => {
+    setV((p) => ({ ...p, [k]: val }));
+    if (err?.field === k) setErr(null);
+  };
+  const errOf = (k: FieldKey) => (err?.field === k ? err.msg : undefined);
   const editing = mode === 'edit';
 
   const submit = async (e: FormEvent) => {
     e.preventDefault();
     setBusy(true);
+    setErr(null);
     const body: Record<string, unknown> = {
       name: v.name, description: v.description, category: v.category, type: v.type, level: v.level,
       price: numberOrNull(v.price) ?? 0, icon: v.icon, color: v.color, criteria: v.criteria,
@@ -123,8 +140,8 @@ export function BadgeFormDialog({ open, onOpenChange, mode, initial, badgeId, on
       toastSuccess(editing ? 'Badge updated successfully' : 'Badge created successfully');
       onSaved(res.badge);
       onOpenChange(false);
-    } catch (err) {
-      toastFail(err, editing ? 'Failed to update badge' : 'Failed to create badge');
+    } catch (caught) {
+      setErr(showSaveError(caught, FIELD_IDS, editing ? 'Failed to update badge' : 'Failed to create badge'));
     } finally {
       setBusy(false);
     }
@@ -157,13 +174,13 @@ export function BadgeFormDialog({ open, onOpenChange, mode, initial, badgeId, on
         </div>
         <form onSubmit={submit} className="grid gap-4" data-testid="badge-form">
           <div className="grid gap-4 sm:grid-cols-2">
-            <Field label="Name" htmlFor="badge-name" className="sm:col-span-2">
+            <Field label="Name" htmlFor="badge-name" error={errOf('name')} className="sm:col-span-2">
               <Input id="badge-name" value={v.name} onChange={(e) => set('name', e.target.value)} required maxLength={100} placeholder="e.g. React Developer" />
             </Field>
-            <Field label="Description" htmlFor="badge-description" className="sm:col-span-2">
+            <Field label="Description" htmlFor="badge-description" error={errOf('description')} className="sm:col-span-2">
               <Textarea id="badge-description" value={v.description} onChange={(e) => set('description', e.target.value)} maxLength={2000} rows={3} />
             </Field>
-            <Field label="Category" htmlFor="badge-category">
+            <Field label="Category" htmlFor="badge-category" error={errOf('category')}>
               <NativeSelect id="badge-category" value={v.category} onChange={(e) => set('category', e.target.value)} required>
                 <option value="" disabled>
                   Select a category
@@ -175,13 +192,13 @@ export function BadgeFormDialog({ open, onOpenChange, mode, initial, badgeId, on
                 ))}
               </NativeSelect>
             </Field>
-            <Field label="Type" htmlFor="badge-type" hint={editing && v.type !== initial.type ? 'The type can change only before anyone applies.' : undefined}>
+            <Field label="Type" htmlFor="badge-type" error={errOf('type')} hint={editing && v.type !== initial.type ? 'The type can change only before anyone applies.' : undefined}>
               <NativeSelect id="badge-type" value={v.type} onChange={(e) => set('type', e.target.value as 'skill' | 'proof')}>
                 <option value="skill">Skill (quiz based)</option>
                 <option value="proof">Proof (document based)</option>
               </NativeSelect>
             </Field>
-            <Field label="Level" htmlFor="badge-level">
+            <Field label="Level" htmlFor="badge-level" error={errOf('level')}>
               <NativeSelect id="badge-level" value={v.level} onChange={(e) => set('level', e.target.value)}>
                 {LEVELS.map((l) => (
                   <option key={l} value={l}>
@@ -190,16 +207,16 @@ export function BadgeFormDialog({ open, onOpenChange, mode, initial, badgeId, on
                 ))}
               </NativeSelect>
             </Field>
-            <Field label="Price (USD)" htmlFor="badge-price" hint="0 makes the badge free.">
+            <Field label="Price (USD)" htmlFor="badge-price" error={errOf('price')} hint="0 makes the badge free.">
               <Input id="badge-price" type="number" inputMode="decimal" min={0} max={10000} step="0.01" value={v.price} onChange={(e) => set('price', e.target.value)} />
             </Field>
-            <Field label="Criteria" htmlFor="badge-criteria" className="sm:col-span-2">
+            <Field label="Criteria" htmlFor="badge-criteria" error={errOf('criteria')} className="sm:col-span-2">
               <Textarea id="badge-criteria" value={v.criteria} onChange={(e) => set('criteria', e.target.value)} maxLength={5000} rows={3} placeholder="What someone must show to earn this badge" />
             </Field>
-            <Field label="Validity period (months)" htmlFor="badge-valid-months" hint="Holders are reminded 30 and 7 days before expiry and can renew. Empty: never expires.">
+            <Field label="Validity period (months)" htmlFor="badge-valid-months" error={errOf('validMonths')} hint="Holders are reminded 30 and 7 days before expiry and can renew. Empty: never expires.">
               <Input id="badge-valid-months" type="number" min={1} max={120} step={1} value={v.validMonths} onChange={(e) => set('validMonths', e.target.value)} placeholder="Never expires" />
             </Field>
-            <Field label="Credential valid for (days)" htmlFor="badge-valid-days" hint="Used when no period in months is set. Leave empty for badges that never expire.">
+            <Field label="Credential valid for (days)" htmlFor="badge-valid-days" error={errOf('validDays')} hint="Used when no period in months is set. Leave empty for badges that never expire.">
               <Input id="badge-valid-days" type="number" min={1} max={3650} step={1} value={v.validDays} onChange={(e) => set('validDays', e.target.value)} placeholder="Never expires" />
             </Field>
             <div className="grid content-start gap-3 pt-1">

@@ -6,7 +6,7 @@ import { Dialog, DialogContent, DialogDescription, DialogFooter, DialogHeader, D
 import { Button, Input, Textarea } from '../ui';
 import { api } from '../../lib/api';
 import { cn } from '../../lib/cn';
-import { CATEGORIES, Field, NativeSelect, numberOrNull, toastFail, toastSuccess, type AdminBadge, type AdminCoupon } from './BadgeAdminKit';
+import { CATEGORIES, Field, NativeSelect, numberOrNull, showSaveError, toastSuccess, type AdminBadge, type AdminCoupon } from './BadgeAdminKit';
 import { Switch } from '../ui/switch';
 
 type Values = {
@@ -58,6 +58,13 @@ function fromCoupon(c: AdminCoupon): Values {
   };
 }
 
+// the form's fields the server may name in an error, by their control's id
+const FIELD_IDS = {
+  code: 'coupon-code', name: 'coupon-name', description: 'coupon-description', discountType: 'coupon-type', discountValue: 'coupon-value',
+  minimumAmount: 'coupon-minimum', maximumDiscount: 'coupon-maximum', usageLimit: 'coupon-limit', validFrom: 'coupon-from', validUntil: 'coupon-until',
+};
+type FieldKey = keyof typeof FIELD_IDS;
+
 function Toggle({ on, onClick, children }: { on: boolean; onClick: () => void; children: ReactNode }) {
   return (
     <button
@@ -85,6 +92,8 @@ export function CouponFormDialog({ open, onOpenChange, coupon, badges, onSaved }
   const [v, setV] = useState<Values>(() => (coupon ? fromCoupon(coupon) : defaults()));
   const [busy, setBusy] = useState(false);
   const [badgeSearch, setBadgeSearch] = useState('');
+  // a server message about one field, shown beside it
+  const [err, setErr] = useState<{ field: FieldKey; msg: string } | null>(null);
   // the form starts afresh each time the dialog opens
   const [seen, setSeen] = useState({ open, coupon });
   if (open !== seen.open || coupon !== seen.coupon) {
@@ -92,9 +101,14 @@ export function CouponFormDialog({ open, onOpenChange, coupon, badges, onSaved }
     if (open) {
       setV(coupon ? fromCoupon(coupon) : defaults());
       setBadgeSearch('');
+      setErr(null);
     }
   }
-  const set = <K extends keyof Values>(k: K, val: Values[K]) => setV((p) => ({ ...p, [k]: val }));
+  const set = <K extends keyof Values>(k: K, val: Values[K]) => {
+    setV((p) => ({ ...p, [k]: val }));
+    if (err?.field === k) setErr(null);
+  };
+  const errOf = (k: FieldKey) => (err?.field === k ? err.msg : undefined);
   const flip = (k: 'applicableBadges' | 'applicableCategories', id: string) =>
     setV((p) => ({ ...p, [k]: p[k].includes(id) ? p[k].filter((x) => x !== id) : [...p[k], id] }));
 
@@ -113,13 +127,14 @@ export function CouponFormDialog({ open, onOpenChange, coupon, badges, onSaved }
       applicableBadges: v.applicableBadges, applicableCategories: v.applicableCategories, isActive: v.isActive,
     };
     setBusy(true);
+    setErr(null);
     try {
       await api(editing ? `/coupons/${coupon!._id}` : '/coupons', { method: editing ? 'PUT' : 'POST', body });
       toastSuccess(editing ? 'Coupon updated successfully' : 'Coupon created successfully');
       onSaved();
       onOpenChange(false);
-    } catch (err) {
-      toastFail(err, editing ? 'Failed to update coupon' : 'Failed to create coupon');
+    } catch (caught) {
+      setErr(showSaveError(caught, FIELD_IDS, editing ? 'Failed to update coupon' : 'Failed to create coupon'));
     } finally {
       setBusy(false);
     }
@@ -137,7 +152,7 @@ export function CouponFormDialog({ open, onOpenChange, coupon, badges, onSaved }
         </DialogHeader>
         <form onSubmit={submit} className="grid gap-4" data-testid="coupon-form">
           <div className="grid gap-4 sm:grid-cols-2">
-            <Field label="Code" htmlFor="coupon-code">
+            <Field label="Code" htmlFor="coupon-code" error={errOf('code')}>
               <Input
                 id="coupon-code"
                 value={v.code}
@@ -150,28 +165,28 @@ export function CouponFormDialog({ open, onOpenChange, coupon, badges, onSaved }
                 autoComplete="off"
               />
             </Field>
-            <Field label="Name" htmlFor="coupon-name">
+            <Field label="Name" htmlFor="coupon-name" error={errOf('name')}>
               <Input id="coupon-name" value={v.name} onChange={(e) => set('name', e.target.value)} maxLength={100} placeholder="Summer sale" />
             </Field>
-            <Field label="Description" htmlFor="coupon-description" className="sm:col-span-2">
+            <Field label="Description" htmlFor="coupon-description" error={errOf('description')} className="sm:col-span-2">
               <Textarea id="coupon-description" value={v.description} onChange={(e) => set('description', e.target.value)} maxLength={500} rows={2} />
             </Field>
-            <Field label="Discount type" htmlFor="coupon-type">
+            <Field label="Discount type" htmlFor="coupon-type" error={errOf('discountType')}>
               <NativeSelect id="coupon-type" value={v.discountType} onChange={(e) => set('discountType', e.target.value as Values['discountType'])}>
                 <option value="percentage">Percentage (%)</option>
                 <option value="fixed">Fixed amount ($)</option>
               </NativeSelect>
             </Field>
-            <Field label={pct ? 'Discount (%)' : 'Discount ($)'} htmlFor="coupon-value" hint={pct ? '1 to 100. 100% makes a free-grant coupon.' : 'More than $0.'}>
+            <Field label={pct ? 'Discount (%)' : 'Discount ($)'} htmlFor="coupon-value" error={errOf('discountValue')} hint={pct ? '1 to 100. 100% makes a free-grant coupon.' : 'More than $0.'}>
               <Input id="coupon-value" type="number" inputMode="decimal" step="0.01" min={pct ? 1 : 0.01} max={pct ? 100 : 10000} value={v.discountValue} onChange={(e) => set('discountValue', e.target.value)} required />
             </Field>
-            <Field label="Minimum order ($)" htmlFor="coupon-minimum">
+            <Field label="Minimum order ($)" htmlFor="coupon-minimum" error={errOf('minimumAmount')}>
               <Input id="coupon-minimum" type="number" inputMode="decimal" step="0.01" min={0} value={v.minimumAmount} onChange={(e) => set('minimumAmount', e.target.value)} />
             </Field>
-            <Field label="Maximum discount ($)" htmlFor="coupon-maximum" hint="Empty: no maximum.">
+            <Field label="Maximum discount ($)" htmlFor="coupon-maximum" error={errOf('maximumDiscount')} hint="Empty: no maximum.">
               <Input id="coupon-maximum" type="number" inputMode="decimal" step="0.01" min={0.01} value={v.maximumDiscount} onChange={(e) => set('maximumDiscount', e.target.value)} placeholder="No maximum" />
             </Field>
-            <Field label="Usage limit" htmlFor="coupon-limit" hint="Empty: unlimited.">
+            <Field label="Usage limit" htmlFor="coupon-limit" error={errOf('usageLimit')} hint="Empty: unlimited.">
               <Input id="coupon-limit" type="number" step={1} min={1} value={v.usageLimit} onChange={(e) => set('usageLimit', e.target.value)} placeholder="Unlimited" />
             </Field>
             <div className="flex items-end pb-2">
@@ -180,10 +195,10 @@ export function CouponFormDialog({ open, onOpenChange, coupon, badges, onSaved }
                 Active
               </label>
             </div>
-            <Field label="Valid from" htmlFor="coupon-from">
+            <Field label="Valid from" htmlFor="coupon-from" error={errOf('validFrom')}>
               <Input id="coupon-from" type="datetime-local" value={v.validFrom} onChange={(e) => set('validFrom', e.target.value)} required />
             </Field>
-            <Field label="Valid until" htmlFor="coupon-until">
+            <Field label="Valid until" htmlFor="coupon-until" error={errOf('validUntil')}>
               <Input id="coupon-until" type="datetime-local" value={v.validUntil} onChange={(e) => set('validUntil', e.target.value)} required />
             </Field>
           </div>

@@ -8,10 +8,10 @@ import RotateCcw from 'lucide-react/icons/rotate-ccw';
 import X from 'lucide-react/icons/x';
 import { Button, Chip } from '../../ui';
 import { Avatar } from '../../avatar';
-import { date, money, capitalize } from '../../../lib/format';
+import { date, money } from '../../../lib/format';
 import { cn } from '../../../lib/cn';
-import { Actions, Application, DEFAULT_REASON, STATUS_LABEL, STATUS_TONE, canApprove, paid, paymentTone, reviewed, revokedApproval, typeLabel } from './model';
-import { Detail, ScoreChip } from './parts';
+import { Actions, Application, DEFAULT_REASON, STATUS_LABEL, STATUS_TONE, canApprove, paid, reviewed, revokedApproval, typeLabel } from './model';
+import { Detail, PaymentChip, RenewalNote, ScoreChip } from './parts';
 
 export function ApplicationCard({ a, actions }: { a: Application; actions: Actions }) {
   if (!a.user || !a.badge) {
@@ -43,6 +43,7 @@ export function ApplicationCard({ a, actions }: { a: Application; actions: Actio
         <span className="font-medium">{a.badge.name}</span>
         <span className="text-muted-foreground"> · {typeLabel(a.badge.type)} · {a.badge.category}</span>
       </p>
+      <RenewalNote a={a} className="mt-1" />
       <dl className="mt-3 grid grid-cols-2 gap-x-4 gap-y-3 sm:grid-cols-3 lg:grid-cols-5">
         <Detail label="Price">
           <span className="font-medium tabular-nums">{money(amount)}</span>
@@ -54,7 +55,7 @@ export function ApplicationCard({ a, actions }: { a: Application; actions: Actio
           )}
         </Detail>
         <Detail label="Payment">
-          <Chip tone={paymentTone(a.paymentStatus)}>{capitalize(a.paymentStatus)}</Chip>
+          <PaymentChip a={a} />
         </Detail>
         <Detail label="Transaction">
           {tx ? (

@@ -11,8 +11,8 @@ import { api } from '../../../lib/api';
 import { date, dateTime, money, capitalize, fileSize } from '../../../lib/format';
 import { AuditChanges, actionLabel, type AuditEntry } from '../AuditLog';
 import { QuizAttemptHistory } from '../QuizAttemptHistory';
-import { Actions, Application, DEFAULT_REASON, STATUS_LABEL, STATUS_TONE, paymentTone, reviewed, typeLabel } from './model';
-import { Detail, ExternalLink, ScoreChip } from './parts';
+import { Actions, Application, DEFAULT_REASON, STATUS_LABEL, STATUS_TONE, reviewed, typeLabel } from './model';
+import { Detail, ExternalLink, PaymentChip, RenewalNote, ScoreChip } from './parts';
 import { ReviewButtons } from './ApplicationCard';
 import { IntegritySection } from './IntegritySection';
 
@@ -99,6 +99,7 @@ export function DetailsDialog({ app, actions, onClose }: { app: Application | nu
             <p className="text-sm text-muted-foreground">
               {app.badge.name} · <Chip tone={STATUS_TONE[app.status] || 'secondary'}>{STATUS_LABEL[app.status] || app.status}</Chip>
             </p>
+            <RenewalNote a={app} />
           </DialogHeader>
           <div className="grid gap-6">
             <Section title="Applicant">
@@ -198,7 +199,7 @@ export function DetailsDialog({ app, actions, onClose }: { app: Application | nu
             <Section title="Payment">
               <dl className="grid gap-4 sm:grid-cols-3">
                 <Detail label="Status">
-                  <Chip tone={paymentTone(app.paymentStatus)}>{capitalize(app.paymentStatus)}</Chip>
+                  <PaymentChip a={app} />
                 </Detail>
                 <Detail label="Amount">{money(app.paymentId ? app.paymentId.amount : app.price)}</Detail>
                 <Detail label="Completed">{app.paymentCompletedAt ? dateTime(app.paymentCompletedAt) : '—'}</Detail>

@@ -76,6 +76,10 @@ export type Application = {
   linkedinUrl: string;
   portfolioUrl: string;
   grant: AppGrant | null;
+  /** the applicant's earlier grant of this badge that this application renews */
+  renews?: AppGrant | null;
+  /** approved with Grant Free, no payment completed */
+  paymentWaived?: boolean;
   waitingForEmailVerification?: boolean;
 };
 
@@ -87,8 +91,13 @@ export const DEFAULT_REASON = 'Application did not meet requirements';
 
 // ---- small shared pieces (also used by the users and audit views) ----
 
-export function paymentTone(status: string): 'success' | 'warning' | 'destructive' {
-  return status === 'completed' ? 'success' : status === 'failed' ? 'destructive' : 'warning';
+export function paymentTone(status: string): 'success' | 'warning' | 'destructive' | 'secondary' {
+  return status === 'completed' ? 'success' : status === 'failed' ? 'destructive' : status === 'waived' ? 'secondary' : 'warning';
+}
+
+/** The payment state an application shows: 'waived' once granted free without payment. */
+export function paymentState(a: Pick<Application, 'paymentStatus' | 'paymentWaived'>): string {
+  return a.paymentWaived && a.paymentStatus !== 'completed' ? 'waived' : a.paymentStatus;
 }
 
 export const STATUS_LABEL: Record<string, string> = {
@@ -111,6 +120,13 @@ export function revokedApproval(a: Application) {
 }
 
 export type PayFilter = 'review' | 'pending' | 'awaiting_payment';
+
+/** The empty state of each payment filter of Pending Review: [title, text]. */
+export const PAY_FILTER_EMPTY: Record<PayFilter, [string, string]> = {
+  review: ['No pending applications', 'All applications have been reviewed.'],
+  pending: ['No paid applications to review', 'Paid applications appear here, ready to approve.'],
+  awaiting_payment: ['No applications awaiting payment', 'Applications whose applicant has not paid yet appear here.'],
+};
 
 export const PAY_FILTERS: [PayFilter, string][] = [
   ['review', 'All'],

@@ -8,7 +8,9 @@ import { Button, Chip } from '../../ui';
 import { Dialog, DialogContent, DialogDescription, DialogFooter, DialogHeader, DialogTitle } from '../../dialog';
 import { cn } from '../../../lib/cn';
 import { externalHref } from '../../../lib/url';
-import { Group } from './model';
+import RefreshCw from 'lucide-react/icons/refresh-cw';
+import { Group, PAY_FILTER_EMPTY, paymentState, paymentTone, type Application, type PayFilter } from './model';
+import { capitalize, date } from '../../../lib/format';
 
 import { scoreTone } from '../../../lib/format';
 /** A labelled value in a definition list (dt + dd); the form field is BadgeAdminKit Field. */
@@ -76,7 +78,32 @@ export function ConfirmDialog({ open, title, confirm, destructive, busy, testid,
   );
 }
 
-export function Empty({ group, query }: { group: Group; query: string }) {
+/** The payment chip: Completed (green), Pending (yellow), Failed (red), Waived (Grant Free). */
+export function PaymentChip({ a }: { a: Application }) {
+  const s = paymentState(a);
+  return (
+    <Chip tone={paymentTone(s)} data-testid="payment-chip">
+      {capitalize(s)}
+    </Chip>
+  );
+}
+
+/** Says an application renews a badge, and which grant. */
+export function RenewalNote({ a, className }: { a: Application; className?: string }) {
+  if (!a.renews) return null;
+  const g = a.renews;
+  return (
+    <p className={cn('flex items-center gap-1.5 text-xs text-muted-foreground', className)} data-testid="renewal-note">
+      <RefreshCw className="h-3.5 w-3.5 shrink-0 text-primary" aria-hidden="true" />
+      <span>
+        <span className="font-medium text-foreground">Renewal</span> of <code className="rounded bg-muted px-1">{g.verificationId}</code>
+        {g.expiresAt && <>, valid until {date(g.expiresAt)}</>}
+      </span>
+    </p>
+  );
+}
+
+export function Empty({ group, query, payFilter = 'review' }: { group: Group; query: string; payFilter?: PayFilter }) {
   if (query) {
     return (
       <div className="rounded-lg border border-dashed py-12 text-center">
@@ -86,7 +113,7 @@ export function Empty({ group, query }: { group: Group; query: string }) {
     );
   }
   const text: Record<Group, [string, string]> = {
-    review: ['No pending applications', 'All applications have been reviewed.'],
+    review: PAY_FILTER_EMPTY[payFilter],
     approved: ['No approved applications', 'Approved applications will appear here.'],
     rejected: ['No rejected applications', 'Rejected applications will appear here.'],
   };

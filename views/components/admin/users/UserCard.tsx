@@ -148,7 +148,7 @@ export function UserCard({
         ) : (
           <ul className="mt-2 space-y-2">
             {u.badgeGrants.map((g) => (
-              <GrantItem key={g._id} g={g} onAction={(kind) => onGrant(kind, g)} />
+              <GrantItem key={g._id} g={g} all={u.badgeGrants} onAction={(kind) => onGrant(kind, g)} />
             ))}
           </ul>
         )}
@@ -159,13 +159,15 @@ export function UserCard({
 
 /** One grant of a user: the badge, its ids, its state (revoked with the reason, expired,
  * expiring) and, while it is in force, Set expiry and Revoke. */
-export function GrantItem({ g, onAction }: { g: UserGrant; onAction: (kind: GrantAction['kind']) => void }) {
+export function GrantItem({ g, all = [], onAction }: { g: UserGrant; all?: UserGrant[]; onAction: (kind: GrantAction['kind']) => void }) {
+  const renews = g.renewsGrantId ? all.find((x) => x._id === g.renewsGrantId) : undefined;
+  const renewedBy = g.renewedByGrantId ? all.find((x) => x._id === g.renewedByGrantId) : undefined;
   // the list is loaded in the browser only, so reading the clock here cannot break hydration
   // eslint-disable-next-line react-hooks/purity -- see above: never server-rendered
   const expired = !!g.expiresAt && new Date(g.expiresAt).getTime() <= Date.now();
   const state = g.revokedAt ? 'revoked' : expired ? 'expired' : 'active';
   return (
-    <li className="rounded-md bg-muted/40 px-3 py-2" data-testid="user-grant" data-grant-id={g._id} data-state={state}>
+    <li id={`grant-${g._id}`} className="scroll-mt-24 rounded-md bg-muted/40 px-3 py-2" data-testid="user-grant" data-grant-id={g._id} data-state={state}>
       <div className="flex flex-wrap items-center gap-2">
         <Award className="h-4 w-4 text-primary" aria-hidden="true" />
         <span className="text-sm font-medium">{g.badgeName}</span>
@@ -174,6 +176,27 @@ export function GrantItem({ g, onAction }: { g: UserGrant; onAction: (kind: Gran
         </span>
         {g.revokedAt ? <Chip tone="destructive">Revoked</Chip> : expired && <Chip tone="warning">Expired</Chip>}
       </div>
+      {(renews || renewedBy) && (
+        <p className="mt-1 text-xs text-muted-foreground" data-testid="grant-renewal">
+          {renews && (
+            <>
+              Renewal of{' '}
+              <a className="font-mono text-primary underline-offset-2 hover:underline" href={`#grant-${renews._id}`}>
+                {renews.verificationId}
+              </a>
+            </>
+          )}
+          {renews && renewedBy && ' · '}
+          {renewedBy && (
+            <>
+              Renewed by{' '}
+              <a className="font-mono text-primary underline-offset-2 hover:underline" href={`#grant-${renewedBy._id}`}>
+                {renewedBy.verificationId}
+              </a>
+            </>
+          )}
+        </p>
+      )}
       <div className="mt-1.5 grid gap-1">
         <CopyValue label="Verification ID" value={g.verificationId} />
         <CopyValue label="Public ID" value={g.publicVerificationId} />

@@ -12,6 +12,9 @@ export type UserGrant = {
   publicVerificationId: string;
   revokedAt: string | null;
   revocationReason: string;
+  /** the grant this one renews, and the grant that renewed this one (ids among the user's) */
+  renewsGrantId?: string | null;
+  renewedByGrantId?: string | null;
 };
 
 export type AdminUser = {
