@@ -120,6 +120,7 @@ type Application struct {
 
 // Grant is the user's (unrevoked) grant of a badge.
 type Grant struct {
+	ID                   string     `json:"id"` // the holder's own grant id (wallet offers)
 	GrantedAt            time.Time  `json:"grantedAt"`
 	VerificationID       string     `json:"verificationId"`
 	PublicVerificationID string     `json:"publicVerificationId"`
@@ -164,7 +165,7 @@ func fold(recs []record) map[string]*Mine {
 			}
 		case "g":
 			if m.Grant == nil || r.At.After(m.Grant.GrantedAt) {
-				m.Grant = &Grant{GrantedAt: r.At.UTC(), VerificationID: r.VerificationID, PublicVerificationID: r.PublicVerifyID, ExpiresAt: utcPtr(r.At2)}
+				m.Grant = &Grant{ID: r.ID, GrantedAt: r.At.UTC(), VerificationID: r.VerificationID, PublicVerificationID: r.PublicVerifyID, ExpiresAt: utcPtr(r.At2)}
 			}
 		}
 	}

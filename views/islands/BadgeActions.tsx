@@ -22,6 +22,7 @@ import { statusLabel, type BadgeApplication, type BadgeGrant } from '../lib/badg
 import { date } from '../lib/format';
 import { toast, toastError } from '../lib/toast';
 import { cn } from '../lib/cn';
+import { AddToWallet } from '../components/wallet/AddToWallet';
 
 export type BadgeActionsProps = {
   badgeId: string;
@@ -90,6 +91,7 @@ export default function BadgeActions({ badgeId, badgeName, type, actions, applic
             <LinkButton href={`/verify/${encodeURIComponent(grant.publicVerificationId)}`} variant="outline">
               <ShieldCheck /> View Credential
             </LinkButton>
+            <AddToWallet grantId={grant.id} badgeName={badgeName} />
           </div>
         </div>
       )}

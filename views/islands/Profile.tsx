@@ -17,6 +17,7 @@ import { publishSessionUser } from '../lib/session-store';
 import { toast, toastError } from '../lib/toast';
 import { date } from '../lib/format';
 import { Button, Card, CardContent, CardDescription, CardHeader, CardTitle, Chip, LinkButton } from '../components/ui';
+import { AddToWallet } from '../components/wallet/AddToWallet';
 import { BadgeIcon } from '../components/badges';
 import { copyText, fromApi, type ApiUser, type EarnedBadge, type User } from '../components/account';
 import { Avatar } from '../components/avatar';
@@ -175,7 +176,8 @@ export default function Profile({ user: initial, badges, origin }: ProfileProps)
                         </a>
                       </div>
                     </div>
-                    <div className="flex shrink-0 gap-2">
+                    <div className="flex shrink-0 flex-wrap gap-2">
+                      <AddToWallet grantId={b.id} badgeName={b.name} size="sm" />
                       <Button size="sm" variant="outline" onClick={() => copy(b.id, `${base}/verify/${b.verificationId}`, 'Badge verification link copied!')} aria-label={`Share ${b.name}`}>
                         {copied === b.id ? <Check aria-hidden="true" /> : <Copy aria-hidden="true" />}
                         {copied === b.id ? 'Copied!' : 'Share'}
