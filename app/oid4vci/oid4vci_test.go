@@ -384,3 +384,51 @@ func TestExchange(t *testing.T) {
 	post(vp(did, vpr.VPR.Challenge)).ExpectMsg(http.StatusConflict, oid4vci.MsgExchangeUsed)
 	w.e.Client().Abs("POST", oid4vci.ExchangePath+strings.Repeat("a", 48), map[string]any{}).ExpectMsg(http.StatusNotFound, oid4vci.MsgExchangeNotFound)
 }
+
+// listBit reads bit idx of our status list of purpose.
+func (w *world) listBit(t *testing.T, purpose string, idx int) bool {
+	t.Helper()
+	var sl struct {
+		CredentialSubject struct {
+			EncodedList string `json:"encodedList"`
+		} `json:"credentialSubject"`
+	}
+	w.e.Client().Abs("GET", credential.StatusListPath(purpose), nil).Expect(http.StatusOK).JSON(&sl)
+	bits, err := credential.DecodeList(sl.CredentialSubject.EncodedList)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return credential.BitSet(bits, idx)
+}
+
+// TestCopiesSuspendedWithTheirGrant: an expiry the admin brings forward after a wallet
+// took its copy (whose validUntil says nothing of it) suspends the copy too: reversible,
+// never a revocation.
+func TestCopiesSuspendedWithTheirGrant(t *testing.T) {
+	w := newWorld(t)
+	// granted two days ago, so an expiry an hour ago is after the grant
+	if _, err := w.e.DB.NewRaw("UPDATE badge_grants SET granted_at = ? WHERE id = ?", model.Now().Add(-48*time.Hour), w.grant.ID).Exec(w.e.Ctx()); err != nil {
+		t.Fatal(err)
+	}
+	v := w.offer(t, false)
+	tok := w.accessToken(t, v)
+	wl := newWallet(t)
+	w.credential(tok, map[string]any{"credential_configuration_id": oid4vci.ConfigLDP,
+		"proofs": map[string]any{"jwt": []string{wl.proof(t, w.e.URL, w.nonce(t), time.Now(), oid4vci.ProofTyp, wl.kid(), wl.ed)}}}).Expect(http.StatusOK)
+	var c oid4vci.Copy
+	if err := w.e.DB.NewSelect().Model(&c).Where("grant_id = ?", w.grant.ID).Scan(w.e.Ctx()); err != nil {
+		t.Fatal(err)
+	}
+	if w.listBit(t, credential.PurposeSuspension, c.StatusIndex) {
+		t.Fatal("suspended before any expiry")
+	}
+	past := model.Now().Add(-time.Hour).Format(time.RFC3339)
+	w.admin.Put("/admin/grants/"+w.grant.ID+"/expiry", map[string]any{"expiresAt": past}).Expect(http.StatusOK)
+	if !w.listBit(t, credential.PurposeSuspension, c.StatusIndex) || w.listBit(t, credential.PurposeRevocation, c.StatusIndex) {
+		t.Fatal("the copy of an expired grant must read suspended, not revoked")
+	}
+	w.admin.Put("/admin/grants/"+w.grant.ID+"/expiry", map[string]any{"expiresAt": nil}).Expect(http.StatusOK)
+	if w.listBit(t, credential.PurposeSuspension, c.StatusIndex) {
+		t.Fatal("clearing the expiry lifts the copy's suspension")
+	}
+}
