@@ -29,7 +29,8 @@ type Authenticated struct {
 // VerifyAuthentication checks raw, a VerifiablePresentation: its @context must be
 // embedded contexts only, its proof an eddsa-rdfc-2022 DataIntegrityProof of purpose
 // authentication whose challenge is challenge and whose domain (when present) is domain,
-// made by a key keys resolves (a did:key, say) belonging to the presentation's holder.
+// made by a key keys resolves (a did:key, say) belonging to the presentation's holder. It
+// carries only @context, id, type, holder and proof.
 func VerifyAuthentication(raw []byte, challenge, domain string, keys func(verificationMethod string) *Key) (*Authenticated, error) {
 	if len(raw) > MaxLDSize {
 		return nil, fmt.Errorf("%w: larger than %d bytes", ErrUnsafeDocument, MaxLDSize)
@@ -46,6 +47,15 @@ func VerifyAuthentication(raw []byte, challenge, domain string, keys func(verifi
 		u, _ := c.(string)
 		if _, known := embeddedContexts[u]; !known {
 			return nil, fmt.Errorf("%w: unknown @context %v", ErrUnsafeDocument, c)
+		}
+	}
+	// a DIDAuthentication presentation holds nothing else: the graph to canonicalize stays
+	// a few triples, whatever a client sends
+	for k := range m {
+		switch k {
+		case "@context", "id", "type", "holder", "proof":
+		default:
+			return nil, fmt.Errorf("%w: a DIDAuthentication presentation carries no %q", ErrUnsafeDocument, k)
 		}
 	}
 	holder, _ := m["holder"].(string)

@@ -20,10 +20,11 @@ import (
 
 // Messages of the exchange.
 const (
-	MsgExchangeNotFound = "This exchange does not exist."
-	MsgExchangeExpired  = "This exchange has expired: ask for a new offer on your badge page."
-	MsgExchangeUsed     = "This exchange is complete: ask for a new offer on your badge page."
-	MsgPresentation     = "The presentation must be a JSON object (verifiablePresentation)."
+	MsgExchangeNotFound  = "This exchange does not exist."
+	MsgExchangeExpired   = "This exchange has expired: ask for a new offer on your badge page."
+	MsgExchangeUsed      = "This exchange is complete: ask for a new offer on your badge page."
+	MsgPresentation      = "The presentation must be a JSON object (verifiablePresentation)."
+	MsgPresentationShape = "A DIDAuthentication presentation carries only @context (the VC 2.0 context), id, type, holder and proof."
 )
 
 // ExchangeBody is what the wallet posts.
@@ -104,6 +105,8 @@ func presentationMessage(err error) string {
 		return "The presentation carries no eddsa-rdfc-2022 authentication proof."
 	case errors.Is(err, credential.ErrUnknownKey):
 		return "The presentation's proof must be made with an Ed25519 did:key."
+	case errors.Is(err, credential.ErrUnsafeDocument):
+		return MsgPresentationShape
 	case errors.Is(err, credential.ErrProofValue):
 		return "The presentation's signature does not verify."
 	}

@@ -68,7 +68,7 @@ const (
 	ProofMaxAge  = 5 * time.Minute // a proof's iat may be this old
 	ProofSkew    = time.Minute     // or this far in the future
 	TxCodeLength = 6
-	MaxTxCodeTry = 5 // wrong tx_codes before the offer is spent
+	MaxTxCodeTry = 5 // tx_code tries an offer allows
 )
 
 // CredentialTypes are the types of every configuration.

@@ -361,6 +361,8 @@ func TestExchange(t *testing.T) {
 	post(vp(did, "another")).ExpectMsg(http.StatusBadRequest, "The presentation's proof is not over this exchange's challenge.")
 	other := oid4vci.DIDKeyOf(newWallet(t).ed.Public().(ed25519.PublicKey))
 	post(vp(other, vpr.VPR.Challenge)).ExpectMsg(http.StatusBadRequest, "The presentation is not signed by its holder.")
+	withVC := strings.Replace(string(vp(did, vpr.VPR.Challenge)), `"holder"`, `"verifiableCredential":[{"id":"urn:x"}],"holder"`, 1)
+	post(json.RawMessage(withVC)).ExpectMsg(http.StatusBadRequest, oid4vci.MsgPresentationShape)
 	tampered := strings.Replace(string(vp(did, vpr.VPR.Challenge)), `"VerifiablePresentation"`, `"VerifiablePresentation","VerifiableCredential"`, 1)
 	post(json.RawMessage(tampered)).ExpectMsg(http.StatusBadRequest, "The presentation's signature does not verify.")
 

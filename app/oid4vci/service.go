@@ -109,7 +109,7 @@ type TokenAnswer struct {
 }
 
 // Token redeems a pre-authorized code (OpenID4VCI 1.0 §6): single use, before the offer
-// expires, with the right tx_code when the offer has one (MaxTxCodeTry wrong ones spend it).
+// expires, with the right tx_code when the offer has one (MaxTxCodeTry tries at most).
 func (s *Service) Token(ctx context.Context, grantType, code, txCode string, hasTxCode bool) (*TokenAnswer, error) {
 	if grantType != GrantPreAuthorized {
 		return nil, oauthErr(http.StatusBadRequest, "unsupported_grant_type", "Only the pre-authorized code grant is supported.")
@@ -134,13 +134,24 @@ func (s *Service) Token(ctx context.Context, grantType, code, txCode string, has
 		return nil, oauthErr(http.StatusBadRequest, "invalid_request", "This offer has no tx_code.")
 	case o.TxCodeHash != "" && !hasTxCode:
 		return nil, oauthErr(http.StatusBadRequest, "invalid_request", "This offer needs its tx_code.")
-	case o.TxCodeHash != "" && Hash(txCode) != o.TxCodeHash:
-		_, err := s.DB.NewRaw(`UPDATE wallet_offers SET tx_code_failures = tx_code_failures + 1,
-code_used_at = CASE WHEN tx_code_failures + 1 >= ? THEN ? ELSE code_used_at END WHERE id = ?`, MaxTxCodeTry, now, o.ID).Exec(ctx)
+	}
+	if o.TxCodeHash != "" {
+		// every try is counted before the code is compared, atomically: however many run
+		// at once, no more than MaxTxCodeTry are ever compared
+		res, err := s.DB.NewRaw(`UPDATE wallet_offers SET tx_code_failures = tx_code_failures + 1
+WHERE id = ? AND code_used_at IS NULL AND tx_code_failures < ?`, o.ID, MaxTxCodeTry).Exec(ctx)
 		if err != nil {
 			return nil, err
 		}
-		return nil, oauthErr(http.StatusBadRequest, "invalid_grant", "The tx_code is wrong.")
+		if n, err := res.RowsAffected(); err != nil || n != 1 {
+			if err == nil {
+				err = oauthErr(http.StatusBadRequest, "invalid_grant", "Too many tries of the tx_code: ask for a new offer.")
+			}
+			return nil, err
+		}
+		if Hash(txCode) != o.TxCodeHash {
+			return nil, oauthErr(http.StatusBadRequest, "invalid_grant", "The tx_code is wrong.")
+		}
 	}
 	tok := RandomToken(32)
 	err = s.DB.RunInTx(ctx, nil, func(ctx context.Context, tx bun.Tx) error {

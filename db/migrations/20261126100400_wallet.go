@@ -11,7 +11,7 @@ import (
 //     OpenID4VCI (the pre-authorized code, its optional tx_code, both stored as SHA-256
 //     hashes) and for the DCC VC API exchange (the exchange id is the offer id, the
 //     challenge is the DIDAuthentication challenge). code_used_at / exchange_used_at make
-//     each single use;
+//     each single use; tx_code_failures counts the tx_code tries (at most five);
 //   - wallet_tokens: the OpenID4VCI access tokens (hashes) a redeemed code gave;
 //   - wallet_nonces: the c_nonce values the nonce endpoint handed out (hashes), single use;
 //   - wallet_copies: every credential handed to a wallet: a new credential bound to the
