@@ -14,6 +14,7 @@ import (
 	"meritmark/app/grant"
 	"meritmark/app/halloffame"
 	"meritmark/app/obapi"
+	"meritmark/app/oid4vci"
 	"meritmark/app/pages"
 	"meritmark/app/payment"
 	"meritmark/app/quiz"
@@ -51,6 +52,7 @@ func (a *App) routeTable() []web.Route {
 	rs = append(rs, halloffame.New(d.DB, d.Site, d.Issuer).Routes()...)
 	rs = append(rs, account.New(account.Deps{DB: d.DB, Site: d.Site, Config: d.Config, Storage: d.Storage, Limiter: d.Limiter, Mailer: d.Mailer, Sessions: d.Sessions, Events: d.Events, Issuer: d.Issuer}).Routes()...)
 	rs = append(rs, obapi.New(d.DB, d.Site, d.Config, d.Issuer, d.Limiter).Routes()...)
+	rs = append(rs, oid4vci.New(d.DB, d.Site, d.Issuer, d.Limiter).Routes()...)
 	rs = append(rs, webhook.NewHandler(a.Webhooks).Routes()...)
 	return rs
 }

@@ -122,13 +122,13 @@ type Application struct {
 // Grant is the user's grant that stands for a badge (the latest unrevoked one, else the
 // latest revoked one) with its state (app/grant StandingOf).
 type Grant struct {
+	ID                   string         `json:"id"` // the holder's own grant id (wallet offers)
 	GrantedAt            time.Time      `json:"grantedAt"`
 	VerificationID       string         `json:"verificationId"`
 	PublicVerificationID string         `json:"publicVerificationId"`
 	ExpiresAt            *time.Time     `json:"expiresAt"`
 	Standing             grant.Standing `json:"standing"`
 
-	id        string
 	revokedAt *time.Time
 	renews    bool
 }
@@ -179,7 +179,7 @@ func fold(recs []record, now time.Time) map[string]*Mine {
 			}
 		case "g":
 			g := &Grant{GrantedAt: r.At.UTC(), VerificationID: r.VerificationID, PublicVerificationID: r.PublicVerifyID, ExpiresAt: utcPtr(r.At2),
-				id: r.ID, revokedAt: r.RevokedAt, renews: r.Renews}
+				ID: r.ID, revokedAt: r.RevokedAt, renews: r.Renews}
 			if m.Grant == nil {
 				m.Grant = g
 				continue
@@ -199,9 +199,9 @@ func fold(recs []record, now time.Time) map[string]*Mine {
 }
 
 func entry(g *Grant) grant.Entry {
-	e := grant.Entry{ID: g.id, GrantedAt: g.GrantedAt, ExpiresAt: g.ExpiresAt, RevokedAt: g.revokedAt}
+	e := grant.Entry{ID: g.ID, GrantedAt: g.GrantedAt, ExpiresAt: g.ExpiresAt, RevokedAt: g.revokedAt}
 	if g.renews {
-		e.PreviousGrantID = &g.id // only its presence matters
+		e.PreviousGrantID = &g.ID // only its presence matters
 	}
 	return e
 }

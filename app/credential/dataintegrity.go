@@ -230,6 +230,8 @@ type Proof struct {
 	VerificationMethod string `json:"verificationMethod"`
 	Cryptosuite        string `json:"cryptosuite"`
 	ProofPurpose       string `json:"proofPurpose"`
+	Challenge          string `json:"challenge,omitempty"` // an authentication proof's (presentations)
+	Domain             string `json:"domain,omitempty"`
 	ProofValue         string `json:"proofValue,omitempty"`
 }
 

@@ -210,8 +210,12 @@ func (s Statuses) Entry(purpose string) *Status {
 
 // RecordRevocation makes g's status index revoked for good (inside the revoking
 // transaction): the revocation lists read credential_revocations, which nothing deletes
-// from. A grant without an index (never signed) has nothing to record.
+// from. A grant without an index (never signed) has nothing of its own to record; its
+// wallet copies are recorded with it.
 func RecordRevocation(ctx context.Context, tx bun.IDB, g *model.BadgeGrant, at time.Time) error {
+	if err := recordCopyRevocations(ctx, tx, g, at); err != nil { // every wallet copy too (copy.go)
+		return err
+	}
 	if g.StatusIndex <= 0 {
 		return nil
 	}

@@ -3,6 +3,7 @@ package verify
 import (
 	"context"
 	"fmt"
+	"sort"
 	"time"
 
 	"meritmark/app/credential"
@@ -77,10 +78,19 @@ func (s *Service) statusSet(ctx context.Context, purpose string, now time.Time) 
 		}
 		return set, nil, nil
 	}
-	var set []int
+	var set, copies []int
 	q := s.DB.NewSelect().Model((*model.BadgeGrant)(nil)).Column("status_index").Where("status_index > 0")
 	if err := suspendedAt(q, now).OrderExpr("status_index").Scan(ctx, &set); err != nil {
 		return nil, nil, err
+	}
+	// the wallet copies of a suspended grant are suspended with it (app/oid4vci)
+	grants := suspendedAt(s.DB.NewSelect().Model((*model.BadgeGrant)(nil)).Column("id"), now)
+	if err := s.DB.NewSelect().Table("wallet_copies").Column("status_index").Where("grant_id IN (?)", grants).Scan(ctx, &copies); err != nil {
+		return nil, nil, err
+	}
+	if len(copies) > 0 {
+		set = append(set, copies...)
+		sort.Ints(set)
 	}
 	next, err := nextStatusChange(ctx, s.DB, now)
 	return set, next, err

@@ -25,6 +25,7 @@ import { date, dateTime } from '../lib/format';
 import { GrantStanding } from '../components/GrantStanding';
 import { toast, toastError } from '../lib/toast';
 import { cn } from '../lib/cn';
+import { AddToWallet } from '../components/wallet/AddToWallet';
 
 export type BadgeActionsProps = {
   badgeId: string;
@@ -100,6 +101,7 @@ export default function BadgeActions({ badgeId, badgeName, type, actions, applic
             <LinkButton href={`/verify/${encodeURIComponent(grant.publicVerificationId)}`} variant="outline">
               <ShieldCheck /> View Credential
             </LinkButton>
+            <AddToWallet grantId={grant.id} badgeName={badgeName} />
           </div>
         </div>
       )}

@@ -18,6 +18,7 @@ import { publishSessionUser } from '../lib/session-store';
 import { toast, toastError } from '../lib/toast';
 import { date } from '../lib/format';
 import { Button, Card, CardContent, CardDescription, CardHeader, CardTitle, Chip, LinkButton } from '../components/ui';
+import { AddToWallet } from '../components/wallet/AddToWallet';
 import { BadgeIcon } from '../components/badges';
 import { GrantStanding } from '../components/GrantStanding';
 import { ScoreVisibility } from '../components/ScoreVisibility';
@@ -190,6 +191,7 @@ export default function Profile({ user: initial, badges, origin, held, categorie
                           <RotateCcw aria-hidden="true" /> Renew
                         </LinkButton>
                       )}
+                      {(!b.standing || b.standing.held) && <AddToWallet grantId={b.id} badgeName={b.name} size="sm" />}
                       {(!b.standing || b.standing.held) && (
                       <Button size="sm" variant="outline" onClick={() => copy(b.id, `${base}/verify/${b.verificationId}`, 'Badge verification link copied!')} aria-label={`Share ${b.name}`}>
                         {copied === b.id ? <Check aria-hidden="true" /> : <Copy aria-hidden="true" />}

@@ -34,7 +34,7 @@ export type CatalogueBadge = Pick<Badge, '_id' | 'name' | 'category' | 'type' | 
 
 export type BadgeApplication = { _id: string; status: ApplicationStatus | string; createdAt: string; reviewedAt: string | null; rejectionReason: string; paymentProcessing?: boolean };
 
-export type BadgeGrant = { grantedAt: string; verificationId: string; publicVerificationId: string; expiresAt: string | null; standing?: Standing };
+export type BadgeGrant = { id: string; grantedAt: string; verificationId: string; publicVerificationId: string; expiresAt: string | null; standing?: Standing };
 
 /** The catalogue's category chips: All, then every category (lib/categories.ts). */
 export const CATEGORIES = ['All', ...BADGE_CATEGORIES] as const;

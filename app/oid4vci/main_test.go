@@ -1,0 +1,9 @@
+package oid4vci_test
+
+import (
+	"testing"
+
+	"meritmark/app/apptest"
+)
+
+func TestMain(m *testing.M) { apptest.Main(m) }
