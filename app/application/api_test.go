@@ -186,6 +186,10 @@ func TestProofApplicationIsRecordedWithItsFiles(t *testing.T) {
 		apptest.Eq("row.PriceCents", row.PriceCents, 2900),
 		apptest.Eq("row.Status", row.Status, model.StatusAwaitingPayment),
 		apptest.True("row.QuizAttemptID == nil", row.QuizAttemptID == nil))
+	// the submission is recorded as application.submitted in its transaction
+	if n, err := env.DB.NewSelect().Table("domain_events").Where("type = ? AND subject_id = ?", "application.submitted", v.ID).Count(env.Ctx()); err != nil || n != 1 {
+		t.Fatalf("application.submitted events: %d %v, want 1", n, err)
+	}
 	var files []model.ApplicationFile
 	_ = env.DB.NewSelect().Model(&files).Where("application_id = ?", v.ID).OrderExpr("created_at, id").Scan(env.Ctx())
 	keys := stored(t, env)

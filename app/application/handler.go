@@ -10,6 +10,7 @@ import (
 	"github.com/gofiber/fiber/v3"
 	"github.com/uptrace/bun"
 
+	"meritmark/app/events"
 	"meritmark/app/model"
 	"meritmark/app/quiz"
 	"meritmark/app/ratelimit"
@@ -24,8 +25,8 @@ type Handler struct {
 }
 
 // New makes the handler.
-func New(d *bun.DB, site *web.Site, store storage.Store, limiter *ratelimit.Limiter) *Handler {
-	return &Handler{svc: &Service{DB: d, Store: store, Limiter: limiter}, site: site}
+func New(d *bun.DB, site *web.Site, store storage.Store, limiter *ratelimit.Limiter, bus *events.Bus) *Handler {
+	return &Handler{svc: &Service{DB: d, Store: store, Limiter: limiter, Events: bus}, site: site}
 }
 
 // Service is the handler's service (tests and other features use it).

@@ -13,6 +13,7 @@ import (
 
 	"github.com/uptrace/bun"
 
+	"meritmark/app/events"
 	"meritmark/app/model"
 	"meritmark/app/quiz"
 	"meritmark/app/ratelimit"
@@ -27,6 +28,7 @@ type Service struct {
 	Store   storage.Store
 	Limiter *ratelimit.Limiter // optional
 	Now     func() time.Time   // optional, for tests
+	Events  *events.Bus        // a submission records application.submitted
 }
 
 func (s *Service) now() time.Time {
@@ -222,8 +224,12 @@ func (s *Service) Submit(ctx context.Context, user *model.User, sub Submission) 
 			OriginalName: f.name, ContentType: f.typ.ContentType, Size: f.Size, CreatedAt: now})
 	}
 
-	err = s.DB.RunInTx(ctx, nil, func(ctx context.Context, tx bun.Tx) error {
+	err = s.Events.RunInTx(ctx, s.DB, func(ctx context.Context, tx bun.Tx) error {
 		if _, err := tx.NewInsert().Model(app).Exec(ctx); err != nil {
+			return err
+		}
+		if err := s.Events.Record(ctx, tx, events.ApplicationSubmit, "application", app.ID,
+			map[string]string{"applicationId": app.ID, "badgeId": app.BadgeID, "userId": app.UserID}); err != nil {
 			return err
 		}
 		if len(rows) > 0 {

@@ -167,6 +167,10 @@ func TestPayPalPaymentRecordedOnceWithServerPrice(t *testing.T) {
 	if n := f.count("payments", "application_id = ?", app.ID); n != 1 {
 		t.Fatalf("payments after replay: %d", n)
 	}
+	// one payment.captured event, for this payment, from the first capture only
+	if n := f.count("domain_events", "type = ? AND subject_id = ?", "payment.captured", p.ID); n != 1 {
+		t.Fatalf("payment.captured events for the payment: %d, want 1", n)
+	}
 	if got := f.couponRow(cp.ID).UsedCount; got != 1 {
 		t.Fatalf("used_count after replay %d", got)
 	}

@@ -12,6 +12,7 @@ import (
 	"github.com/uptrace/bun"
 
 	"meritmark/app/application"
+	"meritmark/app/events"
 	"meritmark/app/mail"
 	"meritmark/app/model"
 	"meritmark/app/web"
@@ -25,7 +26,7 @@ func (s *Service) applyCapture(ctx context.Context, order *model.PaymentOrder, c
 	case "COMPLETED", "PENDING":
 		if reason := mismatch(order, cp); reason != "" {
 			slog.Error("paypal capture does not match the order: not recorded", "order", order.OrderID, "capture", cp.CaptureID, "status", cp.Status, "reason", reason)
-			if err := s.DB.RunInTx(ctx, nil, func(ctx context.Context, tx bun.Tx) error {
+			if err := s.Events.RunInTx(ctx, s.DB, func(ctx context.Context, tx bun.Tx) error {
 				return s.releaseTx(ctx, tx, order, OrderMismatch, s.now())
 			}); err != nil {
 				return nil, err
@@ -38,7 +39,7 @@ func (s *Service) applyCapture(ctx context.Context, order *model.PaymentOrder, c
 			record, msg = s.recordPending, MsgPendingCapture
 		}
 		var p *model.Payment
-		err := s.DB.RunInTx(ctx, nil, func(ctx context.Context, tx bun.Tx) error {
+		err := s.Events.RunInTx(ctx, s.DB, func(ctx context.Context, tx bun.Tx) error {
 			var err error
 			p, err = record(ctx, tx, order, cp.CaptureID)
 			return err
@@ -122,6 +123,10 @@ func (s *Service) complete(ctx context.Context, tx bun.Tx, order *model.PaymentO
 		return nil, err
 	}
 	if err := setOrderStatus(ctx, tx, order.OrderID, OrderCaptured, now); err != nil {
+		return nil, err
+	}
+	if err := s.Events.Record(ctx, tx, events.PaymentCaptured, "payment", p.ID, map[string]any{"paymentId": p.ID, "applicationId": app.ID,
+		"badgeId": p.BadgeID, "userId": p.UserID, "amount": float64(p.AmountCents) / 100, "currency": p.Currency}); err != nil {
 		return nil, err
 	}
 	return p, s.queueReceipt(ctx, tx, app, p)

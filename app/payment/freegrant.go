@@ -20,7 +20,7 @@ func (s *Service) FreeGrant(ctx context.Context, u *model.User, badgeID, code st
 		return nil, web.BadRequest(MsgCouponEmpty)
 	}
 	var p *model.Payment
-	err := s.DB.RunInTx(ctx, nil, func(ctx context.Context, tx bun.Tx) error {
+	err := s.Events.RunInTx(ctx, s.DB, func(ctx context.Context, tx bun.Tx) error {
 		pr, err := s.price(ctx, tx, u, badgeID, code, true)
 		if err != nil {
 			return err

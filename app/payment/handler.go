@@ -12,6 +12,7 @@ import (
 	"github.com/gofiber/fiber/v3/middleware/adaptor"
 	"github.com/uptrace/bun"
 
+	"meritmark/app/events"
 	"meritmark/app/mail"
 	"meritmark/app/paypalsim"
 	"meritmark/app/ratelimit"
@@ -25,6 +26,7 @@ type Deps struct {
 	Gateway Gateway // the PayPal or the simulator, chosen by the application's wiring
 	Mailer  *mail.Worker
 	Limiter *ratelimit.Limiter
+	Events  *events.Bus
 }
 
 // ProviderView tells the payment page how to take the payment.
@@ -46,7 +48,7 @@ type Handler struct {
 // New builds the feature on d.Gateway; with the simulator, the simulator's webhooks are
 // delivered to the service in-process.
 func New(d Deps) *Handler {
-	svc := &Service{DB: d.DB, Mailer: d.Mailer, PayPal: d.Gateway.Client, WebhookID: d.Gateway.WebhookID}
+	svc := &Service{DB: d.DB, Mailer: d.Mailer, Events: d.Events, PayPal: d.Gateway.Client, WebhookID: d.Gateway.WebhookID}
 	if sim := d.Gateway.Sim; sim != nil {
 		sim.Deliver = func(body []byte, hdr http.Header) error {
 			ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)

@@ -43,7 +43,7 @@ func instance(f *fixture, secret string) (*payment.Service, *paypalsim.Sim, *los
 	tr := &lossy{inner: paypalsim.Transport(sim)}
 	c := payment.NewClient("http://paypal-simulator.internal", payment.SimClientID, secret, &http.Client{Transport: tr})
 	c.CaptureAttemptTimeout, c.LookupTimeout, c.CaptureBudget = 200*time.Millisecond, time.Second, 5*time.Second
-	return &payment.Service{DB: f.env.DB, PayPal: c, WebhookID: payment.SimWebhookID}, sim, tr
+	return &payment.Service{DB: f.env.DB, PayPal: c, WebhookID: payment.SimWebhookID, Events: f.env.Deps.Events}, sim, tr
 }
 
 // A capture whose answer never reached instance A (PayPal took the money) is retried

@@ -131,7 +131,7 @@ func (s *Service) replay(ctx context.Context, order *model.PaymentOrder) (*Resul
 func (s *Service) claim(ctx context.Context, u *model.User, order *model.PaymentOrder) (time.Time, error) {
 	now := s.now()
 	claimedAt := now
-	err := s.DB.RunInTx(ctx, nil, func(ctx context.Context, tx bun.Tx) error {
+	err := s.Events.RunInTx(ctx, s.DB, func(ctx context.Context, tx bun.Tx) error {
 		app, err := model.LockApplication(ctx, tx, order.ApplicationID)
 		if notFound(err) {
 			return web.NotFound(MsgOrderNotFound)
@@ -182,7 +182,7 @@ func (s *Service) claim(ctx context.Context, u *model.User, order *model.Payment
 // to status and the reserved coupon use is given back.
 func (s *Service) release(ctx context.Context, order *model.PaymentOrder, status string) error {
 	now := s.now()
-	return s.DB.RunInTx(ctx, nil, func(ctx context.Context, tx bun.Tx) error {
+	return s.Events.RunInTx(ctx, s.DB, func(ctx context.Context, tx bun.Tx) error {
 		return s.releaseTx(ctx, tx, order, status, now)
 	})
 }

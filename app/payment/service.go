@@ -6,6 +6,7 @@ import (
 
 	"github.com/uptrace/bun"
 
+	"meritmark/app/events"
 	"meritmark/app/mail"
 	"meritmark/app/model"
 )
@@ -42,6 +43,7 @@ type Service struct {
 	PayPal    *Client
 	WebhookID string
 	Mailer    *mail.Worker // optional: kicked after a receipt is queued
+	Events    *events.Bus  // a completed capture records payment.captured
 	Now       func() time.Time
 }
 

@@ -68,7 +68,7 @@ func (fp *flakyPayPal) service(f *fixture) *payment.Service {
 	c.CaptureAttemptTimeout = 150 * time.Millisecond
 	c.LookupTimeout = 2 * time.Second
 	c.CaptureBudget = 10 * time.Second
-	return &payment.Service{DB: f.env.DB, PayPal: c, WebhookID: "WH-1"}
+	return &payment.Service{DB: f.env.DB, PayPal: c, WebhookID: "WH-1", Events: f.env.Deps.Events}
 }
 
 func (fp *flakyPayPal) approve(t *testing.T, orderID string) {

@@ -54,7 +54,7 @@ func (s *Service) HandleWebhook(ctx context.Context, h WebhookHeaders, body []by
 		}
 	}
 	msg := "Event processed."
-	err = s.DB.RunInTx(ctx, nil, func(ctx context.Context, tx bun.Tx) error {
+	err = s.Events.RunInTx(ctx, s.DB, func(ctx context.Context, tx bun.Tx) error {
 		res, err := tx.NewInsert().Model(&webhookEvent{ID: ev.ID, Type: ev.EventType, ReceivedAt: s.now()}).On("CONFLICT DO NOTHING").Exec(ctx)
 		if err != nil {
 			return err
