@@ -150,13 +150,7 @@ func New(t testing.TB, opts ...Option) *Env {
 	if err != nil {
 		t.Fatal(err)
 	}
-	// the issuer as main opens it (keys generated into the data directory)
-	issuer, err := credential.Open(context.Background(), d, credential.Options{DataDir: dataDir})
-	if err != nil {
-		t.Fatal(err)
-	}
 	deps := &app.Deps{
-		Issuer:   issuer,
 		Config:   cfg,
 		DB:       d,
 		Site:     &web.Site{Renderer: FakeRenderer{}, SupportEmail: cfg.SupportEmail},
@@ -167,6 +161,13 @@ func New(t testing.TB, opts ...Option) *Env {
 	}
 	for _, o := range opts {
 		o(deps)
+	}
+	// the issuer as main opens it, on the database the options chose (keys generated into
+	// this instance's data directory)
+	if deps.Issuer == nil {
+		if deps.Issuer, err = credential.Open(context.Background(), deps.DB, credential.Options{DataDir: dataDir}); err != nil {
+			t.Fatal(err)
+		}
 	}
 	a := app.New(deps)
 	ln, err := net.Listen("tcp", "127.0.0.1:0")
