@@ -300,13 +300,10 @@ var (
 	ErrProofValue = errors.New("the Data Integrity proof does not match the document")
 )
 
-// VerifyProof checks the eddsa-rdfc-2022 proof of a JSON-LD document: keys finds the
-// Ed25519 key of a verificationMethod (nil when unknown). It returns the proof checked.
-//
-// Only documents whose @context is a list of the embedded context URLs are verified (no
-// inline contexts, so no @vocab or redefinitions slipped in front of ours), up to
-// MaxLDSize bytes.
-func VerifyProof(raw []byte, keys func(verificationMethod string) *Key) (*Proof, error) {
+// parseEmbedded decodes raw, a JSON-LD document of at most MaxLDSize bytes whose @context
+// is a list of the embedded context URLs only (no inline contexts, so no @vocab or
+// redefinitions slipped in front of ours, and nothing is ever fetched).
+func parseEmbedded(raw []byte) (map[string]any, error) {
 	if len(raw) > MaxLDSize {
 		return nil, fmt.Errorf("%w: larger than %d bytes", ErrUnsafeDocument, MaxLDSize)
 	}
@@ -323,6 +320,20 @@ func VerifyProof(raw []byte, keys func(verificationMethod string) *Key) (*Proof,
 		if _, known := embeddedContexts[u]; !known {
 			return nil, fmt.Errorf("%w: unknown @context %v", ErrUnsafeDocument, c)
 		}
+	}
+	return m, nil
+}
+
+// VerifyProof checks the eddsa-rdfc-2022 proof of a JSON-LD document: keys finds the
+// Ed25519 key of a verificationMethod (nil when unknown). It returns the proof checked.
+//
+// Only documents whose @context is a list of the embedded context URLs are verified (no
+// inline contexts, so no @vocab or redefinitions slipped in front of ours), up to
+// MaxLDSize bytes.
+func VerifyProof(raw []byte, keys func(verificationMethod string) *Key) (*Proof, error) {
+	m, err := parseEmbedded(raw)
+	if err != nil {
+		return nil, err
 	}
 	var proofs []Proof
 	switch pv := m["proof"].(type) {

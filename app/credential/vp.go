@@ -32,22 +32,9 @@ type Authenticated struct {
 // made by a key keys resolves (a did:key, say) belonging to the presentation's holder. It
 // carries only @context, id, type, holder and proof.
 func VerifyAuthentication(raw []byte, challenge, domain string, keys func(verificationMethod string) *Key) (*Authenticated, error) {
-	if len(raw) > MaxLDSize {
-		return nil, fmt.Errorf("%w: larger than %d bytes", ErrUnsafeDocument, MaxLDSize)
-	}
-	var m map[string]any
-	if err := json.Unmarshal(raw, &m); err != nil {
-		return nil, fmt.Errorf("%w: %v", ErrMalformed, err)
-	}
-	ctxs, ok := m["@context"].([]any)
-	if !ok || len(ctxs) == 0 {
-		return nil, fmt.Errorf("%w: @context must be a list of known context URLs", ErrUnsafeDocument)
-	}
-	for _, c := range ctxs {
-		u, _ := c.(string)
-		if _, known := embeddedContexts[u]; !known {
-			return nil, fmt.Errorf("%w: unknown @context %v", ErrUnsafeDocument, c)
-		}
+	m, err := parseEmbedded(raw)
+	if err != nil {
+		return nil, err
 	}
 	// a DIDAuthentication presentation holds nothing else: the graph to canonicalize stays
 	// a few triples, whatever a client sends
