@@ -13,56 +13,70 @@ import (
 // rwPublic lists every route anyone may use, on purpose, with why. A route marked
 // web.Public that is not here fails TestRouteWalkAllRoles: a new public route must be
 // added here knowingly (and a route removed from the table must be removed here).
-// rwBearer are public routes of the Open Badges API (app/obapi) that authenticate each
-// request by an OAuth 2.0 bearer token: without one they answer 401 to everyone.
-var rwBearer = map[string]bool{"GET /ims/ob/v3p0/credentials": true, "GET /ims/ob/v3p0/profile": true}
+// rwBearer are public routes that authenticate each request by an OAuth 2.0 bearer token
+// (the Open Badges API, app/obapi; the OpenID4VCI credential endpoint, app/oid4vci):
+// without one they answer 401 to everyone, with the error code given here.
+var rwBearer = map[string]string{"GET /ims/ob/v3p0/credentials": "unauthorizedrequest", "GET /ims/ob/v3p0/profile": "unauthorizedrequest",
+	"POST /oid4vci/credential": "invalid_token"}
 
 var rwPublic = map[string]string{
-	"GET /":                                "home",
-	"GET /about":                           "marketing",
-	"GET /services":                        "marketing",
-	"GET /contact":                         "marketing",
-	"GET /shippingpolicy":                  "policy",
-	"GET /termsandconditions":              "policy",
-	"GET /cancellationsandrefunds":         "policy",
-	"GET /privacypolicy":                   "policy",
-	"GET /robots.txt":                      "crawlers",
-	"GET /sitemap.xml":                     "crawlers",
-	"GET /login":                           "sign in",
-	"GET /signup":                          "sign up",
-	"GET /reset-password":                  "reset link target",
-	"GET /profile/:id":                     "shared profile link (spec: /profile/{id})",
-	"GET /media/*":                         "profile pictures (generated keys only)",
-	"GET /badges":                          "catalogue",
-	"GET /badges/:id":                      "badge detail",
-	"GET /badges/:id/assessment":           "a skill badge's public technical report",
-	"GET /badge/:id":                       "old badge link, redirects",
-	"GET /verify-badge":                    "verification form",
-	"GET /verify/:verificationId":          "shared verification link",
-	"GET /hall-of-fame":                    "Hall of Fame",
-	"GET /.well-known/jwks.json":           "credential verification keys",
-	"GET /.well-known/jwks/:kid":           "one credential verification key (the VC-JWT kid URL)",
-	"GET /.well-known/did.json":            "the issuer's did:web document",
-	"GET /ims/ob/v3p0/discovery":           "Open Badges API service description (OpenAPI)",
-	"GET /ims/ob/v3p0/credentials":         "Open Badges API getCredentials: bearer token checked by the handler",
-	"GET /ims/ob/v3p0/profile":             "Open Badges API getProfile: bearer token checked by the handler",
-	"OPTIONS /ims/ob/v3p0/credentials":     "CORS preflight of getCredentials for browser wallets: headers only, no data",
-	"OPTIONS /ims/ob/v3p0/profile":         "CORS preflight of getProfile for browser wallets: headers only, no data",
-	"OPTIONS /ims/ob/v3p0/discovery":       "CORS preflight of the service description: headers only, no data",
-	"POST /oauth/register":                 "OAuth dynamic client registration (RFC 7591), rate-limited per address",
-	"POST /oauth/token":                    "OAuth token endpoint: client credentials checked by the handler",
-	"POST /oauth/revoke":                   "OAuth revocation endpoint (RFC 7009): client credentials checked by the handler",
-	"GET /issuer/image.png":                "Open Badges issuer image",
-	"GET /credentials/status/revocation":   "signed Bitstring Status List (revocation)",
-	"GET /credentials/status/suspension":   "signed Bitstring Status List (suspension)",
-	"GET /issuer":                          "Open Badges issuer profile",
-	"GET /achievements/:badgeId":           "Open Badges achievement",
-	"GET /achievements/:badgeId/image.png": "Open Badges achievement image",
-	"GET /credentials/status":              "revocation list",
-	"GET /credentials/:id/card.png":        "social card of a credential",
-	"GET /credentials/:file":               "credential documents (JSON, JWT, baked PNG)",
-	"GET /paypal-sim/*":                    "the built-in PayPal sandbox (stands in for PayPal's own site)",
-	"POST /paypal-sim/*":                   "the built-in PayPal sandbox",
+	"GET /":                                           "home",
+	"GET /about":                                      "marketing",
+	"GET /services":                                   "marketing",
+	"GET /contact":                                    "marketing",
+	"GET /shippingpolicy":                             "policy",
+	"GET /termsandconditions":                         "policy",
+	"GET /cancellationsandrefunds":                    "policy",
+	"GET /privacypolicy":                              "policy",
+	"GET /robots.txt":                                 "crawlers",
+	"GET /sitemap.xml":                                "crawlers",
+	"GET /login":                                      "sign in",
+	"GET /signup":                                     "sign up",
+	"GET /reset-password":                             "reset link target",
+	"GET /profile/:id":                                "shared profile link (spec: /profile/{id})",
+	"GET /media/*":                                    "profile pictures (generated keys only)",
+	"GET /badges":                                     "catalogue",
+	"GET /badges/:id":                                 "badge detail",
+	"GET /badges/:id/assessment":                      "a skill badge's public technical report",
+	"GET /badge/:id":                                  "old badge link, redirects",
+	"GET /verify-badge":                               "verification form",
+	"GET /verify/:verificationId":                     "shared verification link",
+	"GET /hall-of-fame":                               "Hall of Fame",
+	"GET /.well-known/jwks.json":                      "credential verification keys",
+	"GET /.well-known/jwks/:kid":                      "one credential verification key (the VC-JWT kid URL)",
+	"GET /.well-known/did.json":                       "the issuer's did:web document",
+	"GET /ims/ob/v3p0/discovery":                      "Open Badges API service description (OpenAPI)",
+	"GET /ims/ob/v3p0/credentials":                    "Open Badges API getCredentials: bearer token checked by the handler",
+	"GET /ims/ob/v3p0/profile":                        "Open Badges API getProfile: bearer token checked by the handler",
+	"OPTIONS /ims/ob/v3p0/credentials":                "CORS preflight of getCredentials for browser wallets: headers only, no data",
+	"OPTIONS /ims/ob/v3p0/profile":                    "CORS preflight of getProfile for browser wallets: headers only, no data",
+	"OPTIONS /ims/ob/v3p0/discovery":                  "CORS preflight of the service description: headers only, no data",
+	"POST /oauth/register":                            "OAuth dynamic client registration (RFC 7591), rate-limited per address",
+	"POST /oauth/token":                               "OAuth token endpoint: client credentials checked by the handler",
+	"GET /.well-known/openid-credential-issuer":       "OpenID4VCI credential issuer metadata (public by the spec)",
+	"GET /.well-known/oauth-authorization-server":     "OAuth authorization server metadata for OpenID4VCI wallets (RFC 8414)",
+	"POST /oid4vci/token":                             "OpenID4VCI token endpoint: the single-use pre-authorized code (and tx_code) checked by the handler",
+	"POST /oid4vci/nonce":                             "OpenID4VCI nonce endpoint: a single-use c_nonce, nothing else",
+	"POST /oid4vci/credential":                        "OpenID4VCI credential endpoint: bearer token and proof of possession checked by the handler",
+	"POST /exchanges/:id":                             "VC API exchange of one wallet offer (DCC wallets): unguessable id, DID authentication checked by the handler",
+	"OPTIONS /.well-known/openid-credential-issuer":   "CORS preflight for browser wallets: headers only, no data",
+	"OPTIONS /.well-known/oauth-authorization-server": "CORS preflight for browser wallets: headers only, no data",
+	"OPTIONS /oid4vci/token":                          "CORS preflight for browser wallets: headers only, no data",
+	"OPTIONS /oid4vci/nonce":                          "CORS preflight for browser wallets: headers only, no data",
+	"OPTIONS /oid4vci/credential":                     "CORS preflight for browser wallets: headers only, no data",
+	"OPTIONS /exchanges/:id":                          "CORS preflight for browser wallets: headers only, no data",
+	"POST /oauth/revoke":                              "OAuth revocation endpoint (RFC 7009): client credentials checked by the handler",
+	"GET /issuer/image.png":                           "Open Badges issuer image",
+	"GET /credentials/status/revocation":              "signed Bitstring Status List (revocation)",
+	"GET /credentials/status/suspension":              "signed Bitstring Status List (suspension)",
+	"GET /issuer":                                     "Open Badges issuer profile",
+	"GET /achievements/:badgeId":                      "Open Badges achievement",
+	"GET /achievements/:badgeId/image.png":            "Open Badges achievement image",
+	"GET /credentials/status":                         "revocation list",
+	"GET /credentials/:id/card.png":                   "social card of a credential",
+	"GET /credentials/:file":                          "credential documents (JSON, JWT, baked PNG)",
+	"GET /paypal-sim/*":                               "the built-in PayPal sandbox (stands in for PayPal's own site)",
+	"POST /paypal-sim/*":                              "the built-in PayPal sandbox",
 
 	"POST /backend/api/v1/auth/register":           "sign up",
 	"POST /backend/api/v1/auth/login":              "sign in",
@@ -157,7 +171,7 @@ func TestRouteWalkAllRoles(t *testing.T) {
 		v, m, a := results["visitor"], results["member"], results["admin"]
 
 		// the admin is never refused (a bearer-token route refuses a session of anyone)
-		if !rwBearer[key] && a.Status == http.StatusUnauthorized || a.Status == http.StatusForbidden {
+		if rwBearer[key] == "" && a.Status == http.StatusUnauthorized || a.Status == http.StatusForbidden {
 			t.Errorf("%s as admin: %d %s", key, a.Status, a.Text())
 		}
 		if r.Kind == web.Page && a.Header.Get("Location") == loginRedirect {
@@ -169,12 +183,12 @@ func TestRouteWalkAllRoles(t *testing.T) {
 			if _, ok := rwPublic[key]; !ok {
 				t.Errorf("%s is public but not on the rwPublic list: if anyone may use it, add it there with why", key)
 			}
-			if rwBearer[key] {
+			if code := rwBearer[key]; code != "" {
 				// authenticated by an OAuth bearer token, never by the session: 401 for
 				// everyone without one, whoever is signed in
 				for who, res := range map[string]*apptest.Resp{"visitor": v, "member": m, "admin": a} {
-					if res.Status != http.StatusUnauthorized || !strings.Contains(res.Text(), "unauthorizedrequest") {
-						t.Errorf("bearer %s as %s: %d %s, want 401 unauthorizedrequest", key, who, res.Status, res.Text())
+					if res.Status != http.StatusUnauthorized || !strings.Contains(res.Text(), code) {
+						t.Errorf("bearer %s as %s: %d %s, want 401 %s", key, who, res.Status, res.Text(), code)
 					}
 				}
 				counts["public"]++
