@@ -135,6 +135,13 @@ test('the holder sees each badge state, Renew, and one count everywhere', async 
     assert.match(list, /Renewed [A-Z][a-z]{2} \d+, \d{4}/);
     const renew = await page.getByTestId('profile-renew').evaluateAll((els) => els.map((e) => e.getAttribute('href')).sort());
     assert.deepEqual(renew, [`/proof-upload/${badgeIdOf(badges, 'Product Design Portfolio')}`, `/proof-upload/${ids.expiredBadge}`].sort());
+    // each badge offers its signed credential as a VC-JWT download too (issues 36, 38)
+    const jwtLinks = await page.locator('[data-testid="badge-downloads"] a[href$=".jwt?download=1"]').evaluateAll((els) => els.map((e) => e.getAttribute('href')));
+    assert.equal(jwtLinks.length, 3, 'a VC-JWT link per badge');
+    const jwt = await page.request.get(server.url + jwtLinks[0]);
+    assert.equal(jwt.status(), 200);
+    assert.match(jwt.headers()['content-disposition'] || '', /attachment; filename="?meritmark-credential-.*\.jwt/);
+    assert.match((await jwt.text()).trim(), /^[\w-]+\.[\w-]+\.[\w-]+$/, 'a compact JWS');
     await noSideScroll(page, 'profile');
     await shot(page, `holder-profile-${w}`);
     await axe(page, `/profile at ${w}`);

@@ -7,6 +7,7 @@ import Check from 'lucide-react/icons/check';
 import Copy from 'lucide-react/icons/copy';
 import ExternalLink from 'lucide-react/icons/external-link';
 import FileJson from 'lucide-react/icons/file-json';
+import FileKey from 'lucide-react/icons/file-key';
 import ImageDown from 'lucide-react/icons/image-down';
 import Layers from 'lucide-react/icons/layers';
 import RotateCcw from 'lucide-react/icons/rotate-ccw';
@@ -179,6 +180,9 @@ export default function Profile({ user: initial, badges, origin, held, categorie
                       <div className="mt-2 flex flex-wrap gap-x-4 gap-y-1 text-xs" data-testid="badge-downloads">
                         <a href={`/credentials/${encodeURIComponent(b.verificationId)}.json?download=1`} download className={DOWNLOAD_LINK} aria-label={`Credential (JSON) of ${b.name}`}>
                           <FileJson className="h-3.5 w-3.5" aria-hidden="true" /> Credential (JSON)
+                        </a>
+                        <a href={`/credentials/${encodeURIComponent(b.verificationId)}.jwt?download=1`} download className={DOWNLOAD_LINK} aria-label={`Credential (VC-JWT) of ${b.name}`}>
+                          <FileKey className="h-3.5 w-3.5" aria-hidden="true" /> Credential (VC-JWT)
                         </a>
                         <a href={`/credentials/${encodeURIComponent(b.verificationId)}.png?download=1`} download className={DOWNLOAD_LINK} aria-label={`Baked badge (PNG) of ${b.name}`}>
                           <ImageDown className="h-3.5 w-3.5" aria-hidden="true" /> Baked badge (PNG)

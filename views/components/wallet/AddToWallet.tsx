@@ -2,10 +2,9 @@
 // grant (POST /users/badges/{grantId}/wallet-offer, the holder only) and shows it in a
 // dialog: the OpenID4VCI QR code, link and transaction code, and the DCC Learner
 // Credential Wallet's QR code and links. Used inside the BadgeActions and Profile islands.
-import { useState } from 'react';
+import { lazy, Suspense, useState } from 'react';
 import Wallet from 'lucide-react/icons/wallet';
-import { Button, buttonClass } from '../ui';
-import { Dialog, DialogContent, DialogDescription, DialogHeader, DialogTitle } from '../dialog';
+import { Button } from '../ui';
 import { api, errorMessage } from '../../lib/api';
 import { toastError } from '../../lib/toast';
 
@@ -20,10 +19,8 @@ export type WalletOffer = {
   qr: { offer: string; dcc: string };
 };
 
-/** The time part of an ISO date as HH:MM (UTC), without Intl. */
-function until(iso: string): string {
-  return iso.slice(11, 16) + ' UTC';
-}
+// the dialog's code loads when the holder first asks for an offer
+const WalletOfferDialog = lazy(() => import('./WalletOfferDialog').then((m) => ({ default: m.WalletOfferDialog })));
 
 export function AddToWallet({ grantId, badgeName, size }: { grantId: string; badgeName: string; size?: 'sm' }) {
   const [open, setOpen] = useState(false);
@@ -48,49 +45,9 @@ export function AddToWallet({ grantId, badgeName, size }: { grantId: string; bad
         <Wallet aria-hidden="true" /> {busy ? 'Preparing…' : 'Add to wallet'}
       </Button>
       {offer && (
-        <Dialog open={open} onOpenChange={setOpen}>
-          <DialogContent data-testid="wallet-dialog" className="max-h-[90vh] overflow-y-auto">
-            <DialogHeader>
-              <DialogTitle>Add {badgeName} to your wallet</DialogTitle>
-              <DialogDescription>
-                Scan a code with your wallet app. Each code works once, until {until(offer.expiresAt)}; the wallet receives a copy of your badge bound to its own key.
-              </DialogDescription>
-            </DialogHeader>
-            <section className="grid gap-3 sm:grid-cols-[13rem_1fr] sm:items-start" aria-labelledby="wallet-oid4vci">
-              <img src={offer.qr.offer} alt="QR code of the OpenID4VCI credential offer" width={208} height={208} className="rounded border bg-white" data-testid="wallet-qr-offer" />
-              <div className="space-y-2 text-sm">
-                <h3 id="wallet-oid4vci" className="font-semibold">OpenID4VCI wallets</h3>
-                <p className="text-muted-foreground">EU digital identity wallets and other OpenID for Verifiable Credential Issuance wallets.</p>
-                {offer.txCode && (
-                  <p>
-                    Transaction code:{' '}
-                    <code className="rounded bg-muted px-1.5 py-0.5 font-mono text-base font-semibold tracking-widest" data-testid="wallet-tx-code">
-                      {offer.txCode}
-                    </code>
-                  </p>
-                )}
-                <a href={offer.offerUri} className={buttonClass('outline', 'sm')} data-testid="wallet-offer-link">
-                  Open in a wallet on this device
-                </a>
-              </div>
-            </section>
-            <section className="grid gap-3 border-t pt-4 sm:grid-cols-[13rem_1fr] sm:items-start" aria-labelledby="wallet-dcc">
-              <img src={offer.qr.dcc} alt="QR code of the Learner Credential Wallet request" width={208} height={208} className="rounded border bg-white" data-testid="wallet-qr-dcc" />
-              <div className="space-y-2 text-sm">
-                <h3 id="wallet-dcc" className="font-semibold">Learner Credential Wallet</h3>
-                <p className="text-muted-foreground">The Digital Credentials Consortium&apos;s wallet, through a VC API exchange.</p>
-                <div className="flex flex-wrap gap-2">
-                  <a href={offer.dccRequestUrl} className={buttonClass('outline', 'sm')} data-testid="wallet-dcc-link">
-                    Open in the wallet app
-                  </a>
-                  <a href={offer.lcwRequestUrl} target="_blank" rel="noopener noreferrer" className={buttonClass('outline', 'sm')} data-testid="wallet-lcw-link">
-                    Link for e-mail (lcw.app)
-                  </a>
-                </div>
-              </div>
-            </section>
-          </DialogContent>
-        </Dialog>
+        <Suspense fallback={null}>
+          <WalletOfferDialog offer={offer} badgeName={badgeName} open={open} onOpenChange={setOpen} />
+        </Suspense>
       )}
     </>
   );
