@@ -7,6 +7,7 @@ import (
 
 	"meritmark/app"
 	"meritmark/app/config"
+	"meritmark/app/credential"
 	"meritmark/app/web"
 	"meritmark/db"
 )
@@ -44,7 +45,12 @@ func routesCmd(args []string) error {
 	if err := db.Migrate(ctx, d); err != nil {
 		return err
 	}
-	rows := app.RouteRows(&app.Deps{Config: cfg, DB: d, Site: &web.Site{BaseURL: cfg.BaseURL, SupportEmail: cfg.SupportEmail}}, pagesOnly)
+	// the features are built as main builds them: with an issuer (keys in the temp dir)
+	issuer, err := credential.Open(ctx, d, credential.Options{DataDir: tmp})
+	if err != nil {
+		return err
+	}
+	rows := app.RouteRows(&app.Deps{Config: cfg, DB: d, Issuer: issuer, Site: &web.Site{BaseURL: cfg.BaseURL, SupportEmail: cfg.SupportEmail}}, pagesOnly)
 	enc := json.NewEncoder(os.Stdout)
 	enc.SetIndent("", "  ")
 	return enc.Encode(rows)

@@ -118,7 +118,7 @@ export function AwardsCsv() {
                       <td className="px-2 py-1.5 tabular-nums">{r.line}</td>
                       <td className="px-2 py-1.5 [overflow-wrap:anywhere]">{r.email}</td>
                       <td className="px-2 py-1.5">{r.name}</td>
-                      <td className={r.ok ? 'px-2 py-1.5' : 'px-2 py-1.5 font-medium text-destructive'}>{r.msg}</td>
+                      <td className={r.ok ? 'px-2 py-1.5' : 'px-2 py-1.5 font-medium'}>{r.msg}</td>
                     </tr>
                   ))}
                 </tbody>
