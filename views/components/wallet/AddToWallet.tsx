@@ -41,7 +41,7 @@ export function AddToWallet({ grantId, badgeName, size }: { grantId: string; bad
 
   return (
     <>
-      <Button size={size} variant="outline" onClick={start} disabled={busy} data-testid="wallet-open" aria-label={`Add ${badgeName} to a wallet`}>
+      <Button size={size} variant="outline" onClick={start} disabled={busy} data-testid="wallet-open" aria-label={`Add to wallet: ${badgeName}`}>
         <Wallet aria-hidden="true" /> {busy ? 'Preparing…' : 'Add to wallet'}
       </Button>
       {offer && (
