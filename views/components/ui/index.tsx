@@ -79,7 +79,7 @@ const tones: Record<ChipTone, string> = {
   default: 'border-transparent bg-primary text-primary-foreground',
   secondary: 'border-transparent bg-secondary text-secondary-foreground',
   outline: 'text-foreground',
-  success: 'border-transparent bg-success/15 text-success',
+  success: 'border-transparent bg-success/15 text-emerald-800 dark:text-success',
   warning: 'border-transparent bg-warning/20 text-foreground',
   destructive: 'border-transparent bg-destructive/15 text-destructive',
 };
