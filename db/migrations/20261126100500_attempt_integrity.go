@@ -8,7 +8,7 @@ import (
 
 // Integrity checks before a grant (issue 35, item 3; app/quiz integrity.go):
 //   - quizzes.min_item_seconds: the speed floor the administrator sets (0 = no speed check);
-//   - quiz_attempts.integrity_status: '' (not flagged), 'flagged' (a pass under review),
+//   - quiz_attempts.integrity_status: ” (not flagged), 'flagged' (a pass under review),
 //     'cleared' or 'voided' (the administrator's decision); integrity_flags: the reasons, a
 //     JSON list of {code, reason}; the member's statement (appeal) and when; who decided
 //     and when;
