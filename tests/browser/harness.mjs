@@ -118,6 +118,18 @@ export async function focused(page, attr, want) {
   return page.evaluate(read, [attr]);
 }
 
+/**
+ * Waits two frames, then for every finite CSS transition and animation to end: a theme
+ * switch or a dialog's fade-in, read mid-way by axe, gives colours that are never shown.
+ */
+export async function settled(page) {
+  await page.evaluate(async () => {
+    await new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r)));
+    const finite = document.getAnimations().filter((a) => a.effect?.getComputedTiming().endTime !== Infinity);
+    await Promise.race([Promise.all(finite.map((a) => a.finished.catch(() => {}))), new Promise((r) => setTimeout(r, 3000))]);
+  });
+}
+
 export async function shot(page, name) {
   await page.screenshot({ path: path.join(screenshotDir, name + '.png'), fullPage: true });
 }

@@ -12,7 +12,7 @@ import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import { createRequire } from 'node:module';
 import AxeBuilder from '@axe-core/playwright';
-import { startServer, launch, hydrated, shot, watchErrors, ADMIN_EMAIL, ADMIN_PASSWORD, confirmSignup, seededBadges, badgeIdOf } from './harness.mjs';
+import { startServer, launch, hydrated, settled, shot, watchErrors, ADMIN_EMAIL, ADMIN_PASSWORD, confirmSignup, seededBadges, badgeIdOf } from './harness.mjs';
 
 const require = createRequire(import.meta.url);
 const axeSource = fs.readFileSync(require.resolve('axe-core/axe.min.js'), 'utf8');
@@ -106,6 +106,7 @@ after(async () => {
 async function axe(page, what) {
   for (const theme of ['light', 'dark']) {
     await page.evaluate((t) => document.documentElement.classList.toggle('dark', t === 'dark'), theme);
+    await settled(page);
     const res = await new AxeBuilder({ page, axeSource }).withTags(TAGS).analyze();
     assert.deepEqual(res.violations.map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join(' | ')}`), [], `axe on ${what} (${theme})`);
   }
