@@ -1,5 +1,4 @@
 import { useEffect, useRef, useState } from 'react';
-import * as DM from 'radix-ui/dropdown-menu';
 import Award from 'lucide-react/icons/award';
 import ChevronDown from 'lucide-react/icons/chevron-down';
 import LayoutDashboard from 'lucide-react/icons/layout-dashboard';
@@ -16,6 +15,7 @@ import { cn } from '../lib/cn';
 import type { Shell } from '../lib/shell';
 import { useSessionUser } from '../lib/hooks/useSessionUser';
 import { buttonClass } from '../components/ui';
+import { MenuButton } from '../components/MenuButton';
 
 export const NAV_LINKS = [
   { href: '/', label: 'Home' },
@@ -37,21 +37,11 @@ const themes: { value: Theme; label: string; Icon: typeof Sun }[] = [
   { value: 'system', label: 'System', Icon: Monitor },
 ];
 
-/** A Radix menu opens on pointerdown; a click replayed by the lazy hydration (detail 0,
- * entry-client.ts) must open it too. */
-function useMenu() {
-  const [open, setOpen] = useState(false);
-  const onClick = (e: { detail: number }) => {
-    if (e.detail === 0 && !open) setOpen(true);
-  };
-  return { open, setOpen, onClick };
-}
-
 const MENU = 'z-50 min-w-[9rem] rounded-md border bg-popover p-1 text-popover-foreground shadow-md';
 const ITEM =
-  'flex w-full cursor-default select-none items-center gap-2 rounded-sm px-2 py-1.5 text-sm outline-none data-[highlighted]:bg-accent data-[highlighted]:text-accent-foreground';
+  'flex w-full cursor-default select-none items-center gap-2 rounded-sm px-2 py-1.5 text-sm outline-none focus:bg-accent focus:text-accent-foreground';
 
-/** The theme menu (Radix: arrow keys, Home/End, typeahead, Escape, focus return). */
+/** The theme menu (arrow keys, Home/End, typeahead, Escape, focus return: MenuButton). */
 function ThemeToggle() {
   const [theme, set] = useState<Theme>('light');
   useEffect(() => {
@@ -66,25 +56,35 @@ function ThemeToggle() {
     setTheme(t as Theme);
     set(t as Theme);
   };
-  const menu = useMenu();
   return (
-    <DM.Root modal={false} open={menu.open} onOpenChange={menu.setOpen}>
-      <DM.Trigger className={buttonClass('ghost', 'icon')} aria-label="Toggle theme" data-testid="theme-toggle" onClick={menu.onClick}>
-        <Sun className="h-5 w-5 dark:hidden" aria-hidden="true" />
-        <Moon className="hidden h-5 w-5 dark:block" aria-hidden="true" />
-      </DM.Trigger>
-      <DM.Portal>
-        <DM.Content align="end" sideOffset={8} className={cn(MENU, 'w-36')}>
-          <DM.RadioGroup value={theme} onValueChange={choose}>
-            {themes.map(({ value, label, Icon }) => (
-              <DM.RadioItem key={value} value={value} data-theme-choice={value} className={cn(ITEM, theme === value && 'font-semibold')}>
-                <Icon className="h-4 w-4" aria-hidden="true" /> {label}
-              </DM.RadioItem>
-            ))}
-          </DM.RadioGroup>
-        </DM.Content>
-      </DM.Portal>
-    </DM.Root>
+    <MenuButton
+      buttonClassName={buttonClass('ghost', 'icon')}
+      buttonProps={{ 'aria-label': 'Toggle theme', 'data-testid': 'theme-toggle' }}
+      listClassName={cn(MENU, 'w-36')}
+      button={
+        <>
+          <Sun className="h-5 w-5 dark:hidden" aria-hidden="true" />
+          <Moon className="hidden h-5 w-5 dark:block" aria-hidden="true" />
+        </>
+      }
+    >
+      <div role="group" aria-label="Theme">
+        {themes.map(({ value, label, Icon }) => (
+          <button
+            key={value}
+            type="button"
+            role="menuitemradio"
+            aria-checked={theme === value}
+            tabIndex={-1}
+            data-theme-choice={value}
+            className={cn(ITEM, theme === value && 'font-semibold')}
+            onClick={() => choose(value)}
+          >
+            <Icon className="h-4 w-4" aria-hidden="true" /> {label}
+          </button>
+        ))}
+      </div>
+    </MenuButton>
   );
 }
 
@@ -108,42 +108,39 @@ function Avatar({ name, url, className }: { name: string; url: string; className
 
 function UserMenu({ shell }: { shell: Shell }) {
   const u = shell.user!;
-  const menu = useMenu();
   return (
-    <DM.Root modal={false} open={menu.open} onOpenChange={menu.setOpen}>
-      <DM.Trigger className={buttonClass('ghost', 'default', 'gap-2 px-2')} data-testid="user-menu" onClick={menu.onClick}>
-        {/* the name is the button's name (shown from xl up); the avatar is decoration */}
-        <span aria-hidden="true" className="contents">
-          <Avatar name={u.name} url={u.profilePicUrl} className="h-8 w-8" />
-        </span>
-        <span className="sr-only max-w-[10rem] truncate xl:not-sr-only">{u.name}</span>
-        <ChevronDown className="h-4 w-4" aria-hidden="true" />
-      </DM.Trigger>
-      <DM.Portal>
-        <DM.Content align="end" sideOffset={8} className={cn(MENU, 'w-56')}>
-          <DM.Label className="px-2 py-1.5 text-sm">
-            <span className="block truncate font-medium">{u.name}</span>
-            <span className="block truncate text-xs text-muted-foreground">{u.email}</span>
-          </DM.Label>
-          <DM.Separator className="my-1 h-px bg-border" />
-          <DM.Item asChild className={ITEM}>
-            <a href="/profile">
-              <User className="h-4 w-4" aria-hidden="true" /> Profile
-            </a>
-          </DM.Item>
-          {u.role === 'admin' && (
-            <DM.Item asChild className={ITEM}>
-              <a href="/admin">
-                <LayoutDashboard className="h-4 w-4" aria-hidden="true" /> Admin Dashboard
-              </a>
-            </DM.Item>
-          )}
-          <DM.Item className={ITEM} onSelect={logout}>
-            <LogOut className="h-4 w-4" aria-hidden="true" /> Logout
-          </DM.Item>
-        </DM.Content>
-      </DM.Portal>
-    </DM.Root>
+    <MenuButton
+      buttonClassName={buttonClass('ghost', 'default', 'gap-2 px-2')}
+      buttonProps={{ 'data-testid': 'user-menu' }}
+      listClassName={cn(MENU, 'w-56')}
+      button={
+        <>
+          {/* the name is the button's name (shown from xl up); the avatar is decoration */}
+          <span aria-hidden="true" className="contents">
+            <Avatar name={u.name} url={u.profilePicUrl} className="h-8 w-8" />
+          </span>
+          <span className="sr-only max-w-[10rem] truncate xl:not-sr-only">{u.name}</span>
+          <ChevronDown className="h-4 w-4" aria-hidden="true" />
+        </>
+      }
+    >
+      <div className="px-2 py-1.5 text-sm">
+        <span className="block truncate font-medium">{u.name}</span>
+        <span className="block truncate text-xs text-muted-foreground">{u.email}</span>
+      </div>
+      <div role="separator" className="my-1 h-px bg-border" />
+      <a role="menuitem" tabIndex={-1} href="/profile" className={ITEM}>
+        <User className="h-4 w-4" aria-hidden="true" /> Profile
+      </a>
+      {u.role === 'admin' && (
+        <a role="menuitem" tabIndex={-1} href="/admin" className={ITEM}>
+          <LayoutDashboard className="h-4 w-4" aria-hidden="true" /> Admin Dashboard
+        </a>
+      )}
+      <button type="button" role="menuitem" tabIndex={-1} className={ITEM} onClick={logout}>
+        <LogOut className="h-4 w-4" aria-hidden="true" /> Logout
+      </button>
+    </MenuButton>
   );
 }
 
