@@ -1,6 +1,10 @@
 package app
 
-import "meritmark/app/web"
+import (
+	"strings"
+
+	"meritmark/app/web"
+)
 
 // RouteRow is one row of the route table as `meritmark routes` prints it (no handler).
 type RouteRow struct {
@@ -8,6 +12,9 @@ type RouteRow struct {
 	Path   string `json:"path"`
 	Access string `json:"access"`
 	Kind   string `json:"kind"`
+	// Cache names the scopes of a page-cached row ("-" for a cached page that shows no
+	// data; empty when the row is not cached), with its TTL when it has one.
+	Cache string `json:"cache,omitempty"`
 }
 
 // RouteRows lists the route table built from d without serving it: the browser tests
@@ -23,7 +30,25 @@ func RouteRows(d *Deps, pagesOnly bool) []RouteRow {
 			continue
 		}
 		kind := [...]string{"api", "page", "asset"}[r.Kind]
-		out = append(out, RouteRow{Method: r.Method, Path: r.Path, Access: r.Access.String(), Kind: kind})
+		out = append(out, RouteRow{Method: r.Method, Path: r.Path, Access: r.Access.String(), Kind: kind, Cache: cacheLabel(r.Cache)})
 	}
 	return out
+}
+
+func cacheLabel(c *web.Cache) string {
+	if c == nil {
+		return ""
+	}
+	names := make([]string, len(c.Scopes))
+	for i, s := range c.Scopes {
+		names[i] = s.String()
+	}
+	l := strings.Join(names, ",")
+	if l == "" {
+		l = "-"
+	}
+	if c.TTL > 0 {
+		l += " (" + c.TTL.String() + ")"
+	}
+	return l
 }

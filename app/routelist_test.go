@@ -41,3 +41,38 @@ func TestRouteRowsListThePageRoutes(t *testing.T) {
 		t.Errorf("without --pages: %d rows, with: %d", len(all), len(rows))
 	}
 }
+
+// The page cache serves exactly the visitor GET rows that say Cached, each naming the data
+// it shows: a page that shows grants but forgets the scope would serve a revoked badge as
+// valid until the TTL.
+func TestCachedRowsNameTheirScopes(t *testing.T) {
+	e := apptest.New(t)
+	got := map[string]string{}
+	for _, r := range app.RouteRows(e.App.Deps, false) {
+		if r.Cache == "" {
+			continue
+		}
+		if r.Method != "GET" || r.Access != "public" {
+			t.Errorf("%s %s (%s) is cached", r.Method, r.Path, r.Access)
+		}
+		got[r.Path] = r.Cache
+	}
+	all := "badges,grants,profiles"
+	want := map[string]string{
+		"/": "-", "/about": "-", "/privacypolicy": "-",
+		"/badges": "badges", "/badges/:id": "badges", "/badges/:id/assessment": "badges (5m0s)",
+		"/sitemap.xml": "badges", web.APIBase + "/badges/with-ownership": "badges",
+		"/hall-of-fame": all, web.APIBase + "/hall-of-fame": all, "/profile/:id": all,
+		"/verify/:verificationId": all, "/verify-badge": all,
+	}
+	for path, cache := range want {
+		if got[path] != cache {
+			t.Errorf("%s: cache %q, want %q", path, got[path], cache)
+		}
+	}
+	for _, private := range []string{"/profile", "/admin", web.APIBase + "/users/me"} {
+		if c, ok := got[private]; ok {
+			t.Errorf("%s is cached (%s)", private, c)
+		}
+	}
+}

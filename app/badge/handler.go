@@ -5,11 +5,13 @@ import (
 	"net/http"
 	"net/url"
 	"strconv"
+	"time"
 
 	"github.com/gofiber/fiber/v3"
 	"github.com/uptrace/bun"
 
 	"meritmark/app/model"
+	"meritmark/app/pagecache/scope"
 	"meritmark/app/quiz"
 	"meritmark/app/web"
 )
@@ -31,11 +33,13 @@ func (h *Handler) Service() *Service { return h.svc }
 // Routes lists the badge routes.
 func (h *Handler) Routes() []web.Route {
 	return []web.Route{
-		web.Get("/badges/with-ownership", web.Public, h.list),
-		web.Get("/badges/:id", web.Public, h.get),
-		web.PageRoute("/badges", web.Public, h.cataloguePage),
-		web.PageRoute("/badges/:id", web.Public, h.detailPage),
-		web.PageRoute("/badges/:id/assessment", web.Public, h.reportPage),
+		web.Get("/badges/with-ownership", web.Public, h.list).Cached(scope.Badges),
+		web.Get("/badges/:id", web.Public, h.get).Cached(scope.Badges),
+		web.PageRoute("/badges", web.Public, h.cataloguePage).Cached(scope.Badges),
+		web.PageRoute("/badges/:id", web.Public, h.detailPage).Cached(scope.Badges),
+		// the report also counts quiz attempts, which no scope follows (a submission
+		// would otherwise flush every badge page): its copies lag by 5 minutes at most
+		web.PageRoute("/badges/:id/assessment", web.Public, h.reportPage).CachedFor(5*time.Minute, scope.Badges),
 		web.PageRoute("/badge/:id", web.Public, h.redirectOld),
 	}
 }

@@ -9,6 +9,7 @@ import (
 	"github.com/uptrace/bun"
 
 	"meritmark/app/credential"
+	"meritmark/app/pagecache/scope"
 	"meritmark/app/web"
 )
 
@@ -32,8 +33,8 @@ func (h *Handler) Service() *Service { return h.svc }
 // Routes lists the Hall of Fame routes.
 func (h *Handler) Routes() []web.Route {
 	return []web.Route{
-		web.Get("/hall-of-fame", web.Public, h.api),
-		web.PageRoute("/hall-of-fame", web.Public, h.page),
+		web.Get("/hall-of-fame", web.Public, h.api).Cached(scope.Badges, scope.Grants, scope.Profiles),
+		web.PageRoute("/hall-of-fame", web.Public, h.page).Cached(scope.Badges, scope.Grants, scope.Profiles),
 	}
 }
 

@@ -28,23 +28,22 @@ import (
 	"github.com/gofiber/fiber/v3"
 	"github.com/uptrace/bun"
 
+	"meritmark/app/pagecache/scope"
 	"meritmark/app/web"
 	mmdb "meritmark/db"
 )
 
-// Scope is a kind of data public pages show.
-type Scope int
+// Scope is a kind of data public pages show (see package scope).
+type Scope = scope.Scope
 
 const (
-	Badges   Scope = iota // badges, their quizzes and questions (catalogue, badge pages)
-	Grants                // badge grants: issue, revoke, expiry (verify, profiles, Hall of Fame)
-	Profiles              // public profile fields of users (names, pictures, links)
-	nScopes
+	Badges   = scope.Badges
+	Grants   = scope.Grants
+	Profiles = scope.Profiles
+	nScopes  = scope.N
 )
 
-var scopeNames = [nScopes]string{"badges", "grants", "profiles"}
-
-func (s Scope) String() string { return scopeNames[s] }
+var scopeNames = scope.Names()
 
 // Versions is one reading of every scope's version.
 type Versions [nScopes]int64

@@ -9,6 +9,7 @@ import (
 	"github.com/uptrace/bun"
 
 	"meritmark/app/model"
+	"meritmark/app/pagecache/scope"
 	"meritmark/app/web"
 )
 
@@ -48,11 +49,11 @@ func (h *Handler) Routes() []web.Route {
 				props = fiber.Map{}
 			}
 			return h.site.Render(c, p.page, props, web.Meta{Title: p.title, Description: p.desc})
-		}))
+		}).Cached())
 	}
 	rs = append(rs,
 		web.Route{Method: "GET", Path: "/robots.txt", Access: web.Public, Kind: web.Asset, Handler: h.robots},
-		web.Route{Method: "GET", Path: "/sitemap.xml", Access: web.Public, Kind: web.Asset, Handler: h.sitemap},
+		web.Route{Method: "GET", Path: "/sitemap.xml", Access: web.Public, Kind: web.Asset, Handler: h.sitemap}.Cached(scope.Badges),
 	)
 	return rs
 }

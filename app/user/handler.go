@@ -15,6 +15,7 @@ import (
 
 	"meritmark/app/events"
 	"meritmark/app/model"
+	"meritmark/app/pagecache/scope"
 	"meritmark/app/ratelimit"
 	"meritmark/app/storage"
 	"meritmark/app/web"
@@ -49,7 +50,7 @@ func (h *Handler) Routes() []web.Route {
 		// just over 10 MB still reaches the handler, which names the limit
 		web.Post("/users/profile-pic", web.Member, h.picture).WithBodyLimit(MaxPictureBytes + 1<<20),
 		web.PageRoute("/profile", web.Member, h.profilePage),
-		web.PageRoute("/profile/:id", web.Public, h.publicPage),
+		web.PageRoute("/profile/:id", web.Public, h.publicPage).Cached(scope.Badges, scope.Grants, scope.Profiles),
 		{Method: "GET", Path: "/media/*", Access: web.Public, Kind: web.Asset, Handler: h.media},
 	}
 }

@@ -16,6 +16,7 @@ import (
 	"meritmark/app/config"
 	"meritmark/app/credential"
 	"meritmark/app/mail"
+	"meritmark/app/pagecache/scope"
 	"meritmark/app/web"
 )
 
@@ -45,8 +46,8 @@ func (h *Handler) Routes() []web.Route {
 	return []web.Route{
 		web.Get("/verify/badge/:id", web.Public, h.verifyAPI),
 		web.Post("/verify/file", web.Public, h.verifyFile).WithRawBody(),
-		web.PageRoute("/verify-badge", web.Public, h.page),
-		web.PageRoute("/verify/:verificationId", web.Public, h.page),
+		web.PageRoute("/verify-badge", web.Public, h.page).Cached(scope.Badges, scope.Grants, scope.Profiles),
+		web.PageRoute("/verify/:verificationId", web.Public, h.page).Cached(scope.Badges, scope.Grants, scope.Profiles),
 		asset("/.well-known/jwks.json", h.jwks),
 		asset("/.well-known/jwks/:kid", h.jwk),
 		asset("/.well-known/did.json", h.did),

@@ -1,9 +1,12 @@
 package web
 
 import (
+	"time"
+
 	"github.com/gofiber/fiber/v3"
 
 	"meritmark/app/model"
+	"meritmark/app/pagecache/scope"
 )
 
 const viewerKey = "mm.viewer"
@@ -56,6 +59,30 @@ type Route struct {
 	// never act on a session cookie and authenticate each request themselves (the OAuth
 	// token, revocation and registration endpoints, called by other sites' servers).
 	CrossSite bool
+	// Cache, on a visitor GET row, serves the route through the page cache (see Cached).
+	Cache *Cache
+}
+
+// Cache says how the page cache holds a route's answers: one copy per URL and encoding,
+// dropped as soon as a write bumps one of Scopes (the data the page shows; none for a page
+// that shows no data), and after TTL at the latest when TTL is set (for a page that also
+// shows data no scope follows).
+type Cache struct {
+	Scopes []scope.Scope
+	TTL    time.Duration
+}
+
+// Cached serves a visitor GET route through the page cache, its copies kept until a
+// write touches one of scopes.
+func (r Route) Cached(scopes ...scope.Scope) Route {
+	r.Cache = &Cache{Scopes: scopes}
+	return r
+}
+
+// CachedFor is Cached with copies that live at most ttl.
+func (r Route) CachedFor(ttl time.Duration, scopes ...scope.Scope) Route {
+	r.Cache = &Cache{Scopes: scopes, TTL: ttl}
+	return r
 }
 
 // APIBase is where the JSON API lives.
