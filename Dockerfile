@@ -11,6 +11,7 @@ COPY package.json package-lock.json ./
 RUN npm ci --no-audit --no-fund --loglevel=error
 COPY esbuild.config.mjs tsconfig.json ./
 COPY views ./views
+COPY app/model/badge-style.json ./app/model/badge-style.json
 COPY static ./static
 RUN mkdir -p ssr/dist && node esbuild.config.mjs
 

@@ -9,7 +9,7 @@ export npm_config_fund := false
 export npm_config_audit := false
 
 GO_SOURCES := $(shell find app db ssr static -name '*.go' -not -name '*_test.go' 2>/dev/null) main.go go.mod go.sum
-VIEW_SOURCES := $(shell find views -type f 2>/dev/null) esbuild.config.mjs package.json
+VIEW_SOURCES := $(shell find views -type f 2>/dev/null) app/model/badge-style.json esbuild.config.mjs package.json
 
 .PHONY: run build assets deps test test-lint test-go test-sqlite test-postgres test-ts test-lint-js test-browser browser-deps bench-ssr bench bench-load islands soak soak-faults clean fmt vet
 

@@ -65,15 +65,16 @@ const hashedImages = {
 };
 
 // virtual:badge-icons -> { sprite, glyphs }: the icons a badge may name
-// (views/components/badge-glyphs.json) as one SVG sprite, static/dist/images/badge-icons-<HASH>.svg,
+// (app/model/badge-style.json, the list the server validates against) as one SVG sprite, static/dist/images/badge-icons-<HASH>.svg,
 // whose <symbol id="award"> etc. BadgeIcon draws with <use>; so their paths are in neither bundle.
 const badgeIcons = {
   name: 'badge-icons',
   setup(build) {
     build.onResolve({ filter: /^virtual:badge-icons$/ }, (a) => ({ path: a.path, namespace: 'badge-icons' }));
     build.onLoad({ filter: /.*/, namespace: 'badge-icons' }, async () => {
-      const list = path.join(views, 'components', 'badge-glyphs.json');
-      const glyphs = JSON.parse(fs.readFileSync(list, 'utf8'));
+      const list = path.join(root, 'app', 'model', 'badge-style.json');
+      const style = JSON.parse(fs.readFileSync(list, 'utf8'));
+      const glyphs = Object.fromEntries([...style.icons, ...style.legacyIcons]);
       const attr = (v) => String(v).replace(/&/g, '&amp;').replace(/"/g, '&quot;');
       let symbols = '';
       for (const file of [...new Set(Object.values(glyphs))].sort()) {

@@ -11,19 +11,12 @@ import (
 	"meritmark/app/model"
 )
 
-// Icons a badge can show (lucide icon names, the ones views/components/badges.tsx draws).
-var Icons = []string{
-	"Award", "BadgeCheck", "Trophy", "Star", "Shield", "ShieldCheck", "Lock", "GraduationCap",
-	"Code", "Terminal", "Server", "Cpu", "Database", "GitBranch", "Container", "Cloud",
-	"Palette", "PenTool", "Layers", "Smartphone", "Kanban", "Briefcase", "Users", "Target",
-	"Brain", "ChartColumn", "Megaphone", "HeartHandshake", "Globe", "Lightbulb", "Rocket",
-}
-
-// Colors a badge can have (Tailwind palette names; the views map each to classes).
-var Colors = []string{
-	"blue", "sky", "cyan", "teal", "emerald", "green", "lime", "yellow", "amber", "orange",
-	"red", "rose", "pink", "purple", "violet", "indigo", "slate", "gray",
-}
+// Icons and Colors a badge can name (app/model/badge-style.json, the one list the
+// views and the build read too).
+var (
+	Icons  = model.BadgeIcons
+	Colors = model.BadgeColors
+)
 
 // Defaults of the badge form (spec section 5).
 const (

@@ -7,6 +7,7 @@ import (
 	"image/draw"
 	"image/png"
 	"math"
+	"strconv"
 	"strings"
 	"sync"
 
@@ -17,6 +18,8 @@ import (
 	"golang.org/x/image/font/opentype"
 	"golang.org/x/image/math/fixed"
 	"golang.org/x/image/vector"
+
+	"meritmark/app/model"
 )
 
 // Images drawn on the server: the badge medallion (the achievement's image, and the PNG a
@@ -52,13 +55,18 @@ func face(f *opentype.Font, size float64) font.Face {
 	return fc
 }
 
-// palette is Tailwind's 600 shade of each colour a badge may name.
-var palette = map[string]color.RGBA{
-	"blue": rgb(0x2563eb), "sky": rgb(0x0284c7), "cyan": rgb(0x0891b2), "teal": rgb(0x0d9488), "green": rgb(0x16a34a),
-	"emerald": rgb(0x059669), "lime": rgb(0x65a30d), "yellow": rgb(0xca8a04), "amber": rgb(0xd97706), "orange": rgb(0xea580c),
-	"red": rgb(0xdc2626), "rose": rgb(0xe11d48), "pink": rgb(0xdb2777), "purple": rgb(0x9333ea), "violet": rgb(0x7c3aed),
-	"indigo": rgb(0x4f46e5), "slate": rgb(0x475569), "gray": rgb(0x4b5563),
-}
+// palette is Tailwind's 600 shade of each colour a badge may name (model.BadgeColorHex).
+var palette = func() map[string]color.RGBA {
+	p := make(map[string]color.RGBA, len(model.BadgeColorHex))
+	for name, hex := range model.BadgeColorHex {
+		v, err := strconv.ParseUint(strings.TrimPrefix(hex, "#"), 16, 32)
+		if err != nil {
+			panic("credential: badge colour " + name + ": " + hex)
+		}
+		p[name] = rgb(uint32(v))
+	}
+	return p
+}()
 
 func rgb(v uint32) color.RGBA {
 	return color.RGBA{R: uint8(v >> 16), G: uint8(v >> 8), B: uint8(v), A: 255}

@@ -3,7 +3,7 @@ import { glyphs, sprite } from 'virtual:badge-icons';
 import { cn } from '../lib/cn';
 import { money } from '../lib/format';
 
-// The icons a badge may name (admins pick one; views/components/badge-glyphs.json, name to
+// The icons a badge may name (admins pick one; app/model/badge-style.json, name to
 // lucide icon); anything else shows Award. They are drawn from one SVG sprite that
 // esbuild.config.mjs builds from that list (a hashed file, cached for a year), so the ~8 KiB
 // gzipped of their paths is not in the script of every island showing a badge.

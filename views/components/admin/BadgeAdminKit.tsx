@@ -10,6 +10,7 @@ import { ApiError, errorMessage } from '../../lib/api';
 import { toast, toastError } from '../../lib/toast';
 import { cn } from '../../lib/cn';
 import { Switch } from '../ui/switch';
+import badgeStyle from '../../../app/model/badge-style.json';
 
 export { CATEGORIES } from '../../lib/categories';
 
@@ -17,18 +18,10 @@ export const LEVELS = ['beginner', 'intermediate', 'advanced'] as const;
 
 export const DIFFICULTIES = ['easy', 'medium', 'hard'] as const;
 
-// The same lists as app/badgeadmin (the server refuses anything else).
-export const BADGE_ICONS = [
-  'Award', 'BadgeCheck', 'Trophy', 'Star', 'Shield', 'ShieldCheck', 'Lock', 'GraduationCap',
-  'Code', 'Terminal', 'Server', 'Cpu', 'Database', 'GitBranch', 'Container', 'Cloud',
-  'Palette', 'PenTool', 'Layers', 'Smartphone', 'Kanban', 'Briefcase', 'Users', 'Target',
-  'Brain', 'ChartColumn', 'Megaphone', 'HeartHandshake', 'Globe', 'Lightbulb', 'Rocket',
-];
-
-export const BADGE_COLORS = [
-  'blue', 'sky', 'cyan', 'teal', 'emerald', 'green', 'lime', 'yellow', 'amber', 'orange',
-  'red', 'rose', 'pink', 'purple', 'violet', 'indigo', 'slate', 'gray',
-];
+// The lists the server validates against (app/model/badge-style.json: one source for the
+// server, the medallion images, this form and the icon sprite).
+export const BADGE_ICONS = badgeStyle.icons.map(([name]) => name);
+export const BADGE_COLORS = badgeStyle.colors.map(([name]) => name);
 
 // Literal classes so Tailwind keeps them.
 export const SWATCH: Record<string, string> = {
