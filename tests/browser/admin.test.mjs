@@ -109,7 +109,7 @@ test('the admin reviews the pending application and approves it; the applicant s
   await shot(page, 'admin-dashboard-1280');
 
   await page.getByRole('button', { name: 'Refresh Data' }).click();
-  await page.locator('[data-toaster] li', { hasText: 'Data refreshed successfully' }).waitFor();
+  await page.locator('[data-toaster] [role=status]', { hasText: 'Data refreshed successfully' }).waitFor();
 
   // View Details: applicant, the downloadable file, the payment
   await card.getByRole('button', { name: 'View Details' }).click();
@@ -128,7 +128,7 @@ test('the admin reviews the pending application and approves it; the applicant s
 
   // approve from the card
   await card.getByRole('button', { name: 'Approve', exact: true }).click();
-  await page.locator('[data-toaster] li', { hasText: 'Application approved successfully' }).waitFor();
+  await page.locator('[data-toaster] [role=status]', { hasText: 'Application approved successfully' }).waitFor();
   await page.getByText('No pending applications').waitFor();
   await page.getByText('All applications have been reviewed.').waitFor();
   await page.getByText('Approved (1)').waitFor();
@@ -149,7 +149,7 @@ test('the admin reviews the pending application and approves it; the applicant s
   await rej.getByLabel('Reason (optional)').fill('The linked repository is private.');
   await view(page, 'admin-reject-dialog-1280');
   await rej.getByRole('button', { name: 'Re-reject' }).click();
-  await page.locator('[data-toaster] li', { hasText: 'Application rejected successfully' }).waitFor();
+  await page.locator('[data-toaster] [role=status]', { hasText: 'Application rejected successfully' }).waitFor();
   await page.getByText('Rejected (1)').waitFor();
   await page.getByTestId('tab-rejected').click();
   const rejected = page.locator(`[data-application-id="${applicationId}"]`);
@@ -159,7 +159,7 @@ test('the admin reviews the pending application and approves it; the applicant s
   const restore = page.getByTestId('restore-dialog');
   await restore.getByText('The linked repository is private.', { exact: false }).waitFor();
   await restore.getByRole('button', { name: 'Restore badge' }).click();
-  await page.locator('[data-toaster] li', { hasText: 'Application approved successfully' }).waitFor();
+  await page.locator('[data-toaster] [role=status]', { hasText: 'Application approved successfully' }).waitFor();
   await page.getByText('Approved (1)').waitFor();
   await page.getByTestId('tab-approved').click();
   await page.locator(`[data-application-id="${applicationId}"]`).getByText('Verification ID').waitFor();
@@ -177,10 +177,10 @@ test('the admin reviews the pending application and approves it; the applicant s
   assert.ok((await userCard.innerText()).includes(APPLICANT.email));
   await userCard.getByText(grant.publicVerificationId).waitFor();
   await userCard.getByRole('button', { name: 'Copy verification id' }).click();
-  await page.locator('[data-toaster] li', { hasText: 'Copied!' }).waitFor();
+  await page.locator('[data-toaster] [role=status]', { hasText: 'Copied!' }).waitFor();
   // a photo for the user, through the card's upload button
   await userCard.locator('input[type="file"]').setInputFiles({ name: 'ada.png', mimeType: 'image/png', buffer: PNG });
-  await page.locator('[data-toaster] li', { hasText: 'Profile picture updated successfully' }).waitFor();
+  await page.locator('[data-toaster] [role=status]', { hasText: 'Profile picture updated successfully' }).waitFor();
   const img = userCard.locator('img').first();
   await img.waitFor();
   assert.match(await img.getAttribute('src'), /^\/media\/avatars\/[0-9a-f]{24}\.png$/);
@@ -193,7 +193,7 @@ test('the admin reviews the pending application and approves it; the applicant s
   await edit.getByLabel('Role').selectOption('user');
   await view(page, 'admin-edit-user-1280');
   await edit.getByRole('button', { name: 'Save changes' }).click();
-  await page.locator('[data-toaster] li', { hasText: 'User updated successfully' }).waitFor();
+  await page.locator('[data-toaster] [role=status]', { hasText: 'User updated successfully' }).waitFor();
   await edit.waitFor({ state: 'detached' });
   await userCard.getByText('Analyst').waitFor();
 
@@ -280,7 +280,7 @@ test('the admin sets an expiry and revokes the grant from User Management; the v
   await item.getByText('No expiry').waitFor();
   assert.equal(await item.getAttribute('data-state'), 'active');
   const grantId = await item.getAttribute('data-grant-id');
-  const toastLi = (text) => page.locator('[data-toaster] li', { hasText: text });
+  const toastLi = (text) => page.locator('[data-toaster] [role=status]', { hasText: text });
 
   // Set expiry: a date before the issue date is refused with the server's message
   await item.getByRole('button', { name: `Set expiry of ${BADGE}` }).click();

@@ -253,7 +253,7 @@ test('after a pass: Continue application, a retake asks first; payment due and o
   assert.equal(r.status, 201, JSON.stringify(r.body));
   const appId = (await sub.json()).application._id;
   await as({});
-  await approve(appId);
+  ids.reactGrant = await approve(appId);
   await as(quizzer);
   for (const [w, h] of WIDTHS) {
     const page = await browser.context.newPage();
@@ -269,4 +269,55 @@ test('after a pass: Continue application, a retake asks first; payment due and o
     await axe(page, `quiz page, owned, at ${w}`);
     await page.close();
   }
+});
+
+test('the holder hides the exam score on the public page; the credential still carries it', async () => {
+  const g = ids.reactGrant;
+  assert.ok(g?.publicVerificationId, 'the React badge was granted by the test before');
+  const verifyPage = async (page) => {
+    await page.goto(server.url + '/verify/' + g.publicVerificationId);
+    await page.getByTestId('verify-downloads').waitFor();
+  };
+  await as(quizzer);
+  const page = await browser.context.newPage();
+  await page.setViewportSize({ width: 1280, height: 900 });
+  const errors = watchErrors(page);
+  await verifyPage(page);
+  const shown = await page.getByTestId('verify-score').innerText();
+  assert.match(shown, /^\d+(\.\d+)?%$/, 'the score shows by default');
+
+  await page.goto(server.url + '/profile');
+  await hydrated(page, 'Profile');
+  const box = page.locator(`#hide-score-${g._id ?? g.id}`);
+  assert.equal(await box.isChecked(), false);
+  assert.match(await page.locator(`#hide-score-${g._id ?? g.id}-note`).innerText(), /The signed credential still carries the score/);
+  await box.check();
+  await page.getByText('Score hidden').first().waitFor();
+  await shot(page, 'holder-hide-score-1280');
+  await axe(page, 'profile with the score hidden');
+
+  // the public page follows at once (the page cache is told), and says the credential has it
+  await browser.context.clearCookies();
+  await verifyPage(page);
+  assert.equal(await page.getByTestId('verify-score').count(), 0, 'no score on the public page');
+  assert.match(await page.locator('body').innerText(), /The holder chose not to show the score here; the signed credential carries it\./);
+  const api = await (await fetch(server.url + API + '/verify/badge/' + g.publicVerificationId)).json();
+  assert.equal(api.result.scoreHidden, true);
+  assert.equal(api.result.score, undefined, 'the API hides it too');
+  const links = api.credential;
+  const cred = await (await fetch(links.json)).json();
+  const subject = cred.credentialSubject;
+  assert.ok(Array.isArray(subject.result) && subject.result.some((r) => Math.abs(parseFloat(r.value) - parseFloat(shown)) < 0.1), 'the signed credential still carries ' + shown + ': ' + JSON.stringify(subject.result));
+
+  // shown again
+  await as(quizzer);
+  await page.goto(server.url + '/profile');
+  await hydrated(page, 'Profile');
+  await page.locator(`#hide-score-${g._id ?? g.id}`).uncheck();
+  await page.getByText('Score shown').first().waitFor();
+  await browser.context.clearCookies();
+  await verifyPage(page);
+  assert.equal(await page.getByTestId('verify-score').innerText(), shown);
+  assert.deepEqual(errors, [], 'no console errors');
+  await page.close();
 });

@@ -81,7 +81,7 @@ test('a flagged pass is reviewed: the member adds a statement, the admin clears 
   await axe(page, 'result under review');
   await page.getByTestId('integrity-statement').fill('I wrote these hooks every day for two years.');
   await page.getByTestId('integrity-save').click();
-  await page.locator('[data-toaster] li', { hasText: 'Statement saved' }).waitFor();
+  await page.locator('[data-toaster] [role=status]', { hasText: 'Statement saved' }).waitFor();
   await shot(page, 'integrity-result-1280');
   await page.reload();
   await hydrated(page, 'QuizRunner');
@@ -120,7 +120,7 @@ test('a flagged pass is reviewed: the member adds a statement, the admin clears 
   await shot(page, 'integrity-details-1280');
   await axe(page, 'View Details with integrity flags');
   await dialog.getByTestId('integrity-clear').click();
-  await page.locator('[data-toaster] li', { hasText: 'Attempt cleared' }).waitFor();
+  await page.locator('[data-toaster] [role=status]', { hasText: 'Attempt cleared' }).waitFor();
   assert.equal(await review.getAttribute('data-status'), 'cleared');
   r = await call(ctx.request, 'put', `/admin/applications/${appId}/approve`, {});
   assert.equal(r.status, 200, JSON.stringify(r.body));

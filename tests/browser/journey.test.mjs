@@ -83,7 +83,7 @@ test('coupon Remove clears the coupon without the empty-code toast; the refresh 
   await page.getByTestId('coupon-remove').click();
   await page.getByTestId('coupon-apply').waitFor();
   await page.waitForTimeout(300);
-  assert.equal(await page.locator('[data-toaster] li', { hasText: 'Please enter a coupon code' }).count(), 0, 'Remove must not submit the emptied form');
+  assert.equal(await page.locator('[data-toaster] [role=status]', { hasText: 'Please enter a coupon code' }).count(), 0, 'Remove must not submit the emptied form');
   assert.equal(await page.getByTestId('coupon-input').inputValue(), '');
   assert.match(await page.getByTestId('summary-total').textContent(), /^\$29\.00/);
   assert.deepEqual(errors, []);
@@ -247,7 +247,7 @@ test('admin: revoked badge shown on the card, restored only after a confirmation
 
   await reapprove.click();
   await dialog.getByRole('button', { name: 'Restore badge' }).click();
-  await page.locator('[data-toaster] li', { hasText: 'Application approved successfully' }).waitFor();
+  await page.locator('[data-toaster] [role=status]', { hasText: 'Application approved successfully' }).waitFor();
   list = await admin.call('GET', '/admin/applications?status=approved&search=' + encodeURIComponent(member.email));
   assert.equal(list.body.applications.find((a) => a._id === app._id).grant.revokedAt, null, 'restored after the confirmation');
   assert.deepEqual(errors, []);

@@ -7,13 +7,17 @@ import { toast, toastError } from '../lib/toast';
 export function ScoreVisibility({ grantId, name, hidden: initial }: { grantId: string; name: string; hidden: boolean }) {
   const [hidden, setHidden] = useState(initial);
   const [busy, setBusy] = useState(false);
+  // the box follows the click at once (a controlled box that waited for the server would
+  // spring back until it answered) and goes back if the server refuses
   const change = async (next: boolean) => {
+    setHidden(next);
     setBusy(true);
     try {
       const r = await api<{ msg: string; hideScore: boolean }>(`/users/badges/${grantId}/score`, { method: 'PUT', body: { hidden: next } });
       setHidden(r.hideScore);
       toast({ title: r.hideScore ? 'Score hidden' : 'Score shown', description: r.msg });
     } catch (e) {
+      setHidden(!next);
       toastError(e instanceof ApiError ? e.message : 'Could not save the setting.');
     } finally {
       setBusy(false);

@@ -24,8 +24,9 @@ function ToastItem({ t }: { t: Toast }) {
   }, [t.id, t.open, t.duration]);
 
   if (!t.open) return null;
+  // a div, not an li: a list item may not take the status role (axe: list)
   return (
-    <li
+    <div
       role="status"
       aria-live="polite"
       data-variant={t.variant || 'default'}
@@ -70,14 +71,14 @@ function ToastItem({ t }: { t: Toast }) {
       >
         <X className="h-4 w-4" />
       </button>
-    </li>
+    </div>
   );
 }
 
 /** The toast region: one visible toast, F8 focuses it, swipe right past 50 px dismisses. */
 export function Toaster() {
   const [list, setList] = useState<Toast[]>([]);
-  const region = useRef<HTMLOListElement>(null);
+  const region = useRef<HTMLDivElement>(null);
   useEffect(() => subscribe(setList), []);
   useEffect(() => {
     const onKey = (e: KeyboardEvent) => {
@@ -91,7 +92,7 @@ export function Toaster() {
   }, []);
   return (
     <section aria-label="Notifications (F8)">
-      <ol
+      <div
         ref={region}
         tabIndex={-1}
         data-toaster=""
@@ -100,7 +101,7 @@ export function Toaster() {
         {list.map((t) => (
           <ToastItem key={t.id} t={t} />
         ))}
-      </ol>
+      </div>
     </section>
   );
 }

@@ -159,9 +159,11 @@ export default function Profile({ user: initial, badges, origin, held, categorie
             ) : (
               <ul className="divide-y" data-testid="earned-badges">
                 {badges.map((b) => (
-                  <li key={b.id} className="flex flex-col gap-3 py-4 first:pt-0 last:pb-0 sm:flex-row sm:items-center">
+                  // the actions wrap under the details when the card is narrow (it is half the page
+                  // from lg up), so the details keep a readable width
+                  <li key={b.id} className="flex flex-wrap items-start gap-3 py-4 first:pt-0 last:pb-0">
                     <BadgeIcon icon={b.icon} color={b.color} />
-                    <div className="min-w-0 flex-1">
+                    <div className="min-w-0 flex-1 basis-56">
                       <p className="font-semibold">{b.name}</p>
                       <div className="mt-1 flex flex-wrap items-center gap-x-3 gap-y-1 text-xs text-muted-foreground">
                         <Chip tone="outline">{b.category}</Chip>
@@ -189,7 +191,7 @@ export default function Profile({ user: initial, badges, origin, held, categorie
                         </a>
                       </div>
                     </div>
-                    <div className="flex shrink-0 flex-wrap gap-2">
+                    <div className="flex max-w-full shrink-0 flex-wrap gap-2">
                       {b.renewHref && (
                         <LinkButton size="sm" href={b.renewHref} aria-label={`Renew ${b.name}`} data-testid="profile-renew">
                           <RotateCcw aria-hidden="true" /> Renew
