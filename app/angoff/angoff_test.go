@@ -7,6 +7,7 @@ import (
 	"regexp"
 	"strings"
 	"testing"
+	"time"
 
 	"meritmark/app/angoff"
 	"meritmark/app/apptest"
@@ -344,5 +345,32 @@ func TestRaterNeverSeesTheKey(t *testing.T) {
 	}
 	if !strings.Contains(page.Text(), "noindex") {
 		t.Error("the rater's page is indexable")
+	}
+}
+
+// The rater's public routes are rate-limited per address: the 121st request in a minute
+// is refused with 429 whatever the token.
+func TestRaterRoutesAreRateLimited(t *testing.T) {
+	f := newFx(t, 1)
+	st := f.open(t, map[string]any{"name": "Ada"})
+	tok := token(t, st.Links[0].URL)
+	anon := f.e.Client()
+	limited := 0
+	window := time.Now().Truncate(time.Minute)
+	for i := 0; i < 121; i++ {
+		path := "/angoff/" + tok + "/ratings"
+		if i%2 == 1 {
+			path = "/angoff/" + strings.Repeat("B", 43) + "/ratings"
+		}
+		if r := anon.Get(path); r.Status == http.StatusTooManyRequests {
+			limited++
+			if r.Msg() != angoff.MsgTooMany {
+				t.Errorf("429 msg %q", r.Msg())
+			}
+		}
+	}
+	// the limiter counts in fixed minutes: when one ended during the loop, its count restarted
+	if turned := !time.Now().Truncate(time.Minute).Equal(window); limited != 1 && !turned {
+		t.Fatalf("%d of 121 requests limited, want 1 (the 121st)", limited)
 	}
 }
