@@ -96,6 +96,9 @@ var rwPublic = map[string]string{
 	"POST /backend/api/v1/verify/receipts/check":   "anyone checks a verification receipt",
 	"POST /backend/api/v1/verify/file":             "verification of a dropped or chosen credential file (rate limited)",
 	"GET /claim/:token":                            "a direct award's claim page (says to sign in)",
+	"GET /angoff/:token":                           "a standard-setting rater's page: the single-use link's token checked by the handler",
+	"GET /backend/api/v1/angoff/:token/ratings":    "a rater's items and ratings: the link's token checked by the handler (never the key)",
+	"PUT /backend/api/v1/angoff/:token/ratings":    "a rater saves or submits ratings: the link's token checked by the handler",
 	"GET /backend/api/v1/hall-of-fame":             "Hall of Fame",
 }
 

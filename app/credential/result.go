@@ -97,8 +97,9 @@ func resultOf(origin, badgeID string, r *ResultInput) (ResultDescription, Result
 }
 
 // ExamMethod is a quiz's evaluationMethod: its blueprint, the items on the holder's form
-// and how the pass mark was set.
-func ExamMethod(items, pool int, blueprint []model.BlueprintRow, passMark int) string {
+// and how the pass mark was set (method: the quiz's pass_mark_method, "" for a fixed
+// percentage; see model.PassMarkSentence).
+func ExamMethod(items, pool int, blueprint []model.BlueprintRow, passMark int, method string) string {
 	var b strings.Builder
 	fmt.Fprintf(&b, "Multiple-choice exam scored automatically: each candidate answers a form of %d questions drawn at random from a pool of %d", items, pool)
 	if len(blueprint) > 0 {
@@ -108,7 +109,7 @@ func ExamMethod(items, pool int, blueprint []model.BlueprintRow, passMark int) s
 		}
 		b.WriteString(" to a fixed blueprint (questions per topic: " + strings.Join(parts, ", ") + ")")
 	}
-	fmt.Fprintf(&b, ". The score is the percentage answered correctly. Pass mark: %d%%, a fixed percentage set by the administrator.", passMark)
+	b.WriteString(". The score is the percentage answered correctly. " + model.PassMarkSentence(passMark, method))
 	return b.String()
 }
 
@@ -124,8 +125,11 @@ func skillResult(ctx context.Context, tx bun.IDB, origin string, g *model.BadgeG
 		QuizID       string  `bun:"quiz_id"`
 		Title        string  `bun:"title"`
 		Blueprint    string  `bun:"blueprint"`
+		QuizPass     int     `bun:"quiz_pass"`
+		Method       string  `bun:"pass_mark_method"`
 	}
-	err := tx.NewRaw(`SELECT a.score, a.total, a.passing_score, a.quiz_id, q.title, COALESCE(q.blueprint, '') AS blueprint
+	err := tx.NewRaw(`SELECT a.score, a.total, a.passing_score, a.quiz_id, q.title, COALESCE(q.blueprint, '') AS blueprint,
+q.passing_score AS quiz_pass, q.pass_mark_method
 FROM quiz_attempts AS a JOIN quizzes AS q ON q.id = a.quiz_id
 WHERE a.user_id = ? AND a.badge_id = ? AND a.passed = ? AND a.submitted_at IS NOT NULL
 ORDER BY a.submitted_at DESC LIMIT 1`, g.UserID, g.BadgeID, true).Scan(ctx, &a)
@@ -151,8 +155,14 @@ WHERE qq.quiz_id = ? AND q.retired_at IS NULL`, a.QuizID).Scan(ctx, &pool); err 
 		title = "Skill assessment"
 	}
 	score := a.Score
+	// the method holds for the pass mark it set: an attempt graded against an earlier pass
+	// mark was graded against a fixed percentage
+	method := a.Method
+	if a.PassingScore != a.QuizPass {
+		method = ""
+	}
 	return &ResultInput{AssessmentType: AssessmentExam, Name: "Score on the " + title + " quiz", Score: &score,
-		PassMark: a.PassingScore, EvaluationMethod: ExamMethod(a.Total, max(pool, a.Total), bp, a.PassingScore),
+		PassMark: a.PassingScore, EvaluationMethod: ExamMethod(a.Total, max(pool, a.Total), bp, a.PassingScore, method),
 		ReportURL: origin + "/badges/" + b.ID + "/assessment"}, nil
 }
 

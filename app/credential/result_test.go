@@ -16,7 +16,7 @@ import (
 func TestCredentialCarriesTheResult(t *testing.T) {
 	in := stdInput()
 	score := 85.456
-	method := ExamMethod(20, 60, []model.BlueprintRow{{Topic: "Syntax", Count: 12}, {Topic: "Concurrency", Count: 8}}, 70)
+	method := ExamMethod(20, 60, []model.BlueprintRow{{Topic: "Syntax", Count: 12}, {Topic: "Concurrency", Count: 8}}, 70, "")
 	in.Result = &ResultInput{AssessmentType: AssessmentExam, Name: "Score on the Go quiz", Score: &score, PassMark: 70,
 		EvaluationMethod: method, ReportURL: "http://localhost:8443/badges/b1/assessment"}
 	ed, err := KeyFromSeed(NewSeed())
@@ -128,5 +128,25 @@ func TestPercent(t *testing.T) {
 		if got := Percent(x); got != want {
 			t.Errorf("Percent(%v) = %s, want %s", x, got, want)
 		}
+	}
+}
+
+// A pass mark adopted from a modified-Angoff panel is named in evaluationMethod, with its
+// raters and date; an unknown method text is quoted as it is.
+func TestExamMethodNamesTheStandardSettingMethod(t *testing.T) {
+	on := time.Date(2026, 12, 1, 23, 30, 0, 0, time.UTC)
+	got := ExamMethod(10, 24, nil, 68, model.AngoffMethod(6, on))
+	want := "Multiple-choice exam scored automatically: each candidate answers a form of 10 questions drawn at random from a pool of 24. The score is the percentage answered correctly. Pass mark: 68%, set by a modified-Angoff panel of 6 raters on 2026-12-01."
+	if got != want {
+		t.Errorf("method\n got %s\nwant %s", got, want)
+	}
+	if s := model.PassMarkSentence(55, model.AngoffMethod(1, on)); s != "Pass mark: 55%, set by a modified-Angoff panel of 1 rater on 2026-12-01." {
+		t.Errorf("one rater: %s", s)
+	}
+	if s := model.PassMarkSentence(55, "a Hofstee compromise"); s != "Pass mark: 55%, set by a Hofstee compromise." {
+		t.Errorf("other method: %s", s)
+	}
+	if s := ExamMethod(10, 24, nil, 70, ""); !strings.HasSuffix(s, "Pass mark: 70%, a fixed percentage set by the administrator.") {
+		t.Errorf("fixed: %s", s)
 	}
 }

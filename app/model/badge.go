@@ -83,6 +83,10 @@ type Quiz struct {
 	// MinItemSeconds is the speed floor of the integrity check (app/quiz integrity.go):
 	// an attempt with most items answered faster is flagged; 0 = no speed check.
 	MinItemSeconds int `bun:"min_item_seconds"`
+	// PassMarkMethod says how the pass mark was set: AngoffMethod's text when a
+	// modified-Angoff panel's cut was adopted (app/angoff); "" = a fixed percentage set by
+	// the administrator.
+	PassMarkMethod string `bun:"pass_mark_method"`
 }
 
 // BlueprintRow is one topic of a quiz's blueprint: how many of its questions each form holds.

@@ -19,6 +19,8 @@ import (
 type Assessment struct {
 	Title               string               `json:"title"`
 	PassingScore        int                  `json:"passingScore"`
+	PassMarkMethod      string               `json:"passMarkMethod"` // "" = a fixed percentage (model.Quiz.PassMarkMethod)
+	PassMarkText        string               `json:"passMarkText"`   // model.PassMarkSentence
 	QuestionsPerAttempt int                  `json:"questionsPerAttempt"`
 	PoolSize            int                  `json:"poolSize"`
 	Blueprint           []model.BlueprintRow `json:"blueprint"` // questions per topic on every form (empty: a random draw)
@@ -52,7 +54,8 @@ func PublicAssessment(ctx context.Context, d bun.IDB, badgeID string, viewer *mo
 	if bp == nil {
 		bp = []model.BlueprintRow{}
 	}
-	a := &Assessment{Title: qz.Title, PassingScore: qz.PassingScore, QuestionsPerAttempt: FormSize(qz, int(pool)),
+	a := &Assessment{Title: qz.Title, PassingScore: qz.PassingScore, PassMarkMethod: qz.PassMarkMethod,
+		PassMarkText: model.PassMarkSentence(qz.PassingScore, qz.PassMarkMethod), QuestionsPerAttempt: FormSize(qz, int(pool)),
 		PoolSize: int(pool), Blueprint: bp, TimeLimit: qz.TimeLimit,
 		RetakeRule: RuleView{WaitHours: r.WaitHours, MaxAttempts: r.MaxAttempts, PeriodDays: r.PeriodDays, Text: RuleText(r)}}
 	var counts struct {

@@ -378,6 +378,8 @@ func (s *Service) UpdateQuiz(ctx context.Context, actor *model.User, id string, 
 			Set("blueprint = ?", blueprintJSON(qz.Blueprint)).Set("target_difficulty = ?", qz.TargetDifficulty).
 			Set("max_exposure = ?", quizpkg.ExposureRate(qz)).Set("min_item_seconds = ?", qz.MinItemSeconds).
 			Set("title = ?", f.Title).Set("description = ?", f.Description).Set("passing_score = ?", f.PassingScore).
+			// a pass mark set by hand is a fixed percentage again (SET reads the old passing_score)
+			Set("pass_mark_method = CASE WHEN passing_score = ? THEN pass_mark_method ELSE '' END", f.PassingScore).
 			Set("time_limit = ?", f.TimeLimit).Set("questions_per_attempt = ?", f.QuestionsPerAttempt).
 			Set("retake_wait_hours = ?", f.RetakeWaitHours).Set("max_attempts = ?", f.MaxAttempts).
 			Set("attempt_period_days = ?", f.AttemptPeriodDays).Where("id = ?", id).Exec(ctx); err != nil {

@@ -27,6 +27,7 @@ const badges = {};
 let memberId = '';
 let publicId = '';
 let claimToken = '';
+let angoffPath = ''; // a standard-setting rater's open link, made in before()
 let consentPath = ''; // /oauth/authorize for a wallet registered in before()
 let pageRoutes = []; // [{ method, path, access, kind }] from the route table
 
@@ -89,6 +90,12 @@ before(async () => {
     else await new Promise((res) => setTimeout(res, 100));
   }
   assert.ok(claimToken, 'a claim link mailed');
+  // a standard-setting panel for the SQL quiz: one rater's open link
+  const quizzes = await (await browser.context.request.get(server.url + API + '/admin/quizzes')).json();
+  const sqlQuiz = quizzes.find((q) => q.badge._id === badges['SQL Data Analyst']);
+  r = await post(`/admin/quizzes/${sqlQuiz._id}/angoff`, { raters: [{ name: 'Rita Rater' }] });
+  assert.equal(r.status, 201, JSON.stringify(r.body));
+  angoffPath = new URL(r.body.links[0].url).pathname;
   // a wallet registered (RFC 7591) so the consent page has a real client to name; its
   // callback is never reached (the sweep only looks at the consent page)
   const wallet = await fetch(server.url + '/oauth/register', {
@@ -210,6 +217,7 @@ const SAMPLES = () => ({
   '/verify-badge': [{ path: '/verify-badge', wait: 'VerifyBadge' }],
   '/verify/:verificationId': [{ path: '/verify/' + publicId, wait: 'VerifyBadge' }, { path: '/verify/MM-0000-0000-0000', wait: 'VerifyBadge' }],
   '/claim/:token': [{ path: '/claim/' + claimToken }, { path: '/claim/not-a-real-token' }],
+  '/angoff/:token': [{ path: angoffPath, wait: 'AngoffRater' }, { path: '/angoff/not-a-real-token' }],
   '/hall-of-fame': [{ path: '/hall-of-fame', wait: 'HallOfFameBoard' }],
   // member pages
   '/account/password': [{ path: '/account/password', wait: 'ChangePasswordForm' }],

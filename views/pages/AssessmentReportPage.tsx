@@ -90,9 +90,19 @@ export default function AssessmentReportPage(p: Props) {
         </Section>
 
         <Section title="How the pass mark is set" testid="report-pass-mark">
-          <p>
-            Fixed by the administrator at {a.passingScore}%: a candidate passes with {a.passingScore}% of the questions right or more. It was not set by a formal standard-setting study.
-          </p>
+          {a.passMarkMethod ? (
+            <>
+              <p>{a.passMarkText} A candidate passes with {a.passingScore}% of the questions right or more.</p>
+              <p className="mt-3">
+                In a modified-Angoff study, subject-matter experts each estimate, for every question in the pool, the chance that a minimally competent candidate (one who just
+                deserves the badge) answers it right. Each expert's estimates are averaged, and the pass mark is the mean of those averages across the panel.
+              </p>
+            </>
+          ) : (
+            <p>
+              Fixed by the administrator at {a.passingScore}%: a candidate passes with {a.passingScore}% of the questions right or more. It was not set by a formal standard-setting study.
+            </p>
+          )}
         </Section>
 
         <Measurement f={f} passMark={a.passingScore} />

@@ -22,6 +22,7 @@ import { Switch } from '../ui/switch';
 import { QuestionFormDialog } from './QuestionFormDialog';
 import { ItemAnalysis, QuizMembers, QuizSettingsButton, QuizSettingsDialog } from './QuizSettings';
 import { QuizBlueprint } from './QuizBlueprint';
+import { StandardSetting } from './StandardSetting';
 
 import { capitalize, plural } from '../../lib/format';
 export function difficultyTone(d: string): 'destructive' | 'success' | 'warning' {
@@ -322,6 +323,7 @@ export function QuizManager({ badge, quiz, bank, onChanged, onChooseBadge }: {
           <QuizSettingsDialog open={settings} onOpenChange={setSettings} quiz={quiz} onSaved={onChanged} />
           {quiz.questions.length > 0 && <QuizBlueprint quiz={quiz} onSaved={onChanged} />}
           <ItemAnalysis quizId={quiz._id} refresh={quiz} />
+          {quiz.questions.length > 0 && <StandardSetting quizId={quiz._id} refresh={quiz} onChanged={onChanged} />}
           <QuizMembers quizId={quiz._id} refresh={quiz} />
         </>
       )}

@@ -22,6 +22,10 @@ export type ReportFigures = {
 export type ReportAssessment = {
   title: string;
   passingScore: number;
+  /** how the pass mark was set ("modified Angoff, 6 raters, 2026-12-01"); '' = a fixed percentage */
+  passMarkMethod: string;
+  /** the same in a sentence ("Pass mark: 68%, set by a modified-Angoff panel of 6 raters on 2026-12-01.") */
+  passMarkText: string;
   questionsPerAttempt: number;
   poolSize: number;
   blueprint: { topic: string; count: number }[];
