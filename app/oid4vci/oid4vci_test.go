@@ -1,6 +1,7 @@
 package oid4vci_test
 
 import (
+	"bytes"
 	"crypto/ecdsa"
 	"crypto/ed25519"
 	"crypto/elliptic"
@@ -229,8 +230,41 @@ func TestOfferToWalletBothForms(t *testing.T) {
 		"proofs": map[string]any{"jwt": []string{wl.proof(t, origin, w.nonce(t), time.Now(), oid4vci.ProofTyp, wl.kid(), wl.ed)}}})
 	oauthErr(t, r, http.StatusBadRequest, "credential_request_denied")
 
+	// a copy taken out of the wallet and checked on /verify-badge is recognised as ours:
+	// found by its own index and DID, it verifies as the grant it was made from
+	type fileResult struct {
+		IsValid        bool   `json:"isValid"`
+		Status         string `json:"status"`
+		VerificationID string `json:"verificationId"`
+		Checks         struct {
+			Signature bool `json:"signature"`
+		} `json:"checks"`
+	}
+	uploadCopy := func(body []byte, ctype string) fileResult {
+		var fr fileResult
+		w.e.Client().Raw("POST", "/backend/api/v1/verify/file", bytes.NewReader(body), map[string]string{"Content-Type": ctype}).Expect(http.StatusOK).JSON(&fr)
+		return fr
+	}
+	for _, f := range []struct {
+		name, ctype string
+		body        []byte
+	}{{"VC-JWT copy", "application/vc+jwt", []byte(jwt)}, {"ldp_vc copy", "application/json", ans.Credentials[0].Credential}} {
+		fr := uploadCopy(f.body, f.ctype)
+		apptest.Expect(t, f.name+" uploaded", fr,
+			apptest.True("valid", fr.IsValid), apptest.True("signature", fr.Checks.Signature),
+			apptest.Eq("verification id", fr.VerificationID, w.grant.PublicVerificationID))
+	}
+	// the same index claimed for another DID is no copy we made (and its signature breaks)
+	forged := bytes.Replace(ans.Credentials[0].Credential, []byte(ld.CredentialSubject.ID), []byte("did:key:z6MkforgedHolder"), 1)
+	if fr := uploadCopy(forged, "application/json"); fr.IsValid || fr.VerificationID != "" {
+		t.Fatalf("a copy with another subject: %+v", fr)
+	}
+
 	// revoking the grant revokes every copy, for good
 	w.admin.Put("/admin/grants/"+w.grant.ID+"/revoke", map[string]any{"reason": "issued in error"}).Expect(http.StatusOK)
+	if fr := uploadCopy([]byte(jwt), "application/vc+jwt"); fr.IsValid || fr.Status != "revoked" {
+		t.Fatalf("a copy of a revoked grant uploaded: %+v", fr)
+	}
 	for _, c := range copies {
 		if revoked, err := credential.IndexRevoked(ctx, w.e.DB, c.StatusIndex); err != nil || !revoked {
 			t.Fatalf("copy %d not revoked: %v", c.StatusIndex, err)

@@ -59,30 +59,32 @@ func NewService(d *bun.DB, iss *credential.Issuer, mailer *mail.Worker, dataDir 
 
 // record is a grant with its holder and badge, read in one query.
 type record struct {
-	GrantID              string     `bun:"grant_id"`
-	UserID               string     `bun:"user_id"`
-	BadgeID              string     `bun:"badge_id"`
-	VerificationID       string     `bun:"verification_id"`
-	PublicVerificationID string     `bun:"public_verification_id"`
-	StatusIndex          int        `bun:"status_index"`
-	GrantedAt            time.Time  `bun:"granted_at"`
-	ExpiresAt            *time.Time `bun:"expires_at"`
-	RevokedAt            *time.Time `bun:"revoked_at"`
-	RevocationReason     string     `bun:"revocation_reason"`
-	CredentialJWT        string     `bun:"credential_jwt"`
-	CredentialOrigin     string     `bun:"credential_origin"`
-	CredentialLD         string     `bun:"credential_ld"`
-	UserName             string     `bun:"user_name"`
-	UserEmail            string     `bun:"user_email"`
-	ProfilePicKey        string     `bun:"profile_pic_key"`
-	BadgeName            string     `bun:"badge_name"`
-	BadgeDescription     string     `bun:"badge_description"`
-	BadgeCategory        string     `bun:"badge_category"`
-	BadgeType            string     `bun:"badge_type"`
-	BadgeLevel           string     `bun:"badge_level"`
-	BadgeIcon            string     `bun:"badge_icon"`
-	BadgeColor           string     `bun:"badge_color"`
-	HideScore            bool       `bun:"hide_score"`
+	GrantID              string    `bun:"grant_id"`
+	UserID               string    `bun:"user_id"`
+	BadgeID              string    `bun:"badge_id"`
+	VerificationID       string    `bun:"verification_id"`
+	PublicVerificationID string    `bun:"public_verification_id"`
+	StatusIndex          int       `bun:"status_index"`
+	GrantedAt            time.Time `bun:"granted_at"`
+	// walletCopyIndex is the status index of the wallet copy a file is (0: not a copy)
+	walletCopyIndex  int        `bun:"-"`
+	ExpiresAt        *time.Time `bun:"expires_at"`
+	RevokedAt        *time.Time `bun:"revoked_at"`
+	RevocationReason string     `bun:"revocation_reason"`
+	CredentialJWT    string     `bun:"credential_jwt"`
+	CredentialOrigin string     `bun:"credential_origin"`
+	CredentialLD     string     `bun:"credential_ld"`
+	UserName         string     `bun:"user_name"`
+	UserEmail        string     `bun:"user_email"`
+	ProfilePicKey    string     `bun:"profile_pic_key"`
+	BadgeName        string     `bun:"badge_name"`
+	BadgeDescription string     `bun:"badge_description"`
+	BadgeCategory    string     `bun:"badge_category"`
+	BadgeType        string     `bun:"badge_type"`
+	BadgeLevel       string     `bun:"badge_level"`
+	BadgeIcon        string     `bun:"badge_icon"`
+	BadgeColor       string     `bun:"badge_color"`
+	HideScore        bool       `bun:"hide_score"`
 }
 
 const recordSelect = `SELECT g.id AS grant_id, g.user_id, g.badge_id, g.verification_id, g.public_verification_id,

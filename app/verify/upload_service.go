@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"meritmark/app/credential"
+	"meritmark/db"
 )
 
 // FileResult is the answer of POST /verify/file: the verification response an id gets, plus
@@ -65,6 +66,40 @@ func (s *Service) recordOf(ctx context.Context, credentialID string) (*record, e
 	return r, nil
 }
 
+// walletCopyOf loads the grant a wallet copy was made from (app/oid4vci: a credential of
+// its own, id urn:uuid:..., bound to the holder's DID, with its own status index), found by
+// that index and the DID it was handed to; nil when pl is no copy we made.
+func (s *Service) walletCopyOf(ctx context.Context, pl *credential.Payload) (*record, error) {
+	if !strings.HasPrefix(pl.ID, "urn:uuid:") || pl.CredentialSubject.ID == "" {
+		return nil, nil
+	}
+	idx := pl.StatusIndexOf()
+	if idx <= 0 {
+		return nil, nil
+	}
+	var c struct {
+		PublicID string `bun:"public_verification_id"`
+	}
+	err := s.DB.NewSelect().TableExpr("wallet_copies AS w").ColumnExpr("g.public_verification_id").
+		Join("JOIN badge_grants AS g ON g.id = w.grant_id").
+		Where("w.status_index = ? AND w.holder_did = ?", idx, pl.CredentialSubject.ID).Scan(ctx, &c)
+	if db.IsNoRows(err) {
+		return nil, nil
+	}
+	if err != nil {
+		return nil, err
+	}
+	r, err := s.load(ctx, KindPublic, c.PublicID)
+	if errors.Is(err, ErrNotFound) {
+		return nil, nil
+	}
+	if err != nil {
+		return nil, err
+	}
+	r.walletCopyIndex = idx
+	return r, nil
+}
+
 // VerifyUpload runs on a credential file the checks an id gets: the issuer must be us (the
 // credential's id, issuer and key all on our origin), else it is reported untrusted and no
 // key is looked for; then the signature with our published keys, that it is a credential we
@@ -80,10 +115,19 @@ func (s *Service) VerifyUpload(ctx context.Context, up *Upload, requestOrigin st
 	out.Status = StatusInvalid
 
 	r, err := s.recordOf(ctx, pl.ID)
+	if err == nil && r == nil {
+		r, err = s.walletCopyOf(ctx, pl)
+	}
 	if err != nil {
 		return nil, err
 	}
-	verdict := credential.CheckTrust(s.trustedOrigins(ctx, requestOrigin, r), pl.ID, pl.Issuer.ID, pl.Iss, up.Kid)
+	id := pl.ID
+	if r != nil && r.walletCopyIndex > 0 {
+		// a urn:uuid names no origin: a copy found in our records stands for the grant's
+		// credential, and its issuer and key must still be ours
+		id = credential.CredentialURL(r.CredentialOrigin, r.PublicVerificationID)
+	}
+	verdict := credential.CheckTrust(s.trustedOrigins(ctx, requestOrigin, r), id, pl.Issuer.ID, pl.Iss, up.Kid)
 	out.TrustDetail = verdict.Detail
 	if !verdict.Trusted {
 		out.Status = StatusUntrusted
@@ -179,8 +223,22 @@ func (s *Service) revokedCopy(ctx context.Context, r *record, pl *credential.Pay
 // from the record, not from the copy.
 func matchesCopy(up *Upload, key *credential.Key, r *record, origin string) bool {
 	p := up.Payload
-	if p == nil || key == nil || p.ID != credential.CredentialURL(origin, r.PublicVerificationID) ||
-		p.ValidFrom != credential.Timestamp(r.GrantedAt) {
+	if p == nil || key == nil || p.ValidFrom != credential.Timestamp(r.GrantedAt) {
+		return false
+	}
+	if r.walletCopyIndex > 0 {
+		// a wallet copy: found by its own index and DID (walletCopyOf), signed by our
+		// did:web in either form
+		if p.StatusIndexOf() != r.walletCopyIndex || p.Issuer.ID != credential.DIDWeb(origin) {
+			return false
+		}
+		if up.Format == FormatJSON {
+			return true
+		}
+		return p.Jti == p.ID && p.Iss == p.Issuer.ID && p.Sub == p.CredentialSubject.ID &&
+			up.JWT.Header.Alg == credential.AlgES256 && credential.OurKid(origin, key.KID, up.JWT.Header.Kid)
+	}
+	if p.ID != credential.CredentialURL(origin, r.PublicVerificationID) {
 		return false
 	}
 	if up.Format == FormatJSON {
