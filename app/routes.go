@@ -36,7 +36,9 @@ func (a *App) routeTable() []web.Route {
 	}
 	var rs []web.Route
 	rs = append(rs, pages.New(d.Site, d.DB).Routes()...)
-	rs = append(rs, auth.New(d.DB, d.Site, d.Sessions, d.Limiter, d.Mailer).WithIssuer(d.Issuer).WithPolicy(d.Policy).WithEvents(d.Events).WithSecretKey(d.Config).WithMetrics(d.Metrics).Routes()...)
+	awards := award.New(d.DB, d.Site, d.Issuer, d.Mailer, d.Events)
+	rs = append(rs, auth.New(d.DB, d.Site, d.Sessions, d.Limiter, d.Mailer).WithIssuer(d.Issuer).WithPolicy(d.Policy).WithEvents(d.Events).WithSecretKey(d.Config).WithMetrics(d.Metrics).
+		WithSignupPrefill(awards.SignupPrefill).Routes()...)
 	rs = append(rs, user.New(d.DB, d.Site, d.Storage, d.Limiter, d.Events).Routes()...)
 	rs = append(rs, badge.New(d.DB, d.Site).Routes()...)
 	rs = append(rs, quiz.New(d.DB, d.Site, d.Limiter).Routes()...)
@@ -50,7 +52,7 @@ func (a *App) routeTable() []web.Route {
 	rs = append(rs, verify.New(d.DB, d.Site, d.Config, d.Issuer, d.Mailer).Routes()...)
 	rs = append(rs, grant.NewAdmin(d.DB, d.Site, d.Issuer, d.Mailer, d.Events).Routes()...)
 	rs = append(rs, verify.NewBulk(d.DB, d.Site, d.Config, d.Issuer, d.Limiter).Routes()...)
-	rs = append(rs, award.New(d.DB, d.Site, d.Issuer, d.Mailer, d.Events).Routes()...)
+	rs = append(rs, awards.Routes()...)
 	rs = append(rs, halloffame.New(d.DB, d.Site, d.Issuer).Routes()...)
 	rs = append(rs, account.New(account.Deps{DB: d.DB, Site: d.Site, Config: d.Config, Storage: d.Storage, Limiter: d.Limiter, Mailer: d.Mailer, Sessions: d.Sessions, Events: d.Events, Issuer: d.Issuer}).Routes()...)
 	rs = append(rs, obapi.New(d.DB, d.Site, d.Config, d.Issuer, d.Limiter).Routes()...)

@@ -5,6 +5,7 @@
 import islands from 'virtual:islands';
 import { subscribeSessionUser } from './lib/session-store';
 import { showNotice } from './lib/notice';
+import { localiseStatic, restoreUTC } from './lib/localtime';
 
 type Mode = 'load' | 'interaction';
 
@@ -18,7 +19,10 @@ function hydrate(el: HTMLElement): Promise<void> {
   }
   const props = JSON.parse(script.textContent || '{}');
   return Promise.all([import('./lib/hydrate'), load()])
-    .then(([{ hydrateIsland }, mod]) => hydrateIsland(el, mod.default, props, name))
+    .then(([{ hydrateIsland }, mod]) => {
+      restoreUTC(el); // React hydrates the server's text; LocalTime switches it again
+      hydrateIsland(el, mod.default, props, name);
+    })
     .catch((e) => console.error('island failed to load:', name, e));
 }
 
@@ -60,3 +64,5 @@ for (const el of document.querySelectorAll<HTMLElement>('[data-island]')) {
 
 // a notice the previous page left (views/lib/notice.ts)
 showNotice();
+// times outside islands in the reader's zone (islands switch theirs after hydration)
+localiseStatic();

@@ -1,6 +1,7 @@
 package auth
 
 import (
+	"context"
 	"log/slog"
 	"net"
 	"strconv"
@@ -23,8 +24,20 @@ import (
 
 // Handler is the HTTP side of the auth feature.
 type Handler struct {
-	svc  *Service
-	site *web.Site
+	svc     *Service
+	site    *web.Site
+	prefill SignupPrefill
+}
+
+// SignupPrefill answers, for the sign-up page's next address, the e-mail address the
+// form starts with and the name of the badge waiting for it (both empty for none): a
+// claim link of a direct award (/claim/{token}) prefills the address it was sent to.
+type SignupPrefill func(ctx context.Context, next string) (email, badgeName string)
+
+// WithSignupPrefill has the sign-up page prefill its form from next (see SignupPrefill).
+func (h *Handler) WithSignupPrefill(f SignupPrefill) *Handler {
+	h.prefill = f
+	return h
 }
 
 // New makes the handler.

@@ -36,8 +36,24 @@ func (h *Handler) signupPage(c fiber.Ctx) error {
 	if web.Viewer(c) != nil {
 		return c.Redirect().To("/")
 	}
-	return h.site.Render(c, "SignupPage", fiber.Map{"next": SafeNext(c.Query("next"))},
-		web.Meta{Title: "Sign Up", Description: "Create your Meritmark account and start earning verified professional badges.", Path: "/signup"})
+	next := SafeNext(c.Query("next"))
+	props := fiber.Map{"next": next}
+	prefilled := false
+	if h.prefill != nil {
+		if email, badge := h.prefill(c.Context(), next); email != "" {
+			props["email"], props["claimBadge"], prefilled = email, badge, true
+		}
+	}
+	if !prefilled {
+		return h.site.Render(c, "SignupPage", props,
+			web.Meta{Title: "Sign Up", Description: "Create your Meritmark account and start earning verified professional badges.", Path: "/signup"})
+	}
+	// the address came from a claim link: kept out of caches, referrers and indexes
+	c.Set("Referrer-Policy", "no-referrer")
+	err := h.site.Render(c, "SignupPage", props,
+		web.Meta{Title: "Sign Up", Description: "Create your Meritmark account and start earning verified professional badges.", Path: "/signup", NoIndex: true})
+	c.Set("Cache-Control", "no-store")
+	return err
 }
 
 // GET /reset-password?email=…&token=…: the page shows 'Invalid Reset Link' when either is

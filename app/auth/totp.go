@@ -15,6 +15,7 @@ import (
 	"github.com/pquerna/otp/totp"
 	"github.com/uptrace/bun"
 
+	"meritmark/app/mail"
 	"meritmark/app/metrics"
 	"meritmark/app/model"
 	"meritmark/app/web"
@@ -224,12 +225,15 @@ func (s *Service) EnableTOTP(ctx context.Context, u *model.User, code string) ([
 		if n, _ := res.RowsAffected(); n != 1 {
 			return web.Conflict(MsgMFAAlreadyOn)
 		}
-		codes, err = replaceRecoveryCodes(ctx, tx, u.ID, now)
-		return err
+		if codes, err = replaceRecoveryCodes(ctx, tx, u.ID, now); err != nil {
+			return err
+		}
+		return mail.Queue(ctx, tx, twoStepMail(u, true))
 	})
 	if err != nil {
 		return nil, err
 	}
+	s.kick()
 	return codes, nil
 }
 
@@ -248,14 +252,47 @@ func (s *Service) DisableTOTP(ctx context.Context, u *model.User, password strin
 	if err := s.checkCurrentPassword(ctx, u, password, now); err != nil {
 		return err
 	}
-	return s.DB.RunInTx(ctx, nil, func(ctx context.Context, tx bun.Tx) error {
+	err := s.DB.RunInTx(ctx, nil, func(ctx context.Context, tx bun.Tx) error {
 		if _, err := tx.NewUpdate().Model((*model.User)(nil)).Set("totp_secret = ''").Set("totp_enabled_at = NULL").
 			Set("updated_at = ?", now).Where("id = ?", u.ID).Exec(ctx); err != nil {
 			return err
 		}
-		_, err := tx.NewDelete().Model((*RecoveryCode)(nil)).Where("user_id = ?", u.ID).Exec(ctx)
-		return err
+		if _, err := tx.NewDelete().Model((*RecoveryCode)(nil)).Where("user_id = ?", u.ID).Exec(ctx); err != nil {
+			return err
+		}
+		return mail.Queue(ctx, tx, twoStepMail(u, false))
 	})
+	if err == nil {
+		s.kick()
+	}
+	return err
+}
+
+// Subjects of the security notices sent when two-step sign-in is switched on or off.
+const (
+	MailTwoStepOn  = "Two-step sign-in is on for your Meritmark account"
+	MailTwoStepOff = "Two-step sign-in was switched off for your Meritmark account"
+)
+
+// twoStepMail tells u that two-step sign-in was switched on or off, so that a change
+// made by someone else with the password is noticed.
+func twoStepMail(u *model.User, on bool) mail.Message {
+	l := mail.Letter{To: u.Email, Greeting: "Hello " + u.Name + ",", SignOff: "The Meritmark team"}
+	if on {
+		l.Subject = MailTwoStepOn
+		l.Paragraphs = []mail.Paragraph{
+			{Text: "Two-step sign-in was just switched on for your Meritmark account (" + u.Email + "). From now on, signing in asks for a code from your authenticator app after your password."},
+			{Text: "Keep your recovery codes somewhere safe: each one signs you in once if you lose your phone."},
+		}
+		l.Small = []string{"If this was not you, reset your password right away from the login page and contact our support team."}
+	} else {
+		l.Subject = MailTwoStepOff
+		l.Paragraphs = []mail.Paragraph{
+			{Text: "Two-step sign-in was just switched off for your Meritmark account (" + u.Email + "), and its recovery codes no longer work. Signing in now asks only for your password."},
+		}
+		l.Small = []string{"If this was not you, reset your password right away from the login page, switch two-step sign-in on again from your profile, and contact our support team."}
+	}
+	return l.Message()
 }
 
 func (s *Service) reserveMFA(ctx context.Context, cs []count, now time.Time) error {

@@ -49,6 +49,10 @@ func TestTOTPEnrolSignInSkewReplayAndRecovery(t *testing.T) {
 		t.Fatal("recovery codes not stored as hashes")
 	}
 	c.Post("/auth/2fa/setup", nil).ExpectMsg(409, auth.MsgMFAAlreadyOn)
+	// a security notice goes out through the outbox, once
+	if n := countRows(t, e, "outbox", "to_addr = ? AND subject = ?", u.Email, auth.MailTwoStepOn); n != 1 {
+		t.Fatalf("two-step on notices: %d", n)
+	}
 
 	// sign-in now asks for the code: no session from the password alone
 	s := e.Client()
@@ -85,7 +89,13 @@ func TestTOTPEnrolSignInSkewReplayAndRecovery(t *testing.T) {
 
 	// a member may switch it off with the password
 	c.Post("/auth/2fa/disable", map[string]any{"password": "wrong-kettle"}).ExpectMsg(400, auth.MsgCurrentWrong)
+	if n := countRows(t, e, "outbox", "to_addr = ? AND subject = ?", u.Email, auth.MailTwoStepOff); n != 0 {
+		t.Fatalf("a refused switch-off sent %d notices", n)
+	}
 	c.Post("/auth/2fa/disable", map[string]any{"password": "kettle-lamp-91"}).ExpectMsg(200, auth.MsgMFADisabled)
+	if n := countRows(t, e, "outbox", "to_addr = ? AND subject = ?", u.Email, auth.MailTwoStepOff); n != 1 {
+		t.Fatalf("two-step off notices: %d", n)
+	}
 	login(e.Client(), "two@example.com", "kettle-lamp-91").ExpectMsg(200, auth.MsgLoggedIn)
 }
 

@@ -2,6 +2,7 @@ package award_test
 
 import (
 	"net/http"
+	"net/url"
 	"regexp"
 	"strings"
 	"sync/atomic"
@@ -112,6 +113,19 @@ func TestAwardValidation(t *testing.T) {
 
 // The whole flow: an address with no account is awarded a badge, opens the link, signs up
 // with that address and claims it; the link then works no more.
+// signupPrefill answers the e-mail address and badge name /signup?next=… starts with.
+func signupPrefill(t *testing.T, c *apptest.Client, next string) (string, string) {
+	t.Helper()
+	r, props := c.Page("/signup?next=" + url.QueryEscape(next))
+	if r.Status != http.StatusOK {
+		t.Fatalf("sign-up page %d", r.Status)
+	}
+	p, _ := props["page"].(map[string]any)
+	email, _ := p["email"].(string)
+	badge, _ := p["claimBadge"].(string)
+	return email, badge
+}
+
 func TestAwardToAnAddressWithoutAccount(t *testing.T) {
 	f := newFx(t)
 	tok := f.send(t, " Kim@Example.com ")
@@ -121,6 +135,15 @@ func TestAwardToAnAddressWithoutAccount(t *testing.T) {
 	}
 	if st, s := pageState(t, f.e.Client(), strings.Repeat("A", 43)); st != http.StatusNotFound || s != "invalid" {
 		t.Fatalf("unknown token page %d %q", st, s)
+	}
+	// the claim link's sign-up starts with the awarded address (and only an open award's)
+	if email, badge := signupPrefill(t, f.e.Client(), "/claim/"+tok); email != "kim@example.com" || badge != f.badge.Name {
+		t.Fatalf("sign-up prefill %q %q", email, badge)
+	}
+	for _, next := range []string{"/claim/" + strings.Repeat("A", 43), "/claim/" + tok + "/x", "/badges", ""} {
+		if email, _ := signupPrefill(t, f.e.Client(), next); email != "" {
+			t.Fatalf("sign-up with next %q prefilled %q", next, email)
+		}
 	}
 	// someone else signed in: refused, nothing issued
 	other, oc := f.e.Member("other@example.com")
@@ -140,6 +163,9 @@ func TestAwardToAnAddressWithoutAccount(t *testing.T) {
 		t.Fatal(err)
 	}
 	kc.Post("/awards/claim", map[string]any{"token": tok}).ExpectMsg(http.StatusForbidden, award.MsgConfirmFirst)
+	if _, props := kc.Page("/claim/" + tok); props["page"].(map[string]any)["unconfirmed"] != true {
+		t.Fatalf("the claim page does not ask for the confirmation: %v", props["page"])
+	}
 	if len(f.grants(t, kim.ID)) != 0 {
 		t.Fatal("issued to an unconfirmed address")
 	}
@@ -179,6 +205,9 @@ func TestAwardToAnAddressWithoutAccount(t *testing.T) {
 	kc.Post("/awards/claim", map[string]any{"token": tok}).ExpectMsg(http.StatusConflict, award.MsgLinkUsed)
 	if _, s := pageState(t, kc, tok); s != "claimed" {
 		t.Errorf("page after claim %q", s)
+	}
+	if email, _ := signupPrefill(t, f.e.Client(), "/claim/"+tok); email != "" {
+		t.Errorf("a claimed award still prefills the sign-up: %q", email)
 	}
 	// the holder cannot be awarded the badge again while it is valid
 	f.admin.Post("/admin/awards", map[string]any{"badgeId": f.badge.ID, "email": "kim@example.com"}).ExpectMsg(http.StatusConflict, award.MsgAlreadyHolds)

@@ -228,6 +228,8 @@ type PageProps struct {
 	MaskedEmail string     `json:"maskedEmail"`
 	Note        string     `json:"note"`
 	ExpiresAt   *time.Time `json:"expiresAt"`
+	// Unconfirmed: the right member is signed in but has not confirmed the address yet
+	Unconfirmed bool `json:"unconfirmed"`
 }
 
 func mask(email string) string {
@@ -272,6 +274,27 @@ func (h *Handler) page(c fiber.Ctx) error {
 		p.State = "wrong"
 	default:
 		p.State = "ready"
+		p.Unconfirmed = !u.EmailVerified()
 	}
 	return h.Site.Render(c, "ClaimAwardPage", p, meta)
+}
+
+// SignupPrefill answers, for the sign-up page's next address, the address an open award
+// was sent to and its badge's name when next is that award's claim link (/claim/{token});
+// empty otherwise. Whoever holds the link got it at that address, and the account must
+// be made with it (and confirmed) to claim the badge.
+func (h *Handler) SignupPrefill(ctx context.Context, next string) (string, string) {
+	tok, ok := strings.CutPrefix(next, "/claim/")
+	if !ok || strings.ContainsAny(tok, "/?#") {
+		return "", ""
+	}
+	a, err := find(ctx, h.DB, tok, false)
+	if err != nil || a == nil || a.ClaimedAt != nil || a.WithdrawnAt != nil || !h.now().Before(a.ExpiresAt) {
+		return "", ""
+	}
+	var b model.Badge
+	if err := h.DB.NewSelect().Model(&b).Column("name").Where("id = ?", a.BadgeID).Scan(ctx); err != nil {
+		return "", ""
+	}
+	return a.Email, b.Name
 }

@@ -698,8 +698,14 @@ func TestPaymentPages(t *testing.T) {
 		t.Fatal("approved not shown")
 	}
 	st, p = state("/payment-failed/" + f.badge.ID)
-	if st != 200 || p["badge"].(map[string]any)["name"] != f.badge.Name {
+	if st != 200 || p["badge"].(map[string]any)["name"] != f.badge.Name || p["applicationState"] != payment.PageApproved {
 		t.Fatalf("failed page: %d %v", st, p)
+	}
+	// a badge never applied for: there was no payment to fail, and the page says so
+	other := f.addBadge("Never Applied", "Design", 19)
+	st, p = state("/payment-failed/" + other.ID)
+	if st != 200 || p["badge"].(map[string]any)["name"] != other.Name || p["applicationState"] != payment.PageNoApplication {
+		t.Fatalf("failed page, never applied: %d %v", st, p)
 	}
 }
 
@@ -729,6 +735,9 @@ func TestFreeBadgeNeedsNoPayment(t *testing.T) {
 	apptest.Expect(t, "payment page", d,
 		apptest.Eq("d[\"state\"]", d["state"], payment.PageInReview),
 		apptest.True("d[\"lastPayment\"] == nil", d["lastPayment"] == nil))
+	if r, _ := c.Page("/payment/" + free.ID); !strings.Contains(r.Text(), "<title>No payment needed: Community Helper | Meritmark</title>") {
+		t.Error("the free badge's payment page is not titled 'No payment needed'")
+	}
 	r, props := c.Page("/payment-success/" + free.ID)
 	pg := props["page"].(map[string]any)
 	apptest.Expect(t, "success page of a free application", pg,

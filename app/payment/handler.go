@@ -289,6 +289,9 @@ func (h *Handler) paymentPage(c fiber.Ctx) error {
 	title := "Payment"
 	if d.Badge != nil {
 		title = "Payment: " + d.Badge.Name
+		if free := d.Badge.Price <= 0; (d.Quote == nil && free) || (d.Quote != nil && d.Quote.OriginalAmount <= 0) {
+			title = "No payment needed: " + d.Badge.Name
+		}
 	}
 	return h.site.Render(c, "PaymentPage", fiber.Map{"data": d, "provider": h.provider, "badgeId": c.Params("badgeId")},
 		web.Meta{Title: title, NoIndex: true, Status: status})
@@ -327,13 +330,17 @@ func (h *Handler) successPage(c fiber.Ctx) error {
 		web.Meta{Title: title, NoIndex: true})
 }
 
+// failedPage: the payment did not go through. For a badge the member never applied for
+// there was no payment to fail: the page says so and offers the badge instead of a retry.
 func (h *Handler) failedPage(c fiber.Ctx) error {
-	var badge *BadgeView
-	if id := c.Params("badgeId"); id != "" && len(id) == 24 {
-		if b, err := badgeByID(c.Context(), h.Svc.DB, id); err == nil {
-			badge = badgeView(b)
-		}
+	d, err := h.Svc.Page(c.Context(), web.Viewer(c), c.Params("badgeId"))
+	if err != nil {
+		return err
 	}
-	return h.site.Render(c, "PaymentFailedPage", fiber.Map{"badge": badge, "badgeId": c.Params("badgeId")},
-		web.Meta{Title: "Payment failed", NoIndex: true})
+	title := "Payment failed"
+	if d.State == PageNoApplication {
+		title = "No application for this badge"
+	}
+	return h.site.Render(c, "PaymentFailedPage", fiber.Map{"badge": d.Badge, "badgeId": c.Params("badgeId"), "applicationState": d.State},
+		web.Meta{Title: title, NoIndex: true})
 }

@@ -2,7 +2,7 @@
 // a new credential linking to the one it renews; each is listed with its status.
 import History from 'lucide-react/icons/history';
 import { Card, Chip } from './ui';
-import { date } from '../lib/format';
+import { LocalTime } from './LocalTime';
 
 export type HistoryItem = { verifyPath: string; issuedAt: string; expiresAt: string | null; status: string; current: boolean };
 
@@ -19,8 +19,8 @@ export function GrantHistory({ items }: { items: HistoryItem[] }) {
       <ol className="mt-3 space-y-2">
         {items.map((it, i) => (
           <li key={it.verifyPath} className="flex flex-wrap items-center gap-x-3 gap-y-1 rounded-md border px-3 py-2 text-sm">
-            <span className="font-medium">{i === items.length - 1 ? 'First issued' : 'Renewed'} {date(it.issuedAt)}</span>
-            {it.expiresAt && <span className="text-muted-foreground">valid until {date(it.expiresAt)}</span>}
+            <span className="font-medium">{i === items.length - 1 ? 'First issued' : 'Renewed'} <LocalTime iso={it.issuedAt} /></span>
+            {it.expiresAt && <span className="text-muted-foreground">valid until <LocalTime iso={it.expiresAt} /></span>}
             <Chip tone={TONE[it.status] || 'secondary'}>{LABEL[it.status] || it.status}</Chip>
             {it.current ? (
               <span className="ml-auto text-xs text-muted-foreground">This credential</span>

@@ -2,7 +2,7 @@
 // expired, revoked, renewed): the server computes it once (app/grant StandingOf); the
 // views only show its label.
 import { Chip } from './ui';
-import { date } from '../lib/format';
+import { LocalTime } from './LocalTime';
 
 export type Standing = {
   state: 'valid' | 'expiring' | 'expired' | 'revoked' | 'renewed' | string;
@@ -27,7 +27,7 @@ export function GrantStanding({ s, className }: { s: Standing | null | undefined
       </Chip>{' '}
       <span className="text-xs text-muted-foreground" data-testid="grant-standing-label">
         {s.label}
-        {s.renewedOn && s.state !== 'renewed' ? ` · Renewed ${date(s.renewedOn)}` : ''}
+        {s.renewedOn && s.state !== 'renewed' ? <> · Renewed <LocalTime iso={s.renewedOn} /></> : ''}
       </span>
     </span>
   );

@@ -8,7 +8,8 @@ export function Actions({ children }: { children: ReactNode }) {
 }
 
 /** A centred card with a round icon, a title and text: the pages' states. */
-export function StateCard({ icon, title, tone, testid, children }: { icon: ReactNode; title: string; tone: 'success' | 'primary' | 'warning' | 'destructive'; testid: string; children: ReactNode }) {
+export function StateCard({ icon, title, tone, testid, children, h1 }: { icon: ReactNode; title: string; tone: 'success' | 'primary' | 'warning' | 'destructive'; testid: string; children: ReactNode; h1?: boolean }) {
+  const H = h1 ? 'h1' : 'h2';
   return (
     <Card className="mx-auto max-w-2xl" data-testid={testid}>
       <CardContent className="flex flex-col items-center p-8 text-center sm:p-10">
@@ -21,7 +22,7 @@ export function StateCard({ icon, title, tone, testid, children }: { icon: React
         >
           {icon}
         </span>
-        <h2 className="mt-5 text-xl font-bold tracking-tight sm:text-2xl">{title}</h2>
+        <H className="mt-5 text-xl font-bold tracking-tight sm:text-2xl">{title}</H>
         <div className="mt-2 max-w-lg text-muted-foreground">{children}</div>
       </CardContent>
     </Card>

@@ -10,8 +10,8 @@ import X from 'lucide-react/icons/x';
 import { api, errorMessage } from '../lib/api';
 import { useResource } from '../lib/hooks/useResource';
 import { toast, toastError } from '../lib/toast';
-import { dateTime } from '../lib/format';
 import { Button, Card, CardContent, CardDescription, CardHeader, CardTitle, Chip, LinkButton } from '../components/ui';
+import { LocalTime } from '../components/LocalTime';
 
 export type AccountSecurityProps = { email: string; emailVerified: boolean; twoFactorEnabled: boolean; waitingBadges?: string[] };
 
@@ -130,7 +130,7 @@ export default function AccountSecurity({ email, emailVerified, twoFactorEnabled
                         {s.device} {s.current && <Chip className="text-xs">This device</Chip>}
                       </p>
                       <p className="truncate text-xs text-muted-foreground">
-                        {s.ip} · last used {dateTime(s.lastSeenAt)} · signed in {dateTime(s.createdAt)}
+                        {s.ip} · last used <LocalTime iso={s.lastSeenAt} withTime /> · signed in <LocalTime iso={s.createdAt} withTime />
                       </p>
                     </div>
                     <Button variant="ghost" size="sm" onClick={() => end(s)} disabled={busy === s.id} aria-label={`Sign out ${s.device}`}>

@@ -21,11 +21,11 @@ import Upload from 'lucide-react/icons/upload';
 import { Button, Chip, Input, LinkButton, buttonClass } from '../components/ui';
 import { Dialog, DialogContent, DialogDescription, DialogHeader, DialogTitle } from '../components/dialog';
 import { statusLabel, type BadgeApplication, type BadgeGrant } from '../lib/badges';
-import { date, dateTime } from '../lib/format';
 import { GrantStanding } from '../components/GrantStanding';
 import { toast, toastError } from '../lib/toast';
 import { cn } from '../lib/cn';
 import { AddToWallet } from '../components/wallet/AddToWallet';
+import { LocalTime } from '../components/LocalTime';
 
 export type BadgeActionsProps = {
   badgeId: string;
@@ -79,7 +79,7 @@ export default function BadgeActions({ badgeId, badgeName, type, actions, applic
           <dl className="mt-3 grid gap-2 text-sm">
             <div className="flex flex-wrap justify-between gap-x-3">
               <dt className="text-muted-foreground">Granted</dt>
-              <dd className="font-medium" data-testid="granted-at">{date(grant.grantedAt)}</dd>
+              <dd className="font-medium" data-testid="granted-at"><LocalTime iso={grant.grantedAt} /></dd>
             </div>
             <div>
               <dt className="sr-only">State</dt>
@@ -113,8 +113,8 @@ export default function BadgeActions({ badgeId, badgeName, type, actions, applic
             <Chip tone={statusTone[status as keyof typeof statusTone] || 'secondary'}>{statusLabel(status, application.paymentProcessing)}</Chip>
           </div>
           <p className="mt-2 text-sm text-muted-foreground">
-            Submitted {date(application.createdAt)}
-            {application.reviewedAt && <> · Reviewed {date(application.reviewedAt)}</>}
+            Submitted <LocalTime iso={application.createdAt} />
+            {application.reviewedAt && <> · Reviewed <LocalTime iso={application.reviewedAt} /></>}
           </p>
           {status === 'pending' && (
             <p className="mt-3 flex gap-2 text-sm">
@@ -177,7 +177,7 @@ export default function BadgeActions({ badgeId, badgeName, type, actions, applic
 
       {actions.nextAttemptAt && (
         <p className="rounded-md border border-warning/40 bg-warning/10 px-3 py-2 text-sm" data-testid="start-locked">
-          Your next quiz attempt opens {dateTime(actions.nextAttemptAt)}.
+          Your next quiz attempt opens <LocalTime iso={actions.nextAttemptAt} withTime />.
         </p>
       )}
 

@@ -16,6 +16,7 @@ import type { Shell } from '../lib/shell';
 import { useSessionUser } from '../lib/hooks/useSessionUser';
 import { buttonClass } from '../components/ui';
 import { MenuButton } from '../components/MenuButton';
+import { initials } from '../lib/format';
 
 export const NAV_LINKS = [
   { href: '/', label: 'Home' },
@@ -100,8 +101,8 @@ async function logout() {
 function Avatar({ name, url, className }: { name: string; url: string; className?: string }) {
   if (url) return <img src={url} alt="" className={cn('rounded-full object-cover', className)} />;
   return (
-    <span className={cn('flex items-center justify-center rounded-full bg-primary/15 text-xs font-semibold text-primary', className)}>
-      {name.trim().charAt(0).toUpperCase() || '?'}
+    <span className={cn('flex items-center justify-center rounded-full bg-primary/15 text-xs font-semibold text-primary', className)} data-testid="header-initials">
+      {initials(name)}
     </span>
   );
 }

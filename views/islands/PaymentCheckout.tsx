@@ -171,6 +171,24 @@ export default function PaymentCheckout({ badge, quote: base, provider, lastPaym
     setSimBusy(null);
   };
 
+  // --- the action bar of narrow screens: the total and the start button stay at hand
+  // while the pay card is still below the fold (hidden once it is reached)
+  const payRef = useRef<HTMLDivElement>(null);
+  const [payBelow, setPayBelow] = useState(true);
+  useEffect(() => {
+    const el = payRef.current;
+    if (!el || typeof IntersectionObserver === 'undefined') return;
+    const io = new IntersectionObserver(([e]) => setPayBelow(!e.isIntersecting && e.boundingClientRect.top > 0));
+    io.observe(el);
+    return () => io.disconnect();
+  }, []);
+  const barAction = () => {
+    if (quote.freeGrant) return void applyFreeGrant();
+    if (showProvider && provider.mode !== 'paypal') return void startSimulator();
+    // PayPal's own buttons live in its frames: bring them into view
+    payRef.current?.scrollIntoView({ behavior: 'smooth', block: 'center' });
+  };
+
   // --- a free grant
   const applyFreeGrant = async () => {
     if (!applied?.code) return;
@@ -249,6 +267,7 @@ export default function PaymentCheckout({ badge, quote: base, provider, lastPaym
           </CardContent>
         </Card>
 
+        <div ref={payRef} data-testid="pay-card">
         <Card>
           <CardHeader>
             <CardTitle className="flex items-center gap-2">
@@ -308,11 +327,33 @@ export default function PaymentCheckout({ badge, quote: base, provider, lastPaym
             )}
           </CardContent>
         </Card>
+        </div>
       </div>
 
       <div className="order-first lg:order-none lg:col-span-2 lg:sticky lg:top-24">
         <OrderSummary badgeName={badge.name} quote={quote} />
       </div>
+
+      {(showProvider || quote.freeGrant) && (
+        <div
+          className={cn(
+            'fixed inset-x-0 bottom-0 z-40 border-t bg-background/95 px-4 pt-3 pb-[max(0.75rem,env(safe-area-inset-bottom))] shadow-[0_-4px_12px_rgba(0,0,0,0.08)] backdrop-blur lg:hidden',
+            !payBelow && 'hidden',
+          )}
+          data-testid="pay-bar"
+        >
+          <div className="mx-auto flex max-w-xl items-center justify-between gap-3">
+            <p className="text-sm">
+              <span className="block text-muted-foreground">Total</span>
+              <span className="text-lg font-bold" data-testid="pay-bar-total">{money(quote.finalAmount)}</span>
+            </p>
+            <Button size="lg" variant={quote.freeGrant ? 'success' : 'default'} onClick={barAction} disabled={processing} data-testid="pay-bar-start">
+              {processing ? <Loader2 className="animate-spin" /> : quote.freeGrant ? <Gift /> : <Lock />}
+              {quote.freeGrant ? 'Apply Free Grant Coupon' : `Pay ${money(quote.finalAmount)}`}
+            </Button>
+          </div>
+        </div>
+      )}
 
       <Dialog open={!!simOrder} onOpenChange={(open) => !open && !simBusy && cancelled()}>
         <DialogContent data-testid="paypal-sim-dialog" aria-describedby="sim-desc">

@@ -17,7 +17,6 @@ import Sparkles from 'lucide-react/icons/sparkles';
 import UserRound from 'lucide-react/icons/user-round';
 import { publishSessionUser } from '../lib/session-store';
 import { toast, toastError } from '../lib/toast';
-import { date } from '../lib/format';
 import { Button, Card, CardContent, CardDescription, CardHeader, CardTitle, Chip, LinkButton } from '../components/ui';
 import { AddToWallet } from '../components/wallet/AddToWallet';
 import { BadgeIcon } from '../components/badges';
@@ -27,6 +26,7 @@ import { copyText, fromApi, type ApiUser, type EarnedBadge, type User } from '..
 import { Avatar } from '../components/avatar';
 import { ConnectedApps } from '../components/profile/ConnectedApps';
 import { DetailsForm } from '../components/profile/DetailsForm';
+import { LocalTime } from '../components/LocalTime';
 
 // the picture dialog's code loads when the member first opens it
 const PictureDialog = lazy(() => import('../components/profile/PictureDialog').then((m) => ({ default: m.PictureDialog })));
@@ -167,7 +167,7 @@ export default function Profile({ user: initial, badges, origin, held, categorie
                       <p className="font-semibold">{b.name}</p>
                       <div className="mt-1 flex flex-wrap items-center gap-x-3 gap-y-1 text-xs text-muted-foreground">
                         <Chip tone="outline">{b.category}</Chip>
-                        <span>Earned {date(b.earnedDate)}</span>
+                        <span>Earned <LocalTime iso={b.earnedDate} /></span>
                       </div>
                       <p className="mt-1.5">
                         <GrantStanding s={b.standing} />

@@ -41,7 +41,8 @@ export default function ResetPasswordForm({ email, token }: ResetPasswordFormPro
           </div>
           <div className="space-y-2">
             <Label htmlFor="reset-password">New Password</Label>
-            <PasswordInput id="reset-password" name="newPassword" autoComplete="new-password" required minLength={8} maxLength={128} placeholder="At least 8 characters" autoFocus />
+            <PasswordInput id="reset-password" name="newPassword" autoComplete="new-password" required minLength={8} maxLength={128} placeholder="At least 8 characters" aria-describedby="reset-password-hint" autoFocus />
+            <p id="reset-password-hint" className="text-xs text-muted-foreground">8 to 128 characters. Common or easy-to-guess passwords are refused. A few unrelated words work well.</p>
           </div>
           <div className="space-y-2">
             <Label htmlFor="reset-confirm">Confirm New Password</Label>

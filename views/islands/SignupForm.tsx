@@ -8,11 +8,12 @@ import { FormError, PasswordInput, safeNext } from '../components/account';
 
 const MSG_CHECK_INBOX = 'Check your inbox: if this address already has an account, we have emailed its owner. Log in instead, or use Forgot Password.';
 
-/** error, name and email come back from a plain form post (JavaScript off) that failed. */
-export type SignupFormProps = { next: string; error?: string; name?: string; email?: string };
+/** error, name and email come back from a plain form post (JavaScript off) that failed;
+ * from a claim link, email is the address the award was sent to and claimBadge its badge. */
+export type SignupFormProps = { next: string; error?: string; name?: string; email?: string; claimBadge?: string };
 
 /** Full name, email, password and confirmation; signs the new member in. */
-export default function SignupForm({ next, error, name, email }: SignupFormProps) {
+export default function SignupForm({ next, error, name, email, claimBadge }: SignupFormProps) {
   const [busy, setBusy] = useState(false);
 
   const submit = async (e: FormEvent<HTMLFormElement>) => {
@@ -55,6 +56,14 @@ export default function SignupForm({ next, error, name, email }: SignupFormProps
     <Card>
       <CardContent className="pt-6">
         {error && <FormError message={error} />}
+        {claimBadge && (
+          <div role="note" className="mb-4 rounded-lg border border-primary/30 bg-primary/5 px-4 py-3 text-sm" data-testid="signup-claim-note">
+            <p className="font-medium">The {claimBadge} badge was awarded to {email}.</p>
+            <p className="mt-1 text-muted-foreground">
+              Create your account with this address, then confirm it with the link we e-mail you: the badge can be claimed once the address is confirmed.
+            </p>
+          </div>
+        )}
         {/* without JavaScript the browser posts this form to /signup (urlencoded) */}
         <form method="post" action="/signup" onSubmit={submit} className="space-y-4" aria-busy={busy}>
           <input type="hidden" name="next" value={next} />
@@ -70,7 +79,7 @@ export default function SignupForm({ next, error, name, email }: SignupFormProps
             <Label htmlFor="signup-password">Password</Label>
             <PasswordInput id="signup-password" name="password" autoComplete="new-password" required minLength={8} maxLength={128} aria-describedby="signup-password-hint" placeholder="At least 8 characters" />
             <p id="signup-password-hint" className="text-xs text-muted-foreground">
-              8 to 128 characters. A long passphrase is easiest to remember.
+              8 to 128 characters. Common or easy-to-guess passwords are refused. A few unrelated words work well.
             </p>
           </div>
           <div className="space-y-2">

@@ -141,8 +141,9 @@ export default function VerifyBadge(p: VerifyBadgeProps) {
     void check(id, true);
   }
 
-  return (
-    <div className="space-y-6">
+  // a shared link (/verify/{id}) opens on its verdict: the result comes before the form
+  const [resultFirst] = useState(!!p.query);
+  const form = (
       <Card className="p-5 sm:p-6">
         <form method="get" action="/verify-badge" onSubmit={onSubmit} className="space-y-3" role="search" aria-label="Verify a badge">
           <Label htmlFor="verification-id">Verification ID</Label>
@@ -226,7 +227,8 @@ export default function VerifyBadge(p: VerifyBadgeProps) {
           </p>
         </div>
       </Card>
-
+  );
+  const result = (
       <div ref={resultRef} tabIndex={-1} aria-live="polite" className="outline-none" data-testid="verify-result" data-state={stateName(state)}>
         {state.fileError ? (
           <Card className="flex items-start gap-3 border-destructive/40 bg-destructive/5 p-5" role="alert" data-testid="verify-file-error">
@@ -251,6 +253,11 @@ export default function VerifyBadge(p: VerifyBadgeProps) {
           </Card>
         ) : null}
       </div>
+  );
+  return (
+    <div className="space-y-6" data-result-first={resultFirst || undefined}>
+      {resultFirst ? result : form}
+      {resultFirst ? form : result}
     </div>
   );
 }

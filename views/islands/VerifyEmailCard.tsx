@@ -4,16 +4,16 @@ import LoaderCircle from 'lucide-react/icons/loader-circle';
 import MailCheck from 'lucide-react/icons/mail-check';
 import MailX from 'lucide-react/icons/mail-x';
 import { api, errorMessage } from '../lib/api';
-import { useShell } from '../lib/shell';
 import { Button, Card, CardContent, LinkButton } from '../components/ui';
 
-export type VerifyEmailCardProps = { token: string };
+/** member: who is signed in on this browser (from the page; null when nobody is). */
+export type VerifyEmailCardProps = { token: string; member: { name: string; email: string } | null };
 
 type State = { kind: 'ready' } | { kind: 'busy' } | { kind: 'done'; grants: number } | { kind: 'failed'; msg: string };
 
 /** One button that confirms the address of the link's token. */
-export default function VerifyEmailCard({ token }: VerifyEmailCardProps) {
-  const { user } = useShell();
+export default function VerifyEmailCard({ token, member }: VerifyEmailCardProps) {
+  const user = member;
   const [state, setState] = useState<State>(token ? { kind: 'ready' } : { kind: 'failed', msg: 'This confirmation link is incomplete. Open the link from your email again.' });
 
   const confirm = async () => {
@@ -61,6 +61,11 @@ export default function VerifyEmailCard({ token }: VerifyEmailCardProps) {
               <MailCheck className="h-6 w-6" aria-hidden="true" />
             </span>
             <p className="mt-4 text-muted-foreground">Confirm that this address is yours to receive the badges you earn.</p>
+            {user && (
+              <p className="mt-2 text-sm text-muted-foreground" data-testid="verify-email-member">
+                You are signed in as <span className="font-medium text-foreground">{user.name}</span> ({user.email}).
+              </p>
+            )}
             <Button onClick={confirm} disabled={state.kind === 'busy'} className="mt-6 w-full" data-testid="verify-email-submit">
               {state.kind === 'busy' ? <LoaderCircle className="animate-spin" aria-hidden="true" /> : <MailCheck aria-hidden="true" />}
               {state.kind === 'busy' ? 'Confirming...' : 'Confirm my email'}

@@ -1,6 +1,6 @@
 // Formatting without Intl (the server bundle runs in bare V8: keep output identical on
 // server and client so hydration matches).
-const MONTHS = ['Jan', 'Feb', 'Mar', 'Apr', 'May', 'Jun', 'Jul', 'Aug', 'Sep', 'Oct', 'Nov', 'Dec'];
+export const MONTHS = ['Jan', 'Feb', 'Mar', 'Apr', 'May', 'Jun', 'Jul', 'Aug', 'Sep', 'Oct', 'Nov', 'Dec'];
 
 /** $49.00 from dollars. */
 export function money(dollars: number): string {

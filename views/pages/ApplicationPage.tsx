@@ -13,10 +13,11 @@ import { Card, Chip, Container, LinkButton } from '../components/ui';
 import { Island } from '../components/Island';
 import { BadgeIcon, priceLabel } from '../components/badges';
 import { cn } from '../lib/cn';
-import { date, dateTime, fileSize } from '../lib/format';
+import { fileSize } from '../lib/format';
 import { levelLabel, typeLabel } from '../lib/badges';
 import { externalHref } from '../lib/url';
 import ApplicationForm, { type ApplicationFormProps, type Profile } from '../islands/ApplicationForm';
+import { LocalTime } from '../components/LocalTime';
 
 type FileView = { _id: string; kind: string; originalName: string; contentType: string; size: number; url: string };
 
@@ -226,9 +227,10 @@ function OpenApplication({ app, badgeId }: { app: Application; badgeId: string }
         testid={awaiting ? 'state-awaiting-payment' : 'state-pending'}
       >
         <p>
+          You applied on <LocalTime iso={app.createdAt} />.{' '}
           {awaiting
-            ? `You applied on ${date(app.createdAt)}. Complete the payment of ${priceLabel(app.price)} to send it to review.`
-            : `You applied on ${date(app.createdAt)}. Our team reviews applications within 2-3 business days and e-mails you the result.`}
+            ? `Complete the payment of ${priceLabel(app.price)} to send it to review.`
+            : 'Our team reviews applications within 2-3 business days and e-mails you the result.'}
         </p>
         <div className="mt-6 flex flex-wrap justify-center gap-3">
           {awaiting ? (
@@ -247,7 +249,7 @@ function OpenApplication({ app, badgeId }: { app: Application; badgeId: string }
         <div className="p-6">
           <h3 className="font-semibold">What you sent</h3>
           <dl className="mt-4 grid gap-2.5 text-sm">
-            <Row label="Submitted">{dateTime(app.createdAt)}</Row>
+            <Row label="Submitted"><LocalTime iso={app.createdAt} withTime /></Row>
             {app.quizScore !== null && <Row label="Quiz score">{`${Math.round(app.quizScore * 10) / 10}%`}</Row>}
             {externalHref(app.portfolioUrl) && (
               <Row label="Portfolio">

@@ -11,7 +11,7 @@ import { BadgeIcon, priceLabel } from '../components/badges';
 import BadgeActions, { type BadgeActionsProps } from '../islands/BadgeActions';
 import BadgeCriteria from '../islands/BadgeCriteria';
 import { levelLabel, typeLabel, type Badge, type BadgeApplication, type BadgeGrant } from '../lib/badges';
-import { dateTime } from '../lib/format';
+import { LocalTime } from '../components/LocalTime';
 
 type Props = {
   notFound?: boolean;
@@ -220,7 +220,7 @@ function AssessmentCard({ a, badgeId }: { a: Assessment; badgeId: string }) {
         </p>
         {e && e.nextAttemptAt && !e.canStart && (
           <p className="mt-3 rounded-md border border-warning/40 bg-warning/10 px-3 py-2 text-sm" data-testid="badge-next-attempt">
-            Your next attempt opens {dateTime(e.nextAttemptAt)}.
+            Your next attempt opens <LocalTime iso={e.nextAttemptAt} withTime />.
           </p>
         )}
       </CardContent>

@@ -2,7 +2,7 @@ import Award from 'lucide-react/icons/award';
 import LinkIcon from 'lucide-react/icons/link';
 import { Island } from '../components/Island';
 import { Card, CardContent, LinkButton } from '../components/ui';
-import { date } from '../lib/format';
+import { LocalTime } from '../components/LocalTime';
 import ClaimAward from '../islands/ClaimAward';
 
 export type ClaimAwardPageProps = {
@@ -13,6 +13,7 @@ export type ClaimAwardPageProps = {
   maskedEmail: string;
   note: string;
   expiresAt: string | null;
+  unconfirmed?: boolean;
 };
 
 /** /claim/{token}: a badge awarded directly to an e-mail address. */
@@ -40,7 +41,10 @@ export default function ClaimAwardPage(p: ClaimAwardPageProps) {
           {p.state === 'signin' && (
             <>
               <p className="mt-2 text-muted-foreground">
-                Sign in or create an account with <strong>{p.maskedEmail}</strong> to claim it{p.expiresAt ? ` before ${date(p.expiresAt)}` : ''}.
+                Sign in or create an account with <strong>{p.maskedEmail}</strong> to claim it{p.expiresAt ? <> before <LocalTime iso={p.expiresAt} /></> : ''}.
+              </p>
+              <p className="mt-2 text-sm text-muted-foreground" data-testid="claim-confirm-note">
+                A new account&apos;s address must be confirmed first: we e-mail you a link when you sign up.
               </p>
               <div className="mt-6 grid w-full gap-2">
                 <LinkButton href={`/login?next=${encodeURIComponent(next)}`}>Sign in to claim</LinkButton>
@@ -51,6 +55,11 @@ export default function ClaimAwardPage(p: ClaimAwardPageProps) {
           {p.state === 'wrong' && (
             <p className="mt-2 text-muted-foreground">
               This award was sent to <strong>{p.maskedEmail}</strong>. Sign in with that address to claim it.
+            </p>
+          )}
+          {p.state === 'ready' && p.unconfirmed && (
+            <p className="mt-3 rounded-md border border-warning/60 bg-warning/10 px-3 py-2 text-sm" data-testid="claim-unconfirmed">
+              Please confirm your e-mail address first (use the link we sent you, or send a new one from your profile), then claim the badge.
             </p>
           )}
           {p.state === 'ready' && (

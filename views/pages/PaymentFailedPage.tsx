@@ -1,12 +1,31 @@
+import ArrowLeft from 'lucide-react/icons/arrow-left';
 import CircleX from 'lucide-react/icons/circle-x';
-import { Container } from '../components/ui';
+import ShieldCheck from 'lucide-react/icons/shield-check';
+import { Container, LinkButton } from '../components/ui';
+import { Actions, StateCard } from '../components/payment';
 import { Island } from '../components/Island';
 import PaymentRetry from '../islands/PaymentRetry';
 
-type Props = { badge: { _id: string; name: string } | null; badgeId: string };
+type Props = { badge: { _id: string; name: string } | null; badgeId: string; applicationState?: string };
 
-/** /payment-failed/:badgeId — the payment did not go through. */
-export default function PaymentFailedPage({ badge, badgeId }: Props) {
+/** /payment-failed/:badgeId — the payment did not go through; for a badge never applied
+ * for there was no payment, and the page says so. */
+export default function PaymentFailedPage({ badge, badgeId, applicationState }: Props) {
+  if (badge && applicationState === 'no-application') {
+    return (
+      <Container className="max-w-2xl py-16">
+        <StateCard icon={<ShieldCheck className="h-7 w-7" />} tone="primary" title="No application for this badge" testid="failed-no-application" h1>
+          <p>You have not applied for {badge.name}, so there is no payment to retry. Apply first: the payment step follows your application.</p>
+          <Actions>
+            <LinkButton href={`/badges/${badge._id}`}>Go to the badge</LinkButton>
+            <LinkButton href="/badges" variant="outline">
+              <ArrowLeft /> Back to Badges
+            </LinkButton>
+          </Actions>
+        </StateCard>
+      </Container>
+    );
+  }
   return (
     <Container className="max-w-2xl py-16 text-center">
       <span className="mx-auto flex h-16 w-16 items-center justify-center rounded-full bg-destructive/15 text-destructive" aria-hidden="true">

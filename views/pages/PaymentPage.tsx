@@ -11,8 +11,8 @@ import { Chip, Container, LinkButton } from '../components/ui';
 import { Actions, StateCard } from '../components/payment';
 import { Island } from '../components/Island';
 import { BadgeIcon } from '../components/badges';
-import { date } from '../lib/format';
 import PaymentCheckout, { type Provider, type Quote } from '../islands/PaymentCheckout';
+import { LocalTime } from '../components/LocalTime';
 
 type PageBadge = { _id: string; name: string; category: string; type: string; level: string; icon: string; color: string; price: number };
 
@@ -33,6 +33,9 @@ export default function PaymentPage({ data, provider }: Props) {
   const b = data.badge;
   if (data.state === 'not-found' || !b) return <BadgeNotFound />;
   const applyHref = `/badges/${b._id}`;
+  // a badge without a fee has nothing to pay (its application goes straight to review); an
+  // application awaiting payment is charged the price it was made at
+  const free = data.quote ? data.quote.originalAmount <= 0 : b.price <= 0;
   return (
     <Container className="py-6 sm:py-10">
       <nav aria-label="Breadcrumb" className="mb-6 flex items-center gap-1 text-sm text-muted-foreground">
@@ -54,7 +57,9 @@ export default function PaymentPage({ data, provider }: Props) {
             <Chip tone="outline">{b.category}</Chip>
             <Chip tone="secondary">{b.type === 'skill' ? 'Quiz Based' : 'Proof Based'}</Chip>
           </div>
-          <h1 className="mt-2 text-2xl font-bold tracking-tight sm:text-3xl">Complete your payment</h1>
+          <h1 className="mt-2 text-2xl font-bold tracking-tight sm:text-3xl" data-testid="payment-title">
+            {free ? 'No payment needed' : 'Complete your payment'}
+          </h1>
         </div>
       </div>
 
@@ -67,7 +72,7 @@ export default function PaymentPage({ data, provider }: Props) {
                 <p className="font-semibold">Verification Completed</p>
                 <p className="mt-0.5 text-sm text-muted-foreground">
                   Your application for <span className="font-medium text-foreground">{b.name}</span>
-                  {data.appliedAt ? ` (submitted ${date(data.appliedAt)})` : ''} is saved. Pay the fee to send it to our review team.
+                  {data.appliedAt ? <> (submitted <LocalTime iso={data.appliedAt} />)</> : ''} is saved. Pay the fee to send it to our review team.
                 </p>
               </div>
             </div>

@@ -11,7 +11,8 @@ import { Card, CardContent, Chip, Container, LinkButton } from '../components/ui
 import { Actions, StateCard } from '../components/payment';
 import { BadgeIcon } from '../components/badges';
 import { cn } from '../lib/cn';
-import { dateTime, money } from '../lib/format';
+import { money } from '../lib/format';
+import { LocalTime } from '../components/LocalTime';
 
 type Result = {
   amount: number;
@@ -157,7 +158,7 @@ export default function PaymentSuccessPage({ result: r, badgeId, applicationStat
                 <span className="font-mono text-xs">{r.transactionId}</span>
               </Row>
             )}
-            <Row label="Date">{dateTime(r.completedAt || r.createdAt)}</Row>
+            <Row label="Date"><LocalTime iso={r.completedAt || r.createdAt} withTime testid="result-date" /></Row>
             <Row label="Status" testid="result-status">
               <Chip tone={approved ? 'success' : 'warning'}>{approved ? 'Approved & Granted' : 'Processing'}</Chip>
             </Row>

@@ -13,8 +13,8 @@ import { BadgeIcon } from '../components/badges';
 import { GrantStanding } from '../components/GrantStanding';
 import { type EarnedBadge } from '../components/account';
 import { Avatar } from '../components/avatar';
-import { date } from '../lib/format';
 import { externalHref } from '../lib/url';
+import { LocalTime } from '../components/LocalTime';
 
 type PublicProfile = {
   id: string;
@@ -66,7 +66,7 @@ export default function PublicProfilePage({ profile: p, isOwner }: { profile: Pu
                 </p>
               )}
               <p className="mt-1 flex items-center justify-center gap-1.5 text-sm text-muted-foreground sm:justify-start">
-                <CalendarDays className="h-4 w-4" aria-hidden="true" /> Member since {date(p.memberSince)}
+                <CalendarDays className="h-4 w-4" aria-hidden="true" /> Member since <LocalTime iso={p.memberSince} />
               </p>
             </div>
           </div>
@@ -120,7 +120,7 @@ export default function PublicProfilePage({ profile: p, isOwner }: { profile: Pu
                       <h3 className="font-semibold leading-snug">{b.name}</h3>
                       <div className="mt-1.5 flex flex-wrap items-center gap-2 text-xs text-muted-foreground">
                         <Chip tone="outline">{b.category}</Chip>
-                        <span>Earned {date(b.earnedDate)}</span>
+                        <span>Earned <LocalTime iso={b.earnedDate} /></span>
                       </div>
                     </div>
                   </div>

@@ -6,7 +6,7 @@ import SignupForm, { type SignupFormProps } from '../islands/SignupForm';
 export default function SignupPage(p: SignupFormProps) {
   return (
     <AuthFrame title="Create your account" subtitle="Join Meritmark and start earning verified professional badges.">
-      <Island name="SignupForm" component={SignupForm} props={{ next: p.next || '/', error: p.error || '', name: p.name || '', email: p.email || '' }} />
+      <Island name="SignupForm" component={SignupForm} props={{ next: p.next || '/', error: p.error || '', name: p.name || '', email: p.email || '', claimBadge: p.claimBadge || '' }} />
     </AuthFrame>
   );
 }

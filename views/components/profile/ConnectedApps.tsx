@@ -5,8 +5,8 @@ import Unplug from 'lucide-react/icons/unplug';
 import { api, errorMessage } from '../../lib/api';
 import { useResource } from '../../lib/hooks/useResource';
 import { toast, toastError } from '../../lib/toast';
-import { date, dateTime } from '../../lib/format';
 import { Button, Card, CardContent, CardDescription, CardHeader, CardTitle, Chip, Skeleton } from '../ui';
+import { LocalTime } from '../LocalTime';
 
 type Scope = { uri: string; title: string; description: string };
 export type ConnectedApp = { clientId: string; name: string; uri: string; scopes: Scope[]; grantedAt: string; lastUsedAt: string | null };
@@ -67,7 +67,7 @@ export function ConnectedApps() {
                     ))}
                   </div>
                   <p className="mt-2 text-xs text-muted-foreground">
-                    Allowed {date(a.grantedAt)} · {a.lastUsedAt ? `Last used ${dateTime(a.lastUsedAt)}` : 'Not used yet'}
+                    Allowed <LocalTime iso={a.grantedAt} /> · {a.lastUsedAt ? <>Last used <LocalTime iso={a.lastUsedAt} withTime /></> : 'Not used yet'}
                   </p>
                 </div>
                 <Button size="sm" variant="outline" onClick={() => revoke(a)} disabled={busy === a.clientId} aria-label={`Revoke ${a.name}`} data-testid="revoke-app">

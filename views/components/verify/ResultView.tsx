@@ -1,6 +1,6 @@
 // The verification result: the banner, the badge and holder, the checks, the downloads;
 // and the not-found card.
-import { useState } from 'react';
+import { useState, type ReactNode } from 'react';
 import BadgeCheck from 'lucide-react/icons/badge-check';
 import CalendarClock from 'lucide-react/icons/calendar-clock';
 import CalendarDays from 'lucide-react/icons/calendar-days';
@@ -25,10 +25,10 @@ import { Button, Card, Chip, LinkButton } from '../ui';
 import { BadgeIcon } from '../badges';
 import { Avatar } from '../avatar';
 import { levelLabel, typeLabel } from '../../lib/badges';
-import { date } from '../../lib/format';
 import { toast, toastError } from '../../lib/toast';
 import { cn } from '../../lib/cn';
 import { VerifyResult, MSG_NOT_VERIFIED } from './model';
+import { LocalTime } from '../LocalTime';
 
 export function NotFound({ query }: { query: string }) {
   return (
@@ -141,11 +141,11 @@ export function ResultView({ r, fileName }: { r: VerifyResult; fileName?: string
           <dl className="grid gap-4 border-t px-6 py-5 text-sm sm:grid-cols-3">
             <div>
               <dt className="flex items-center gap-1.5 text-muted-foreground"><CalendarDays className="h-4 w-4" aria-hidden="true" /> Issued</dt>
-              <dd className="mt-1 font-medium" data-testid="verify-issued">{date(r.issuedAt)}</dd>
+              <dd className="mt-1 font-medium" data-testid="verify-issued"><LocalTime iso={r.issuedAt} /></dd>
             </div>
             <div>
               <dt className="flex items-center gap-1.5 text-muted-foreground"><CalendarClock className="h-4 w-4" aria-hidden="true" /> {r.expiresAt && r.status === 'expired' ? 'Expired' : 'Expires'}</dt>
-              <dd className="mt-1 font-medium" data-testid="verify-expires">{r.expiresAt ? date(r.expiresAt) : 'Does not expire'}</dd>
+              <dd className="mt-1 font-medium" data-testid="verify-expires">{r.expiresAt ? <LocalTime iso={r.expiresAt} /> : 'Does not expire'}</dd>
             </div>
             <div className="min-w-0">
               <dt className="flex items-center gap-1.5 text-muted-foreground"><Fingerprint className="h-4 w-4" aria-hidden="true" /> Verification ID</dt>
@@ -233,14 +233,14 @@ export function Checks({ r }: { r: VerifyResult }) {
           ok={r.checks.notExpired}
           skipped={!known}
           label="Not expired"
-          detail={!known ? 'Not checked' : r.expiresAt ? (r.checks.notExpired ? `Valid until ${date(r.expiresAt)}` : `Expired ${date(r.expiresAt)}`) : 'No expiry date'}
+          detail={!known ? 'Not checked' : r.expiresAt ? (<>{r.checks.notExpired ? 'Valid until' : 'Expired'} <LocalTime iso={r.expiresAt} /></>) : 'No expiry date'}
         />
       </ul>
     </Card>
   );
 }
 
-export function CheckRow({ ok, skipped, label, detail }: { ok: boolean; skipped?: boolean; label: string; detail: string }) {
+export function CheckRow({ ok, skipped, label, detail }: { ok: boolean; skipped?: boolean; label: string; detail: ReactNode }) {
   return (
     <li className="flex gap-3" data-ok={skipped ? 'skipped' : ok}>
       <span
