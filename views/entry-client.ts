@@ -5,6 +5,7 @@
 import islands from 'virtual:islands';
 import { subscribeSessionUser } from './lib/session-store';
 import { showNotice } from './lib/notice';
+import { startMarquees } from './lib/marquee';
 
 type Mode = 'load' | 'interaction';
 
@@ -25,14 +26,16 @@ function hydrate(el: HTMLElement): Promise<void> {
 function whenTouched(el: HTMLElement) {
   let started = false;
   let pending: HTMLElement | null = null;
+  let focused: HTMLElement | null = null;
   const events = ['pointerover', 'touchstart', 'focusin', 'click'] as const;
   const wake = (e: Event) => {
+    if (e.type === 'focusin') focused = e.target as HTMLElement;
     if (e.type === 'click') {
-      const t = (e.target as HTMLElement).closest('button');
+      const t = (e.target as HTMLElement).closest('button, summary');
       if (t) {
         // a button clicked before React arrived: replay it once hydrated
         e.preventDefault();
-        pending = t;
+        pending = t as HTMLElement;
       }
     }
     if (started) return;
@@ -40,7 +43,17 @@ function whenTouched(el: HTMLElement) {
     hydrate(el).then(() => {
       for (const ev of events) el.removeEventListener(ev, wake, true);
       // React attaches its listeners during hydration; wait a frame, then replay
-      requestAnimationFrame(() => pending?.click());
+      // (a control rendered differently once hydrated, the header's <summary> that becomes
+      // the menu button, is found again by its data-testid)
+      requestAnimationFrame(() => {
+        const id = pending?.dataset.testid;
+        const target = pending?.isConnected ? pending : id ? el.querySelector<HTMLElement>(`[data-testid="${id}"]`) : null;
+        target?.click();
+        // the focus, lost with a control so replaced, goes to its successor
+        const fid = focused?.dataset.testid;
+        const lost = !document.activeElement || document.activeElement === document.body;
+        if (focused && !focused.isConnected && fid && lost) el.querySelector<HTMLElement>(`[data-testid="${fid}"]`)?.focus();
+      });
     });
   };
   for (const ev of events) el.addEventListener(ev, wake, { capture: true, passive: ev !== 'click' });
@@ -60,3 +73,4 @@ for (const el of document.querySelectorAll<HTMLElement>('[data-island]')) {
 
 // a notice the previous page left (views/lib/notice.ts)
 showNotice();
+startMarquees();
