@@ -45,7 +45,12 @@ function whenTouched(el: HTMLElement) {
       // React attaches its listeners during hydration; wait a frame, then replay
       // (a control rendered differently once hydrated, the header's <summary> that becomes
       // the menu button, is found again by its data-testid)
-      requestAnimationFrame(() => {
+      // (the <summary> is swapped for the button a render after hydration: wait for it)
+      const replay = (frames: number) => {
+        if (pending?.tagName === 'SUMMARY' && pending.isConnected && frames < 120) {
+          requestAnimationFrame(() => replay(frames + 1));
+          return;
+        }
         const id = pending?.dataset.testid;
         const target = pending?.isConnected ? pending : id ? el.querySelector<HTMLElement>(`[data-testid="${id}"]`) : null;
         target?.click();
@@ -53,7 +58,8 @@ function whenTouched(el: HTMLElement) {
         const fid = focused?.dataset.testid;
         const lost = !document.activeElement || document.activeElement === document.body;
         if (focused && !focused.isConnected && fid && lost) el.querySelector<HTMLElement>(`[data-testid="${fid}"]`)?.focus();
-      });
+      };
+      requestAnimationFrame(() => replay(0));
     });
   };
   for (const ev of events) el.addEventListener(ev, wake, { capture: true, passive: ev !== 'click' });
