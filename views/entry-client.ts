@@ -42,10 +42,9 @@ function whenTouched(el: HTMLElement) {
     started = true;
     hydrate(el).then(() => {
       for (const ev of events) el.removeEventListener(ev, wake, true);
-      // React attaches its listeners during hydration; wait a frame, then replay
-      // (a control rendered differently once hydrated, the header's <summary> that becomes
-      // the menu button, is found again by its data-testid)
-      // (the <summary> is swapped for the button a render after hydration: wait for it)
+      // React attaches its listeners during hydration; wait a frame, then replay. A control
+      // rendered differently once hydrated (the header's <summary>, swapped for the menu
+      // button a render after hydration) is waited for and found again by its data-testid.
       const replay = (frames: number) => {
         if (pending?.tagName === 'SUMMARY' && pending.isConnected && frames < 120) {
           requestAnimationFrame(() => replay(frames + 1));
