@@ -6,6 +6,7 @@ import islands from 'virtual:islands';
 import { subscribeSessionUser } from './lib/session-store';
 import { showNotice } from './lib/notice';
 import { localiseStatic, restoreUTC } from './lib/localtime';
+import { startMarquees } from './lib/marquee';
 
 type Mode = 'load' | 'interaction';
 
@@ -29,22 +30,39 @@ function hydrate(el: HTMLElement): Promise<void> {
 function whenTouched(el: HTMLElement) {
   let started = false;
   let pending: HTMLElement | null = null;
+  let focused: HTMLElement | null = null;
   const events = ['pointerover', 'touchstart', 'focusin', 'click'] as const;
   const wake = (e: Event) => {
+    if (e.type === 'focusin') focused = e.target as HTMLElement;
     if (e.type === 'click') {
-      const t = (e.target as HTMLElement).closest('button');
+      const t = (e.target as HTMLElement).closest('button, summary');
       if (t) {
         // a button clicked before React arrived: replay it once hydrated
         e.preventDefault();
-        pending = t;
+        pending = t as HTMLElement;
       }
     }
     if (started) return;
     started = true;
     hydrate(el).then(() => {
       for (const ev of events) el.removeEventListener(ev, wake, true);
-      // React attaches its listeners during hydration; wait a frame, then replay
-      requestAnimationFrame(() => pending?.click());
+      // React attaches its listeners during hydration; wait a frame, then replay. A control
+      // rendered differently once hydrated (the header's <summary>, swapped for the menu
+      // button a render after hydration) is waited for and found again by its data-testid.
+      const replay = (frames: number) => {
+        if (pending?.tagName === 'SUMMARY' && pending.isConnected && frames < 120) {
+          requestAnimationFrame(() => replay(frames + 1));
+          return;
+        }
+        const id = pending?.dataset.testid;
+        const target = pending?.isConnected ? pending : id ? el.querySelector<HTMLElement>(`[data-testid="${id}"]`) : null;
+        target?.click();
+        // the focus, lost with a control so replaced, goes to its successor
+        const fid = focused?.dataset.testid;
+        const lost = !document.activeElement || document.activeElement === document.body;
+        if (focused && !focused.isConnected && fid && lost) el.querySelector<HTMLElement>(`[data-testid="${fid}"]`)?.focus();
+      };
+      requestAnimationFrame(() => replay(0));
     });
   };
   for (const ev of events) el.addEventListener(ev, wake, { capture: true, passive: ev !== 'click' });
@@ -66,3 +84,4 @@ for (const el of document.querySelectorAll<HTMLElement>('[data-island]')) {
 showNotice();
 // times outside islands in the reader's zone (islands switch theirs after hydration)
 localiseStatic();
+startMarquees();

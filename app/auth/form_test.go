@@ -96,3 +96,41 @@ func decodeProps(t *testing.T, raw string) map[string]any {
 	}
 	return m
 }
+
+// TestForgotPasswordAsPlainFormPost: without JavaScript, Forgot Password? links to
+// /login?forgot=1, whose form posts to /forgot-password: the API's message for known and
+// unknown addresses alike (a reset mail only to the known one), the form again with the
+// message for a bad address (400); another site's post is refused.
+func TestForgotPasswordAsPlainFormPost(t *testing.T) {
+	e := apptest.New(t)
+	c := e.Client()
+	c.Post("/auth/register", map[string]any{"name": "Forgetful", "email": "forget@example.com", "password": "long-password-1"}).Expect(201)
+
+	r := c.Raw("GET", "/login?forgot=1", nil, map[string]string{"Accept": "text/html"})
+	r.Expect(http.StatusOK)
+	if p := formProps(t, r)["page"].(map[string]any); p["forgot"] != true {
+		t.Fatalf("/login?forgot=1 props: %v", p)
+	}
+
+	v := e.Client()
+	r = postForm(v, "/forgot-password", url.Values{"email": {"not-an-address"}})
+	r.Expect(http.StatusBadRequest)
+	p := formProps(t, r)["page"].(map[string]any)
+	if apptest.PageName(r) != "LoginPage" || p["forgot"] != true || p["forgotError"] != auth.MsgEmailInvalid || p["email"] != "not-an-address" {
+		t.Fatalf("bad address: %s %v", apptest.PageName(r), p)
+	}
+	for _, email := range []string{"forget@example.com", "nobody@example.com"} {
+		r = postForm(v, "/forgot-password", url.Values{"email": {email}})
+		r.Expect(http.StatusOK)
+		p = formProps(t, r)["page"].(map[string]any)
+		if apptest.PageName(r) != "LoginPage" || p["notice"] != auth.MsgResetSent || p["forgot"] == true || r.Header.Get("Cache-Control") != "no-store" {
+			t.Fatalf("%s: %s %v %q", email, apptest.PageName(r), p, r.Header.Get("Cache-Control"))
+		}
+	}
+	x := e.Client()
+	r = x.Raw("POST", "/forgot-password", strings.NewReader("email=forget%40example.com"),
+		map[string]string{"Content-Type": "application/x-www-form-urlencoded", "Origin": "https://evil.example"})
+	if r.Status != http.StatusForbidden {
+		t.Fatalf("cross-site post: %d", r.Status)
+	}
+}

@@ -105,6 +105,7 @@ func (h *Handler) Routes() []web.Route {
 		// before their script loaded): urlencoded in, a redirect or the page again out
 		{Method: "POST", Path: "/login", Access: web.Public, Kind: web.Page, Handler: h.loginForm},
 		{Method: "POST", Path: "/signup", Access: web.Public, Kind: web.Page, Handler: h.signupForm},
+		{Method: "POST", Path: "/forgot-password", Access: web.Public, Kind: web.Page, Handler: h.forgotForm},
 	}
 }
 

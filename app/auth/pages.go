@@ -27,7 +27,8 @@ func (h *Handler) loginPage(c fiber.Ctx) error {
 	if web.Viewer(c) != nil {
 		return c.Redirect().To(next)
 	}
-	props := fiber.Map{"next": next, "reset": c.Query("reset") == "1"}
+	// ?forgot=1: the Forgot Password form as a page (the link's target without JavaScript)
+	props := fiber.Map{"next": next, "reset": c.Query("reset") == "1", "forgot": c.Query("forgot") == "1"}
 	return h.site.Render(c, "LoginPage", props, web.Meta{Title: "Login", Description: "Sign in to Meritmark to earn, manage and share your verified badges.", Path: "/login"})
 }
 
@@ -157,6 +158,27 @@ func (h *Handler) signupForm(c fiber.Ctx) error {
 	h.setDevice(c, device)
 	h.replaceSession(c, tok)
 	return c.Redirect().Status(http.StatusSeeOther).To(next)
+}
+
+// POST /forgot-password (email): the Forgot Password form of /login?forgot=1 (the page
+// without JavaScript). It answers the login page with the API's message, the same for
+// known and unknown addresses; a bad address or a rate limit shows the form again.
+func (h *Handler) forgotForm(c fiber.Ctx) error {
+	email := strings.TrimSpace(c.FormValue("email"))
+	var err error
+	if ferr := h.svc.ForgotPassword(c.Context(), email, h.resetOrigin(c), client(c)); ferr != nil {
+		status, msg, ok := formFailure(c, ferr, "")
+		if !ok {
+			return ferr
+		}
+		err = h.site.Render(c, "LoginPage", fiber.Map{"next": "/", "forgot": true, "forgotError": msg, "email": email},
+			web.Meta{Title: "Forgot Password", Path: "/login", NoIndex: true, Status: status})
+	} else {
+		err = h.site.Render(c, "LoginPage", fiber.Map{"next": "/", "notice": MsgResetSent, "email": email},
+			web.Meta{Title: "Login", Path: "/login", NoIndex: true})
+	}
+	c.Set("Cache-Control", "no-store")
+	return err
 }
 
 // Messages of the plain form posts (the islands show the same as toasts).

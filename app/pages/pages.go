@@ -52,6 +52,8 @@ func (h *Handler) Routes() []web.Route {
 		}).Cached())
 	}
 	rs = append(rs,
+		// the contact form posted as a plain form (JavaScript off): never in the address
+		web.Route{Method: "POST", Path: "/contact", Access: web.Public, Kind: web.Page, Handler: h.contactForm},
 		web.Route{Method: "GET", Path: "/robots.txt", Access: web.Public, Kind: web.Asset, Handler: h.robots},
 		web.Route{Method: "GET", Path: "/sitemap.xml", Access: web.Public, Kind: web.Asset, Handler: h.sitemap}.Cached(scope.Badges),
 	)

@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"errors"
 	"io"
+	"net/http"
 	"strings"
 	"time"
 
@@ -47,7 +48,55 @@ func (h *BulkHandler) Routes() []web.Route {
 	return []web.Route{
 		web.Post("/verify/bulk", web.Public, h.bulk).WithBodyLimit(bulkBodyLimit).WithRawBody(),
 		web.Post("/verify/receipts/check", web.Public, h.checkReceipt).WithBodyLimit(bulkBodyLimit).WithRawBody(),
+		// the bulk form of /verify-badge posted as a plain form (JavaScript off)
+		web.Route{Method: "POST", Path: "/verify-badge", Access: web.Public, Kind: web.Page, Handler: h.bulkForm}.WithBodyLimit(bulkBodyLimit),
 	}
+}
+
+// POST /verify-badge (ids: pasted IDs or links, one per line): the bulk form posted
+// without JavaScript. The page comes back with the same table and signed receipt as POST
+// /verify/bulk, or with the message (4xx) and the text as typed; the same rate limit.
+func (h *BulkHandler) bulkForm(c fiber.Ctx) error {
+	text := c.FormValue("ids")
+	render := func(props PageProps, status int) error {
+		err := h.site.Render(c, "VerifyPage", props, web.Meta{Title: "Verify a Badge", Path: "/verify-badge", NoIndex: true, Status: status})
+		c.Set("Cache-Control", "no-store")
+		return err
+	}
+	again := func(status int, msg string) error {
+		if len(text) > MaxBulkBytes {
+			text = ""
+		}
+		return render(PageProps{BulkText: text, BulkError: msg}, status)
+	}
+	entries, err := ParseBulkText(text)
+	var eb *ErrBulk
+	if errors.As(err, &eb) {
+		if eb.Msg == MsgBulkTooLarge {
+			return again(http.StatusRequestEntityTooLarge, eb.Msg)
+		}
+		return again(http.StatusBadRequest, eb.Msg)
+	}
+	if err != nil {
+		return err
+	}
+	ok, err := h.limiter.Allow(c.Context(), clientKey(c), BulkLimit, BulkWindow)
+	if err != nil {
+		return err
+	}
+	if !ok {
+		c.Set("Retry-After", "60")
+		return again(http.StatusTooManyRequests, MsgBulkRateLimited)
+	}
+	origin := h.site.Origin(c)
+	res, err := h.svc.Bulk(c.Context(), entries, origin)
+	if err != nil {
+		return err
+	}
+	if res.Receipt, err = h.svc.SignReceipt(res, origin); err != nil {
+		return err
+	}
+	return render(PageProps{BulkText: text, Bulk: res}, http.StatusOK)
 }
 
 func clientKey(c fiber.Ctx) string {

@@ -6,6 +6,7 @@ import (
 	"encoding/csv"
 	"encoding/json"
 	"fmt"
+	"html"
 	"net/http"
 	"strings"
 	"testing"
@@ -267,4 +268,48 @@ func TestVerificationReceipt(t *testing.T) {
 	c.Raw("POST", "/backend/api/v1/verify/receipts/check", strings.NewReader(" "), map[string]string{"Content-Type": "application/json"}).
 		ExpectMsg(http.StatusBadRequest, verify.MsgReceiptMissing)
 	c.Raw("POST", "/backend/api/v1/verify/receipts/check", strings.NewReader(res.Receipt), map[string]string{"Content-Type": "text/plain"}).Expect(http.StatusOK)
+}
+
+// TestBulkVerifyFormPost: the bulk form of /verify-badge posted without JavaScript
+// (urlencoded "ids" to /verify-badge) answers the page with the same table and a signed
+// receipt, or the message and the text as typed (400); never cached.
+func TestBulkVerifyFormPost(t *testing.T) {
+	w, gs := bulkWorld(t)
+	c := w.e.Client()
+	post := func(text string) *apptest.Resp {
+		return c.Raw("POST", "/verify-badge", strings.NewReader("ids="+strings.ReplaceAll(strings.ReplaceAll(text, "\n", "%0A"), " ", "+")),
+			map[string]string{"Content-Type": "application/x-www-form-urlencoded", "Accept": "text/html"})
+	}
+	props := func(r *apptest.Resp) map[string]any {
+		s := r.Text()
+		i := strings.Index(s, `<pre id="props">`)
+		if i < 0 || apptest.PageName(r) != "VerifyPage" {
+			t.Fatalf("no VerifyPage in %d %s", r.Status, s)
+		}
+		var m map[string]any
+		if err := json.Unmarshal([]byte(html.UnescapeString(s[i+len(`<pre id="props">`):i+strings.Index(s[i:], "</pre>")])), &m); err != nil {
+			t.Fatal(err)
+		}
+		return m["page"].(map[string]any)
+	}
+	r := post("   \n")
+	r.Expect(http.StatusBadRequest)
+	if p := props(r); p["bulkError"] != verify.MsgBulkEmpty || p["bulk"] != nil {
+		t.Fatalf("empty: %v", p)
+	}
+	r = post(gs[0].VerificationID + "\n" + gs[1].VerificationID + "\nnot an id")
+	r.Expect(http.StatusOK)
+	if r.Header.Get("Cache-Control") != "no-store" {
+		t.Fatalf("cache-control %q", r.Header.Get("Cache-Control"))
+	}
+	p := props(r)
+	b := p["bulk"].(map[string]any)
+	s := b["summary"].(map[string]any)
+	if s["total"] != 3.0 || s["valid"] != 1.0 || s["revoked"] != 1.0 || s["malformed"] != 1.0 || b["receipt"] == "" || p["bulkError"] != nil ||
+		!strings.HasPrefix(p["bulkText"].(string), gs[0].VerificationID+"\n") {
+		t.Fatalf("table: %v", p)
+	}
+	if strings.Contains(r.Text(), email(1)) {
+		t.Error("the page leaks an address")
+	}
 }

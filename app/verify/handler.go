@@ -112,6 +112,11 @@ type PageProps struct {
 	Error       string  `json:"error"`
 	// History is the credential's renewal chain (newest first; empty when never renewed).
 	History []HistoryItem `json:"history,omitempty"`
+	// the bulk form posted without JavaScript (POST /verify-badge): its text, and the
+	// table or the message
+	BulkText  string      `json:"bulkText,omitempty"`
+	Bulk      *BulkResult `json:"bulk,omitempty"`
+	BulkError string      `json:"bulkError,omitempty"`
 }
 
 // GET /verify-badge[?id=…] and /verify/:verificationId: the result is in the HTML.

@@ -480,6 +480,11 @@ test('a member takes a quiz with single-choice and multiple-response questions b
   for (let n = 1; n <= 6; n++) {
     assert.equal(await position(page), `Question ${n} of 6`);
     assert.equal(await answered(page), `${n - 1} of 6 answered`);
+    if (n > 1) {
+      // Enter moved the focus to the new question's heading: Tab reaches its first option
+      assert.equal(await page.evaluate(() => document.activeElement?.dataset.testid), 'quiz-heading');
+      await page.keyboard.press('Tab');
+    }
     const q = await question(page);
     const want = DOCKER[q];
     assert.ok(want, `unknown question ${q}`);

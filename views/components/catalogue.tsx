@@ -54,7 +54,7 @@ export function CatalogueResults({ total, visible, shown, q, category, showAll, 
         <>
           <ul className="mt-4 grid gap-6 sm:grid-cols-2 lg:grid-cols-3">
             {shown.map((b) => (
-              <li key={b._id} className="flex">
+              <li key={b._id} className="flex min-w-0">
                 <BadgeCard b={b} signedIn={signedIn} />
               </li>
             ))}

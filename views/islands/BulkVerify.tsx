@@ -17,6 +17,7 @@ import { Button, Card, Chip, Label, Textarea } from '../components/ui';
 import { api, ApiError } from '../lib/api';
 import { date, dateTime } from '../lib/format';
 import { cn } from '../lib/cn';
+import { useHydrated } from '../lib/hooks/useHydrated';
 
 export type BulkRow = {
   row: number;
@@ -33,10 +34,12 @@ export type BulkRow = {
   checks?: { signature: boolean; notRevoked: boolean; notExpired: boolean };
 };
 type Summary = { total: number; valid: number; revoked: number; expired: number; invalid: number; notFound: number; malformed: number };
-type BulkResult = { checkedAt: string; summary: Summary; rows: BulkRow[]; receipt: string };
+export type BulkResult = { checkedAt: string; summary: Summary; rows: BulkRow[]; receipt: string };
 type CheckedReceipt = { valid: boolean; msg: string; keyId: string; receipt: { checkedAt: string; summary: Summary; rows: BulkRow[] } };
 
-export type BulkVerifyProps = { maxIds: number; maxBytes: number };
+/** bulkText, bulk and bulkError come back from the form posted without JavaScript (POST
+ * /verify-badge): the text as typed, the table or the message. */
+export type BulkVerifyProps = { maxIds: number; maxBytes: number; bulkText?: string; bulk?: BulkResult; bulkError?: string };
 
 export const MSG_BULK_TOO_LARGE = 'The list is too large: upload at most 1 MB.';
 export const MSG_BULK_EMPTY = 'Paste or upload at least one verification ID or link.';
@@ -86,11 +89,13 @@ function stamp(iso: string) {
 }
 
 export default function BulkVerify(p: BulkVerifyProps) {
-  const [text, setText] = useState('');
+  // the file chooser, the downloads and the receipt check need script: shown once it runs
+  const hydrated = useHydrated();
+  const [text, setText] = useState(p.bulkText ?? '');
   const [file, setFile] = useState<{ name: string; text: string } | null>(null);
   const [busy, setBusy] = useState(false);
-  const [error, setError] = useState('');
-  const [result, setResult] = useState<BulkResult | null>(null);
+  const [error, setError] = useState(p.bulkError ?? '');
+  const [result, setResult] = useState<BulkResult | null>(p.bulk ?? null);
   const [receiptState, setReceiptState] = useState<{ ok: boolean; msg: string; detail?: CheckedReceipt } | null>(null);
   const fileRef = useRef<HTMLInputElement>(null);
   const receiptRef = useRef<HTMLInputElement>(null);
@@ -162,11 +167,13 @@ export default function BulkVerify(p: BulkVerifyProps) {
         </div>
       </div>
 
-      <form className="mt-5 space-y-3" onSubmit={submit} aria-labelledby="bulk-heading">
+      {/* without JavaScript the browser posts this form to /verify-badge (urlencoded) */}
+      <form method="post" action="/verify-badge#bulk" className="mt-5 space-y-3" onSubmit={submit} aria-labelledby="bulk-heading">
         <div className="space-y-1.5">
           <Label htmlFor="bulk-ids">IDs or links</Label>
           <Textarea
             id="bulk-ids"
+            name="ids"
             rows={5}
             value={file ? '' : text}
             disabled={!!file || busy}
@@ -177,9 +184,11 @@ export default function BulkVerify(p: BulkVerifyProps) {
         </div>
         <div className="flex flex-wrap items-center gap-2">
           <input ref={fileRef} type="file" accept=".csv,.txt,text/csv,text/plain" className="sr-only" id="bulk-file" tabIndex={-1} aria-label="CSV file of verification IDs or links" onChange={chooseFile} />
-          <Button type="button" variant="outline" onClick={() => fileRef.current?.click()} disabled={busy}>
-            <FileUp className="mr-2 h-4 w-4" aria-hidden="true" /> Choose CSV file
-          </Button>
+          {hydrated && (
+            <Button type="button" variant="outline" onClick={() => fileRef.current?.click()} disabled={busy}>
+              <FileUp className="mr-2 h-4 w-4" aria-hidden="true" /> Choose CSV file
+            </Button>
+          )}
           {file && (
             <Chip tone="secondary" className="gap-1 py-1">
               <span className="max-w-[12rem] truncate" data-testid="bulk-file-name">{file.name}</span>
@@ -212,7 +221,7 @@ export default function BulkVerify(p: BulkVerifyProps) {
             {s.malformed > 0 && <Chip tone="secondary">{s.malformed} not an ID</Chip>}
             <span className="text-xs text-muted-foreground">Checked {dateTime(result.checkedAt)}</span>
           </div>
-          <div className="mt-3 flex flex-wrap gap-2">
+          {hydrated && (<div className="mt-3 flex flex-wrap gap-2">
             <Button variant="outline" size="sm" onClick={() => save(`meritmark-verification-${stamp(result.checkedAt)}.csv`, 'text/csv', rowsToCSV(result.rows))}>
               <Download className="mr-2 h-4 w-4" aria-hidden="true" /> Download CSV
             </Button>
@@ -224,7 +233,7 @@ export default function BulkVerify(p: BulkVerifyProps) {
             >
               <Receipt className="mr-2 h-4 w-4" aria-hidden="true" /> Save signed receipt
             </Button>
-          </div>
+          </div>)}
 
           <ul className="mt-4 space-y-2 sm:hidden" aria-label="Results">
             {result.rows.map((r, i) => (
@@ -301,7 +310,7 @@ export default function BulkVerify(p: BulkVerifyProps) {
         </section>
       )}
 
-      <div className="mt-6 border-t pt-4">
+      {hydrated && (<div className="mt-6 border-t pt-4">
         <div className="flex flex-wrap items-center gap-2">
           <FileCheck2 className="h-4 w-4 text-muted-foreground" aria-hidden="true" />
           <span className="text-sm text-muted-foreground">Have a saved receipt?</span>
@@ -323,7 +332,7 @@ export default function BulkVerify(p: BulkVerifyProps) {
             </span>
           </p>
         )}
-      </div>
+      </div>)}
     </Card>
   );
 }

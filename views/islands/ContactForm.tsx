@@ -42,10 +42,18 @@ function read(form: HTMLFormElement): Values {
   return { name: s('name'), email: s('email'), subject: s('subject'), message: s('message') };
 }
 
-/** The contact form: name, email, subject and message, all required; opens the mail client. */
-export default function ContactForm({ supportEmail }: { supportEmail: string }) {
-  const [errors, setErrors] = useState<Errors>({});
-  const [sentURL, setSentURL] = useState('');
+/** What the server answers to the form posted without JavaScript (POST /contact): the
+ * typed values, their messages, and the prefilled mailto link when they are valid. */
+export type ContactPosted = { values: Values; errors: Errors; mailto: string };
+
+/** The contact form: name, email, subject and message, all required; opens the mail client.
+ * Without JavaScript it is posted (never sent as a GET: the message stays out of the
+ * address) to /contact, which checks it and answers with the mailto link to follow. */
+export default function ContactForm({ supportEmail, posted }: { supportEmail: string; posted?: ContactPosted }) {
+  const [errors, setErrors] = useState<Errors>(posted?.errors ?? {});
+  const [sentURL, setSentURL] = useState(posted?.mailto ?? '');
+  // the server's answer cannot open the mail app: the visitor follows the link
+  const [fromServer, setFromServer] = useState(!!posted?.mailto);
 
   const submit = (e: FormEvent<HTMLFormElement>) => {
     e.preventDefault();
@@ -61,6 +69,7 @@ export default function ContactForm({ supportEmail }: { supportEmail: string }) 
     }
     const url = mailtoURL(supportEmail, v);
     setSentURL(url);
+    setFromServer(false);
     openMailClient(url);
   };
 
@@ -74,6 +83,7 @@ export default function ContactForm({ supportEmail }: { supportEmail: string }) 
   const field = (f: Field) => ({
     id: `contact-${f}`,
     name: f,
+    defaultValue: posted?.values[f] ?? '',
     required: true,
     'aria-invalid': errors[f] ? true : undefined,
     'aria-describedby': errors[f] ? `contact-${f}-error` : undefined,
@@ -88,7 +98,7 @@ export default function ContactForm({ supportEmail }: { supportEmail: string }) 
     ) : null;
 
   return (
-    <form noValidate onSubmit={submit} className="grid gap-5" aria-label="Contact form" data-testid="contact-form">
+    <form noValidate method="post" action="/contact" onSubmit={submit} className="grid gap-5" aria-label="Contact form" data-testid="contact-form">
       <div className="grid gap-5 sm:grid-cols-2">
         <div className="grid gap-2">
           <Label htmlFor="contact-name">Name</Label>
@@ -112,14 +122,14 @@ export default function ContactForm({ supportEmail }: { supportEmail: string }) 
         {error('message')}
       </div>
       {sentURL && (
-        <div role="status" className="flex gap-3 rounded-lg border border-success/30 bg-success/10 p-4 text-sm" data-testid="contact-sent">
+        <div role="status" className="flex gap-3 rounded-lg border border-success/30 bg-success/10 p-4 text-sm [overflow-wrap:anywhere]" data-testid="contact-sent">
           <CheckCircle2 className="mt-0.5 h-5 w-5 shrink-0 text-success" />
           <div>
-            <p className="font-semibold">Your email app should now open with your message.</p>
+            <p className="font-semibold">{fromServer ? 'Your message is ready to send.' : 'Your email app should now open with your message.'}</p>
             <p className="mt-1 text-muted-foreground">
-              Nothing happened?{' '}
+              {fromServer ? '' : 'Nothing happened? '}
               <a href={sentURL} className="font-medium text-primary underline-offset-4 hover:underline" data-testid="contact-mailto">
-                Open it again
+                {fromServer ? 'Open it in your email app' : 'Open it again'}
               </a>{' '}
               or write to <span className="font-medium text-foreground">{supportEmail}</span>.
             </p>

@@ -17,6 +17,7 @@ import { useSessionUser } from '../lib/hooks/useSessionUser';
 import { buttonClass } from '../components/ui';
 import { MenuButton } from '../components/MenuButton';
 import { initials } from '../lib/format';
+import { useHydrated } from '../lib/hooks/useHydrated';
 
 export const NAV_LINKS = [
   { href: '/', label: 'Home' },
@@ -145,8 +146,38 @@ function UserMenu({ shell }: { shell: Shell }) {
   );
 }
 
-/** The shared header: navigation, theme, the user menu, the mobile menu and the toaster. */
+/** The links of the mobile menu; without JavaScript (the user menu cannot open) it lists the
+ * signed-in user's pages too. */
+function MobileLinks({ shell, withAccount }: { shell: Shell; withAccount?: boolean }) {
+  const path = shell.path;
+  const account = withAccount && shell.user ? [{ href: '/profile', label: 'Profile' }, ...(shell.user.role === 'admin' ? [{ href: '/admin', label: 'Admin Dashboard' }] : [])] : [];
+  return (
+    <>
+      {[...NAV_LINKS, ...account].map((l) => (
+        <a
+          key={l.href}
+          href={l.href}
+          aria-current={isActive(path, l.href) ? 'page' : undefined}
+          className={cn('block rounded-md px-3 py-2.5 text-base font-medium hover:bg-accent', isActive(path, l.href) ? 'bg-accent text-accent-foreground' : 'text-muted-foreground')}
+        >
+          {l.label}
+        </a>
+      ))}
+      {!shell.user && (
+        <div className="mt-3 grid grid-cols-2 gap-2 border-t pt-4">
+          <a href="/login" className={buttonClass('outline')}>Login</a>
+          <a href="/signup" className={buttonClass('default')}>Sign Up</a>
+        </div>
+      )}
+    </>
+  );
+}
+
+/** The shared header: navigation, theme, the user menu, the mobile menu and the toaster.
+ * The header hydrates on first touch; until then (and without JavaScript) the mobile menu
+ * is a <details> element that opens without script. */
 export default function Header({ shell: initialShell }: { shell: Shell }) {
+  const hydrated = useHydrated();
   const [mobileOpen, setMobileOpen] = useState(false);
   const toggleRef = useRef<HTMLButtonElement>(null);
   // Escape closes the mobile menu and gives the focus back to its button
@@ -164,13 +195,13 @@ export default function Header({ shell: initialShell }: { shell: Shell }) {
   const shell = { ...initialShell, user: useSessionUser(initialShell.user) };
   const path = shell.path;
   return (
-    <header className="border-b bg-background/85 backdrop-blur supports-[backdrop-filter]:bg-background/70">
-      <div className="mx-auto flex h-16 max-w-6xl items-center gap-4 px-4 sm:px-6 lg:px-8">
-        <a href="/" className="flex items-center gap-2 font-bold tracking-tight">
+    <header className="relative border-b bg-background/85 backdrop-blur supports-[backdrop-filter]:bg-background/70">
+      <div className="mx-auto flex h-16 max-w-6xl items-center gap-2 px-3 sm:gap-4 sm:px-6 lg:px-8">
+        <a href="/" className="flex min-w-0 items-center gap-2 font-bold tracking-tight">
           <span className="flex h-8 w-8 items-center justify-center rounded-lg bg-primary text-primary-foreground">
             <Award className="h-5 w-5" />
           </span>
-          <span className="text-lg">Meritmark</span>
+          <span className="text-base sm:text-lg">Meritmark</span>
         </a>
         <nav aria-label="Main" className="ml-2 hidden items-center gap-0.5 lg:flex xl:ml-4 xl:gap-1">
           {NAV_LINKS.map((l) => (
@@ -197,38 +228,35 @@ export default function Header({ shell: initialShell }: { shell: Shell }) {
               <a href="/signup" className={buttonClass('default', 'sm')}>Sign Up</a>
             </div>
           )}
-          <button
-            ref={toggleRef}
-            type="button"
-            className={buttonClass('ghost', 'icon', 'lg:hidden')}
-            aria-label={mobileOpen ? 'Close menu' : 'Open menu'}
-            aria-expanded={mobileOpen}
-            aria-controls="mobile-nav"
-            data-testid="mobile-menu-toggle"
-            onClick={() => setMobileOpen(!mobileOpen)}
-          >
-            {mobileOpen ? <X className="h-5 w-5" /> : <Menu className="h-5 w-5" />}
-          </button>
+          {hydrated ? (
+            <button
+              ref={toggleRef}
+              type="button"
+              className={buttonClass('ghost', 'icon', 'lg:hidden')}
+              aria-label={mobileOpen ? 'Close menu' : 'Open menu'}
+              aria-expanded={mobileOpen}
+              aria-controls="mobile-nav"
+              data-testid="mobile-menu-toggle"
+              onClick={() => setMobileOpen(!mobileOpen)}
+            >
+              {mobileOpen ? <X className="h-5 w-5" /> : <Menu className="h-5 w-5" />}
+            </button>
+          ) : (
+            <details className="lg:hidden" data-testid="mobile-menu-details">
+              <summary className={buttonClass('ghost', 'icon', 'cursor-pointer list-none [&::-webkit-details-marker]:hidden')} data-testid="mobile-menu-toggle">
+                <Menu className="h-5 w-5" aria-hidden="true" />
+                <span className="sr-only">Menu</span>
+              </summary>
+              <nav aria-label="Mobile" className="absolute inset-x-0 top-16 z-50 border-y bg-background px-4 pb-4 pt-2 shadow-lg">
+                <MobileLinks shell={shell} withAccount />
+              </nav>
+            </details>
+          )}
         </div>
       </div>
       {mobileOpen && (
         <nav id="mobile-nav" aria-label="Mobile" className="border-t bg-background px-4 pb-4 pt-2 shadow-lg lg:hidden">
-          {NAV_LINKS.map((l) => (
-            <a
-              key={l.href}
-              href={l.href}
-              aria-current={isActive(path, l.href) ? 'page' : undefined}
-              className={cn('block rounded-md px-3 py-2.5 text-base font-medium hover:bg-accent', isActive(path, l.href) ? 'bg-accent text-accent-foreground' : 'text-muted-foreground')}
-            >
-              {l.label}
-            </a>
-          ))}
-          {!shell.user && (
-            <div className="mt-3 grid grid-cols-2 gap-2 border-t pt-4">
-              <a href="/login" className={buttonClass('outline')}>Login</a>
-              <a href="/signup" className={buttonClass('default')}>Sign Up</a>
-            </div>
-          )}
+          <MobileLinks shell={shell} />
         </nav>
       )}
     </header>

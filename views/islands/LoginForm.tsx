@@ -6,15 +6,19 @@ import Mail from 'lucide-react/icons/mail';
 import { api, ApiError, errorMessage } from '../lib/api';
 import { toast, toastError } from '../lib/toast';
 import { useFormSubmit } from '../lib/hooks/useFormSubmit';
+import { useHydrated } from '../lib/hooks/useHydrated';
 import { Button, Card, CardContent, Input, Label } from '../components/ui';
 import { Dialog, DialogContent, DialogDescription, DialogFooter, DialogHeader, DialogTitle } from '../components/dialog';
 import { FormError, PasswordInput, safeNext } from '../components/account';
 
 /** error and email come back from a plain form post (JavaScript off) that failed. */
-export type LoginFormProps = { next: string; reset: boolean; error?: string; email?: string };
+export type LoginFormProps = { next: string; reset: boolean; error?: string; email?: string; forgot?: boolean; forgotError?: string; notice?: string };
 
-/** Email and password, Sign in, the Forgot Password dialog and a link to sign up. */
-export default function LoginForm({ next, reset, error, email: typed }: LoginFormProps) {
+/** Email and password, Sign in, the Forgot Password dialog and a link to sign up. Without
+ * JavaScript, Forgot Password is a link to /login?forgot=1, which shows its form as a
+ * plain form posted to /forgot-password (notice is that post's answer). */
+export default function LoginForm({ next, reset, error, email: typed, forgot, forgotError, notice }: LoginFormProps) {
+  const hydrated = useHydrated();
   const [busy, setBusy] = useState(false);
   const [forgotOpen, setForgotOpen] = useState(false);
   const [email, setEmail] = useState(typed || '');
@@ -102,6 +106,32 @@ export default function LoginForm({ next, reset, error, email: typed }: LoginFor
           Your password has been reset. Sign in with your new password.
         </div>
       )}
+      {notice && (
+        <div role="status" className="mb-4 flex items-start gap-2 rounded-lg border border-success/40 bg-success/10 px-4 py-3 text-sm" data-testid="forgot-sent">
+          <CircleCheck className="mt-0.5 h-4 w-4 shrink-0 text-success" aria-hidden="true" />
+          {notice}
+        </div>
+      )}
+      {forgot && (
+        <Card className="mb-4">
+          <CardContent className="pt-6">
+            <h2 id="forgot-heading" className="text-lg font-semibold">
+              Forgot Password
+            </h2>
+            <p className="mb-4 mt-1 text-sm text-muted-foreground">Enter the email of your account and we'll send you a link to choose a new password.</p>
+            {forgotError && <FormError message={forgotError} />}
+            <form method="post" action="/forgot-password" className="space-y-4" data-testid="forgot-page-form">
+              <div className="space-y-2">
+                <Label htmlFor="forgot-page-email">Email</Label>
+                <Input id="forgot-page-email" name="email" type="email" autoComplete="email" required defaultValue={typed || ''} placeholder="you@example.com" />
+              </div>
+              <Button type="submit" className="w-full">
+                <Mail aria-hidden="true" /> Send Reset Link
+              </Button>
+            </form>
+          </CardContent>
+        </Card>
+      )}
       <Card>
         <CardContent className="pt-6">
           {error && <FormError message={error} />}
@@ -115,9 +145,15 @@ export default function LoginForm({ next, reset, error, email: typed }: LoginFor
             <div className="space-y-2">
               <div className="flex items-center justify-between">
                 <Label htmlFor="login-password">Password</Label>
-                <button type="button" className="text-sm font-medium text-primary hover:underline" onClick={() => setForgotOpen(true)}>
-                  Forgot Password?
-                </button>
+                {hydrated ? (
+                  <button type="button" className="text-sm font-medium text-primary hover:underline" onClick={() => setForgotOpen(true)}>
+                    Forgot Password?
+                  </button>
+                ) : (
+                  <a href="/login?forgot=1#forgot-heading" className="text-sm font-medium text-primary hover:underline">
+                    Forgot Password?
+                  </a>
+                )}
               </div>
               <PasswordInput id="login-password" name="password" autoComplete="current-password" required placeholder="Your password" />
             </div>

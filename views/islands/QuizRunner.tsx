@@ -2,7 +2,7 @@
 // retake rule, and when the member may start); "Start Quiz" POSTs the start. The server
 // draws the questions, keeps the deadline and the saved answers, and grades the
 // submission; the result has the figures only (never which option was right).
-import { useCallback, useEffect, useReducer, useRef, type KeyboardEvent } from 'react';
+import { useCallback, useEffect, useReducer, useRef, useState, type KeyboardEvent, type ReactNode } from 'react';
 import AlertTriangle from 'lucide-react/icons/triangle-alert';
 import ChevronLeft from 'lucide-react/icons/chevron-left';
 import ChevronRight from 'lucide-react/icons/chevron-right';
@@ -44,6 +44,7 @@ export default function QuizRunner({ badgeId, badgeName, attemptId, state: pageS
   const saveChain = useRef<Promise<unknown>>(Promise.resolve());
   const optionsRef = useRef<HTMLFieldSetElement>(null);
   const focusAfterMove = useRef(false);
+  const headingRef = useRef<HTMLHeadingElement>(null);
   const shownAt = useRef(0); // when the current question was shown (or its time last reported)
 
   // a question shown when the attempt starts or resumes is timed from then
@@ -76,6 +77,7 @@ export default function QuizRunner({ badgeId, badgeName, attemptId, state: pageS
       const q = await api<Quiz>(`/quiz/badge/${encodeURIComponent(badgeId)}/start`, { method: 'POST', timeoutMs: 30000 });
       const t1 = Date.now();
       if (q.attempt) submitted.current = false;
+      focusAfterMove.current = true;
       dispatch({ type: 'started', quiz: q, t0, t1 });
     } catch (e) {
       let next = intro;
@@ -143,24 +145,40 @@ export default function QuizRunner({ badgeId, badgeName, attemptId, state: pageS
   const deadline = phase.kind === 'running' && quiz?.attempt ? Date.parse(quiz.attempt.deadline) : null;
   const remaining = useCountdown(deadline, state.offset, () => submit(true));
 
-  // keep keyboard focus on the options when moving between questions
+  // after Start Quiz, Next and Previous the focus moves to the question's heading (the
+  // button pressed may be gone or disabled) and a polite live region says where we are
+  const running = phase.kind === 'running' && !!quiz?.attempt;
+  const total = quiz?.questions.length ?? 0;
+  const [announce, setAnnounce] = useState('');
   useEffect(() => {
     shownAt.current = Date.now();
-    if (!focusAfterMove.current) return;
+    if (!running || !focusAfterMove.current) return;
     focusAfterMove.current = false;
-    const el = optionsRef.current?.querySelector<HTMLInputElement>('input:checked') || optionsRef.current?.querySelector<HTMLInputElement>('input');
-    el?.focus();
-  }, [current]);
+    headingRef.current?.focus();
+    setAnnounce(`Question ${current + 1} of ${total}`);
+  }, [current, running, total]);
 
-  if (pageState && pageState.blocked && phase.kind !== 'result') return <Blocked state={pageState} badgeId={badgeId} />;
-  if (phase.kind === 'loading') return <LoadingQuiz />;
+  // the live region stays mounted from the first render, so its changes are announced
+  const live = (
+    <p className="sr-only" aria-live="polite" aria-atomic="true" data-testid="quiz-announce">
+      {announce}
+    </p>
+  );
+  const screen = (body: ReactNode) => (
+    <>
+      {live}
+      {body}
+    </>
+  );
+  if (pageState && pageState.blocked && phase.kind !== 'result') return screen(<Blocked state={pageState} badgeId={badgeId} />);
+  if (phase.kind === 'loading') return screen(<LoadingQuiz />);
   if (phase.kind === 'error' && phase.msg === OWNED_MSG)
-    return <Blocked state={{ blocked: 'owned', title: 'Badge Already Owned', message: OWNED_MSG, nextHref: `/badges/${badgeId}`, nextLabel: 'View your badge' }} badgeId={badgeId} />;
-  if (phase.kind === 'error') return <Unavailable msg={phase.msg} badgeId={badgeId} onRetry={load} />;
-  if (phase.kind === 'empty') return <NoQuestions quiz={phase.quiz} />;
-  if (phase.kind === 'intro') return <StartScreen quiz={phase.quiz} starting={phase.starting} msg={phase.msg} onStart={() => start(phase.quiz)} page={pageState} />;
-  if (phase.kind === 'result') return <ResultScreen result={phase.result} badgeId={badgeId} />;
-  if (!quiz || !quiz.attempt) return <LoadingQuiz />;
+    return screen(<Blocked state={{ blocked: 'owned', title: 'Badge Already Owned', message: OWNED_MSG, nextHref: `/badges/${badgeId}`, nextLabel: 'View your badge' }} badgeId={badgeId} />);
+  if (phase.kind === 'error') return screen(<Unavailable msg={phase.msg} badgeId={badgeId} onRetry={load} />);
+  if (phase.kind === 'empty') return screen(<NoQuestions quiz={phase.quiz} />);
+  if (phase.kind === 'intro') return screen(<StartScreen quiz={phase.quiz} starting={phase.starting} msg={phase.msg} onStart={() => start(phase.quiz)} page={pageState} />);
+  if (phase.kind === 'result') return screen(<ResultScreen result={phase.result} badgeId={badgeId} />);
+  if (!quiz || !quiz.attempt) return screen(<LoadingQuiz />);
 
   const questions = quiz.questions;
   const n = questions.length;
@@ -212,7 +230,7 @@ export default function QuizRunner({ badgeId, badgeName, attemptId, state: pageS
     }
   };
 
-  return (
+  return screen(
     <div className="mx-auto w-full max-w-3xl">
       <div className="flex flex-col gap-4 sm:flex-row sm:items-start sm:justify-between">
         <div className="min-w-0">
@@ -265,8 +283,10 @@ export default function QuizRunner({ badgeId, badgeName, attemptId, state: pageS
           </div>
 
           <fieldset ref={optionsRef} className="mt-6" onKeyDown={onKeyDown} disabled={busy}>
-            <legend className="text-lg font-semibold leading-snug sm:text-xl" data-testid="quiz-question">
-              {q.text}
+            <legend data-testid="quiz-question">
+              <h2 ref={headingRef} tabIndex={-1} className="text-lg font-semibold leading-snug focus:outline-none focus-visible:outline-none sm:text-xl" data-testid="quiz-heading">
+                {q.text}
+              </h2>
             </legend>
             {multiple && (
               <p className="mt-1 text-sm text-muted-foreground" data-testid="quiz-pick">
@@ -337,6 +357,6 @@ export default function QuizRunner({ badgeId, badgeName, attemptId, state: pageS
           </Button>
         </div>
       )}
-    </div>
+    </div>,
   );
 }

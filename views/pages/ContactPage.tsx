@@ -7,7 +7,7 @@ import { Island } from '../components/Island';
 import { Card, Container } from '../components/ui';
 import { IconTile, PageHero } from '../components/marketing';
 import { useShell } from '../lib/shell';
-import ContactForm from '../islands/ContactForm';
+import ContactForm, { type ContactPosted } from '../islands/ContactForm';
 
 const hours = [
   { days: 'Mon-Fri', time: '9 AM - 6 PM PST' },
@@ -22,7 +22,8 @@ const quick = [
   { href: '/badges', label: 'Browse badges' },
 ];
 
-export default function ContactPage() {
+/** posted: the answer to the form posted without JavaScript (POST /contact). */
+export default function ContactPage({ posted }: { posted?: ContactPosted }) {
   const { supportEmail } = useShell();
   return (
     <>
@@ -32,7 +33,7 @@ export default function ContactPage() {
         lead="Questions about a badge, a payment or a program for your team? Send us a message and we'll reply within 24 hours."
       />
       <section className="py-16 sm:py-20">
-        <Container className="grid gap-8 lg:grid-cols-[1fr_1.6fr] lg:gap-12">
+        <Container className="grid grid-cols-1 gap-8 lg:grid-cols-[1fr_1.6fr] lg:gap-12">
           <div className="space-y-6">
             <Card className="p-6">
               <div className="flex gap-4">
@@ -92,7 +93,7 @@ export default function ContactPage() {
               All fields are required. Your email app opens with the message ready to send to {supportEmail}.
             </p>
             <div className="mt-6">
-              <Island name="ContactForm" component={ContactForm} props={{ supportEmail }} />
+              <Island name="ContactForm" component={ContactForm} props={{ supportEmail, posted }} />
             </div>
             <p className="mt-6 flex items-start gap-2 border-t pt-5 text-xs text-muted-foreground">
               <ShieldCheck className="h-4 w-4 shrink-0 text-success" />

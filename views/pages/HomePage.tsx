@@ -7,11 +7,12 @@ import FileCheck2 from 'lucide-react/icons/file-check-2';
 import Fingerprint from 'lucide-react/icons/fingerprint';
 import KeyRound from 'lucide-react/icons/key-round';
 import Link2 from 'lucide-react/icons/link-2';
+import Pause from 'lucide-react/icons/pause';
 import Search from 'lucide-react/icons/search';
 import ShieldCheck from 'lucide-react/icons/shield-check';
 import UserCheck from 'lucide-react/icons/user-check';
 import type { ReactNode } from 'react';
-import { Container, LinkButton } from '../components/ui';
+import { Container, LinkButton, buttonClass } from '../components/ui';
 import lumoraLogo from '../../static/images/logos/lumora.svg';
 import vertexaLogo from '../../static/images/logos/vertexa.svg';
 import northpeakLogo from '../../static/images/logos/northpeak.svg';
@@ -204,14 +205,24 @@ function LogoStrip() {
           Professionals from forward-thinking teams earn their credentials with Meritmark
         </h2>
       </Container>
-      <div
-        className="mt-7 overflow-hidden [mask-image:linear-gradient(to_right,transparent,black_8%,black_92%,transparent)] motion-reduce:[mask-image:none]"
-        data-testid="logo-marquee"
-      >
-        <div className="animate-marquee flex w-max hover:[animation-play-state:paused] motion-reduce:w-full">
-          <LogoRow />
-          <LogoRow duplicate />
+      {/* it moves only once the page's script runs (views/lib/marquee.ts), which shows the
+          Pause button (WCAG 2.2.2) and starts it paused for reduced motion */}
+      <div data-marquee="static" data-testid="logo-marquee-box">
+        <div
+          className="mt-7 overflow-hidden [mask-image:linear-gradient(to_right,transparent,black_8%,black_92%,transparent)] motion-reduce:[mask-image:none]"
+          data-testid="logo-marquee"
+        >
+          <div className="animate-marquee flex w-max hover:[animation-play-state:paused] motion-reduce:w-full">
+            <LogoRow />
+            <LogoRow duplicate />
+          </div>
         </div>
+        <Container className="mt-4 flex justify-center motion-reduce:hidden">
+          <button type="button" hidden aria-pressed="false" data-marquee-toggle="" data-testid="marquee-toggle" className={buttonClass('outline', 'sm', 'aria-pressed:bg-accent')}>
+            <Pause className="h-4 w-4" aria-hidden="true" />
+            Pause animation
+          </button>
+        </Container>
       </div>
     </section>
   );

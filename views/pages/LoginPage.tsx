@@ -6,7 +6,7 @@ import LoginForm, { type LoginFormProps } from '../islands/LoginForm';
 export default function LoginPage(p: LoginFormProps) {
   return (
     <AuthFrame title="Welcome back" subtitle="Sign in to your Meritmark account to continue.">
-      <Island name="LoginForm" component={LoginForm} props={{ next: p.next || '/', reset: !!p.reset, error: p.error || '', email: p.email || '' }} />
+      <Island name="LoginForm" component={LoginForm} props={{ next: p.next || '/', reset: !!p.reset, error: p.error || '', email: p.email || '', forgot: !!p.forgot, forgotError: p.forgotError || '', notice: p.notice || '' }} />
     </AuthFrame>
   );
 }

@@ -6,7 +6,7 @@ import ShieldCheck from 'lucide-react/icons/shield-check';
 import { Card, Container } from '../components/ui';
 import { Island } from '../components/Island';
 import VerifyBadge, { type VerifyBadgeProps } from '../islands/VerifyBadge';
-import BulkVerify from '../islands/BulkVerify';
+import BulkVerify, { type BulkVerifyProps } from '../islands/BulkVerify';
 import Ellipsis from '../components/Ellipsis';
 import { GrantHistory, type HistoryItem } from '../components/GrantHistory';
 
@@ -14,7 +14,7 @@ import { GrantHistory, type HistoryItem } from '../components/GrantHistory';
 const BULK_LIMITS = { maxIds: 1000, maxBytes: 1 << 20 };
 
 /** /verify-badge and /verify/:verificationId: the result is rendered on the server. */
-export default function VerifyPage(p: VerifyBadgeProps & { history?: HistoryItem[] }) {
+export default function VerifyPage(p: VerifyBadgeProps & { history?: HistoryItem[] } & Pick<BulkVerifyProps, 'bulkText' | 'bulk' | 'bulkError'>) {
   const empty = !p.query;
   return (
     <Container className="max-w-5xl py-8 sm:py-12">
@@ -40,7 +40,7 @@ export default function VerifyPage(p: VerifyBadgeProps & { history?: HistoryItem
 
       {empty && (
         <section aria-label="Bulk verification" className="mx-auto mt-8 max-w-5xl" id="bulk">
-          <Island name="BulkVerify" component={BulkVerify} props={BULK_LIMITS} />
+          <Island name="BulkVerify" component={BulkVerify} props={{ ...BULK_LIMITS, bulkText: p.bulkText, bulk: p.bulk, bulkError: p.bulkError }} />
         </section>
       )}
 

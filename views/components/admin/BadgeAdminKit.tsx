@@ -195,7 +195,7 @@ export function StatCard({ label, value, icon: Icon, hint, tone = 'primary', tes
       <div className="flex items-start justify-between gap-3">
         <div className="min-w-0">
           <p className="text-sm font-medium text-muted-foreground">{label}</p>
-          <p className="mt-1 text-2xl font-bold tabular-nums">{value}</p>
+          <p className="mt-1 text-2xl font-bold tabular-nums [overflow-wrap:anywhere]">{value}</p>
           {hint && <div className="mt-1 text-xs text-muted-foreground">{hint}</div>}
         </div>
         <span className={cn('flex h-8 w-8 shrink-0 items-center justify-center rounded-lg sm:h-10 sm:w-10', toneClass[tone])}>
@@ -269,7 +269,7 @@ export function SearchInput({ value, onChange, placeholder, label, className }: 
 
 export function CardsSkeleton({ n = 3 }: { n?: number }) {
   return (
-    <div className="grid gap-4 md:grid-cols-2 lg:grid-cols-3" aria-busy="true" aria-label="Loading">
+    <div className="grid grid-cols-1 gap-4 md:grid-cols-2 lg:grid-cols-3" aria-busy="true" aria-label="Loading">
       {Array.from({ length: n }, (_, i) => (
         <div key={i} className="h-40 animate-pulse rounded-xl bg-muted" />
       ))}
@@ -300,7 +300,7 @@ export function CardActions({ name, active, activeText, inactiveText, busy, onTo
   toggleTestId: string;
 }) {
   return (
-    <div className="mt-4 flex items-center justify-between gap-2 border-t pt-3">
+    <div className="mt-4 flex flex-wrap items-center justify-between gap-2 border-t pt-3">
       <label className="flex items-center gap-2 text-sm">
         <Switch checked={active} onCheckedChange={onToggle} disabled={busy} label={`${active ? 'Deactivate' : 'Activate'} ${name}`} testId={toggleTestId} />
         <span className="text-muted-foreground">{active ? activeText : inactiveText}</span>

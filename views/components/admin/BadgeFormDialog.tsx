@@ -173,7 +173,7 @@ export function BadgeFormDialog({ open, onOpenChange, mode, initial, badgeId, on
           </div>
         </div>
         <form onSubmit={submit} className="grid gap-4" data-testid="badge-form">
-          <div className="grid gap-4 sm:grid-cols-2">
+          <div className="grid grid-cols-1 gap-4 sm:grid-cols-2">
             <Field label="Name" htmlFor="badge-name" error={errOf('name')} className="sm:col-span-2">
               <Input id="badge-name" value={v.name} onChange={(e) => set('name', e.target.value)} required maxLength={100} placeholder="e.g. React Developer" />
             </Field>

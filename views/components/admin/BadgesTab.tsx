@@ -94,7 +94,7 @@ export function BadgesTab() {
   const inUse = toDelete ? toDelete.grantCount + toDelete.applicationCount > 0 : false;
 
   return (
-    <div className="grid gap-6" data-testid="badges-tab">
+    <div className="grid grid-cols-1 gap-6" data-testid="badges-tab">
       <SectionHeader
         title="Badge Management"
         description="Create, edit, publish and retire the badges people can earn."
@@ -135,7 +135,7 @@ export function BadgesTab() {
           description={badges.length === 0 ? 'Create the first badge people can earn.' : 'Try another search or status.'}
         />
       ) : (
-        <div className="grid gap-4 md:grid-cols-2 lg:grid-cols-3" data-testid="badge-list">
+        <div className="grid grid-cols-1 gap-4 md:grid-cols-2 lg:grid-cols-3" data-testid="badge-list">
           {shown.map((b) => (
             <Card key={b._id} className="flex flex-col p-5" data-testid="admin-badge" data-badge-name={b.name}>
               <div className="flex-1">

@@ -151,7 +151,7 @@ export function CouponFormDialog({ open, onOpenChange, coupon, badges, onSaved }
           </DialogDescription>
         </DialogHeader>
         <form onSubmit={submit} className="grid gap-4" data-testid="coupon-form">
-          <div className="grid gap-4 sm:grid-cols-2">
+          <div className="grid grid-cols-1 gap-4 sm:grid-cols-2">
             <Field label="Code" htmlFor="coupon-code" error={errOf('code')}>
               <Input
                 id="coupon-code"

@@ -156,7 +156,7 @@ export function CouponsTab() {
   const top = stats?.topUsedCoupons ?? [];
   const used = toDelete ? toDelete.usedCount > 0 : false;
   return (
-    <div className="grid gap-6" data-testid="coupons-tab">
+    <div className="grid grid-cols-1 gap-6" data-testid="coupons-tab">
       <SectionHeader
         title="Coupons"
         description="Discount codes people enter at checkout."
@@ -203,7 +203,7 @@ export function CouponsTab() {
       ) : coupons.length === 0 ? (
         <EmptyState icon={Ticket} title="No coupons found" description={search || status !== 'all' ? 'Try another search or status.' : 'Create the first coupon.'} />
       ) : (
-        <div className="grid gap-4 md:grid-cols-2 lg:grid-cols-3" data-testid="coupon-list">
+        <div className="grid grid-cols-1 gap-4 md:grid-cols-2 lg:grid-cols-3" data-testid="coupon-list">
           {coupons.map((c) => (
             <Card key={c._id} className="flex flex-col p-5" data-testid="coupon" data-code={c.code}>
               <div className="flex-1">

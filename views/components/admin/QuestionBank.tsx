@@ -43,7 +43,7 @@ export function QuestionBank({ questions, onChanged }: { questions: Question[] |
 
   const usedIn = toDelete?.quizzes?.length ?? 0;
   return (
-    <div className="grid gap-4" data-testid="question-bank">
+    <div className="grid grid-cols-1 gap-4" data-testid="question-bank">
       <div className="flex flex-col gap-3 sm:flex-row">
         <SearchInput value={search} onChange={setSearch} placeholder="Search by text, category or topic" label="Search questions" className="sm:flex-1" />
         <Button onClick={() => setCreating(true)} data-testid="create-bank-question">

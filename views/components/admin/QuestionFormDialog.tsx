@@ -209,7 +209,7 @@ export function QuestionFormDialog({ open, onOpenChange, mode, question, quiz, b
               </label>
             )}
           </fieldset>
-          <div className="grid gap-4 sm:grid-cols-3">
+          <div className="grid grid-cols-1 gap-4 sm:grid-cols-3">
             <Field label="Difficulty" htmlFor="question-difficulty">
               <NativeSelect id="question-difficulty" value={v.difficulty} onChange={(e) => set('difficulty', e.target.value)}>
                 {DIFFICULTIES.map((d) => (

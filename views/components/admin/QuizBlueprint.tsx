@@ -129,7 +129,7 @@ export function QuizBlueprint({ quiz, onSaved }: { quiz: AdminQuiz; onSaved: () 
               </tbody>
             </table>
           </div>
-          <div className="grid gap-4 sm:grid-cols-2">
+          <div className="grid grid-cols-1 gap-4 sm:grid-cols-2">
             <Field label="Target difficulty" htmlFor="bp-target" hint={`Proportion correct expected, 0.05 to 0.95; empty = the pool's mean (${quiz.poolMean?.toFixed(2)})`}>
               <Input id="bp-target" type="number" min={0.05} max={0.95} step={0.01} value={target} onChange={(e) => setTarget(e.target.value)} />
             </Field>

@@ -91,7 +91,7 @@ function CreateQuizForm({ badge, onCreated }: { badge: AdminBadge | null; onCrea
         <CardDescription>{name} has no quiz yet. Empty fields take the defaults shown.</CardDescription>
       </CardHeader>
       <CardContent>
-        <form onSubmit={submit} className="grid gap-4 sm:grid-cols-2" data-testid="create-quiz-form">
+        <form onSubmit={submit} className="grid grid-cols-1 gap-4 sm:grid-cols-2" data-testid="create-quiz-form">
           <Field label="Title" htmlFor="quiz-title" className="sm:col-span-2">
             <Input id="quiz-title" value={title} onChange={(e) => setTitle(e.target.value)} maxLength={200} placeholder={`${name} Assessment`} />
           </Field>
@@ -227,7 +227,7 @@ export function QuizManager({ badge, quiz, bank, onChanged, onChooseBadge }: {
   };
 
   return (
-    <div className="grid gap-4" data-testid="quiz-manager">
+    <div className="grid grid-cols-1 gap-4" data-testid="quiz-manager">
       <Card className="flex flex-col gap-4 p-5 sm:flex-row sm:items-center">
         <BadgeIcon icon={badge.icon} color={badge.color} />
         <div className="min-w-0 flex-1">

@@ -72,7 +72,7 @@ export function QuizSettingsDialog({ open, onOpenChange, quiz, onSaved }: { open
               : `Each attempt draws its questions at random from the pool of ${quiz.questionCount} and shuffles the options.`}
           </DialogDescription>
         </DialogHeader>
-        <form onSubmit={submit} className="grid gap-4 sm:grid-cols-2" data-testid="quiz-settings-form">
+        <form onSubmit={submit} className="grid grid-cols-1 gap-4 sm:grid-cols-2" data-testid="quiz-settings-form">
           <Field label="Questions per attempt" htmlFor="qs-draw" hint={`1 to ${quiz.questionCount} (the pool)`}>
             <Input id="qs-draw" type="number" min={1} step={1} value={v.draw} onChange={set('draw')} aria-invalid={tooMany} />
           </Field>

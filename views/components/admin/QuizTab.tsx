@@ -30,7 +30,7 @@ function Overview({ quizzes, questions, onOpen }: { quizzes: AdminQuiz[] | null;
   const avg = total ? (linked / total).toFixed(1) : '0';
   const recent = (quizzes ?? []).slice(0, RECENT_QUIZZES); // newest first from the server
   return (
-    <div className="grid gap-6">
+    <div className="grid grid-cols-1 gap-6">
       <div className="grid grid-cols-2 gap-3 lg:grid-cols-4 sm:gap-4">
         <StatCard label="Total Quizzes" value={quizzes ? total : '–'} icon={ClipboardList} testId="stat-total-quizzes" />
         <StatCard label="Active Quizzes" value={quizzes ? active : '–'} icon={Activity} tone="success" />
@@ -115,7 +115,7 @@ function BadgeSelector({ badges, selectedId, onSelect }: { badges: AdminBadge[] 
       ) : shown.length === 0 ? (
         <EmptyState icon={ListChecks} title="No skill badges found" description={skill.length === 0 ? 'Create a skill badge in Badge Management first.' : 'Try another search or filter.'} />
       ) : (
-        <div className="grid gap-3 md:grid-cols-2 lg:grid-cols-3" data-testid="skill-badges">
+        <div className="grid grid-cols-1 gap-3 md:grid-cols-2 lg:grid-cols-3" data-testid="skill-badges">
           {shown.map((b) => (
             <button
               key={b._id}
@@ -187,7 +187,7 @@ export function QuizTab() {
   };
 
   return (
-    <div className="grid gap-6" data-testid="quiz-tab">
+    <div className="grid grid-cols-1 gap-6" data-testid="quiz-tab">
       <SectionHeader
         title="Quiz Management"
         description="One quiz per skill badge, built from a shared question bank."

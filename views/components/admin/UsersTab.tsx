@@ -78,7 +78,7 @@ export function UsersTab({ currentUserId = '', refreshKey = 0, onChanged }: { cu
             }}
           />
         </div>
-        <div className="grid gap-3 sm:grid-cols-3" data-testid="user-stats">
+        <div className="grid grid-cols-1 gap-3 sm:grid-cols-3" data-testid="user-stats">
           <Stat label="Total users" value={list?.stats.totalUsers ?? '—'} icon={<Users className="h-4 w-4" />} />
           <Stat label="Total badges earned" value={list?.stats.totalBadgesEarned ?? '—'} icon={<Award className="h-4 w-4" />} />
           <Stat label="Verification IDs" value={list?.stats.verificationIds ?? '—'} icon={<Fingerprint className="h-4 w-4" />} />
@@ -94,7 +94,7 @@ export function UsersTab({ currentUserId = '', refreshKey = 0, onChanged }: { cu
             <p className="mt-1 text-sm text-muted-foreground">{query ? `Nothing matches “${query}”.` : 'Users appear here once they sign up.'}</p>
           </div>
         ) : (
-          <div className="grid gap-3 lg:grid-cols-2" aria-busy={loading}>
+          <div className="grid grid-cols-1 gap-3 lg:grid-cols-2" aria-busy={loading}>
             {list.users.map((u) => (
               <UserCard
                 key={u._id}

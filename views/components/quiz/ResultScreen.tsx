@@ -1,4 +1,5 @@
 // The quiz result: score, pass or fail, topics, and the next step.
+import { useEffect, useRef } from 'react';
 import ArrowLeft from 'lucide-react/icons/arrow-left';
 import ArrowRight from 'lucide-react/icons/arrow-right';
 import CheckCircle2 from 'lucide-react/icons/circle-check';
@@ -16,6 +17,9 @@ import { IntegrityNotice } from './IntegrityNotice';
 import { duration, pct, scoreTone } from '../../lib/format';
 export function ResultScreen({ result: r, badgeId }: { result: QuizResult; badgeId: string }) {
   const score = pct(r.score);
+  // the Submit Quiz button is gone: the focus goes to the result's heading
+  const heading = useRef<HTMLHeadingElement>(null);
+  useEffect(() => heading.current?.focus(), []);
   const continueApplication = () => {
     storeQuizResult(badgeId, r);
     window.location.href = `/resume-upload/${badgeId}`;
@@ -44,7 +48,7 @@ export function ResultScreen({ result: r, badgeId }: { result: QuizResult; badge
             {r.passed ? <Trophy className="h-8 w-8" /> : <XCircle className="h-8 w-8" />}
           </span>
           <p className="mt-4 text-sm font-medium text-muted-foreground">{r.title || r.badge.name}</p>
-          <h1 className="mt-1 text-2xl font-bold tracking-tight sm:text-3xl">{r.passed ? 'Congratulations, you passed!' : 'Not quite there yet'}</h1>
+          <h1 ref={heading} tabIndex={-1} className="mt-1 text-2xl font-bold tracking-tight focus:outline-none sm:text-3xl" data-testid="quiz-result-heading">{r.passed ? 'Congratulations, you passed!' : 'Not quite there yet'}</h1>
           <p className={cn('mt-4 text-6xl font-extrabold tabular-nums', SCORE_TEXT[scoreTone(score)])} data-testid="quiz-percent">
             {score}%
           </p>

@@ -88,5 +88,6 @@ export function storeQuizResult(badgeId: string, r: QuizResult) {
   }
 }
 
-/** The result's big number in the score's colour (lib/format scoreTone). */
-export const SCORE_TEXT = { success: 'text-success', warning: 'text-warning', destructive: 'text-destructive' } as const;
+/** The result's big number in the score's colour (lib/format scoreTone); large text, 3:1
+ * on the card in both themes (the warning colour itself is for fills). */
+export const SCORE_TEXT = { success: 'text-success', warning: 'text-amber-700 dark:text-warning', destructive: 'text-destructive' } as const;

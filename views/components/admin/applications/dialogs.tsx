@@ -111,7 +111,7 @@ export function DetailsDialog({ app, actions, onClose }: { app: Application | nu
                   {app.user.bio && <p className="mt-1 text-sm">{app.user.bio}</p>}
                 </div>
               </div>
-              <dl className="grid gap-4 sm:grid-cols-2">
+              <dl className="grid grid-cols-1 gap-4 sm:grid-cols-2">
                 <Detail label="Name on application">{app.fullName || app.user.name}</Detail>
                 <Detail label="Email on application">{app.email || app.user.email}</Detail>
                 <Detail label="Position">{app.position || app.user.position || '—'}</Detail>
@@ -139,7 +139,7 @@ export function DetailsDialog({ app, actions, onClose }: { app: Application | nu
             </Section>
 
             <Section title="Application">
-              <dl className="grid gap-4 sm:grid-cols-3">
+              <dl className="grid grid-cols-1 gap-4 sm:grid-cols-3">
                 <Detail label="Badge">{app.badge.name}</Detail>
                 <Detail label="Type">{typeLabel(app.badge.type)}</Detail>
                 <Detail label="Category">{app.badge.category}</Detail>
@@ -197,7 +197,7 @@ export function DetailsDialog({ app, actions, onClose }: { app: Application | nu
             </Section>
 
             <Section title="Payment">
-              <dl className="grid gap-4 sm:grid-cols-3">
+              <dl className="grid grid-cols-1 gap-4 sm:grid-cols-3">
                 <Detail label="Status">
                   <PaymentChip a={app} />
                 </Detail>
@@ -222,7 +222,7 @@ export function DetailsDialog({ app, actions, onClose }: { app: Application | nu
 
             {app.grant && (
               <Section title="Badge grant">
-                <dl className="grid gap-4 sm:grid-cols-2">
+                <dl className="grid grid-cols-1 gap-4 sm:grid-cols-2">
                   <Detail label="Verification ID">
                     <code className="rounded bg-muted px-1.5 py-0.5 text-xs">{app.grant.verificationId}</code>
                   </Detail>

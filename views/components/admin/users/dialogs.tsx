@@ -203,7 +203,7 @@ export function EditDialog({ user, self, onClose, onSaved }: { user: AdminUser |
               <Label htmlFor="eu-position">Position</Label>
               <Input id="eu-position" value={f.position} onChange={set('position')} maxLength={120} placeholder="e.g. Senior Engineer" />
             </div>
-            <div className="grid gap-4 sm:grid-cols-2">
+            <div className="grid grid-cols-1 gap-4 sm:grid-cols-2">
               <div className="grid gap-2">
                 <Label htmlFor="eu-linkedin">LinkedIn</Label>
                 <Input id="eu-linkedin" type="url" value={f.linkedin} onChange={set('linkedin')} placeholder="https://linkedin.com/in/…" />
