@@ -326,7 +326,7 @@ func (s *Service) Lookup(ctx context.Context, kind, id, ip, requestOrigin string
 		s.cache.touch(e, now, ver)
 		return s.answer(e, id), e, nil
 	}
-	e = &entry{grantID: r.GrantID, fingerprint: fp, result: s.compute(ctx, r, now), publicID: r.PublicVerificationID, checkedAt: now, checkedVer: ver}
+	e = &entry{grantID: r.GrantID, userID: r.UserID, fingerprint: fp, result: s.compute(ctx, r, now), publicID: r.PublicVerificationID, checkedAt: now, checkedVer: ver}
 	s.cache.put(id, e)
 	return s.answer(e, id), e, nil
 }
