@@ -231,7 +231,7 @@ test('Add to LinkedIn shows to the holder only', async () => {
     await hydrated(page, 'VerifyBadge');
     const add = page.getByTestId('linkedin-add');
     await add.waitFor();
-    assert.match(await add.getAttribute('href'), /^https:\/\/www\.linkedin\.com\/profile\/add\?/);
+    assert.match(await add.getAttribute('href'), /^https:\/\/www\.linkedin\.com\/profile\/add\?startTask=CERTIFICATION_NAME&name=Open\+Source\+Contributor/);
     await axe(page, 'verify page, holder');
     await shot(page, 'share-verify-holder-390');
     await page.close();
