@@ -54,6 +54,10 @@ func TestBadgePageHasItsOwnCard(t *testing.T) {
 		if cc := img.Header.Get("Cache-Control"); !strings.Contains(cc, "immutable") {
 			t.Fatalf("versioned card Cache-Control %q, want immutable", cc)
 		}
+		// unfurlers and link checkers ask HEAD first
+		if h := c.Abs("HEAD", strings.TrimPrefix(url, w.e.URL), nil); h.Status != http.StatusOK || h.Header.Get("Content-Type") != "image/png" {
+			t.Fatalf("HEAD %s: %d %q", url, h.Status, h.Header.Get("Content-Type"))
+		}
 		cfg, err := png.DecodeConfig(bytes.NewReader(img.Body))
 		if err != nil || cfg.Width != 1200 || cfg.Height != 630 {
 			t.Fatalf("card: %v %dx%d", err, cfg.Width, cfg.Height)
