@@ -74,6 +74,8 @@ var rwPublic = map[string]string{
 	"GET /achievements/:badgeId/image.png":            "Open Badges achievement image",
 	"GET /credentials/status":                         "revocation list",
 	"GET /credentials/:id/card.png":                   "social card of a credential",
+	"GET /badges/:id/card.png":                        "social card of a badge page",
+	"GET /profile/:id/card.png":                       "social card of a public profile",
 	"GET /credentials/:file":                          "credential documents (JSON, JWT, baked PNG)",
 	"GET /paypal-sim/*":                               "the built-in PayPal sandbox (stands in for PayPal's own site)",
 	"POST /paypal-sim/*":                              "the built-in PayPal sandbox",

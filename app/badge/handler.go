@@ -10,6 +10,7 @@ import (
 	"github.com/gofiber/fiber/v3"
 	"github.com/uptrace/bun"
 
+	"meritmark/app/credential"
 	"meritmark/app/model"
 	"meritmark/app/pagecache/scope"
 	"meritmark/app/quiz"
@@ -190,12 +191,24 @@ func (h *Handler) detailPage(c fiber.Ctx) error {
 		Title:       b.Name,
 		Description: Summary(b),
 		Path:        "/badges/" + b.ID,
-		Image:       "/static/images/og-card.png",
 		JSONLD:      JSONLD(origin, b),
 		NoIndex:     !b.IsActive,
 	}
+	withCard(&meta, b)
 	return h.site.Render(c, "BadgeDetailPage", props, meta)
 }
+
+// withCard makes the badge's own social card (GET /badges/{id}/card.png, drawn by
+// credential.BadgeCard) the page's og:image, at its version: the URL changes with the card.
+func withCard(m *web.Meta, b *Badge) {
+	in := credential.BadgeCardInput{Name: b.Name, Category: b.Category, Level: b.Level, Type: b.Type, Color: b.Color}
+	m.Image = CardPath(b.ID) + "?v=" + in.Version()
+	m.ImageWidth, m.ImageHeight = credential.CardWidth, credential.CardHeight
+	m.ImageAlt = "Meritmark card of the " + b.Name + " badge, with its medallion"
+}
+
+// CardPath is the path of a badge's social card.
+func CardPath(id string) string { return "/badges/" + id + "/card.png" }
 
 // /badge/{id} (the original's back link) -> 301 /badges/{id}.
 func (h *Handler) redirectOld(c fiber.Ctx) error {

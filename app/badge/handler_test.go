@@ -568,11 +568,13 @@ func TestDetailPageHeadHasSocialTagsAndJSONLD(t *testing.T) {
 		`<title>SQL &lt;Data&gt; Analyst | Meritmark</title>`,
 		`<meta property="og:title" content="SQL &lt;Data&gt; Analyst | Meritmark">`,
 		`<meta property="og:description" content="Query &amp; analyse data.">`,
-		`<meta property="og:image" content="` + f.env.URL + `/static/images/og-card.png">`,
+		`<meta property="og:image" content="` + f.env.URL + `/badges/` + b.ID + `/card.png?v=`, // its own card, not the site's
+		`<meta property="og:image:width" content="1200"><meta property="og:image:height" content="630">`,
+		`<meta property="og:image:alt" content="Meritmark card of the SQL &lt;Data&gt; Analyst badge, with its medallion">`,
 		`<meta property="og:url" content="` + f.env.URL + `/badges/` + b.ID + `">`,
 		`<meta name="twitter:card" content="summary_large_image">`,
 		`<meta name="twitter:title" content="SQL &lt;Data&gt; Analyst | Meritmark">`,
-		`<meta name="twitter:image" content="` + f.env.URL + `/static/images/og-card.png">`,
+		`<meta name="twitter:image" content="` + f.env.URL + `/badges/` + b.ID + `/card.png?v=`,
 	} {
 		if !strings.Contains(body, w) {
 			t.Errorf("head lacks %s", w)

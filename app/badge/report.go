@@ -64,11 +64,11 @@ func (h *Handler) reportPage(c fiber.Ctx) error {
 		Title:       title,
 		Description: desc,
 		Path:        ReportPath(b.ID),
-		Image:       "/static/images/og-card.png",
 		Type:        "article",
 		JSONLD:      ReportJSONLD(origin, b, rep, title, desc),
 		NoIndex:     !b.IsActive,
 	}
+	withCard(&meta, b)
 	return h.site.Render(c, "AssessmentReportPage", ReportProps{Badge: b, Report: rep}, meta)
 }
 

@@ -150,7 +150,9 @@ func TestHallOfFame(t *testing.T) {
 		apptest.Eq("a.Badges[1].Name", a.Badges[1].Name, "Figma"),
 		apptest.Eq("a.Badges[2].Name", a.Badges[2].Name, "Rust"),
 		apptest.True("a.Badges[0].EarnedDate.Equal(day(13))", a.Badges[0].EarnedDate.Equal(day(13))),
-		apptest.Eq("a.Badges[0].Category", a.Badges[0].Category, "Management"))
+		apptest.Eq("a.Badges[0].Category", a.Badges[0].Category, "Management"),
+		apptest.Eq("a.Badges[0].ID", a.Badges[0].ID, f.badges["Scrum"].ID), // links its page
+		apptest.Eq("a.Badges[2].ID", a.Badges[2].ID, f.badges["Rust"].ID))
 	// sorts
 	c.Get("/hall-of-fame?sort=recent").Expect(http.StatusOK).JSON(&r)
 	if !eq(names(&r), []string{"bob", "Cy", "Ada"}) {

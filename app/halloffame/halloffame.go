@@ -131,6 +131,7 @@ func (q Query) Filtered() bool { return q.Search != "" || q.Category != "" }
 
 // Badge is one of an earner's recent badges.
 type Badge struct {
+	ID         string    `json:"id"` // its page: /badges/{id}
 	Name       string    `json:"name"`
 	Category   string    `json:"category"`
 	EarnedDate time.Time `json:"earnedDate"`

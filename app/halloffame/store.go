@@ -232,6 +232,7 @@ func count(ctx context.Context, d bun.IDB, in Query) (int64, error) {
 
 type recentRow struct {
 	UserID    string    `bun:"user_id"`
+	BadgeID   string    `bun:"badge_id"`
 	Name      string    `bun:"name"`
 	Category  string    `bun:"category"`
 	GrantedAt time.Time `bun:"granted_at"`
@@ -244,8 +245,8 @@ func recent(ctx context.Context, d bun.IDB, userIDs []string) (map[string][]Badg
 		return out, nil
 	}
 	var rows []recentRow
-	err := d.NewRaw(`SELECT user_id, name, category, granted_at FROM (
-	SELECT g.user_id, b.name, b.category, g.granted_at,
+	err := d.NewRaw(`SELECT user_id, badge_id, name, category, granted_at FROM (
+	SELECT g.user_id, g.badge_id, b.name, b.category, g.granted_at,
 		ROW_NUMBER() OVER (PARTITION BY g.user_id ORDER BY g.granted_at DESC, g.id DESC) AS rn
 	FROM badge_grants AS g JOIN badges AS b ON b.id = g.badge_id
 	WHERE g.user_id IN (?) AND g.revoked_at IS NULL AND (g.expires_at IS NULL OR g.expires_at > ?)
@@ -255,7 +256,7 @@ func recent(ctx context.Context, d bun.IDB, userIDs []string) (map[string][]Badg
 		return nil, err
 	}
 	for _, r := range rows {
-		out[r.UserID] = append(out[r.UserID], Badge{Name: r.Name, Category: r.Category, EarnedDate: r.GrantedAt.UTC()})
+		out[r.UserID] = append(out[r.UserID], Badge{ID: r.BadgeID, Name: r.Name, Category: r.Category, EarnedDate: r.GrantedAt.UTC()})
 	}
 	return out, nil
 }

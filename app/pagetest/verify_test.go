@@ -84,7 +84,8 @@ func TestVerifyPagesRendered(t *testing.T) {
 
 	r := c.Raw("GET", "/verify/"+ada.PublicVerificationID, nil, map[string]string{"Accept": "text/html"}).Expect(http.StatusOK)
 	verifyPageHas(t, "shared link", r.Text(), "Verified Badge", "Cloud Architect 0", "Ada Lovelace", "a***@example.com", "Signature valid",
-		"Issued by Meritmark", "Not revoked", "Not expired", "Add to LinkedIn", "Badge image", "Does not expire",
+		"Issued by Meritmark", "Not revoked", "Not expired", "Badge image", "Does not expire",
+		`href="/profile/`+ada.UserID+`"`, `href="/badges/`+ada.BadgeID+`"`, `src="/achievements/`+ada.BadgeID+`/image.png"`, `alt="Medallion of the Cloud Architect 0 badge"`,
 		`<meta property="og:image" content="`+e.URL+`/credentials/`+ada.PublicVerificationID+`/card.png">`,
 		`<meta property="og:image:width" content="1200">`, `<meta property="og:image:height" content="630">`,
 		`<meta property="og:image:alt" content="Meritmark card of the Cloud Architect 0 badge held by Ada Lovelace">`,
@@ -92,6 +93,16 @@ func TestVerifyPagesRendered(t *testing.T) {
 	if strings.Contains(r.Text(), "Badge Not Found") {
 		t.Error("a valid badge page says Badge Not Found")
 	}
+	if strings.Contains(r.Text(), "Add to LinkedIn") {
+		t.Error("a visitor is offered Add to LinkedIn (it adds to the viewer's own profile)")
+	}
+	// the holder is offered it
+	var holder model.User
+	if err := e.DB.NewSelect().Model(&holder).Where("id = ?", ada.UserID).Scan(e.Ctx()); err != nil {
+		t.Fatal(err)
+	}
+	hr := e.LoginAs(&holder).Raw("GET", "/verify/"+ada.PublicVerificationID, nil, map[string]string{"Accept": "text/html"}).Expect(http.StatusOK)
+	verifyPageHas(t, "holder's view", hr.Text(), "Add to LinkedIn")
 	tag := r.Header.Get("ETag")
 	if tag == "" {
 		t.Fatal("no ETag on the verify page")

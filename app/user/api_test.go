@@ -321,9 +321,9 @@ func TestProfilePages(t *testing.T) {
 	for _, want := range []string{
 		`<meta property="og:type" content="profile">`,
 		`<meta property="og:title" content="Page Owner | Meritmark">`,
-		`<meta property="og:image" content="` + e.URL + pic.ProfilePicURL + `">`,
-		`<meta property="og:image:width" content="64">`, `<meta property="og:image:height" content="64">`,
-		`<meta property="og:image:alt" content="Profile picture of Page Owner">`,
+		`<meta property="og:image" content="` + e.URL + "/profile/" + u.ID + `/card.png?v=`,
+		`<meta property="og:image:width" content="1200">`, `<meta property="og:image:height" content="630">`,
+		`<meta property="og:image:alt" content="Meritmark card of Page Owner&#39;s profile">`,
 		`<link rel="canonical" href="` + e.URL + "/profile/" + u.ID + `">`,
 		html.EscapeString("Page Owner, Designer & <Lead>, holds 1 verified badge on Meritmark."),
 		`application/ld+json`, `"@type":"Person"`,

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"image"
 	"image/png"
 	"io"
 	"net/http"
@@ -13,6 +14,7 @@ import (
 	"github.com/gofiber/fiber/v3"
 	"github.com/uptrace/bun"
 
+	"meritmark/app/credential"
 	"meritmark/app/events"
 	"meritmark/app/model"
 	"meritmark/app/pagecache/scope"
@@ -27,11 +29,12 @@ type Handler struct {
 	svc     *Service
 	site    *web.Site
 	limiter *ratelimit.Limiter
+	cards   *credential.ImageCache // drawn profile cards
 }
 
 // New makes the handler. limiter may be nil (no upload limit).
 func New(d *bun.DB, site *web.Site, store storage.Store, limiter *ratelimit.Limiter, bus *events.Bus) *Handler {
-	return &Handler{svc: NewService(d, store, bus), site: site, limiter: limiter}
+	return &Handler{svc: NewService(d, store, bus), site: site, limiter: limiter, cards: credential.NewImageCache(256)}
 }
 
 // Picture uploads are decoded server-side (CPU and memory): 20 per member an hour.
@@ -51,6 +54,7 @@ func (h *Handler) Routes() []web.Route {
 		web.Post("/users/profile-pic", web.Member, h.picture).WithBodyLimit(MaxPictureBytes + 1<<20),
 		web.PageRoute("/profile", web.Member, h.profilePage),
 		web.PageRoute("/profile/:id", web.Public, h.publicPage).Cached(scope.Badges, scope.Grants, scope.Profiles),
+		{Method: "GET", Path: "/profile/:id/card.png", Access: web.Public, Kind: web.Asset, Handler: h.card},
 		{Method: "GET", Path: "/media/*", Access: web.Public, Kind: web.Asset, Handler: h.media},
 	}
 }
@@ -202,19 +206,92 @@ func (h *Handler) publicPage(c fiber.Ctx) error {
 	if len(same) > 0 {
 		person["sameAs"] = same
 	}
-	// the picture's size for link previews (stored pictures are square PNGs of at most 512 px)
-	imgW, imgH, imgAlt := 0, 0, ""
-	if p.ProfilePicURL != "" {
-		imgAlt = "Profile picture of " + p.Name
-		imgW, imgH = h.pictureSize(c.Context(), strings.TrimPrefix(p.ProfilePicURL, "/media/"))
-	}
 	return h.site.Render(c, "PublicProfilePage", fiber.Map{
 		"profile": p, "origin": origin, "isOwner": v != nil && v.ID == p.ID,
 	}, web.Meta{
-		Title: p.Name, Description: desc, Image: p.ProfilePicURL, Type: "profile", Path: "/profile/" + p.ID,
-		ImageWidth: imgW, ImageHeight: imgH, ImageAlt: imgAlt,
-		JSONLD: map[string]any{"@context": "https://schema.org", "@type": "ProfilePage", "mainEntity": person},
+		Title: p.Name, Description: desc, Type: "profile", Path: "/profile/" + p.ID,
+		Image:      CardPath(p.ID) + "?v=" + cardInput(p).Version(),
+		ImageWidth: credential.CardWidth, ImageHeight: credential.CardHeight,
+		ImageAlt: "Meritmark card of " + p.Name + "'s profile",
+		JSONLD:   map[string]any{"@context": "https://schema.org", "@type": "ProfilePage", "mainEntity": person},
 	})
+}
+
+// MsgProfileNotFound answers a profile (or its card) that does not exist.
+const MsgProfileNotFound = "Profile not found."
+
+// CardPath is the path of a public profile's social card.
+func CardPath(id string) string { return "/profile/" + id + "/card.png" }
+
+// cardInput is what the profile's card shows (the picture itself is read when drawn).
+func cardInput(p *PublicProfile) credential.ProfileCardInput {
+	in := credential.ProfileCardInput{Name: p.Name, Position: p.Position, Held: p.Held,
+		PictureKey: strings.TrimPrefix(p.ProfilePicURL, "/media/")}
+	for _, b := range p.Badges {
+		if b.Standing.Held && len(in.Badges) < 3 {
+			in.Badges = append(in.Badges, b.Name)
+		}
+	}
+	return in
+}
+
+// GET /profile/{id}/card.png[?v=version]: the public profile's social card (1200x630).
+// The page links it with its version; that URL never changes what it shows: immutable.
+func (h *Handler) card(c fiber.Ctx) error {
+	notFound := func() error { // an image's 404 is JSON, not the not-found page
+		c.Set("Cache-Control", "no-store")
+		return c.Status(http.StatusNotFound).JSON(fiber.Map{"msg": MsgProfileNotFound})
+	}
+	id := c.Params("id")
+	if !model.ValidID(id) {
+		return notFound()
+	}
+	p, err := Public(c.Context(), h.svc.DB, id)
+	if errors.Is(err, db.ErrNotFound) {
+		return notFound()
+	}
+	if err != nil {
+		return err
+	}
+	in := cardInput(p)
+	version := in.Version()
+	b, err := h.cards.Make(p.ID+"-"+version, func() ([]byte, error) {
+		in.Picture = h.loadPicture(c.Context(), in.PictureKey)
+		return credential.ProfileCard(in), nil
+	})
+	if err != nil {
+		return err
+	}
+	tag := `"pcard-` + version + `"`
+	cc := "public, max-age=60"
+	if c.Query("v") == version {
+		cc = "public, max-age=31536000, immutable"
+	}
+	c.Set("Cache-Control", cc)
+	c.Set("ETag", tag)
+	if c.Get("If-None-Match") == tag {
+		return c.SendStatus(http.StatusNotModified)
+	}
+	c.Set("Content-Type", "image/png")
+	return c.Send(b)
+}
+
+// loadPicture decodes a stored profile picture (nil when there is none or it cannot be read:
+// the card then shows the initials).
+func (h *Handler) loadPicture(ctx context.Context, key string) image.Image {
+	if key == "" || !ValidPictureKey(key) {
+		return nil
+	}
+	rc, err := h.svc.Store.Open(ctx, key)
+	if err != nil {
+		return nil
+	}
+	defer rc.Close()
+	img, err := png.Decode(io.LimitReader(rc, 8<<20))
+	if err != nil {
+		return nil
+	}
+	return img
 }
 
 func publicDescription(p *PublicProfile) string {
@@ -255,21 +332,4 @@ func (h *Handler) media(c fiber.Ctx) error {
 	c.Set("Content-Security-Policy", "default-src 'none'; sandbox")
 	c.Set("Content-Disposition", "inline")
 	return c.Status(http.StatusOK).Send(data)
-}
-
-// pictureSize reads a stored picture's dimensions (0, 0 when it cannot).
-func (h *Handler) pictureSize(ctx context.Context, key string) (int, int) {
-	if !ValidPictureKey(key) {
-		return 0, 0
-	}
-	rc, err := h.svc.Store.Open(ctx, key)
-	if err != nil {
-		return 0, 0
-	}
-	defer rc.Close()
-	cfg, err := png.DecodeConfig(rc)
-	if err != nil {
-		return 0, 0
-	}
-	return cfg.Width, cfg.Height
 }

@@ -86,6 +86,7 @@ func (l *Limiter) Take(ip string) {
 // entry is one grant's verification, as last computed.
 type entry struct {
 	grantID     string
+	userID      string // the holder
 	fingerprint string // the record it was computed from
 	result      Result // VerificationID left empty: it is the id as entered
 	publicID    string

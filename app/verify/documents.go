@@ -58,7 +58,7 @@ func (s *Service) BakedPNG(ctx context.Context, pvid, requestOrigin string) ([]b
 		return nil, "", err
 	}
 	key := "baked:" + r.GrantID + ":" + hash(r.CredentialJWT)
-	b, err := s.images.make(key, func() ([]byte, error) {
+	b, err := s.images.Make(key, func() ([]byte, error) {
 		return credential.Bake(s.badgeImage(r.BadgeID, r.BadgeName, r.BadgeCategory, r.BadgeColor), r.CredentialJWT)
 	})
 	if err != nil {
@@ -69,13 +69,13 @@ func (s *Service) BakedPNG(ctx context.Context, pvid, requestOrigin string) ([]b
 
 func (s *Service) badgeImage(id, name, category, color string) []byte {
 	key := "badge:" + id + ":" + hash(name+"\x00"+category+"\x00"+color)
-	b, _ := s.images.make(key, func() ([]byte, error) { return credential.BadgeImage(name, category, color), nil })
+	b, _ := s.images.Make(key, func() ([]byte, error) { return credential.BadgeImage(name, category, color), nil })
 	return b
 }
 
 // IssuerImage is the issuer's image (the Meritmark medallion).
 func (s *Service) IssuerImage() []byte {
-	b, _ := s.images.make("issuer", func() ([]byte, error) { return credential.BadgeImage(credential.IssuerName, "Issuer", ""), nil })
+	b, _ := s.images.Make("issuer", func() ([]byte, error) { return credential.BadgeImage(credential.IssuerName, "Issuer", ""), nil })
 	return b
 }
 
@@ -113,17 +113,25 @@ func (s *Service) Card(ctx context.Context, pvid string) ([]byte, string, error)
 		st = credential.CardExpired
 	}
 	version := hash(fmt.Sprint(st) + "\x00" + r.BadgeName + "\x00" + r.BadgeCategory + "\x00" + r.BadgeColor + "\x00" + r.UserName + "\x00" + r.GrantedAt.UTC().String())
-	key := "card:" + r.GrantID + "-" + version
-	b, err := s.images.make(key, func() ([]byte, error) {
+	b, err := s.storedCard(r.GrantID+"-"+version, func() []byte {
+		return credential.Card(credential.CardInput{BadgeName: r.BadgeName, Category: r.BadgeCategory, Color: r.BadgeColor,
+			Holder: r.UserName, IssuedOn: day(r.GrantedAt), State: st})
+	})
+	return b, version, err
+}
+
+// storedCard is the card named name (unique per drawing): from memory, from
+// DataDir/cache/cards, or drawn and kept in both.
+func (s *Service) storedCard(name string, drawCard func() []byte) ([]byte, error) {
+	return s.images.Make("card:"+name, func() ([]byte, error) {
 		var path string
 		if s.DataDir != "" {
-			path = filepath.Join(s.DataDir, "cache", "cards", r.GrantID+"-"+version+".png")
+			path = filepath.Join(s.DataDir, "cache", "cards", name+".png")
 			if b, err := os.ReadFile(path); err == nil && len(b) > 0 {
 				return b, nil
 			}
 		}
-		b := credential.Card(credential.CardInput{BadgeName: r.BadgeName, Category: r.BadgeCategory, Color: r.BadgeColor,
-			Holder: r.UserName, IssuedOn: day(r.GrantedAt), State: st})
+		b := drawCard()
 		if path != "" {
 			if err := os.MkdirAll(filepath.Dir(path), 0o750); err == nil {
 				tmp := fmt.Sprintf("%s.%d.tmp", path, time.Now().UnixNano())
@@ -134,7 +142,30 @@ func (s *Service) Card(ctx context.Context, pvid string) ([]byte, string, error)
 		}
 		return b, nil
 	})
-	return b, version, err
+}
+
+// BadgeCardInput is what a badge's social card shows.
+func BadgeCardInput(b *model.Badge) credential.BadgeCardInput {
+	return credential.BadgeCardInput{Name: b.Name, Category: b.Category, Level: b.Level, Type: b.Type, Color: b.Color}
+}
+
+// BadgeCard is the social card (og:image) of a badge's page, with its version: drawn once
+// per version, kept in memory and under DataDir/cache/cards.
+func (s *Service) BadgeCard(ctx context.Context, badgeID string) ([]byte, string, error) {
+	if !model.ValidID(badgeID) {
+		return nil, "", ErrNotFound
+	}
+	var b model.Badge
+	if err := s.DB.NewSelect().Model(&b).Where("id = ?", badgeID).Scan(ctx); err != nil {
+		if db.IsNoRows(err) {
+			return nil, "", ErrNotFound
+		}
+		return nil, "", err
+	}
+	in := BadgeCardInput(&b)
+	version := in.Version()
+	out, err := s.storedCard("badge-"+b.ID+"-"+version, func() []byte { return credential.BadgeCard(in) })
+	return out, version, err
 }
 
 // IssuerDocument is the issuer's Profile (its id is our did:web).

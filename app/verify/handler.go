@@ -59,6 +59,7 @@ func (h *Handler) Routes() []web.Route {
 		asset("/credentials/status/revocation", h.bitstringList(credential.PurposeRevocation)),
 		asset("/credentials/status/suspension", h.bitstringList(credential.PurposeSuspension)),
 		asset("/credentials/:id/card.png", h.card),
+		asset("/badges/:id/card.png", h.badgeCard),
 		asset("/credentials/:file", h.credential),
 	}
 }
@@ -117,6 +118,8 @@ type PageProps struct {
 	BulkText  string      `json:"bulkText,omitempty"`
 	Bulk      *BulkResult `json:"bulk,omitempty"`
 	BulkError string      `json:"bulkError,omitempty"`
+	// Holder: the viewer holds the credential shown (its Add to LinkedIn is theirs alone).
+	Holder bool `json:"holder,omitempty"`
 }
 
 // GET /verify-badge[?id=…] and /verify/:verificationId: the result is in the HTML.
@@ -151,7 +154,9 @@ func (h *Handler) page(c fiber.Ctx) error {
 		return err
 	}
 	// visitors without a session share one rendered page per grant version
-	cacheable := web.Viewer(c) == nil
+	v := web.Viewer(c)
+	cacheable := v == nil
+	props.Holder = v != nil && v.ID == e.userID
 	key := h.site.Origin(c) + "\x00" + c.Path() + "\x00" + raw
 	for _, it := range props.History {
 		key += "\x00" + it.VerifyPath + it.Status // a renewal made since shows at once
@@ -257,6 +262,7 @@ const (
 	longCache   = "public, max-age=3600"
 	shortCache  = "public, max-age=60"
 	revalidated = "public, no-cache"
+	immutable   = "public, max-age=31536000, immutable" // versioned URLs
 )
 
 // GET /.well-known/jwks.json: every issuing key, the active one first.
@@ -358,6 +364,23 @@ func (h *Handler) card(c fiber.Ctx) error {
 		return err
 	}
 	return sendTagged(c, "image/png", shortCache, b, `"card-`+version+`"`)
+}
+
+// GET /badges/{id}/card.png[?v=version]: the badge page's social card. The page links it
+// with its version, and that URL never changes what it shows: immutable.
+func (h *Handler) badgeCard(c fiber.Ctx) error {
+	b, version, err := h.svc.BadgeCard(c.Context(), c.Params("id"))
+	if errors.Is(err, ErrNotFound) {
+		return notFoundDoc(c)
+	}
+	if err != nil {
+		return err
+	}
+	cc := shortCache
+	if c.Query("v") == version {
+		cc = immutable
+	}
+	return sendTagged(c, "image/png", cc, b, `"bcard-`+version+`"`)
 }
 
 // GET /credentials/{id}[.json|.jwt|.png]: the credential (its id without an extension

@@ -77,6 +77,7 @@ type record struct {
 	UserName         string     `bun:"user_name"`
 	UserEmail        string     `bun:"user_email"`
 	ProfilePicKey    string     `bun:"profile_pic_key"`
+	UserDeletedAt    *time.Time `bun:"user_deleted_at"`
 	BadgeName        string     `bun:"badge_name"`
 	BadgeDescription string     `bun:"badge_description"`
 	BadgeCategory    string     `bun:"badge_category"`
@@ -89,7 +90,7 @@ type record struct {
 
 const recordSelect = `SELECT g.id AS grant_id, g.user_id, g.badge_id, g.verification_id, g.public_verification_id,
 	g.status_index, g.granted_at, g.expires_at, g.revoked_at, g.revocation_reason, g.credential_jwt, g.credential_origin, COALESCE(gc.credential_ld, '') AS credential_ld, g.hide_score,
-	u.name AS user_name, u.email AS user_email, u.profile_pic_key,
+	u.name AS user_name, u.email AS user_email, u.profile_pic_key, u.deleted_at AS user_deleted_at,
 	b.name AS badge_name, b.description AS badge_description, b.category AS badge_category, b.type AS badge_type,
 	b.level AS badge_level, b.icon AS badge_icon, b.color AS badge_color
 FROM badge_grants AS g JOIN users AS u ON u.id = g.user_id JOIN badges AS b ON b.id = g.badge_id
@@ -138,7 +139,7 @@ func (r *record) fingerprint(now time.Time) string {
 	}
 	for _, f := range []string{r.GrantID, r.VerificationID, r.PublicVerificationID, fmt.Sprint(r.StatusIndex),
 		r.GrantedAt.UTC().Format(time.RFC3339Nano), ts(r.ExpiresAt), ts(r.RevokedAt), r.RevocationReason, r.CredentialJWT,
-		r.CredentialOrigin, r.CredentialLD, r.UserName, r.UserEmail, r.ProfilePicKey, r.BadgeName, r.BadgeDescription, r.BadgeCategory,
+		r.CredentialOrigin, r.CredentialLD, r.UserName, r.UserEmail, r.ProfilePicKey, ts(r.UserDeletedAt), r.BadgeName, r.BadgeDescription, r.BadgeCategory,
 		r.BadgeType, r.BadgeLevel, r.BadgeIcon, r.BadgeColor, r.statusAt(now)} {
 		h.Write([]byte(f))
 		h.Write([]byte{0})
@@ -192,6 +193,9 @@ func (s *Service) compute(ctx context.Context, r *record, now time.Time) Result 
 		CheckedAt: now.UTC().Truncate(time.Second),
 		// the one id to quote, whichever form was entered
 		VerificationID: r.VerificationID,
+	}
+	if r.UserDeletedAt == nil {
+		res.User.ProfileURL = "/profile/" + r.UserID
 	}
 	if origin != "" {
 		res.Credential = links(origin, s.LinkedInOrgID, r)
@@ -326,7 +330,7 @@ func (s *Service) Lookup(ctx context.Context, kind, id, ip, requestOrigin string
 		s.cache.touch(e, now, ver)
 		return s.answer(e, id), e, nil
 	}
-	e = &entry{grantID: r.GrantID, fingerprint: fp, result: s.compute(ctx, r, now), publicID: r.PublicVerificationID, checkedAt: now, checkedVer: ver}
+	e = &entry{grantID: r.GrantID, userID: r.UserID, fingerprint: fp, result: s.compute(ctx, r, now), publicID: r.PublicVerificationID, checkedAt: now, checkedVer: ver}
 	s.cache.put(id, e)
 	return s.answer(e, id), e, nil
 }

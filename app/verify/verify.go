@@ -133,6 +133,8 @@ type UserInfo struct {
 	Name   string `json:"name"`
 	Email  string `json:"email"`
 	Avatar string `json:"avatar"`
+	// ProfileURL is the holder's public profile (empty once the account is deleted).
+	ProfileURL string `json:"profileUrl,omitempty"`
 }
 
 // Checks is what was verified.

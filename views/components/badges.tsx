@@ -62,3 +62,18 @@ export function BadgeIcon({ icon, color, size = 'md', className }: { icon: strin
 export function priceLabel(price: number): string {
   return price > 0 ? money(price) : 'Free';
 }
+
+/** The badge's medallion, drawn by the server (GET /achievements/{id}/image.png, 600x600). */
+export function BadgeArt({ id, name, className }: { id: string; name: string; className?: string }) {
+  return (
+    <img
+      src={`/achievements/${encodeURIComponent(id)}/image.png`}
+      alt={`Medallion of the ${name} badge`}
+      width={600}
+      height={600}
+      decoding="async"
+      className={cn('h-28 w-28 shrink-0 sm:h-32 sm:w-32', className)}
+      data-testid="badge-art"
+    />
+  );
+}

@@ -25,7 +25,7 @@ import { toastError } from '../lib/toast';
 import { cn } from '../lib/cn';
 import { externalHref } from '../lib/url';
 
-export type HofBadge = { name: string; category: string; earnedDate: string };
+export type HofBadge = { id: string; name: string; category: string; earnedDate: string };
 export type HofUser = {
   id: string; rank: number; name: string; title: string; company: string; profilePicUrl: string; linkedinUrl: string; portfolioUrl: string;
   totalBadges: number; joinedDate: string; lastEarnedAt: string; badges: HofBadge[];
@@ -295,7 +295,7 @@ function TopCard({ u, first }: { u: HofUser; first: boolean }) {
       <div className="flex items-center gap-3 pr-12">
         <Avatar name={u.name} url={u.profilePicUrl} className="h-14 w-14 shrink-0" />
         <div className="min-w-0">
-          <p className="truncate font-semibold">{u.name}</p>
+          <p className="truncate font-semibold"><a href={`/profile/${u.id}`} className="hover:underline underline-offset-4" data-testid="hof-profile-link">{u.name}</a></p>
           {role(u) && <p className="truncate text-sm text-muted-foreground">{role(u)}</p>}
         </div>
       </div>
@@ -307,7 +307,7 @@ function TopCard({ u, first }: { u: HofUser; first: boolean }) {
         {u.badges.map((b, i) => (
           <li key={i} className="flex items-start justify-between gap-2 rounded-md bg-muted/50 px-3 py-2 text-sm">
             <span className="min-w-0">
-              <span className="block truncate font-medium">{b.name}</span>
+              <a href={`/badges/${b.id}`} className="block truncate font-medium hover:underline underline-offset-4" data-testid="hof-badge-link">{b.name}</a>
               <span className="text-xs text-muted-foreground">{b.category}</span>
             </span>
             <span className="shrink-0 text-xs text-muted-foreground">{date(b.earnedDate)}</span>
@@ -326,7 +326,7 @@ function EarnerRow({ u }: { u: HofUser }) {
         <span className="mt-2.5 w-8 shrink-0 text-center text-sm font-semibold tabular-nums text-muted-foreground">#{u.rank}</span>
         <Avatar name={u.name} url={u.profilePicUrl} className="h-10 w-10 shrink-0" />
         <div className="min-w-0">
-          <p className="truncate font-medium">{u.name}</p>
+          <p className="truncate font-medium"><a href={`/profile/${u.id}`} className="hover:underline underline-offset-4" data-testid="hof-profile-link">{u.name}</a></p>
           {role(u) && <p className="truncate text-sm text-muted-foreground">{role(u)}</p>}
           <p className="mt-0.5 flex items-center gap-1 text-xs text-muted-foreground">
             <CalendarDays className="h-3.5 w-3.5" aria-hidden="true" /> Joined {date(u.joinedDate)}
@@ -336,8 +336,8 @@ function EarnerRow({ u }: { u: HofUser }) {
       </div>
       <ul className="flex flex-wrap items-center gap-2 pl-11 sm:max-w-[50%] sm:justify-end sm:pl-0" aria-label="Recent badges">
         {u.badges.map((b, i) => (
-          <li key={i} className="max-w-[13rem] rounded-full bg-secondary px-2.5 py-0.5 text-xs font-medium text-secondary-foreground" title={`${b.name} · ${b.category} · earned ${date(b.earnedDate)}`}>
-            <span className="block truncate">{b.name}</span>
+          <li key={i} className="max-w-[13rem] rounded-full bg-secondary text-xs font-medium text-secondary-foreground" title={`${b.name} · ${b.category} · earned ${date(b.earnedDate)}`}>
+            <a href={`/badges/${b.id}`} className="block truncate rounded-full px-2.5 py-0.5 hover:underline underline-offset-4" data-testid="hof-badge-link">{b.name}</a>
           </li>
         ))}
       </ul>

@@ -27,6 +27,8 @@ export type VerifyBadgeProps = {
   notFound: boolean;
   rateLimited: boolean;
   error: string;
+  /** The viewer holds the credential of `result` (the server says so; a visitor never does). */
+  holder?: boolean;
 };
 
 type State = { query: string; result: VerifyResult | null; notFound: boolean; error: string; fileError?: string; fileName?: string };
@@ -43,6 +45,8 @@ export default function VerifyBadge(p: VerifyBadgeProps) {
   const fileRef = useRef<HTMLInputElement>(null);
   const resultRef = useRef<HTMLDivElement>(null);
   const seq = useRef(0);
+  // the one result the viewer is known to hold: the page's own
+  const heldId = p.holder && p.result ? p.result.verificationId : '';
 
   async function check(id: string, push: boolean) {
     const n = ++seq.current;
@@ -141,118 +145,119 @@ export default function VerifyBadge(p: VerifyBadgeProps) {
     void check(id, true);
   }
 
-  // a shared link (/verify/{id}) opens on its verdict: the result comes before the form
-  const [resultFirst] = useState(!!p.query);
+  // a checked id's result leads (on a phone the badge, holder and verdict come first); a
+  // file's follows the drop zone it came from
+  const resultFirst = !!state.result && !state.fileName && !state.fileError;
   const form = (
-      <Card className="p-5 sm:p-6">
-        <form method="get" action="/verify-badge" onSubmit={onSubmit} className="space-y-3" role="search" aria-label="Verify a badge">
-          <Label htmlFor="verification-id">Verification ID</Label>
-          <div className="flex flex-col gap-3 sm:flex-row">
-            <div className="relative flex-1">
-              <Fingerprint className="pointer-events-none absolute left-3 top-1/2 h-4 w-4 -translate-y-1/2 text-muted-foreground" aria-hidden="true" />
-              <Input
-                id="verification-id"
-                name="id"
-                value={value}
-                onChange={(e) => setValue(e.target.value)}
-                placeholder="MM-7K2D-9QXA-4PZM or a shared verification link"
-                autoComplete="off"
-                spellCheck={false}
-                maxLength={300}
-                className="pl-9 font-mono"
-                aria-describedby="verification-id-help"
-                data-testid="verify-input"
-              />
-            </div>
-            <Button type="submit" disabled={busy} className="sm:w-36" data-testid="verify-submit">
-              {busy ? <Loader2 className="animate-spin" aria-hidden="true" /> : <Search aria-hidden="true" />}
-              {busy ? 'Verifying…' : 'Verify'}
-            </Button>
+    <Card className="p-5 sm:p-6">
+      <form method="get" action="/verify-badge" onSubmit={onSubmit} className="space-y-3" role="search" aria-label="Verify a badge">
+        <Label htmlFor="verification-id">Verification ID</Label>
+        <div className="flex flex-col gap-3 sm:flex-row">
+          <div className="relative flex-1">
+            <Fingerprint className="pointer-events-none absolute left-3 top-1/2 h-4 w-4 -translate-y-1/2 text-muted-foreground" aria-hidden="true" />
+            <Input
+              id="verification-id"
+              name="id"
+              value={value}
+              onChange={(e) => setValue(e.target.value)}
+              placeholder="MM-7K2D-9QXA-4PZM or a shared verification link"
+              autoComplete="off"
+              spellCheck={false}
+              maxLength={300}
+              className="pl-9 font-mono"
+              aria-describedby="verification-id-help"
+              data-testid="verify-input"
+            />
           </div>
-          <p id="verification-id-help" className="text-xs text-muted-foreground">
-            {hint ? (
-              <span className="font-medium text-destructive">{hint}</span>
-            ) : (
-              <>
-                Verification IDs are not case-sensitive. Shared links (<Ellipsis />
-                /verify/
-                <Ellipsis />) can be pasted as they are.
-              </>
-            )}
-          </p>
-        </form>
-
-        <div className="my-5 flex items-center gap-3 text-xs uppercase tracking-wide text-muted-foreground" aria-hidden="true">
-          <span className="h-px flex-1 bg-border" /> or check a file <span className="h-px flex-1 bg-border" />
+          <Button type="submit" disabled={busy} className="sm:w-36" data-testid="verify-submit">
+            {busy ? <Loader2 className="animate-spin" aria-hidden="true" /> : <Search aria-hidden="true" />}
+            {busy ? 'Verifying…' : 'Verify'}
+          </Button>
         </div>
+        <p id="verification-id-help" className="text-xs text-muted-foreground">
+          {hint ? (
+            <span className="font-medium text-destructive">{hint}</span>
+          ) : (
+            <>
+              Verification IDs are not case-sensitive. Shared links (<Ellipsis />
+              /verify/
+              <Ellipsis />) can be pasted as they are.
+            </>
+          )}
+        </p>
+      </form>
 
-        <div
-          onDragOver={onDragOver}
-          onDragEnter={onDragOver}
-          onDragLeave={() => setDragging(false)}
-          onDrop={onDrop}
-          data-testid="verify-dropzone"
-          data-dragging={dragging}
+      <div className="my-5 flex items-center gap-3 text-xs uppercase tracking-wide text-muted-foreground" aria-hidden="true">
+        <span className="h-px flex-1 bg-border" /> or check a file <span className="h-px flex-1 bg-border" />
+      </div>
+
+      <div
+        onDragOver={onDragOver}
+        onDragEnter={onDragOver}
+        onDragLeave={() => setDragging(false)}
+        onDrop={onDrop}
+        data-testid="verify-dropzone"
+        data-dragging={dragging}
+      >
+        <input
+          ref={fileRef}
+          id="credential-file"
+          type="file"
+          accept=".png,.jwt,.json,.jsonld,.txt,image/png,application/json,application/ld+json,text/plain"
+          onChange={onFile}
+          disabled={busy}
+          className="peer sr-only"
+          aria-describedby="credential-file-help"
+          data-testid="verify-file"
+        />
+        <label
+          htmlFor="credential-file"
+          className={cn(
+            'flex cursor-pointer flex-col items-center gap-2 rounded-lg border-2 border-dashed px-4 py-6 text-center transition-colors hover:border-primary/60 hover:bg-accent/40',
+            'peer-focus-visible:border-primary peer-focus-visible:ring-2 peer-focus-visible:ring-ring peer-focus-visible:ring-offset-2 ring-offset-background',
+            'peer-disabled:cursor-wait peer-disabled:opacity-60',
+            dragging ? 'border-primary bg-primary/5' : 'border-input',
+          )}
         >
-          <input
-            ref={fileRef}
-            id="credential-file"
-            type="file"
-            accept=".png,.jwt,.json,.jsonld,.txt,image/png,application/json,application/ld+json,text/plain"
-            onChange={onFile}
-            disabled={busy}
-            className="peer sr-only"
-            aria-describedby="credential-file-help"
-            data-testid="verify-file"
-          />
-          <label
-            htmlFor="credential-file"
-            className={cn(
-              'flex cursor-pointer flex-col items-center gap-2 rounded-lg border-2 border-dashed px-4 py-6 text-center transition-colors hover:border-primary/60 hover:bg-accent/40',
-              'peer-focus-visible:border-primary peer-focus-visible:ring-2 peer-focus-visible:ring-ring peer-focus-visible:ring-offset-2 ring-offset-background',
-              'peer-disabled:cursor-wait peer-disabled:opacity-60',
-              dragging ? 'border-primary bg-primary/5' : 'border-input',
-            )}
-          >
-            <span className="flex h-10 w-10 items-center justify-center rounded-full bg-primary/10 text-primary">
-              {busy ? <Loader2 className="h-5 w-5 animate-spin" aria-hidden="true" /> : <FileUp className="h-5 w-5" aria-hidden="true" />}
-            </span>
-            <span className="text-sm font-medium">
-              Drop a credential file here or <span className="text-primary underline underline-offset-2">choose a file</span>
-            </span>
-          </label>
-          <p id="credential-file-help" className="mt-2 text-xs text-muted-foreground">
-            A badge image (PNG) with its credential baked in, a signed credential (JWT) or a JSON credential, up to 512 KB. Only what the file
-            contains is checked; nothing is stored.
-          </p>
-        </div>
-      </Card>
+          <span className="flex h-10 w-10 items-center justify-center rounded-full bg-primary/10 text-primary">
+            {busy ? <Loader2 className="h-5 w-5 animate-spin" aria-hidden="true" /> : <FileUp className="h-5 w-5" aria-hidden="true" />}
+          </span>
+          <span className="text-sm font-medium">
+            Drop a credential file here or <span className="text-primary underline underline-offset-2">choose a file</span>
+          </span>
+        </label>
+        <p id="credential-file-help" className="mt-2 text-xs text-muted-foreground">
+          A badge image (PNG) with its credential baked in, a signed credential (JWT) or a JSON credential, up to 512 KB. Only what the file
+          contains is checked; nothing is stored.
+        </p>
+      </div>
+    </Card>
   );
   const result = (
-      <div ref={resultRef} tabIndex={-1} aria-live="polite" className="outline-none" data-testid="verify-result" data-state={stateName(state)}>
-        {state.fileError ? (
-          <Card className="flex items-start gap-3 border-destructive/40 bg-destructive/5 p-5" role="alert" data-testid="verify-file-error">
-            <CircleAlert className="mt-0.5 h-5 w-5 shrink-0 text-destructive" aria-hidden="true" />
-            <div className="min-w-0">
-              <p className="font-semibold">This file could not be checked</p>
-              <p className="mt-1 text-sm text-muted-foreground">{state.fileError}</p>
-              {state.fileName && <p className="mt-1 break-all text-xs text-muted-foreground">File: {state.fileName}</p>}
-            </div>
-          </Card>
-        ) : state.result ? (
-          <ResultView r={state.result} fileName={state.fileName} />
-        ) : state.notFound ? (
-          <NotFound query={state.query} />
-        ) : state.error ? (
-          <Card className="flex items-start gap-3 border-warning/50 bg-warning/10 p-5" role="alert">
-            <CircleAlert className="mt-0.5 h-5 w-5 shrink-0" aria-hidden="true" />
-            <div>
-              <p className="font-semibold">{state.error === MSG_FAILED ? MSG_FAILED : 'Please wait a moment'}</p>
-              <p className="mt-1 text-sm text-muted-foreground">{state.error === MSG_FAILED ? MSG_NOT_VERIFIED + ' Please try again.' : state.error}</p>
-            </div>
-          </Card>
-        ) : null}
-      </div>
+    <div ref={resultRef} tabIndex={-1} aria-live="polite" className="outline-none" data-testid="verify-result" data-state={stateName(state)}>
+      {state.fileError ? (
+        <Card className="flex items-start gap-3 border-destructive/40 bg-destructive/5 p-5" role="alert" data-testid="verify-file-error">
+          <CircleAlert className="mt-0.5 h-5 w-5 shrink-0 text-destructive" aria-hidden="true" />
+          <div className="min-w-0">
+            <p className="font-semibold">This file could not be checked</p>
+            <p className="mt-1 text-sm text-muted-foreground">{state.fileError}</p>
+            {state.fileName && <p className="mt-1 break-all text-xs text-muted-foreground">File: {state.fileName}</p>}
+          </div>
+        </Card>
+      ) : state.result ? (
+        <ResultView r={state.result} fileName={state.fileName} holder={!!heldId && !state.fileName && state.result.verificationId === heldId} />
+      ) : state.notFound ? (
+        <NotFound query={state.query} />
+      ) : state.error ? (
+        <Card className="flex items-start gap-3 border-warning/50 bg-warning/10 p-5" role="alert">
+          <CircleAlert className="mt-0.5 h-5 w-5 shrink-0" aria-hidden="true" />
+          <div>
+            <p className="font-semibold">{state.error === MSG_FAILED ? MSG_FAILED : 'Please wait a moment'}</p>
+            <p className="mt-1 text-sm text-muted-foreground">{state.error === MSG_FAILED ? MSG_NOT_VERIFIED + ' Please try again.' : state.error}</p>
+          </div>
+        </Card>
+      ) : null}
+    </div>
   );
   return (
     <div className="space-y-6" data-result-first={resultFirst || undefined}>

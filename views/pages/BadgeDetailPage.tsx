@@ -7,7 +7,7 @@ import SearchX from 'lucide-react/icons/search-x';
 import ShieldCheck from 'lucide-react/icons/shield-check';
 import { Card, CardContent, CardDescription, CardHeader, CardTitle, Chip, Container, LinkButton } from '../components/ui';
 import { Island } from '../components/Island';
-import { BadgeIcon, priceLabel } from '../components/badges';
+import { BadgeArt, priceLabel } from '../components/badges';
 import BadgeActions, { type BadgeActionsProps } from '../islands/BadgeActions';
 import BadgeCriteria from '../islands/BadgeCriteria';
 import { levelLabel, typeLabel, type Badge, type BadgeApplication, type BadgeGrant } from '../lib/badges';
@@ -63,7 +63,7 @@ export default function BadgeDetailPage(p: Props) {
         <div className="min-w-0 space-y-6 lg:col-span-2">
           <Card>
             <div className="flex flex-col gap-5 p-6 sm:flex-row sm:items-start">
-              <BadgeIcon icon={b.icon} color={b.color} size="lg" />
+              <BadgeArt id={b._id} name={b.name} />
               <div className="min-w-0">
                 <div className="flex flex-wrap gap-2">
                   <Chip tone="outline">{b.category}</Chip>

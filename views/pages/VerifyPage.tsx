@@ -9,6 +9,7 @@ import VerifyBadge, { type VerifyBadgeProps } from '../islands/VerifyBadge';
 import BulkVerify, { type BulkVerifyProps } from '../islands/BulkVerify';
 import Ellipsis from '../components/Ellipsis';
 import { GrantHistory, type HistoryItem } from '../components/GrantHistory';
+import { cn } from '../lib/cn';
 
 // the bulk check's limits (app/verify: MaxBulkIDs, MaxBulkBytes)
 const BULK_LIMITS = { maxIds: 1000, maxBytes: 1 << 20 };
@@ -16,20 +17,22 @@ const BULK_LIMITS = { maxIds: 1000, maxBytes: 1 << 20 };
 /** /verify-badge and /verify/:verificationId: the result is rendered on the server. */
 export default function VerifyPage(p: VerifyBadgeProps & { history?: HistoryItem[] } & Pick<BulkVerifyProps, 'bulkText' | 'bulk' | 'bulkError'>) {
   const empty = !p.query;
+  // a shared link's result: on a phone the badge, its holder and the verdict come first
+  const shown = !!p.result;
   return (
-    <Container className="max-w-5xl py-8 sm:py-12">
+    <Container className={cn('max-w-5xl sm:py-12', shown ? 'py-5' : 'py-8')}>
       <div className="mx-auto max-w-2xl text-center">
-        <span className="mx-auto flex h-12 w-12 items-center justify-center rounded-xl bg-primary/10 text-primary">
+        <span className={cn('mx-auto h-12 w-12 items-center justify-center rounded-xl bg-primary/10 text-primary', shown ? 'hidden sm:flex' : 'flex')}>
           <ShieldCheck className="h-6 w-6" aria-hidden="true" />
         </span>
-        <h1 className="mt-4 text-3xl font-bold tracking-tight sm:text-4xl">Verify a Badge</h1>
-        <p className="mt-3 text-muted-foreground">
+        <h1 className={cn('font-bold tracking-tight sm:mt-4 sm:text-4xl', shown ? 'text-2xl' : 'mt-4 text-3xl')}>Verify a Badge</h1>
+        <p className={cn('mt-3 text-muted-foreground', shown && 'hidden sm:block')}>
           Check that a badge was issued by Meritmark to the person who shows it, and that it is still valid.
         </p>
       </div>
 
-      <div className="mx-auto mt-8 max-w-5xl">
-        <Island name="VerifyBadge" component={VerifyBadge} props={{ query: p.query, result: p.result, notFound: p.notFound, rateLimited: p.rateLimited, error: p.error }} />
+      <div className={cn('mx-auto max-w-5xl sm:mt-8', shown ? 'mt-4' : 'mt-8')}>
+        <Island name="VerifyBadge" component={VerifyBadge} props={{ query: p.query, result: p.result, notFound: p.notFound, rateLimited: p.rateLimited, error: p.error, holder: !!p.holder }} />
       </div>
 
       {p.history && p.history.length > 1 && (

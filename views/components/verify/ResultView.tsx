@@ -22,7 +22,7 @@ import ShieldOff from 'lucide-react/icons/shield-off';
 import ShieldX from 'lucide-react/icons/shield-x';
 import X from 'lucide-react/icons/x';
 import { Button, Card, Chip, LinkButton } from '../ui';
-import { BadgeIcon } from '../badges';
+import { BadgeArt, BadgeIcon } from '../badges';
 import { Avatar } from '../avatar';
 import { levelLabel, typeLabel } from '../../lib/badges';
 import { toast, toastError } from '../../lib/toast';
@@ -72,7 +72,7 @@ export const banners = {
 
 export const FORMATS: Record<string, string> = { png: 'badge image (PNG)', jwt: 'signed credential (JWT)', json: 'JSON credential' };
 
-export function ResultView({ r, fileName }: { r: VerifyResult; fileName?: string }) {
+export function ResultView({ r, fileName, holder }: { r: VerifyResult; fileName?: string; holder?: boolean }) {
   const fromFile = r.source === 'file';
   const known = !fromFile || !!r.user.name; // a file naming no grant of ours (or another issuer) has no holder to show
   const checks = <Checks r={r} />;
@@ -110,15 +110,37 @@ export function ResultView({ r, fileName }: { r: VerifyResult; fileName?: string
       <div className="grid gap-6 lg:grid-cols-5 lg:items-start">
         <Card className="overflow-hidden lg:col-span-3">
           <div className="flex flex-col gap-5 p-6 sm:flex-row sm:items-start">
-            <BadgeIcon icon={r.badge.icon} color={r.badge.color} size="lg" />
+            {r.badge.id ? <BadgeArt id={r.badge.id} name={r.badge.name} className="h-24 w-24" /> : <BadgeIcon icon={r.badge.icon} color={r.badge.color} size="lg" />}
             <div className="min-w-0">
-              <div className="flex flex-wrap gap-2">
+              <h3 className="text-2xl font-bold tracking-tight" data-testid="verify-badge-name">
+                {r.badge.id ? (
+                  <a href={`/badges/${encodeURIComponent(r.badge.id)}`} className="underline-offset-4 hover:underline" data-testid="verify-badge-link">{r.badge.name}</a>
+                ) : (
+                  r.badge.name
+                )}
+              </h3>
+              <div className="mt-3 flex items-center gap-3" data-testid="verify-awarded">
+                <Avatar name={r.user.name} url={r.user.avatar} className="h-10 w-10" />
+                <div className="min-w-0 text-sm">
+                  <p>
+                    <span className="text-muted-foreground">Awarded to </span>
+                    <span className="font-semibold" data-testid="verify-holder">
+                      {r.user.profileUrl ? (
+                        <a href={r.user.profileUrl} className="underline underline-offset-4 hover:text-primary" data-testid="verify-holder-link">{r.user.name}</a>
+                      ) : (
+                        r.user.name
+                      )}
+                    </span>
+                  </p>
+                  <p className="truncate text-muted-foreground" title="The address is partly hidden to protect the holder's privacy.">{r.user.email}</p>
+                </div>
+              </div>
+              <div className="mt-4 flex flex-wrap gap-2">
                 <Chip tone="outline">{r.badge.category}</Chip>
                 <Chip tone="secondary">{typeLabel(r.badge.type)}</Chip>
                 {r.badge.level && <Chip tone="outline">{levelLabel(r.badge.level)}</Chip>}
               </div>
-              <h3 className="mt-3 text-2xl font-bold tracking-tight" data-testid="verify-badge-name">{r.badge.name}</h3>
-              {r.badge.description && <p className="mt-2 leading-relaxed text-muted-foreground">{r.badge.description}</p>}
+              {r.badge.description && <p className="mt-3 leading-relaxed text-muted-foreground">{r.badge.description}</p>}
               {r.badge.id && r.badge.type === 'skill' && (
                 <p className="mt-2 text-sm">
                   <a href={`/badges/${r.badge.id}/assessment`} className="font-medium text-primary underline underline-offset-2" data-testid="verify-report-link">
@@ -126,16 +148,6 @@ export function ResultView({ r, fileName }: { r: VerifyResult; fileName?: string
                   </a>
                 </p>
               )}
-            </div>
-          </div>
-          <div className="border-t bg-muted/30 px-6 py-5">
-            <p className="text-xs font-medium uppercase tracking-wide text-muted-foreground">Awarded to</p>
-            <div className="mt-3 flex items-center gap-3">
-              <Avatar name={r.user.name} url={r.user.avatar} className="h-12 w-12" />
-              <div className="min-w-0">
-                <p className="font-semibold" data-testid="verify-holder">{r.user.name}</p>
-                <p className="truncate text-sm text-muted-foreground" title="The address is partly hidden to protect the holder's privacy.">{r.user.email}</p>
-              </div>
             </div>
           </div>
           <dl className="grid gap-4 border-t px-6 py-5 text-sm sm:grid-cols-3">
@@ -179,7 +191,7 @@ export function ResultView({ r, fileName }: { r: VerifyResult; fileName?: string
         <div className="space-y-6 lg:col-span-2">
           {checks}
           {file}
-          {r.isValid && r.credential.id && <Downloads r={r} />}
+          {r.isValid && r.credential.id && <Downloads r={r} holder={!!holder} />}
         </div>
       </div>
     </div>
@@ -260,7 +272,8 @@ export function CheckRow({ ok, skipped, label, detail }: { ok: boolean; skipped?
   );
 }
 
-export function Downloads({ r }: { r: VerifyResult }) {
+/** The credential's files; the holder also gets Add to LinkedIn (it adds to their own profile). */
+export function Downloads({ r, holder }: { r: VerifyResult; holder: boolean }) {
   const [copied, setCopied] = useState(false);
   async function copy() {
     try {
@@ -295,9 +308,11 @@ export function Downloads({ r }: { r: VerifyResult }) {
         </a>
       </div>
       <div className="mt-4 flex flex-wrap gap-2">
-        <LinkButton href={r.credential.linkedinAddUrl} target="_blank" rel="noopener noreferrer" size="sm" data-testid="linkedin-add">
-          <Linkedin aria-hidden="true" /> Add to LinkedIn
-        </LinkButton>
+        {holder && (
+          <LinkButton href={r.credential.linkedinAddUrl} target="_blank" rel="noopener noreferrer" size="sm" data-testid="linkedin-add">
+            <Linkedin aria-hidden="true" /> Add to LinkedIn
+          </LinkButton>
+        )}
         <Button variant="outline" size="sm" onClick={copy}>
           {copied ? <BadgeCheck aria-hidden="true" /> : <Copy aria-hidden="true" />} {copied ? 'Copied!' : 'Copy link'}
         </Button>

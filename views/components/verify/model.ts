@@ -7,7 +7,7 @@ export type VerifyResult = {
   reason?: string;
   revocationReason?: string;
   badge: { id: string; name: string; type: string; description: string; category: string; level: string; icon: string; color: string };
-  user: { name: string; email: string; avatar: string };
+  user: { name: string; email: string; avatar: string; profileUrl?: string };
   issuedAt: string;
   expiresAt: string | null;
   revokedAt?: string | null;
