@@ -82,6 +82,8 @@ const (
 // Page is a validated page request.
 type Page struct {
 	Page, Limit int
+	Sort        Sort // zero: the list's default order (newest first)
+	noCount     bool // an export's page: the rows only
 }
 
 // Offset is the first row of the page.
@@ -89,16 +91,21 @@ func (p Page) Offset() int { return (p.Page - 1) * p.Limit }
 
 // PageInfo is what a paginated answer says about itself.
 type PageInfo struct {
-	Page       int   `json:"page"`
-	Limit      int   `json:"limit"`
-	Total      int64 `json:"total"`
-	TotalPages int64 `json:"totalPages"`
+	Page       int    `json:"page"`
+	Limit      int    `json:"limit"`
+	Total      int64  `json:"total"`
+	TotalPages int64  `json:"totalPages"`
+	Sort       string `json:"sort,omitempty"` // the sort applied, as sent ("-createdAt")
 }
 
 // Info builds the answer's page info for total rows.
 func (p Page) Info(total int64) PageInfo {
 	pages := (total + int64(p.Limit) - 1) / int64(p.Limit)
-	return PageInfo{Page: p.Page, Limit: p.Limit, Total: total, TotalPages: pages}
+	info := PageInfo{Page: p.Page, Limit: p.Limit, Total: total, TotalPages: pages}
+	if p.Sort.Col != "" {
+		info.Sort = p.Sort.String()
+	}
+	return info
 }
 
 // ParsePage validates the page and limit query parameters ("" = default).

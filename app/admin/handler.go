@@ -45,6 +45,7 @@ func (h *Handler) Routes() []web.Route {
 		web.Get("/admin/applications/:id", web.Admin, h.application),
 		web.Put("/admin/applications/:id/approve", web.Admin, h.approve),
 		web.Put("/admin/applications/:id/reject", web.Admin, h.reject),
+		web.Get("/admin/grants", web.Admin, h.grants),
 		web.Get("/admin/payments", web.Admin, h.payments),
 		web.Get("/admin/users", web.Admin, h.users),
 		web.Put("/admin/users/:id", web.Admin, h.updateUser),
@@ -75,7 +76,7 @@ func (h *Handler) page(c fiber.Ctx) error {
 		return err
 	}
 	statuses, _ := ParseStatuses(ReviewGroup)
-	apps, err := h.svc.ListApplications(c.Context(), statuses, "", Page{Page: 1, Limit: DefaultLimit})
+	apps, err := h.svc.ListApplications(c.Context(), statuses, "", Page{Page: 1, Limit: TablePageSize})
 	if err != nil {
 		return err
 	}
@@ -103,13 +104,20 @@ func (h *Handler) summary(c fiber.Ctx) error {
 }
 
 func (h *Handler) applications(c fiber.Ctx) error {
-	pg, q, err := pageOf(c)
+	pg, q, asCSV, err := tableQuery(c, ApplicationSorts)
 	if err != nil {
 		return err
 	}
 	statuses, msg := ParseStatuses(c.Query("status"))
 	if msg != "" {
 		return web.BadRequest(msg)
+	}
+	if asCSV {
+		t, err := h.svc.ExportApplications(c.Context(), statuses, q, pg.Sort)
+		if err != nil {
+			return err
+		}
+		return t.send(c, "applications")
 	}
 	out, err := h.svc.ListApplications(c.Context(), statuses, q, pg)
 	if err != nil {
@@ -209,7 +217,7 @@ func (h *Handler) payments(c fiber.Ctx) error {
 }
 
 func (h *Handler) users(c fiber.Ctx) error {
-	pg, q, err := pageOf(c)
+	pg, q, asCSV, err := tableQuery(c, UserSorts)
 	if err != nil {
 		return err
 	}
@@ -220,6 +228,13 @@ func (h *Handler) users(c fiber.Ctx) error {
 	case model.RoleUser, model.RoleAdmin:
 	default:
 		return web.BadRequest(MsgRoleInvalid)
+	}
+	if asCSV {
+		t, err := h.svc.ExportUsers(c.Context(), role, q, pg.Sort)
+		if err != nil {
+			return err
+		}
+		return t.send(c, "users")
 	}
 	out, err := h.svc.ListUsers(c.Context(), role, q, pg)
 	if err != nil {

@@ -313,8 +313,13 @@ test('axe: the admin dashboard, every tab, light and dark, with View Details and
     await page.goto(server.url + '/admin');
     await hydrated(page, 'AdminDashboard');
     await page.waitForTimeout(300);
+    await page.getByTestId('applications-table').waitFor();
     found.push(...(await axe(page, `admin ${theme} applications`)));
     if (theme === 'light') found.push(...(await shootBothWidths(page, 'admin', '/admin-applications')));
+    // the rest follows the cards (the table's dialogs are the same ones)
+    await page.getByTestId('view-cards').click();
+    await page.getByTestId('application-card').first().waitFor();
+    found.push(...(await axe(page, `admin ${theme} applications as cards`)));
     await page.getByTestId('tab-approved').click();
     await page.getByTestId('application-card').first().waitFor();
     found.push(...(await axe(page, `admin ${theme} approved`)));
@@ -332,7 +337,8 @@ test('axe: the admin dashboard, every tab, light and dark, with View Details and
     found.push(...(await axe(page, `admin ${theme} [reject dialog]`)));
     await page.keyboard.press('Escape');
     await page.getByRole('dialog').waitFor({ state: 'detached' });
-    for (const tab of ['User Management', 'Badge Management', 'Quiz Management', 'Coupons', 'Audit Log']) {
+    await page.getByTestId('view-table').click(); // the next theme starts from the table again
+    for (const tab of ['User Management', 'Grants', 'Badge Management', 'Quiz Management', 'Coupons', 'Audit Log']) {
       await page.getByRole('tab', { name: new RegExp(tab) }).click();
       await page.waitForTimeout(800);
       found.push(...(await axe(page, `admin ${theme} ${tab}`)));

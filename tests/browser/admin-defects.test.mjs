@@ -37,6 +37,7 @@ async function adminPage(tab) {
   const errors = watchErrors(page);
   await page.goto(server.url + '/admin');
   await hydrated(page, 'AdminDashboard');
+  await page.getByTestId('view-cards').click(); // this test follows the cards
   if (tab) await page.getByRole('tab', { name: tab }).click();
   return { page, errors };
 }

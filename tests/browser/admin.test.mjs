@@ -92,6 +92,8 @@ test('the admin reviews the pending application and approves it; the applicant s
   const errors = watchErrors(page);
   await page.goto(server.url + '/admin');
   await hydrated(page, 'AdminDashboard');
+  // this test follows the cards (admin-tables.test.mjs the table): the choice is kept
+  await page.getByTestId('view-cards').click();
   await page.getByRole('heading', { name: /Welcome back, Demo Admin/ }).waitFor();
   // no debug line with the current user
   assert.equal(await page.getByText(ADMIN_EMAIL).count(), 0, 'the admin e-mail is not printed on the dashboard');

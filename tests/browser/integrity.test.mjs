@@ -108,6 +108,7 @@ test('a flagged pass is reviewed: the member adds a statement, the admin clears 
   assert.match(r.body.msg, /under integrity review/);
   await page.goto(server.url + '/admin');
   await hydrated(page, 'AdminDashboard');
+  await page.getByTestId('view-cards').click(); // this test follows the cards
   const card = page.locator(`[data-application-id="${appId}"]`);
   await card.waitFor();
   await card.getByRole('button', { name: 'View Details' }).click();

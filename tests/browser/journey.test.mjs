@@ -224,6 +224,7 @@ test('admin: revoked badge shown on the card, restored only after a confirmation
   const errors = watchErrors(page);
   await page.goto(server.url + '/admin');
   await hydrated(page, 'AdminDashboard');
+  await page.getByTestId('view-cards').click(); // this test follows the cards
   await page.getByTestId('tab-approved').click();
   const card = page.locator(`[data-application-id="${app._id}"]`);
   await card.getByTestId('grant-revoked').waitFor();
@@ -286,6 +287,7 @@ test('admin: Pending Review payment filter, quick reject asks first, used-up cou
   const page = await browser.context.newPage();
   await page.goto(server.url + '/admin');
   await hydrated(page, 'AdminDashboard');
+  await page.getByTestId('view-cards').click(); // this test follows the cards
   const filter = page.getByTestId('pay-filter');
   await filter.getByRole('button', { name: /^Awaiting payment/ }).click();
   await page.waitForFunction(() => [...document.querySelectorAll('[data-testid="application-card"]')].every((c) => /Awaiting payment/.test(c.textContent || '')));

@@ -10,7 +10,9 @@ import { api, errorMessage } from '../../lib/api';
 import { toast, toastError } from '../../lib/toast';
 import { date } from '../../lib/format';
 import { cn } from '../../lib/cn';
-import { Pager, SearchBox } from './list';
+import { SearchBox } from './list';
+import { ExportLink, PageSizeSelect, TablePager, type SortState } from './table';
+import { ApplicationsTable } from './applications/ApplicationsTable';
 import { Actions, AppList, Application, DEFAULT_REASON, Group, PAY_FILTERS, PayFilter } from './applications/model';
 import { ConfirmDialog, Empty } from './applications/parts';
 import { ApplicationCard } from './applications/ApplicationCard';
@@ -19,12 +21,18 @@ import { BulkBar, type BulkSelection } from './bulk/BulkBar';
 
 export type { AppList };
 
-const LIMIT = 20;
+const LIMIT = 25;
+const VIEW_KEY = 'meritmark.admin.applications.view';
+type View = 'table' | 'cards';
 
 export function ApplicationsTab({ initial, refreshKey = 0, onChanged }: { initial?: AppList; refreshKey?: number; onChanged?: () => void }) {
   const [group, setGroup] = useState<Group>('review');
   const [query, setQuery] = useState('');
   const [page, setPage] = useState(1);
+  const [pageSize, setPageSize] = useState(LIMIT);
+  const [sort, setSort] = useState<SortState>('');
+  // wide screens show a table, phones the cards; an admin may keep the cards everywhere
+  const [view, setView] = useState<View>('table');
   const [list, setList] = useState<AppList | null>(initial || null);
   const [counts, setCounts] = useState<Record<string, number>>(initial?.counts || {});
   const [loading, setLoading] = useState(!initial);
@@ -40,15 +48,16 @@ export function ApplicationsTab({ initial, refreshKey = 0, onChanged }: { initia
   // bulk selection: ids on this page, or every application matching the filter
   const [selected, setSelected] = useState<string[]>([]);
   const [allMatching, setAllMatching] = useState(false);
-  const skipFirst = useRef(!!initial);
+  const skipFirst = useRef(!!initial && initial.limit === LIMIT);
   const seq = useRef(0);
 
   const load = useCallback(async () => {
     const mine = ++seq.current;
     setLoading(true);
     try {
-      const qs = new URLSearchParams({ status: group === 'review' ? payFilter : group, page: String(page), limit: String(LIMIT) });
+      const qs = new URLSearchParams({ status: group === 'review' ? payFilter : group, page: String(page), pageSize: String(pageSize) });
       if (query) qs.set('search', query);
+      if (sort) qs.set('sort', sort);
       const res = await api<AppList>('/admin/applications?' + qs.toString());
       if (mine !== seq.current) return;
       if (res.totalPages > 0 && page > res.totalPages) {
@@ -62,7 +71,24 @@ export function ApplicationsTab({ initial, refreshKey = 0, onChanged }: { initia
     } finally {
       if (mine === seq.current) setLoading(false);
     }
-  }, [group, page, query, payFilter]);
+  }, [group, page, query, payFilter, pageSize, sort]);
+
+  useEffect(() => {
+    try {
+      // eslint-disable-next-line react-hooks/set-state-in-effect -- the stored choice is read after hydration (the server renders the default)
+      if (localStorage.getItem(VIEW_KEY) === 'cards') setView('cards');
+    } catch {
+      /* storage off: the table */
+    }
+  }, []);
+  const chooseView = (v: View) => {
+    setView(v);
+    try {
+      localStorage.setItem(VIEW_KEY, v);
+    } catch {
+      /* storage off: this visit only */
+    }
+  };
 
   useEffect(() => {
     if (skipFirst.current) {
@@ -197,37 +223,64 @@ export function ApplicationsTab({ initial, refreshKey = 0, onChanged }: { initia
           </div>
         )}
         {group === 'review' && (
-          <p className="flex items-start gap-2 rounded-lg border border-primary/20 bg-primary/5 px-3 py-2.5 text-sm" data-testid="payment-note">
+          <p className="flex items-start gap-2 rounded-lg border border-primary/20 bg-primary/5 px-3 py-2.5 text-sm lg:py-1.5" data-testid="payment-note">
             <Info className="mt-0.5 h-4 w-4 shrink-0 text-primary" aria-hidden="true" />
             <span>
               Payment must be completed before an application can be approved. Use <strong>Grant Free</strong> to approve one without payment.
             </span>
           </p>
         )}
-        {apps.length > 0 && (
-          <div className="flex flex-wrap items-center gap-3 text-sm" data-testid="bulk-select">
-            <label className="flex items-center gap-2">
-              <input
-                type="checkbox"
-                className="h-4 w-4 accent-primary"
-                checked={allOnPage || allMatching}
-                onChange={() => {
-                  setAllMatching(false);
-                  setSelected(allOnPage ? [] : pageIds);
-                }}
-                data-testid="select-page"
-              />
-              Select all on this page
-            </label>
-            {allOnPage && (list?.total ?? 0) > apps.length && !allMatching && (
-              <button type="button" className="font-medium text-primary underline-offset-4 hover:underline" onClick={() => setAllMatching(true)} data-testid="select-matching">
-                Select all {list?.total} that match
-              </button>
-            )}
+        <div className="flex flex-wrap items-center gap-3 text-sm">
+          {apps.length > 0 && (
+            <div className="flex flex-wrap items-center gap-3 text-sm" data-testid="bulk-select">
+              <label className="flex items-center gap-2">
+                <input
+                  type="checkbox"
+                  className="h-4 w-4 accent-primary"
+                  checked={allOnPage || allMatching}
+                  onChange={() => {
+                    setAllMatching(false);
+                    setSelected(allOnPage ? [] : pageIds);
+                  }}
+                  data-testid="select-page"
+                />
+                Select all on this page
+              </label>
+              {allOnPage && (list?.total ?? 0) > apps.length && !allMatching && (
+                <button type="button" className="font-medium text-primary underline-offset-4 hover:underline" onClick={() => setAllMatching(true)} data-testid="select-matching">
+                  Select all {list?.total} that match
+                </button>
+              )}
+            </div>
+          )}
+          <div className="ml-auto hidden flex-wrap items-center gap-3 lg:flex" data-testid="table-toolbar">
+            <div role="group" aria-label="Layout" className="inline-flex rounded-md border p-0.5 text-sm">
+              {(['table', 'cards'] as View[]).map((v) => (
+                <button
+                  key={v}
+                  type="button"
+                  aria-pressed={view === v}
+                  onClick={() => chooseView(v)}
+                  className={cn(
+                    'rounded px-2.5 py-1 font-medium focus-visible:outline-none focus-visible:ring-2 focus-visible:ring-ring',
+                    view === v ? 'bg-primary text-primary-foreground' : 'hover:bg-accent',
+                  )}
+                  data-testid={`view-${v}`}
+                >
+                  {v === 'table' ? 'Table' : 'Cards'}
+                </button>
+              ))}
+            </div>
+            <ExportLink path="/admin/applications" params={{ status, search: query, sort }} />
+          </div>
+        </div>
+        <BulkBar selection={selection} onClear={clearSelection} onDone={() => { load(); onChanged?.(); }} />
+        {view === 'table' && apps.length > 0 && (
+          <div aria-busy={loading} className="hidden lg:block">
+            <ApplicationsTable apps={apps} actions={actions} sort={sort} onSort={(v) => { setSort(v); setPage(1); }} selected={selected} allMatching={allMatching} onToggle={toggle} />
           </div>
         )}
-        <BulkBar selection={selection} onClear={clearSelection} onDone={() => { load(); onChanged?.(); }} />
-        <div aria-busy={loading} className="space-y-3">
+        <div aria-busy={loading} className={cn('space-y-3', view === 'table' && apps.length > 0 && 'lg:hidden')}>
           {loading && !list ? (
             [0, 1, 2].map((i) => <Skeleton key={i} className="h-40 w-full" />)
           ) : apps.length === 0 ? (
@@ -248,7 +301,9 @@ export function ApplicationsTab({ initial, refreshKey = 0, onChanged }: { initia
             ))
           )}
         </div>
-        <Pager info={list} busy={loading} onPage={setPage} />
+        <TablePager info={list} busy={loading} onPage={setPage}>
+          <PageSizeSelect id="applications-page-size" value={pageSize} onChange={(n) => { setPageSize(n); setPage(1); }} />
+        </TablePager>
       </CardContent>
       <RejectDialog app={rejecting} busy={!!busy} onClose={() => setRejecting(null)} onReject={reject} />
       <ConfirmDialog
