@@ -16,27 +16,33 @@ import { ConfirmDialog, Empty } from './applications/parts';
 import { ApplicationCard } from './applications/ApplicationCard';
 import { DetailsDialog, RejectDialog } from './applications/dialogs';
 import { BulkBar, type BulkSelection } from './bulk/BulkBar';
+import type { DashboardView } from './view';
 
 export type { AppList };
 
 const LIMIT = 20;
 
-export function ApplicationsTab({ initial, refreshKey = 0, onChanged }: { initial?: AppList; refreshKey?: number; onChanged?: () => void }) {
-  const [group, setGroup] = useState<Group>('review');
-  const [query, setQuery] = useState('');
-  const [page, setPage] = useState(1);
+type Props = { initial?: AppList; refreshKey?: number; onChanged?: () => void; view?: DashboardView; onView?: (v: DashboardView) => void };
+
+export function ApplicationsTab({ initial, refreshKey = 0, onChanged, view = {}, onView }: Props) {
+  // the deep link's status: a sub-tab (approved, rejected) or a payment filter of Pending Review
+  const [group, setGroup] = useState<Group>(view.status === 'approved' || view.status === 'rejected' ? view.status : 'review');
+  const [query, setQuery] = useState(view.q || '');
+  const [page, setPage] = useState(view.page || 1);
   const [list, setList] = useState<AppList | null>(initial || null);
   const [counts, setCounts] = useState<Record<string, number>>(initial?.counts || {});
   const [loading, setLoading] = useState(!initial);
   const [busy, setBusy] = useState<string | null>(null);
   const [rejecting, setRejecting] = useState<Application | null>(null);
   const [viewing, setViewing] = useState<Application | null>(null);
+  // a deep link's application, until its details have loaded
+  const [linked, setLinked] = useState(view.app);
   // a revoked grant is restored only after a confirmation naming the revocation reason
   const [restoring, setRestoring] = useState<{ a: Application; grantFree: boolean } | null>(null);
   // the one-click reject asks first (it cannot be undone: the applicant is e-mailed)
   const [quickRejecting, setQuickRejecting] = useState<Application | null>(null);
   // Pending Review: all, paid (ready to approve) or awaiting payment
-  const [payFilter, setPayFilter] = useState<PayFilter>('review');
+  const [payFilter, setPayFilter] = useState<PayFilter>(view.status === 'pending' || view.status === 'awaiting_payment' ? view.status : 'review');
   // bulk selection: ids on this page, or every application matching the filter
   const [selected, setSelected] = useState<string[]>([]);
   const [allMatching, setAllMatching] = useState(false);
@@ -71,6 +77,20 @@ export function ApplicationsTab({ initial, refreshKey = 0, onChanged }: { initia
     }
     load();
   }, [load, refreshKey]);
+
+  // the address follows the sub-tab, filter, search, page and the opened application
+  const status = group === 'review' ? payFilter : group;
+  useEffect(() => {
+    onView?.({ status: status === 'review' ? undefined : status, q: query || undefined, page: page > 1 ? page : undefined, app: viewing?._id ?? linked });
+  }, [status, query, page, viewing?._id, linked]); // eslint-disable-line react-hooks/exhaustive-deps -- onView is a new function each render
+  // a deep link to an application opens its details once the island runs
+  useEffect(() => {
+    if (!view.app) return;
+    api<{ application: Application }>(`/admin/applications/${view.app}`)
+      .then((r) => setViewing(r.application))
+      .catch((e) => toastError(errorMessage(e, 'Failed to fetch applications')))
+      .finally(() => setLinked(undefined));
+  }, []); // eslint-disable-line react-hooks/exhaustive-deps -- the link is read once, as the tab mounts
 
   const after = (a: Application, updated?: Application) => {
     load();
@@ -124,7 +144,6 @@ export function ApplicationsTab({ initial, refreshKey = 0, onChanged }: { initia
 
   const apps = list?.applications || [];
   const n = (k: string) => counts[k] ?? 0;
-  const status = group === 'review' ? payFilter : group;
   const selection: BulkSelection | null = allMatching
     ? { filter: { status, search: query }, count: list?.total ?? 0 }
     : selected.length ? { ids: selected } : null;
@@ -149,6 +168,7 @@ export function ApplicationsTab({ initial, refreshKey = 0, onChanged }: { initia
           </div>
           <SearchBox
             label="Search applications"
+            initial={view.q}
             placeholder="Search applicant, badge or transaction"
             onSearch={(q) => {
               setQuery(q);

@@ -1,0 +1,144 @@
+// The admin dashboard's deep links, undo and review shortcuts (issue 37 item 4), driven in a
+// real browser: the tab, the filter, the search and an opened application or user live in
+// the address (a reload and a copied link open the same view; back and forward walk it);
+// the toast's Undo puts a toggle back; j/k, a, r and ? in the review queue; an admin's
+// change of a member's e-mail waits for the new address to be confirmed.
+import { test, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import { request as pwRequest } from 'playwright-core';
+import { startServer, launch, hydrated, shot, watchErrors, ADMIN_EMAIL, ADMIN_PASSWORD, confirmSignup, mailBody } from './harness.mjs';
+
+const API = '/backend/api/v1';
+const PDF = Buffer.from('%PDF-1.7\n1 0 obj\n<<>>\nendobj\ntrailer\n<<>>\n%%EOF\n');
+const BADGE = 'Open Source Contributor';
+
+let server, browser, badgeId;
+const members = [];
+
+async function post(request, p, data, method = 'post') {
+  const r = await request[method](server.url + API + p, { data, headers: { Origin: server.url } });
+  return { status: r.status(), body: await r.json().catch(() => null) };
+}
+
+/** A member who applied for BADGE with a proof file and paid with FREEGRANT: pending review. */
+async function applicant(name) {
+  const ctx = { request: await pwRequest.newContext(), close() { return this.request.dispose(); } };
+  const email = `${name.toLowerCase().replace(/\W+/g, '-')}-${Date.now()}@example.com`;
+  let r = await post(ctx.request, '/auth/register', { name, email, password: 'member-password-1' });
+  assert.equal(r.status, 201, JSON.stringify(r.body));
+  await confirmSignup(server, ctx.request, email, 'member-password-1');
+  r = await post(ctx.request, '/users/profile', { name, position: 'Engineer', linkedin: 'https://linkedin.com/in/x', portfolio: 'https://x.example' });
+  assert.equal(r.status, 200, JSON.stringify(r.body));
+  const sub = await ctx.request.post(server.url + API + '/applications', {
+    headers: { Origin: server.url },
+    multipart: {
+      badgeId, type: 'proof', fullName: name, position: 'Engineer', linkedin: 'https://linkedin.com/in/x', portfolio: 'https://x.example',
+      description: 'Work in the open.', proofFiles: { name: 'proof.pdf', mimeType: 'application/pdf', buffer: PDF },
+    },
+  });
+  assert.equal(sub.status(), 201, await sub.text());
+  const applicationId = (await sub.json()).application._id;
+  r = await post(ctx.request, '/payments', { badgeId, amount: 0, status: 'success', provider: 'free-grant', couponCode: 'FREEGRANT' });
+  assert.equal(r.status, 201, JSON.stringify(r.body));
+  const me = await (await ctx.request.get(server.url + API + '/auth/me')).json();
+  await ctx.close();
+  return { name, email, applicationId, userId: me.user?._id || me.user?.id || me._id || me.id };
+}
+
+async function adminPage(url = '/admin') {
+  const page = await browser.context.newPage();
+  const errors = watchErrors(page);
+  await page.goto(server.url + url);
+  await hydrated(page, 'AdminDashboard');
+  return { page, errors };
+}
+
+const search = (page) => page.evaluate(() => new URLSearchParams(window.location.search).toString());
+
+before(async () => {
+  server = await startServer();
+  browser = await launch();
+  const list = await (await fetch(server.url + API + '/badges/with-ownership')).json();
+  badgeId = list.badges.find((b) => b.name === BADGE)?._id;
+  assert.ok(badgeId, 'seeded badge ' + BADGE);
+  members.push(await applicant('Linus Deeplink'), await applicant('Margaret Deeplink'), await applicant('Edsger Deeplink'));
+  const r = await post(browser.context.request, '/auth/login', { email: ADMIN_EMAIL, password: ADMIN_PASSWORD });
+  assert.equal(r.status, 200, JSON.stringify(r.body));
+});
+
+after(async () => {
+  await browser?.close();
+  await server?.stop();
+});
+
+test('deep links: filter, search and an opened application survive a reload and a copied link; back and forward', async () => {
+  const m = members[1];
+  const { page, errors } = await adminPage();
+  assert.equal(await search(page), '', 'the default view has a bare address');
+  await page.getByTestId('pay-filter').getByRole('button', { name: /Paid, ready to review/ }).click();
+  await page.waitForFunction(() => window.location.search.includes('status=pending'));
+  await page.getByRole('searchbox', { name: 'Search applications' }).fill('Margaret');
+  await page.waitForFunction(() => window.location.search.includes('q=Margaret'));
+  const card = page.locator(`[data-application-id="${m.applicationId}"]`);
+  await card.waitFor();
+  await card.getByRole('button', { name: /View Details/ }).click();
+  const details = page.getByRole('dialog', { name: 'Application details' });
+  await details.waitFor();
+  await page.waitForFunction((id) => window.location.search.includes('app=' + id), m.applicationId);
+  const url = page.url();
+  assert.deepEqual(Object.fromEntries(new URL(url).searchParams), { status: 'pending', q: 'Margaret', app: m.applicationId });
+
+  const check = async (p) => {
+    await p.getByRole('dialog', { name: 'Application details' }).getByText(m.email).first().waitFor();
+    await p.keyboard.press('Escape');
+    await p.getByRole('dialog').waitFor({ state: 'detached' });
+    assert.equal(await p.getByTestId('pay-filter').getByRole('button', { name: /Paid, ready to review/ }).getAttribute('aria-pressed'), 'true');
+    assert.equal(await p.getByRole('searchbox', { name: 'Search applications' }).inputValue(), 'Margaret');
+    await p.locator(`[data-application-id="${m.applicationId}"]`).waitFor();
+    assert.equal(await p.locator('[data-application-id]').count(), 1, 'the search is applied');
+  };
+  // reload: the server renders the filtered list, the island opens the application
+  await page.reload();
+  await hydrated(page, 'AdminDashboard');
+  await shot(page, 'admin-deeplink-reload-1280');
+  await check(page);
+  // the copied link in a new page
+  const other = await browser.context.newPage();
+  const otherErrors = watchErrors(other);
+  await other.goto(url);
+  await hydrated(other, 'AdminDashboard');
+  await check(other);
+  assert.deepEqual(otherErrors, []);
+  await other.close();
+
+  // tabs: another tab is its own entry; back returns to the applications view
+  await page.getByRole('tab', { name: 'User Management' }).click();
+  await page.waitForFunction(() => window.location.search === '?tab=users');
+  await page.getByRole('searchbox', { name: 'Search users' }).fill('Edsger');
+  await page.waitForFunction(() => window.location.search.includes('q=Edsger'));
+  await page.getByRole('button', { name: 'Edit Edsger Deeplink' }).click();
+  await page.getByRole('dialog').waitFor();
+  await page.waitForFunction(() => window.location.search.includes('user='));
+  const userUrl = page.url();
+  await page.keyboard.press('Escape');
+  await page.getByRole('dialog').waitFor({ state: 'detached' });
+  await page.goBack(); // the dialog
+  await page.getByRole('dialog').waitFor();
+  await page.goBack(); // the users tab's search was typed (replaced), so: the applications view
+  await page.goBack();
+  await page.waitForFunction(() => !window.location.search.includes('tab=users'));
+  await page.getByRole('tab', { name: 'Applications', selected: true }).waitFor();
+  await page.goForward();
+  await page.getByRole('tab', { name: 'User Management', selected: true }).waitFor();
+
+  // a link to a user being edited
+  const third = await browser.context.newPage();
+  await third.goto(userUrl);
+  await hydrated(third, 'AdminDashboard');
+  await third.getByRole('dialog').waitFor();
+  assert.equal(await third.locator('#eu-email').inputValue(), members[2].email, 'the linked user is the one edited');
+  assert.equal(await third.locator('input[aria-label="Search users"]').inputValue(), 'Edsger');
+  await third.close();
+  assert.deepEqual(errors, []);
+  await page.close();
+});
