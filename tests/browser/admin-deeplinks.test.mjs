@@ -142,3 +142,72 @@ test('deep links: filter, search and an opened application survive a reload and 
   assert.deepEqual(errors, []);
   await page.close();
 });
+
+test('review shortcuts: j/k/n move, a asks to approve, r opens reject, ? lists them; none while typing', async () => {
+  const { page, errors } = await adminPage();
+  const rows = page.locator('#applications-panel [data-application-id]');
+  await rows.first().waitFor();
+  const n = await rows.count();
+  assert.ok(n >= 2, 'at least two applications to move between');
+  const currentId = () => page.evaluate(() => document.activeElement?.closest('[data-application-id]')?.getAttribute('data-application-id') || null);
+  const ids = await rows.evaluateAll((els) => els.map((e) => e.getAttribute('data-application-id')));
+  await page.locator('body').click({ position: { x: 5, y: 5 } });
+  await page.keyboard.press('j');
+  assert.equal(await currentId(), ids[0]);
+  await page.keyboard.press('n');
+  assert.equal(await currentId(), ids[1]);
+  await page.keyboard.press('k');
+  assert.equal(await currentId(), ids[0]);
+
+  // r: the reject dialog of the current application
+  await page.keyboard.press('r');
+  const reject = page.getByRole('dialog', { name: 'Reject application' });
+  await reject.waitFor();
+  await page.keyboard.press('Escape');
+  await reject.waitFor({ state: 'detached' });
+  // a: the approval asks first; Cancel leaves it pending
+  await page.keyboard.press('a');
+  const approve = page.getByTestId('key-approve-dialog');
+  await approve.waitFor();
+  await shot(page, 'admin-shortcut-approve-1280');
+  await approve.getByRole('button', { name: 'Cancel' }).click();
+  await approve.waitFor({ state: 'detached' });
+
+  // ? lists the shortcuts
+  await page.keyboard.press('Shift+Slash');
+  const help = page.getByTestId('shortcuts-dialog');
+  await help.waitFor();
+  const text = await help.innerText();
+  for (const s of ['Next application', 'Previous application', 'Approve the current application', 'Reject the current application']) assert.ok(text.includes(s), text);
+  await shot(page, 'admin-shortcut-help-1280');
+  await page.keyboard.press('Escape');
+  await help.waitFor({ state: 'detached' });
+
+  // typing in the search box: the letters are text, nothing opens
+  const box = page.locator('input[aria-label="Search applications"]');
+  await box.click();
+  await page.keyboard.type('ar?');
+  await page.waitForTimeout(300);
+  assert.equal(await page.getByRole('dialog').count(), 0, 'no shortcut fires while typing');
+  assert.equal(await box.inputValue(), 'ar?');
+  await box.fill('');
+  await page.waitForFunction(() => !window.location.search.includes('q='));
+  await rows.nth(1).waitFor();
+
+  // a then Approve: the application is approved
+  await page.locator('body').click({ position: { x: 5, y: 5 } });
+  await page.keyboard.press('j');
+  const id = await currentId();
+  await page.keyboard.press('a');
+  await approve.waitFor();
+  await approve.getByRole('button', { name: 'Approve' }).click();
+  await page.locator('#toaster').getByText('Application approved successfully').waitFor();
+  await page.locator(`#applications-panel [data-application-id="${id}"]`).waitFor({ state: 'detached' });
+  // shortcuts belong to the applications tab
+  await page.getByRole('tab', { name: 'Coupons' }).click();
+  await page.keyboard.press('Shift+Slash');
+  await page.waitForTimeout(300);
+  assert.equal(await page.getByRole('dialog').count(), 0, 'no shortcut on another tab');
+  assert.deepEqual(errors, []);
+  await page.close();
+});

@@ -166,6 +166,7 @@ export default function AdminDashboard({ adminName, adminId, summary: initialSum
             key={navKey}
             initial={navKey === 0 ? applications : undefined}
             view={views.applications}
+            active={tab === 'applications'}
             onView={onView('applications')}
             refreshKey={refreshKey}
             onChanged={loadSummary}

@@ -11,20 +11,21 @@ import { toast, toastError } from '../../lib/toast';
 import { date } from '../../lib/format';
 import { cn } from '../../lib/cn';
 import { Pager, SearchBox } from './list';
-import { Actions, AppList, Application, DEFAULT_REASON, Group, PAY_FILTERS, PayFilter } from './applications/model';
+import { Actions, AppList, Application, DEFAULT_REASON, Group, PAY_FILTERS, PayFilter, canApprove } from './applications/model';
 import { ConfirmDialog, Empty } from './applications/parts';
 import { ApplicationCard } from './applications/ApplicationCard';
 import { DetailsDialog, RejectDialog } from './applications/dialogs';
 import { BulkBar, type BulkSelection } from './bulk/BulkBar';
+import { ShortcutsDialog, useReviewShortcuts } from './applications/shortcuts';
 import type { DashboardView } from './view';
 
 export type { AppList };
 
 const LIMIT = 20;
 
-type Props = { initial?: AppList; refreshKey?: number; onChanged?: () => void; view?: DashboardView; onView?: (v: DashboardView) => void };
+type Props = { initial?: AppList; refreshKey?: number; onChanged?: () => void; view?: DashboardView; onView?: (v: DashboardView) => void; active?: boolean };
 
-export function ApplicationsTab({ initial, refreshKey = 0, onChanged, view = {}, onView }: Props) {
+export function ApplicationsTab({ initial, refreshKey = 0, onChanged, view = {}, onView, active = true }: Props) {
   // the deep link's status: a sub-tab (approved, rejected) or a payment filter of Pending Review
   const [group, setGroup] = useState<Group>(view.status === 'approved' || view.status === 'rejected' ? view.status : 'review');
   const [query, setQuery] = useState(view.q || '');
@@ -41,6 +42,9 @@ export function ApplicationsTab({ initial, refreshKey = 0, onChanged, view = {},
   const [restoring, setRestoring] = useState<{ a: Application; grantFree: boolean } | null>(null);
   // the one-click reject asks first (it cannot be undone: the applicant is e-mailed)
   const [quickRejecting, setQuickRejecting] = useState<Application | null>(null);
+  // the keyboard's approve asks first; ? lists the shortcuts
+  const [keyApproving, setKeyApproving] = useState<Application | null>(null);
+  const [helpOpen, setHelpOpen] = useState(false);
   // Pending Review: all, paid (ready to approve) or awaiting payment
   const [payFilter, setPayFilter] = useState<PayFilter>(view.status === 'pending' || view.status === 'awaiting_payment' ? view.status : 'review');
   // bulk selection: ids on this page, or every application matching the filter
@@ -143,6 +147,22 @@ export function ApplicationsTab({ initial, refreshKey = 0, onChanged, view = {},
   };
 
   const apps = list?.applications || [];
+  const byId = (id: string) => apps.find((x) => x._id === id);
+  useReviewShortcuts({
+    active,
+    panelId: 'applications-panel',
+    onHelp: () => setHelpOpen(true),
+    onReject: (id) => {
+      const a = byId(id);
+      if (a && !busy) setRejecting(a);
+    },
+    onApprove: (id) => {
+      const a = byId(id);
+      if (!a || busy) return;
+      if (!canApprove(a)) toastError('Payment must be completed before approval');
+      else setKeyApproving(a);
+    },
+  });
   const n = (k: string) => counts[k] ?? 0;
   const selection: BulkSelection | null = allMatching
     ? { filter: { status, search: query }, count: list?.total ?? 0 }
@@ -305,6 +325,23 @@ export function ApplicationsTab({ initial, refreshKey = 0, onChanged, view = {},
         )}
       </ConfirmDialog>
       <DetailsDialog app={viewing} actions={actions} onClose={() => setViewing(null)} />
+      <ConfirmDialog
+        open={!!keyApproving}
+        title={keyApproving && keyApproving.status === 'approved' ? 'Re-approve this application?' : 'Approve this application?'}
+        confirm={keyApproving && keyApproving.status === 'approved' ? 'Re-approve' : 'Approve'}
+        busy={!!busy}
+        testid="key-approve-dialog"
+        onClose={() => setKeyApproving(null)}
+        onConfirm={async () => {
+          const a = keyApproving;
+          if (!a) return;
+          await approve(a);
+          setKeyApproving(null);
+        }}
+      >
+        {keyApproving && <>{keyApproving.user?.name || 'The applicant'} · {keyApproving.badge?.name || 'badge'}. The applicant is told by e-mail.</>}
+      </ConfirmDialog>
+      <ShortcutsDialog open={helpOpen} onClose={() => setHelpOpen(false)} />
     </Card>
   );
 }
