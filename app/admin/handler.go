@@ -45,6 +45,7 @@ func (h *Handler) Routes() []web.Route {
 		web.Get("/admin/applications/:id", web.Admin, h.application),
 		web.Put("/admin/applications/:id/approve", web.Admin, h.approve),
 		web.Put("/admin/applications/:id/reject", web.Admin, h.reject),
+		web.Put("/admin/applications/:id/reject/undo", web.Admin, h.undoReject),
 		web.Get("/admin/payments", web.Admin, h.payments),
 		web.Get("/admin/users", web.Admin, h.users),
 		web.Put("/admin/users/:id", web.Admin, h.updateUser),
@@ -246,7 +247,25 @@ func (h *Handler) reject(c fiber.Ctx) error {
 	if err != nil {
 		return err
 	}
-	return c.JSON(fiber.Map{"msg": MsgRejected, "application": res.Application, "grantRevoked": res.Revoked})
+	out := fiber.Map{"msg": MsgRejected, "application": res.Application, "grantRevoked": res.Revoked}
+	if !res.UndoUntil.IsZero() {
+		out["undoUntil"] = res.UndoUntil
+	}
+	return c.JSON(out)
+}
+
+// PUT /admin/applications/:id/reject/undo -> {msg, application}: a rejection from review
+// taken back while its mail waits (409 once it has gone).
+func (h *Handler) undoReject(c fiber.Ctx) error {
+	id := c.Params("id")
+	if !model.ValidID(id) {
+		return web.NotFound(MsgApplicationMissing)
+	}
+	res, err := h.svc.UndoReject(c.Context(), web.Viewer(c), id)
+	if err != nil {
+		return err
+	}
+	return c.JSON(fiber.Map{"msg": MsgRejectUndone, "application": res.Application})
 }
 
 func (h *Handler) payments(c fiber.Ctx) error {

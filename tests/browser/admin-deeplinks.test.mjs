@@ -211,3 +211,59 @@ test('review shortcuts: j/k/n move, a asks to approve, r opens reject, ? lists t
   assert.deepEqual(errors, []);
   await page.close();
 });
+
+test('undo: a rejection from review comes back before its mail goes; a coupon toggle and edit are put back', async () => {
+  const m = members[2];
+  const { page, errors } = await adminPage();
+  const card = page.locator(`#applications-panel [data-application-id="${m.applicationId}"]`);
+  await card.getByRole('button', { name: 'Reject', exact: true }).click();
+  const dialog = page.getByRole('dialog', { name: 'Reject application' });
+  await dialog.getByLabel('Reason (optional)').fill('Blurry proof');
+  await dialog.getByRole('button', { name: 'Reject' }).click();
+  const t = page.locator('#toaster [role="status"]').filter({ hasText: 'Application rejected successfully' });
+  await t.waitFor();
+  await card.waitFor({ state: 'detached' });
+  await shot(page, 'admin-undo-reject-1280');
+  await t.getByRole('button', { name: 'Undo' }).click();
+  await page.locator('#toaster').getByText('Rejection undone').waitFor();
+  await card.waitFor();
+  const detail = await (await browser.context.request.get(server.url + API + '/admin/applications/' + m.applicationId)).json();
+  assert.equal(detail.application.status, 'pending');
+  assert.deepEqual(detail.history.map((h) => h.action).slice(0, 2).sort(), ['application.reject', 'application.reject_undo']);
+  const undoneAt = Date.now();
+
+  // a coupon: switched off, then Undo switches it on again; an edit, then Undo restores it
+  const code = `UNDO${Date.now() % 100000}`;
+  const made = await post(browser.context.request, '/coupons', { code, name: 'Before the edit', discountType: 'percentage', discountValue: 10, isActive: true });
+  assert.equal(made.status, 201, JSON.stringify(made.body));
+  const coupon = async () => (await (await browser.context.request.get(server.url + API + '/coupons')).json()).coupons.find((c) => c.code === code);
+  await page.getByRole('tab', { name: 'Coupons' }).click();
+  const cc = page.locator(`[data-testid="coupon"][data-code="${code}"]`);
+  await cc.waitFor();
+  await cc.getByTestId('coupon-active-toggle').click();
+  const ct = page.locator('#toaster [role="status"]').filter({ hasText: 'Coupon status updated successfully' });
+  await ct.waitFor();
+  assert.equal((await coupon()).isActive, false);
+  await ct.getByRole('button', { name: 'Undo' }).click();
+  await page.waitForTimeout(200);
+  for (let i = 0; i < 50 && !(await coupon()).isActive; i++) await page.waitForTimeout(100);
+  assert.equal((await coupon()).isActive, true, 'undo switched it back on');
+
+  await cc.getByRole('button', { name: /^Edit/ }).click();
+  await page.getByTestId('coupon-form').waitFor();
+  await page.fill('#coupon-name', 'After the edit');
+  await page.getByTestId('coupon-form-submit').click();
+  const et = page.locator('#toaster [role="status"]').filter({ hasText: 'Coupon updated successfully' });
+  await et.waitFor();
+  assert.equal((await coupon()).name, 'After the edit');
+  await et.getByRole('button', { name: 'Undo' }).click();
+  for (let i = 0; i < 50 && (await coupon()).name !== 'Before the edit'; i++) await page.waitForTimeout(100);
+  assert.equal((await coupon()).name, 'Before the edit', 'undo put the old name back');
+  await cc.getByText('Before the edit').waitFor();
+
+  // the rejection's mail never goes: past its hold (10 s) and a poll of the mailer (5 s)
+  await page.waitForTimeout(Math.max(0, undoneAt + 16000 - Date.now()));
+  assert.equal(server.smtp.messages.filter((x) => x.to.includes(m.email) && /Subject: Update on your/.test(x.data)).length, 0, 'no rejection mail');
+  assert.deepEqual(errors, []);
+  await page.close();
+});

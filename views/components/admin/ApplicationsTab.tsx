@@ -7,7 +7,7 @@ import Info from 'lucide-react/icons/info';
 import { Card, CardContent, CardDescription, CardHeader, CardTitle, Skeleton } from '../ui';
 import { Tabs, TabsList, TabsTrigger } from '../tabs';
 import { api, errorMessage } from '../../lib/api';
-import { toast, toastError } from '../../lib/toast';
+import { toast, toastError, toastUndo } from '../../lib/toast';
 import { date } from '../../lib/format';
 import { cn } from '../../lib/cn';
 import { Pager, SearchBox } from './list';
@@ -126,8 +126,10 @@ export function ApplicationsTab({ initial, refreshKey = 0, onChanged, view = {},
   const reject = async (a: Application, reason: string) => {
     setBusy(a._id);
     try {
-      const res = await api<{ msg: string; application: Application }>(`/admin/applications/${a._id}/reject`, { method: 'PUT', body: { reason } });
-      toast({ title: 'Application rejected successfully', variant: 'success' });
+      const res = await api<{ msg: string; application: Application; undoUntil?: string }>(`/admin/applications/${a._id}/reject`, { method: 'PUT', body: { reason } });
+      // a rejection from review waits a few seconds before its mail goes: Undo takes it back
+      if (res.undoUntil) toastUndo('Application rejected successfully', undefined, () => undoReject(a));
+      else toast({ title: 'Application rejected successfully', variant: 'success' });
       setRejecting(null);
       setQuickRejecting(null);
       after(a, res.application);
@@ -135,6 +137,16 @@ export function ApplicationsTab({ initial, refreshKey = 0, onChanged, view = {},
       toastError(errorMessage(e, 'Failed to reject application'));
     } finally {
       setBusy(null);
+    }
+  };
+
+  const undoReject = async (a: Application) => {
+    try {
+      const res = await api<{ msg: string; application: Application }>(`/admin/applications/${a._id}/reject/undo`, { method: 'PUT' });
+      toast({ title: res.msg, variant: 'success' });
+      after(a, res.application);
+    } catch (e) {
+      toastError(errorMessage(e, 'Failed to undo the rejection'));
     }
   };
 
