@@ -320,7 +320,7 @@ func (h *Handler) updateUser(c fiber.Ctx) error {
 	if msg := e.Clean(); msg != "" {
 		return web.BadRequest(msg)
 	}
-	u, err := h.svc.UpdateUser(c.Context(), web.Viewer(c), id, e)
+	u, err := h.svc.UpdateUser(c.Context(), web.Viewer(c), id, e, h.site.Origin(c))
 	if err != nil {
 		return err
 	}

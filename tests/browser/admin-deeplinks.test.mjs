@@ -267,3 +267,48 @@ test('undo: a rejection from review comes back before its mail goes; a coupon to
   assert.deepEqual(errors, []);
   await page.close();
 });
+
+test("an admin changes a member's e-mail: the dialog warns, the new address confirms, the old one is told", async () => {
+  const m = members[0];
+  const fresh = `renamed-${Date.now()}@example.com`;
+  const { page, errors } = await adminPage('/admin?tab=users&q=' + encodeURIComponent(m.email));
+  await page.getByRole('button', { name: `Edit ${m.name}` }).click();
+  const dialog = page.getByRole('dialog', { name: 'Edit user' });
+  await dialog.waitFor();
+  assert.equal(await dialog.getByTestId('email-change-warning').count(), 0, 'no warning before the address is edited');
+  await page.fill('#eu-email', fresh);
+  const warn = dialog.getByTestId('email-change-warning');
+  assert.equal(await warn.innerText(), 'The member must confirm the new address; a notice goes to the old one.');
+  await shot(page, 'admin-email-change-warning-1280');
+  await dialog.getByRole('button', { name: /Save/ }).click();
+  await page.locator('#toaster').getByText(`A confirmation link went to ${fresh}.`).waitFor();
+
+  const mailTo = async (addr, re) => {
+    for (let i = 0; i < 200; i++) {
+      const x = server.smtp.messages.find((mm) => mm.to.includes(addr) && re.test(mm.data));
+      if (x) return mailBody(x.data);
+      await page.waitForTimeout(100);
+    }
+    throw new Error('no mail to ' + addr);
+  };
+  const link = /(https?:\/\/[^\s"<>]+\/verify-email\?token=[^\s"<>]+)/.exec(await mailTo(fresh, /Subject: Confirm your new/))[1];
+  const notice = await mailTo(m.email, /Subject: Your Meritmark email address is being changed/);
+  assert.ok(notice.includes(fresh) && !notice.includes('token='), 'the old address gets a notice without the link');
+  // not yet changed
+  let users = await (await browser.context.request.get(server.url + API + '/admin/users?search=' + encodeURIComponent(m.name))).json();
+  assert.equal(users.users[0].email, m.email);
+  assert.equal(users.users[0].pendingEmail, fresh);
+
+  // the member follows the link (the confirmation page)
+  const other = await browser.context.newPage();
+  await other.goto(link);
+  await hydrated(other, 'VerifyEmailCard');
+  await other.getByTestId('verify-email-submit').click();
+  await other.getByTestId('verify-email-done').waitFor();
+  await other.close();
+  users = await (await browser.context.request.get(server.url + API + '/admin/users?search=' + encodeURIComponent(m.name))).json();
+  assert.equal(users.users[0].email, fresh);
+  assert.equal(users.users[0].pendingEmail, undefined);
+  assert.deepEqual(errors, []);
+  await page.close();
+});
