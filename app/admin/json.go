@@ -172,11 +172,11 @@ type UserGrantJSON struct {
 
 // UserJSON is one user in User Management.
 type UserJSON struct {
-	ID            string          `json:"_id"`
-	Name          string          `json:"name"`
-	Email         string          `json:"email"`
+	ID    string `json:"_id"`
+	Name  string `json:"name"`
+	Email string `json:"email"`
 	// PendingEmail: a new address waiting for its owner's confirmation.
-	PendingEmail string `json:"pendingEmail,omitempty"`
+	PendingEmail  string          `json:"pendingEmail,omitempty"`
 	Role          string          `json:"role"`
 	Position      string          `json:"position"`
 	LinkedIn      string          `json:"linkedin"`
