@@ -32,9 +32,9 @@ func (s *Service) ListAudit(ctx context.Context, action, targetID, search string
 // KnownActions lists the actions the back office records (the audit filter offers each,
 // with any other action the log holds).
 var KnownActions = []string{
-	"application.approve", "application.grant_free", "application.reject",
+	"application.approve", "application.grant_free", "application.reject", "application.reject_undo",
 	"grant.revoke", "grant.expiry",
-	"user.update", "user.role_change", "user.profile_pic", "user.delete", "user.export", "user.password_reset_by_operator",
+	"user.update", "user.email_change_requested", "user.email_change_confirmed", "user.role_change", "user.profile_pic", "user.delete", "user.export", "user.password_reset_by_operator",
 	"user.2fa_reset_by_operator", "user.disabled_by_operator", "user.enabled_by_operator", "sessions.flushed_by_operator",
 	"badge.create", "badge.update", "badge.toggle", "badge.delete",
 	"quiz.create", "quiz.update", "quiz.toggle", "quiz.add_question", "quiz.remove_question", "quiz.grant_attempt",

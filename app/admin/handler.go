@@ -45,6 +45,7 @@ func (h *Handler) Routes() []web.Route {
 		web.Get("/admin/applications/:id", web.Admin, h.application),
 		web.Put("/admin/applications/:id/approve", web.Admin, h.approve),
 		web.Put("/admin/applications/:id/reject", web.Admin, h.reject),
+		web.Put("/admin/applications/:id/reject/undo", web.Admin, h.undoReject),
 		web.Get("/admin/grants", web.Admin, h.grants),
 		web.Get("/admin/payments", web.Admin, h.payments),
 		web.Get("/admin/users", web.Admin, h.users),
@@ -62,6 +63,57 @@ type PageProps struct {
 	AdminID      string           `json:"adminId,omitempty"`
 	Summary      *Summary         `json:"summary,omitempty"`
 	Applications *ApplicationList `json:"applications,omitempty"`
+	View         *View            `json:"view,omitempty"`
+}
+
+// View is the dashboard's state as the address holds it (a deep link): the tab, the list's
+// status, search and page, and an opened application or user. Anything invalid is dropped,
+// so the page the server renders is the one the island starts from.
+type View struct {
+	Tab    string `json:"tab,omitempty"`
+	Status string `json:"status,omitempty"`
+	Q      string `json:"q,omitempty"`
+	Page   int    `json:"page,omitempty"`
+	App    string `json:"app,omitempty"`
+	User   string `json:"user,omitempty"`
+}
+
+// dashboardTabs are the tabs a deep link may name (the first is the default).
+var dashboardTabs = []string{"applications", "users", "grants", "badges", "quizzes", "coupons", "payments", "audit", "webhooks"}
+
+// ParseView reads the dashboard's deep link from the query (tab, status, q, page, app,
+// user), dropping what is not valid.
+func ParseView(get func(string) string) View {
+	var v View
+	for _, t := range dashboardTabs[1:] {
+		if get("tab") == t {
+			v.Tab = t
+		}
+	}
+	if q, msg := ParseSearch(get("q")); msg == "" {
+		v.Q = q
+	}
+	if pg, msg := ParsePage(get("page"), ""); msg == "" && pg.Page > 1 {
+		v.Page = pg.Page
+	}
+	switch v.Tab {
+	case "":
+		if st := strings.TrimSpace(get("status")); st != ReviewGroup {
+			if _, msg := ParseStatuses(st); msg == "" && st != "" && st != "all" {
+				v.Status = st
+			}
+		}
+		if id := get("app"); model.ValidID(id) {
+			v.App = id
+		}
+	case "users":
+		if id := get("user"); model.ValidID(id) {
+			v.User = id
+		}
+	default:
+		v.Q, v.Page = "", 0
+	}
+	return v
 }
 
 func (h *Handler) page(c fiber.Ctx) error {
@@ -75,12 +127,22 @@ func (h *Handler) page(c fiber.Ctx) error {
 	if err != nil {
 		return err
 	}
-	statuses, _ := ParseStatuses(ReviewGroup)
-	apps, err := h.svc.ListApplications(c.Context(), statuses, "", Page{Page: 1, Limit: TablePageSize})
+	view := ParseView(func(k string) string { return c.Query(k) })
+	// the applications tab (always mounted) starts from the deep link's list when it is open
+	status, q, pg := ReviewGroup, "", Page{Page: 1, Limit: TablePageSize}
+	if view.Tab == "" {
+		if view.Status != "" {
+			status = view.Status
+		}
+		q = view.Q
+		pg.Page = max(view.Page, 1)
+	}
+	statuses, _ := ParseStatuses(status)
+	apps, err := h.svc.ListApplications(c.Context(), statuses, q, pg)
 	if err != nil {
 		return err
 	}
-	return h.site.Render(c, "AdminPage", PageProps{AdminName: u.Name, AdminID: u.ID, Summary: sum, Applications: apps}, meta)
+	return h.site.Render(c, "AdminPage", PageProps{AdminName: u.Name, AdminID: u.ID, Summary: sum, Applications: apps, View: &view}, meta)
 }
 
 func pageOf(c fiber.Ctx) (Page, string, error) {
@@ -193,7 +255,25 @@ func (h *Handler) reject(c fiber.Ctx) error {
 	if err != nil {
 		return err
 	}
-	return c.JSON(fiber.Map{"msg": MsgRejected, "application": res.Application, "grantRevoked": res.Revoked})
+	out := fiber.Map{"msg": MsgRejected, "application": res.Application, "grantRevoked": res.Revoked}
+	if !res.UndoUntil.IsZero() {
+		out["undoUntil"] = res.UndoUntil
+	}
+	return c.JSON(out)
+}
+
+// PUT /admin/applications/:id/reject/undo -> {msg, application}: a rejection from review
+// taken back while its mail waits (409 once it has gone).
+func (h *Handler) undoReject(c fiber.Ctx) error {
+	id := c.Params("id")
+	if !model.ValidID(id) {
+		return web.NotFound(MsgApplicationMissing)
+	}
+	res, err := h.svc.UndoReject(c.Context(), web.Viewer(c), id)
+	if err != nil {
+		return err
+	}
+	return c.JSON(fiber.Map{"msg": MsgRejectUndone, "application": res.Application})
 }
 
 func (h *Handler) payments(c fiber.Ctx) error {
@@ -255,7 +335,7 @@ func (h *Handler) updateUser(c fiber.Ctx) error {
 	if msg := e.Clean(); msg != "" {
 		return web.BadRequest(msg)
 	}
-	u, err := h.svc.UpdateUser(c.Context(), web.Viewer(c), id, e)
+	u, err := h.svc.UpdateUser(c.Context(), web.Viewer(c), id, e, h.site.Origin(c))
 	if err != nil {
 		return err
 	}

@@ -172,9 +172,11 @@ type UserGrantJSON struct {
 
 // UserJSON is one user in User Management.
 type UserJSON struct {
-	ID            string          `json:"_id"`
-	Name          string          `json:"name"`
-	Email         string          `json:"email"`
+	ID    string `json:"_id"`
+	Name  string `json:"name"`
+	Email string `json:"email"`
+	// PendingEmail: a new address waiting for its owner's confirmation.
+	PendingEmail  string          `json:"pendingEmail,omitempty"`
 	Role          string          `json:"role"`
 	Position      string          `json:"position"`
 	LinkedIn      string          `json:"linkedin"`
@@ -186,7 +188,7 @@ type UserJSON struct {
 }
 
 func userJSON(u *model.User, grants []grantRow) UserJSON {
-	out := UserJSON{ID: u.ID, Name: u.Name, Email: u.Email, Role: u.Role, Position: u.Position, LinkedIn: u.LinkedIn,
+	out := UserJSON{ID: u.ID, Name: u.Name, Email: u.Email, PendingEmail: u.PendingEmail, Role: u.Role, Position: u.Position, LinkedIn: u.LinkedIn,
 		Portfolio: u.Portfolio, ProfilePicURL: u.ProfilePicURL(), CreatedAt: u.CreatedAt.UTC(), UpdatedAt: u.UpdatedAt.UTC(),
 		BadgeGrants: []UserGrantJSON{}}
 	for _, g := range grants {

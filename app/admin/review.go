@@ -1,6 +1,8 @@
 package admin
 
 import (
+	"time"
+
 	"context"
 	"errors"
 	"fmt"
@@ -24,6 +26,8 @@ type ReviewResult struct {
 	Created     bool            `json:"grantCreated"`
 	Restored    bool            `json:"grantRestored"`
 	Revoked     bool            `json:"grantRevoked"`
+	// UndoUntil: a rejection that may be undone until then (its mail waits as long).
+	UndoUntil time.Time `json:"undoUntil,omitzero"`
 	// WaitingForEmail: approved, but the grant waits until the applicant confirms their
 	// e-mail address.
 	WaitingForEmail bool `json:"waitingForEmailVerification"`
@@ -96,9 +100,14 @@ func (s *Service) Approve(ctx context.Context, actor *model.User, id string, gra
 		}
 		before := stateOf(a, g0)
 
+		// a rejection's mail still waiting out its undo is not sent after an approval
+		if err := withdrawMail(ctx, tx, a.UndoMailID); err != nil {
+			return err
+		}
 		a.Status, a.RejectionReason = next, ""
 		a.ReviewedAt, a.ReviewedBy, a.UpdatedAt = &now, &actor.ID, now
-		if _, err := tx.NewUpdate().Model(a).Column("status", "rejection_reason", "reviewed_at", "reviewed_by", "updated_at").WherePK().Exec(ctx); err != nil {
+		a.UndoStatus, a.UndoMailID = "", ""
+		if _, err := tx.NewUpdate().Model(a).Column("status", "rejection_reason", "reviewed_at", "reviewed_by", "updated_at", "undo_status", "undo_mail_id").WherePK().Exec(ctx); err != nil {
 			return err
 		}
 		if err := decided(ctx, tx, events.ApplicationApproved, a); err != nil {
@@ -163,9 +172,20 @@ func (s *Service) Reject(ctx context.Context, actor *model.User, id, reason, ori
 		before := stateOf(a, g0)
 		wasRejected := a.Status == model.StatusRejected
 		now := model.Now()
+		// a rejection from review (no grant to revoke) may be undone for RejectUndoWindow:
+		// its mail waits that long in the outbox
+		undoable := !wasRejected && a.Status != model.StatusApproved && g0 == nil
+		prev := a.Status
 		a.Status, a.RejectionReason = next, reason
 		a.ReviewedAt, a.ReviewedBy, a.UpdatedAt = &now, &actor.ID, now
-		if _, err := tx.NewUpdate().Model(a).Column("status", "rejection_reason", "reviewed_at", "reviewed_by", "updated_at").WherePK().Exec(ctx); err != nil {
+		if !wasRejected {
+			a.UndoStatus, a.UndoMailID = "", ""
+			if undoable {
+				a.UndoStatus, a.UndoMailID = prev, model.NewID()
+				res.UndoUntil = now.Add(RejectUndoWindow)
+			}
+		}
+		if _, err := tx.NewUpdate().Model(a).Column("status", "rejection_reason", "reviewed_at", "reviewed_by", "updated_at", "undo_status", "undo_mail_id").WherePK().Exec(ctx); err != nil {
 			return err
 		}
 		if err := decided(ctx, tx, events.ApplicationRejected, a); err != nil {
@@ -187,7 +207,11 @@ func (s *Service) Reject(ctx context.Context, actor *model.User, id, reason, ori
 			if err := tx.NewSelect().Model(&b).Where("id = ?", a.BadgeID).Scan(ctx); err != nil {
 				return err
 			}
-			if err := mail.Queue(ctx, tx, rejectedMail(&u, &b, reason, res.Revoked, origin)); err != nil {
+			msg := rejectedMail(&u, &b, reason, res.Revoked, origin)
+			if undoable {
+				msg.ID, msg.NotBefore = a.UndoMailID, res.UndoUntil
+			}
+			if err := mail.Queue(ctx, tx, msg); err != nil {
 				return err
 			}
 			mailed = true
@@ -202,6 +226,67 @@ func (s *Service) Reject(ctx context.Context, actor *model.User, id, reason, ori
 		return nil, err
 	}
 	return s.finishReview(ctx, &res, app, mailed)
+}
+
+// RejectUndoWindow is how long a rejection from review may be undone: its mail waits as
+// long (the dashboard offers Undo for a little less).
+const RejectUndoWindow = 10 * time.Second
+
+// MsgUndoTooLate answers an undo whose mail has gone (or that was never offered).
+const MsgUndoTooLate = "This rejection can no longer be undone: the applicant has been e-mailed."
+
+// MsgRejectUndone answers an undone rejection.
+const MsgRejectUndone = "Rejection undone"
+
+// UndoReject takes back a rejection from review while its mail still waits in the outbox:
+// the mail is withdrawn and the application returns to the status it had, unreviewed; the
+// undo is audited (application.reject_undo).
+func (s *Service) UndoReject(ctx context.Context, actor *model.User, id string) (*ReviewResult, error) {
+	var res ReviewResult
+	var app *model.Application
+	err := s.Events.RunInTx(ctx, s.DB, func(ctx context.Context, tx bun.Tx) error {
+		a, err := lockApplication(ctx, tx, id)
+		if err != nil {
+			return err
+		}
+		if a.Status != model.StatusRejected || a.UndoMailID == "" || a.UndoStatus == "" {
+			return web.Conflict(MsgUndoTooLate)
+		}
+		// the mail must still be waiting: neither claimed by the mailer nor sent
+		n, err := tx.NewDelete().Model((*model.OutboxMessage)(nil)).
+			Where("id = ? AND status = 'pending' AND attempts = 0", a.UndoMailID).Exec(ctx)
+		if err != nil {
+			return err
+		}
+		if k, _ := n.RowsAffected(); k != 1 {
+			return web.Conflict(MsgUndoTooLate)
+		}
+		before := stateOf(a, nil)
+		a.Status, a.RejectionReason = a.UndoStatus, ""
+		a.ReviewedAt, a.ReviewedBy, a.UpdatedAt = nil, nil, model.Now()
+		a.UndoStatus, a.UndoMailID = "", ""
+		if _, err := tx.NewUpdate().Model(a).Column("status", "rejection_reason", "reviewed_at", "reviewed_by", "updated_at", "undo_status", "undo_mail_id").WherePK().Exec(ctx); err != nil {
+			return err
+		}
+		if err := audit.Write(ctx, tx, actor, "application.reject_undo", "application", a.ID, before, stateOf(a, nil)); err != nil {
+			return err
+		}
+		app = a
+		return nil
+	})
+	if err != nil {
+		return nil, err
+	}
+	return s.finishReview(ctx, &res, app, false)
+}
+
+// withdrawMail deletes the outbox message id if it has not been sent (” is none).
+func withdrawMail(ctx context.Context, tx bun.IDB, id string) error {
+	if id == "" {
+		return nil
+	}
+	_, err := tx.NewDelete().Model((*model.OutboxMessage)(nil)).Where("id = ? AND status = 'pending' AND attempts = 0", id).Exec(ctx)
+	return err
 }
 
 // decided records an application's review (application.approved or .rejected).

@@ -101,8 +101,13 @@ func lockUser(ctx context.Context, tx bun.Tx, id string) (*model.User, error) {
 // UpdateUser applies an admin's edit (already cleaned) to user id in one transaction,
 // enforcing the role rules (no self-demotion, never zero admins) and e-mail uniqueness.
 // Profile changes and a role change are audited as separate entries.
-func (s *Service) UpdateUser(ctx context.Context, actor *model.User, id string, e UserEdit) (*UserJSON, error) {
+//
+// A new e-mail address is not set at once: it waits as the user's pending address, a
+// confirmation link goes to it and a notice to the current one; the address changes when
+// its owner follows the link (auth.VerifyEmail). origin is the site's address for the link.
+func (s *Service) UpdateUser(ctx context.Context, actor *model.User, id string, e UserEdit, origin string) (*UserJSON, error) {
 	var updated *model.User
+	mailed := false
 	err := s.Events.RunInTx(ctx, s.DB, func(ctx context.Context, tx bun.Tx) error {
 		admins := 0
 		if e.Role != nil && *e.Role != model.RoleAdmin {
@@ -140,15 +145,22 @@ func (s *Service) UpdateUser(ctx context.Context, actor *model.User, id string, 
 				*dst = *v
 			}
 		}
-		if e.Email != nil && *e.Email != u.Email {
-			u.EmailVerifiedAt = nil // a new address is unproven until its owner confirms it
+		var newEmail string
+		if e.Email != nil && *e.Email != u.Email && *e.Email != u.PendingEmail {
+			newEmail = *e.Email
 		}
+		e.Email = nil
 		set(&u.Name, e.Name)
-		set(&u.Email, e.Email)
 		set(&u.Position, e.Position)
 		set(&u.LinkedIn, e.LinkedIn)
 		set(&u.Portfolio, e.Portfolio)
 		set(&u.Role, e.Role)
+		if newEmail != "" {
+			if err := requestEmailChange(ctx, tx, actor, u, newEmail, origin); err != nil {
+				return err
+			}
+			mailed = true
+		}
 		after := userStateOf(u)
 		if after == before {
 			updated = u
@@ -182,6 +194,9 @@ func (s *Service) UpdateUser(ctx context.Context, actor *model.User, id string, 
 	})
 	if err != nil {
 		return nil, err
+	}
+	if mailed {
+		s.kick()
 	}
 	j, err := s.userWithGrants(ctx, updated)
 	if err != nil {

@@ -124,7 +124,7 @@ func TestUpdateUser(t *testing.T) {
 	e.Member("taken@x.io")
 
 	r := ac.Put("/admin/users/"+ann.ID, map[string]any{
-		"name": "  Ann   Lee ", "email": " Ann.Lee@X.io ", "position": "Lead Designer",
+		"name": "  Ann   Lee ", "position": "Lead Designer",
 		"linkedin": "https://linkedin.com/in/annlee", "portfolio": "https://ann.example", "role": "user",
 	}).ExpectMsg(200, admin.MsgUserUpdated)
 	var body struct {
@@ -133,7 +133,7 @@ func TestUpdateUser(t *testing.T) {
 	r.JSON(&body)
 	apptest.Expect(t, "updated user", body.User,
 		apptest.Eq("body.User.Name", body.User.Name, "Ann Lee"),
-		apptest.Eq("body.User.Email", body.User.Email, "ann.lee@x.io"),
+		apptest.Eq("body.User.Email", body.User.Email, "ann@x.io"),
 		apptest.Eq("body.User.Position", body.User.Position, "Lead Designer"),
 		apptest.Eq("body.User.LinkedIn", body.User.LinkedIn, "https://linkedin.com/in/annlee"),
 		apptest.Eq("body.User.Portfolio", body.User.Portfolio, "https://ann.example"),
@@ -141,7 +141,7 @@ func TestUpdateUser(t *testing.T) {
 	var got model.User
 	_ = e.DB.NewSelect().Model(&got).Where("id = ?", ann.ID).Scan(e.Ctx())
 	apptest.Expect(t, "stored", got,
-		apptest.Eq("got.Email", got.Email, "ann.lee@x.io"),
+		apptest.Eq("got.Email", got.Email, "ann@x.io"),
 		apptest.Eq("got.Name", got.Name, "Ann Lee"))
 	es := auditOf(t, e, ann.ID)
 	apptest.Expect(t, "audit", es,
@@ -152,7 +152,8 @@ func TestUpdateUser(t *testing.T) {
 	var before, after map[string]any
 	_ = json.Unmarshal([]byte(es[0].Before), &before)
 	_ = json.Unmarshal([]byte(es[0].After), &after)
-	if before["email"] != "ann@x.io" || after["email"] != "ann.lee@x.io" || after["name"] != "Ann Lee" {
+	// (an address change waits for its owner: TestAdminEmailChangeWaitsForConfirmation)
+	if before["name"] == after["name"] || after["name"] != "Ann Lee" || after["position"] != "Lead Designer" {
 		t.Fatalf("audit before/after: %s -> %s", es[0].Before, es[0].After)
 	}
 	if strings.Contains(es[0].Before+es[0].After, "password") {
@@ -209,7 +210,7 @@ func TestUpdateUser(t *testing.T) {
 		apptest.Eq("got.LinkedIn", got.LinkedIn, ""),
 		apptest.Eq("got.Portfolio", got.Portfolio, ""),
 		apptest.Eq("got.Position", got.Position, ""),
-		apptest.Eq("got.Email", got.Email, "ann.lee@x.io"))
+		apptest.Eq("got.Email", got.Email, "ann@x.io"))
 }
 
 func TestRoleRules(t *testing.T) {

@@ -9,6 +9,7 @@ import (
 
 	"github.com/uptrace/bun"
 
+	"meritmark/app/audit"
 	"meritmark/app/credential"
 	"meritmark/app/grant"
 	"meritmark/app/mail"
@@ -84,6 +85,42 @@ func (s *Service) ResendVerification(ctx context.Context, u *model.User, origin 
 	return err
 }
 
+// MsgEmailChangeTaken answers a confirmed change to an address another account took since.
+const MsgEmailChangeTaken = "This email is already used by another account."
+
+// confirmEmailChange applies the pending address whose link's token hashes to hash: it
+// becomes the user's (confirmed) address, once, before its expiry; audited as
+// user.email_change_confirmed by the user.
+func confirmEmailChange(ctx context.Context, tx bun.Tx, hash string, now time.Time, u *model.User) error {
+	err := db.ForUpdate(tx, tx.NewSelect().Model(u).Where("email_change_hash = ? AND pending_email <> ''", hash)).Scan(ctx)
+	if db.IsNoRows(err) {
+		return web.BadRequest(MsgVerifyInvalid)
+	}
+	if err != nil {
+		return err
+	}
+	if u.EmailChangeExpiresAt == nil || !u.EmailChangeExpiresAt.After(now) {
+		return web.BadRequest(MsgVerifyInvalid)
+	}
+	n, err := tx.NewSelect().Model((*model.User)(nil)).Where("email = ? AND id <> ?", u.PendingEmail, u.ID).Count(ctx)
+	if err != nil {
+		return err
+	}
+	if n > 0 {
+		return web.Conflict(MsgEmailChangeTaken)
+	}
+	old := u.Email
+	u.Email, u.EmailVerifiedAt, u.UpdatedAt = u.PendingEmail, &now, now
+	u.PendingEmail, u.EmailChangeHash, u.EmailChangeExpiresAt = "", "", nil
+	if _, err := tx.NewUpdate().Model(u).Column("email", "email_verified_at", "updated_at", "pending_email", "email_change_hash", "email_change_expires_at").WherePK().Exec(ctx); err != nil {
+		if db.IsUniqueViolation(err) {
+			return web.Conflict(MsgEmailChangeTaken)
+		}
+		return err
+	}
+	return audit.Write(ctx, tx, u, "user.email_change_confirmed", "user", u.ID, map[string]string{"email": old}, map[string]string{"email": u.Email})
+}
+
 // VerifyEmail uses a confirmation token: the address is marked verified and every grant
 // that waited for it (approved applications without a grant) is issued, in one
 // transaction. It answers the user.
@@ -102,7 +139,8 @@ func (s *Service) VerifyEmail(ctx context.Context, tok, origin string, cl Client
 		var v EmailVerification
 		if err := tx.NewSelect().Model(&v).Where("id = ?", HashToken(tok)).Scan(ctx); err != nil {
 			if db.IsNoRows(err) {
-				return web.BadRequest(MsgVerifyInvalid)
+				// the link of an address an administrator set
+				return confirmEmailChange(ctx, tx, HashToken(tok), now, &u)
 			}
 			return err
 		}

@@ -133,12 +133,16 @@ func TestUnverifiedAddressGetsNoCredentialUntilConfirmed(t *testing.T) {
 	}
 	c.Post("/auth/resend-verification", nil).ExpectMsg(409, auth.MsgAlreadyVerified)
 
-	// an admin changing the address makes it unproven again
+	// an admin changing the address changes nothing until the new one is confirmed (its
+	// link then proves it: app/admin TestAdminEmailChangeWaitsForConfirmation)
 	ac.Put("/admin/users/"+u.ID, map[string]any{"email": "victim2@example.com"}).Expect(200)
-	if uu := userByEmail(t, e, "victim2@example.com"); uu.EmailVerifiedAt != nil {
-		t.Fatal("a changed address stayed verified")
+	if uu := userByEmail(t, e, "victim@example.com"); uu.EmailVerifiedAt == nil || uu.PendingEmail != "victim2@example.com" {
+		t.Fatal("the address changed before its confirmation")
 	}
-	// and no credential is signed for it, whoever asks
+	// an unproven address gets no credential, whoever asks
+	if _, err := e.DB.NewUpdate().Model((*model.User)(nil)).Set("email_verified_at = NULL").Where("id = ?", u.ID).Exec(e.Ctx()); err != nil {
+		t.Fatal(err)
+	}
 	iss := e.Deps.Issuer
 	if iss == nil {
 		t.Fatal("no issuer")

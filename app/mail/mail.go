@@ -36,6 +36,10 @@ type Message struct {
 	Subject string
 	Text    string
 	HTML    string
+	// ID names the outbox row (empty: a new id); NotBefore holds the message back until
+	// then (zero: send at once).
+	ID        string
+	NotBefore time.Time
 }
 
 // Queue stores msg in the outbox through d (a transaction or the database).
@@ -43,10 +47,19 @@ func Queue(ctx context.Context, d bun.IDB, msg Message) error {
 	if r, ok := ctx.Value(recorderKey{}).(*Recorder); ok {
 		r.To = append(r.To, msg.To)
 	}
-	_, err := d.NewInsert().Model(&model.OutboxMessage{
-		ID: model.NewID(), To: msg.To, Subject: msg.Subject, BodyText: msg.Text, BodyHTML: msg.HTML,
+	id := msg.ID
+	if id == "" {
+		id = model.NewID()
+	}
+	row := &model.OutboxMessage{
+		ID: id, To: msg.To, Subject: msg.Subject, BodyText: msg.Text, BodyHTML: msg.HTML,
 		Status: "pending", CreatedAt: model.Now(),
-	}).Exec(ctx)
+	}
+	if !msg.NotBefore.IsZero() {
+		nb := msg.NotBefore.UTC()
+		row.NotBefore = &nb
+	}
+	_, err := d.NewInsert().Model(row).Exec(ctx)
 	return err
 }
 
@@ -363,7 +376,7 @@ func (w *Worker) Run(ctx context.Context, interval time.Duration) {
 
 // claimable selects the messages a worker may claim at now: pending ones, and ones whose
 // claim has lapsed, until their last attempt.
-const claimable = "(status = 'pending' OR " + outbox.Lapsed + ") AND attempts < ?"
+const claimable = "(status = 'pending' OR " + outbox.Lapsed + ") AND attempts < ? AND (not_before IS NULL OR not_before <= ?)"
 
 // Claim takes up to limit deliverable messages for this worker: each is marked 'sending'
 // with a lease until now + Lease in one conditional update, so of several workers (or
@@ -371,7 +384,7 @@ const claimable = "(status = 'pending' OR " + outbox.Lapsed + ") AND attempts < 
 func (w *Worker) Claim(ctx context.Context, limit int) ([]model.OutboxMessage, error) {
 	now := w.now()
 	until := now.Add(w.lease()).Truncate(time.Millisecond) // compared for equality: no precision a database drops
-	claimed, err := outbox.Claim(ctx, w.DB, "outbox", claimable, []any{now, maxAttempts}, "created_at", limit, until,
+	claimed, err := outbox.Claim(ctx, w.DB, "outbox", claimable, []any{now, maxAttempts, now}, "created_at", limit, until,
 		func(m *model.OutboxMessage) string { return m.ID })
 	for i := range claimed {
 		claimed[i].Status, claimed[i].Attempts, claimed[i].LeaseUntil = "sending", claimed[i].Attempts+1, &until

@@ -98,8 +98,12 @@ type Application struct {
 	ReviewedAt         *time.Time `bun:"reviewed_at"`
 	ReviewedBy         *string    `bun:"reviewed_by"`
 	RejectionReason    string     `bun:"rejection_reason"`
-	CreatedAt          time.Time  `bun:"created_at"`
-	UpdatedAt          time.Time  `bun:"updated_at"`
+	// UndoStatus and UndoMailID: while a rejection from review may be undone, the status it
+	// replaced and its mail (waiting in the outbox); empty otherwise.
+	UndoStatus string    `bun:"undo_status"`
+	UndoMailID string    `bun:"undo_mail_id"`
+	CreatedAt  time.Time `bun:"created_at"`
+	UpdatedAt  time.Time `bun:"updated_at"`
 }
 
 // ApplicationFile is an uploaded file kept in storage under a generated key.
@@ -266,6 +270,8 @@ type OutboxMessage struct {
 	LastError  string     `bun:"last_error"`
 	CreatedAt  time.Time  `bun:"created_at"`
 	SentAt     *time.Time `bun:"sent_at"`
+	// NotBefore: the message is not sent before then (nil: at once).
+	NotBefore *time.Time `bun:"not_before"`
 }
 
 // Coupon statuses as the admin list filters them.

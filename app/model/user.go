@@ -32,11 +32,16 @@ type User struct {
 	// Account security (app/auth): when the address was proven, a forced password change
 	// (the seeded admin), and TOTP two-factor (secret, when it was switched on, the last
 	// time step used so that a code is never accepted twice).
-	EmailVerifiedAt    *time.Time `bun:"email_verified_at"`
-	MustChangePassword bool       `bun:"must_change_password"`
-	TOTPSecret         string     `bun:"totp_secret"`
-	TOTPEnabledAt      *time.Time `bun:"totp_enabled_at"`
-	TOTPLastStep       int64      `bun:"totp_last_step"`
+	EmailVerifiedAt *time.Time `bun:"email_verified_at"`
+	// PendingEmail: a new address an administrator set, not yet confirmed by its owner
+	// (EmailChangeHash: SHA-256 of the token mailed to it, until EmailChangeExpiresAt).
+	PendingEmail         string     `bun:"pending_email"`
+	EmailChangeHash      string     `bun:"email_change_hash"`
+	EmailChangeExpiresAt *time.Time `bun:"email_change_expires_at"`
+	MustChangePassword   bool       `bun:"must_change_password"`
+	TOTPSecret           string     `bun:"totp_secret"`
+	TOTPEnabledAt        *time.Time `bun:"totp_enabled_at"`
+	TOTPLastStep         int64      `bun:"totp_last_step"`
 	// DisabledAt: an operator disabled the account (meritmark disable-user); it cannot
 	// sign in and no session of it is honoured.
 	DisabledAt *time.Time `bun:"disabled_at"`

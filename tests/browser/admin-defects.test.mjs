@@ -59,6 +59,12 @@ async function toastKeepsDialog(page, submit, field, typed, text) {
   await page.waitForTimeout(300);
   assert.ok(await submit.isVisible(), 'a click on the toast closes no dialog');
   assert.equal(await page.inputValue(field), typed, 'the form keeps what was typed');
+  // nor does its close button: the toast goes, the dialog and its form stay
+  await t.locator('button[aria-label="Dismiss notification"]').click();
+  await t.waitFor({ state: 'detached' });
+  await page.waitForTimeout(300);
+  assert.ok(await submit.isVisible(), 'closing the toast closes no dialog');
+  assert.equal(await page.inputValue(field), typed, 'the form keeps what was typed after the toast is closed');
 }
 
 before(async () => {

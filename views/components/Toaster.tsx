@@ -62,6 +62,19 @@ function ToastItem({ t }: { t: Toast }) {
       <div className="grid gap-1">
         {t.title && <div className="text-sm font-semibold">{t.title}</div>}
         {t.description && <div className="text-sm opacity-90">{t.description}</div>}
+        {t.action && (
+          <button
+            type="button"
+            className="mt-1 justify-self-start rounded-md border px-3 py-1 text-sm font-medium hover:bg-accent focus-visible:outline-none focus-visible:ring-2 focus-visible:ring-ring"
+            data-testid="toast-action"
+            onClick={() => {
+              dismiss(t.id);
+              t.action?.onClick();
+            }}
+          >
+            {t.action.label}
+          </button>
+        )}
       </div>
       <button
         type="button"

@@ -4,7 +4,7 @@ import { useRef, useState, type ComponentPropsWithoutRef, type ReactNode } from 
 import * as D from 'radix-ui/dialog';
 import X from 'lucide-react/icons/x';
 import { cn } from '../lib/cn';
-import { lastFocusedOutside } from '../lib/focus-outside';
+import { lastFocusedOutside, onToast } from '../lib/focus-outside';
 
 export const Dialog = D.Root;
 
@@ -34,10 +34,10 @@ export function DialogContent({ className, children, onOpenAutoFocus, onCloseAut
     if (document.activeElement !== el) setTimeout(() => el.isConnected && el.focus(), 50);
   };
   // a click on a toast (its close button, a swipe) is not a click outside the dialog: the
-  // dialog and what was typed in it stay
+  // dialog and what was typed in it stay (Radix may report the press at its click, when the
+  // close button is already gone)
   const outside = (e: Parameters<NonNullable<typeof onInteractOutside>>[0]) => {
-    const t = e.target as Element | null;
-    if (t && typeof t.closest === 'function' && t.closest('[data-toaster]')) {
+    if (onToast(e.target)) {
       e.preventDefault();
       return;
     }

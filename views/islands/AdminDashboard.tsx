@@ -1,6 +1,6 @@
 // The admin dashboard island (/admin). Owned by the admin-review work; the badge, quiz
 // and coupon tabs live in views/components/admin/ and are owned by the catalogue-admin work.
-import { lazy, Suspense, useState, type ReactNode } from 'react';
+import { lazy, Suspense, useEffect, useRef, useState, type ReactNode } from 'react';
 import Award from 'lucide-react/icons/award';
 import BadgeCheck from 'lucide-react/icons/badge-check';
 import ClipboardList from 'lucide-react/icons/clipboard-list';
@@ -20,6 +20,7 @@ import { AuditLog } from '../components/admin/AuditLog';
 import { Button, Container } from '../components/ui';
 import { api } from '../lib/api';
 import { toast } from '../lib/toast';
+import { parseView, viewQuery, type DashboardView } from '../components/admin/view';
 
 // The other tabs' code is loaded when a tab is first opened (each is its own chunk).
 const UsersTab = lazy(() => import('../components/admin/UsersTab').then((m) => ({ default: m.UsersTab })));
@@ -46,13 +47,53 @@ function TabLoading({ children }: { children: ReactNode }) {
   );
 }
 
-export type AdminDashboardProps = { adminName: string; adminId: string; summary: Summary; applications: AppList };
+export type AdminDashboardProps = { adminName: string; adminId: string; summary: Summary; applications: AppList; view?: DashboardView };
 
-export default function AdminDashboard({ adminName, adminId, summary: initialSummary, applications }: AdminDashboardProps) {
+/** Each list tab's part of the view (what the address holds while that tab is open). */
+type TabViews = { applications: DashboardView; users: DashboardView };
+const split = (v: DashboardView): [string, TabViews] => {
+  const { tab = 'applications', ...rest } = v;
+  return [tab, { applications: tab === 'applications' ? rest : {}, users: tab === 'users' ? rest : {} }];
+};
+
+export default function AdminDashboard({ adminName, adminId, summary: initialSummary, applications, view = {} }: AdminDashboardProps) {
   const [summary, setSummary] = useState<Summary>(initialSummary);
   const [refreshKey, setRefreshKey] = useState(0);
   const [refreshing, setRefreshing] = useState(false);
-  const [tab, setTab] = useState('applications');
+  // the deep link: the server rendered this view; back and forward restore an earlier one
+  // (the list tabs start again from it: navKey remounts them)
+  const [tab, setTab] = useState(() => split(view)[0]);
+  const [views, setViews] = useState<TabViews>(() => split(view)[1]);
+  const [navKey, setNavKey] = useState(0);
+  const shown = useRef<DashboardView>(view);
+
+  // the address follows the view: a new entry for a tab, filter, page or dialog; the
+  // search typed replaces the current one
+  useEffect(() => {
+    const v: DashboardView = { tab, ...(tab === 'applications' || tab === 'users' ? views[tab] : {}) };
+    const qs = viewQuery(v);
+    if (qs === window.location.search || (qs === '' && window.location.search === '')) return;
+    const prev = shown.current;
+    shown.current = v;
+    const onlySearch = (prev.tab || 'applications') === tab && prev.status === v.status && prev.page === v.page && prev.app === v.app && prev.user === v.user;
+    const url = window.location.pathname + qs + window.location.hash;
+    if (onlySearch) window.history.replaceState(null, '', url);
+    else window.history.pushState(null, '', url);
+  }, [tab, views]);
+  useEffect(() => {
+    const onPop = () => {
+      const v = parseView(window.location.search);
+      shown.current = v;
+      const [t, tv] = split(v);
+      setTab(t);
+      setViews(tv);
+      setNavKey((k) => k + 1);
+    };
+    window.addEventListener('popstate', onPop);
+    return () => window.removeEventListener('popstate', onPop);
+  }, []);
+  const onView = (t: keyof TabViews) => (v: DashboardView) =>
+    setViews((all) => (viewQuery(all[t]) === viewQuery(v) ? all : { ...all, [t]: v }));
 
   // Stats fetch failures are silent (spec section 8).
   const loadSummary = async () => {
@@ -126,10 +167,18 @@ export default function AdminDashboard({ adminName, adminId, summary: initialSum
         </div>
         {/* kept mounted: its sub-tab, page and search survive a visit to another tab */}
         <TabsContent value="applications" forceMount className="data-[state=inactive]:hidden">
-          <ApplicationsTab initial={applications} refreshKey={refreshKey} onChanged={loadSummary} />
+          <ApplicationsTab
+            key={navKey}
+            initial={navKey === 0 ? applications : undefined}
+            view={views.applications}
+            active={tab === 'applications'}
+            onView={onView('applications')}
+            refreshKey={refreshKey}
+            onChanged={loadSummary}
+          />
         </TabsContent>
         <TabsContent value="users">
-          <TabLoading><UsersTab currentUserId={adminId} refreshKey={refreshKey} onChanged={loadSummary} /></TabLoading>
+          <TabLoading><UsersTab key={navKey} view={views.users} onView={onView('users')} currentUserId={adminId} refreshKey={refreshKey} onChanged={loadSummary} /></TabLoading>
         </TabsContent>
         <TabsContent value="grants">
           <TabLoading><GrantsTab refreshKey={refreshKey} /></TabLoading>

@@ -12,6 +12,25 @@ if (typeof document !== 'undefined') {
     },
     true,
   );
+  // a press on a toast, remembered by its target: a toast's close button is gone (removed by
+  // its own click) by the time a dialog hears of the press, so the target's place in the
+  // page no longer tells that it was on a toast
+  document.addEventListener(
+    'pointerdown',
+    (e) => {
+      const t = e.target;
+      pressedToast = t instanceof Element && !!t.closest('[data-toaster]') ? t : null;
+    },
+    true,
+  );
+}
+
+let pressedToast: Element | null = null;
+
+/** Whether target is on a toast, or was when it was pressed. */
+export function onToast(target: EventTarget | null): boolean {
+  if (!(target instanceof Element)) return false;
+  return !!target.closest('[data-toaster]') || target === pressedToast;
 }
 
 export function lastFocusedOutside(): HTMLElement | null {

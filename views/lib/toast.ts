@@ -11,6 +11,8 @@ export type Toast = {
   description?: string;
   variant?: 'default' | 'destructive' | 'success';
   duration?: number;
+  /** A button on the toast (Undo): clicking it runs onClick and dismisses the toast. */
+  action?: { label: string; onClick: () => void };
   open: boolean;
 };
 
@@ -57,6 +59,14 @@ export function toast(t: Omit<Toast, 'id' | 'open'>): number {
   ensureToaster();
   emit();
   return id;
+}
+
+/** How long a toast offers to undo what it reports. */
+export const UNDO_DURATION = 6000;
+
+/** A success toast with an Undo button for UNDO_DURATION ms. */
+export function toastUndo(title: string, description: string | undefined, undo: () => void) {
+  return toast({ title, description, variant: 'success', duration: UNDO_DURATION, action: { label: 'Undo', onClick: undo } });
 }
 
 /** Shows the spec's destructive error toast: title 'Error' unless another is given. */

@@ -27,7 +27,7 @@ export default function AdminPage(p: Props) {
     <Island
       name="AdminDashboard"
       component={AdminDashboard}
-      props={{ adminName: p.adminName || '', adminId: p.adminId || '', summary: p.summary, applications: p.applications }}
+      props={{ adminName: p.adminName || '', adminId: p.adminId || '', summary: p.summary, applications: p.applications, view: p.view }}
     />
   );
 }

@@ -7,44 +7,54 @@ import Info from 'lucide-react/icons/info';
 import { Card, CardContent, CardDescription, CardHeader, CardTitle, Skeleton } from '../ui';
 import { Tabs, TabsList, TabsTrigger } from '../tabs';
 import { api, errorMessage } from '../../lib/api';
-import { toast, toastError } from '../../lib/toast';
+import { toast, toastError, toastUndo } from '../../lib/toast';
 import { date } from '../../lib/format';
 import { cn } from '../../lib/cn';
 import { SearchBox } from './list';
 import { ExportLink, PageSizeSelect, TablePager, type SortState } from './table';
 import { ApplicationsTable } from './applications/ApplicationsTable';
-import { Actions, AppList, Application, DEFAULT_REASON, Group, PAY_FILTERS, PayFilter } from './applications/model';
+import { Actions, AppList, Application, DEFAULT_REASON, Group, PAY_FILTERS, PayFilter, canApprove } from './applications/model';
 import { ConfirmDialog, Empty } from './applications/parts';
 import { ApplicationCard } from './applications/ApplicationCard';
 import { DetailsDialog, RejectDialog } from './applications/dialogs';
 import { BulkBar, type BulkSelection } from './bulk/BulkBar';
+import { ShortcutsDialog, useReviewShortcuts } from './applications/shortcuts';
+import type { DashboardView } from './view';
 
 export type { AppList };
 
 const LIMIT = 25;
-const VIEW_KEY = 'meritmark.admin.applications.view';
-type View = 'table' | 'cards';
+const LAYOUT_KEY = 'meritmark.admin.applications.view';
+type Layout = 'table' | 'cards';
 
-export function ApplicationsTab({ initial, refreshKey = 0, onChanged }: { initial?: AppList; refreshKey?: number; onChanged?: () => void }) {
-  const [group, setGroup] = useState<Group>('review');
-  const [query, setQuery] = useState('');
-  const [page, setPage] = useState(1);
+type Props = { initial?: AppList; refreshKey?: number; onChanged?: () => void; view?: DashboardView; onView?: (v: DashboardView) => void; active?: boolean };
+
+export function ApplicationsTab({ initial, refreshKey = 0, onChanged, view = {}, onView, active = true }: Props) {
+  // the deep link's status: a sub-tab (approved, rejected) or a payment filter of Pending Review
+  const [group, setGroup] = useState<Group>(view.status === 'approved' || view.status === 'rejected' ? view.status : 'review');
+  const [query, setQuery] = useState(view.q || '');
+  const [page, setPage] = useState(view.page || 1);
   const [pageSize, setPageSize] = useState(LIMIT);
   const [sort, setSort] = useState<SortState>('');
   // wide screens show a table, phones the cards; an admin may keep the cards everywhere
-  const [view, setView] = useState<View>('table');
+  const [layout, setLayout] = useState<Layout>('table');
   const [list, setList] = useState<AppList | null>(initial || null);
   const [counts, setCounts] = useState<Record<string, number>>(initial?.counts || {});
   const [loading, setLoading] = useState(!initial);
   const [busy, setBusy] = useState<string | null>(null);
   const [rejecting, setRejecting] = useState<Application | null>(null);
   const [viewing, setViewing] = useState<Application | null>(null);
+  // a deep link's application, until its details have loaded
+  const [linked, setLinked] = useState(view.app);
   // a revoked grant is restored only after a confirmation naming the revocation reason
   const [restoring, setRestoring] = useState<{ a: Application; grantFree: boolean } | null>(null);
   // the one-click reject asks first (it cannot be undone: the applicant is e-mailed)
   const [quickRejecting, setQuickRejecting] = useState<Application | null>(null);
+  // the keyboard's approve asks first; ? lists the shortcuts
+  const [keyApproving, setKeyApproving] = useState<Application | null>(null);
+  const [helpOpen, setHelpOpen] = useState(false);
   // Pending Review: all, paid (ready to approve) or awaiting payment
-  const [payFilter, setPayFilter] = useState<PayFilter>('review');
+  const [payFilter, setPayFilter] = useState<PayFilter>(view.status === 'pending' || view.status === 'awaiting_payment' ? view.status : 'review');
   // bulk selection: ids on this page, or every application matching the filter
   const [selected, setSelected] = useState<string[]>([]);
   const [allMatching, setAllMatching] = useState(false);
@@ -76,15 +86,15 @@ export function ApplicationsTab({ initial, refreshKey = 0, onChanged }: { initia
   useEffect(() => {
     try {
       // eslint-disable-next-line react-hooks/set-state-in-effect -- the stored choice is read after hydration (the server renders the default)
-      if (localStorage.getItem(VIEW_KEY) === 'cards') setView('cards');
+      if (localStorage.getItem(LAYOUT_KEY) === 'cards') setLayout('cards');
     } catch {
       /* storage off: the table */
     }
   }, []);
-  const chooseView = (v: View) => {
-    setView(v);
+  const chooseLayout = (v: Layout) => {
+    setLayout(v);
     try {
-      localStorage.setItem(VIEW_KEY, v);
+      localStorage.setItem(LAYOUT_KEY, v);
     } catch {
       /* storage off: this visit only */
     }
@@ -97,6 +107,20 @@ export function ApplicationsTab({ initial, refreshKey = 0, onChanged }: { initia
     }
     load();
   }, [load, refreshKey]);
+
+  // the address follows the sub-tab, filter, search, page and the opened application
+  const status = group === 'review' ? payFilter : group;
+  useEffect(() => {
+    onView?.({ status: status === 'review' ? undefined : status, q: query || undefined, page: page > 1 ? page : undefined, app: viewing?._id ?? linked });
+  }, [status, query, page, viewing?._id, linked]); // eslint-disable-line react-hooks/exhaustive-deps -- onView is a new function each render
+  // a deep link to an application opens its details once the island runs
+  useEffect(() => {
+    if (!view.app) return;
+    api<{ application: Application }>(`/admin/applications/${view.app}`)
+      .then((r) => setViewing(r.application))
+      .catch((e) => toastError(errorMessage(e, 'Failed to fetch applications')))
+      .finally(() => setLinked(undefined));
+  }, []); // eslint-disable-line react-hooks/exhaustive-deps -- the link is read once, as the tab mounts
 
   const after = (a: Application, updated?: Application) => {
     load();
@@ -128,8 +152,10 @@ export function ApplicationsTab({ initial, refreshKey = 0, onChanged }: { initia
   const reject = async (a: Application, reason: string) => {
     setBusy(a._id);
     try {
-      const res = await api<{ msg: string; application: Application }>(`/admin/applications/${a._id}/reject`, { method: 'PUT', body: { reason } });
-      toast({ title: 'Application rejected successfully', variant: 'success' });
+      const res = await api<{ msg: string; application: Application; undoUntil?: string }>(`/admin/applications/${a._id}/reject`, { method: 'PUT', body: { reason } });
+      // a rejection from review waits a few seconds before its mail goes: Undo takes it back
+      if (res.undoUntil) toastUndo('Application rejected successfully', undefined, () => undoReject(a));
+      else toast({ title: 'Application rejected successfully', variant: 'success' });
       setRejecting(null);
       setQuickRejecting(null);
       after(a, res.application);
@@ -137,6 +163,16 @@ export function ApplicationsTab({ initial, refreshKey = 0, onChanged }: { initia
       toastError(errorMessage(e, 'Failed to reject application'));
     } finally {
       setBusy(null);
+    }
+  };
+
+  const undoReject = async (a: Application) => {
+    try {
+      const res = await api<{ msg: string; application: Application }>(`/admin/applications/${a._id}/reject/undo`, { method: 'PUT' });
+      toast({ title: res.msg, variant: 'success' });
+      after(a, res.application);
+    } catch (e) {
+      toastError(errorMessage(e, 'Failed to undo the rejection'));
     }
   };
 
@@ -149,8 +185,23 @@ export function ApplicationsTab({ initial, refreshKey = 0, onChanged }: { initia
   };
 
   const apps = list?.applications || [];
+  const byId = (id: string) => apps.find((x) => x._id === id);
+  useReviewShortcuts({
+    active,
+    panelId: 'applications-panel',
+    onHelp: () => setHelpOpen(true),
+    onReject: (id) => {
+      const a = byId(id);
+      if (a && !busy) setRejecting(a);
+    },
+    onApprove: (id) => {
+      const a = byId(id);
+      if (!a || busy) return;
+      if (!canApprove(a)) toastError('Payment must be completed before approval');
+      else setKeyApproving(a);
+    },
+  });
   const n = (k: string) => counts[k] ?? 0;
-  const status = group === 'review' ? payFilter : group;
   const selection: BulkSelection | null = allMatching
     ? { filter: { status, search: query }, count: list?.total ?? 0 }
     : selected.length ? { ids: selected } : null;
@@ -175,6 +226,7 @@ export function ApplicationsTab({ initial, refreshKey = 0, onChanged }: { initia
           </div>
           <SearchBox
             label="Search applications"
+            initial={view.q}
             placeholder="Search applicant, badge or transaction"
             onSearch={(q) => {
               setQuery(q);
@@ -255,15 +307,15 @@ export function ApplicationsTab({ initial, refreshKey = 0, onChanged }: { initia
           )}
           <div className="ml-auto hidden flex-wrap items-center gap-3 lg:flex" data-testid="table-toolbar">
             <div role="group" aria-label="Layout" className="inline-flex rounded-md border p-0.5 text-sm">
-              {(['table', 'cards'] as View[]).map((v) => (
+              {(['table', 'cards'] as Layout[]).map((v) => (
                 <button
                   key={v}
                   type="button"
-                  aria-pressed={view === v}
-                  onClick={() => chooseView(v)}
+                  aria-pressed={layout === v}
+                  onClick={() => chooseLayout(v)}
                   className={cn(
                     'rounded px-2.5 py-1 font-medium focus-visible:outline-none focus-visible:ring-2 focus-visible:ring-ring',
-                    view === v ? 'bg-primary text-primary-foreground' : 'hover:bg-accent',
+                    layout === v ? 'bg-primary text-primary-foreground' : 'hover:bg-accent',
                   )}
                   data-testid={`view-${v}`}
                 >
@@ -275,12 +327,12 @@ export function ApplicationsTab({ initial, refreshKey = 0, onChanged }: { initia
           </div>
         </div>
         <BulkBar selection={selection} onClear={clearSelection} onDone={() => { load(); onChanged?.(); }} />
-        {view === 'table' && apps.length > 0 && (
+        {layout === 'table' && apps.length > 0 && (
           <div aria-busy={loading} className="hidden lg:block">
             <ApplicationsTable apps={apps} actions={actions} sort={sort} onSort={(v) => { setSort(v); setPage(1); }} selected={selected} allMatching={allMatching} onToggle={toggle} />
           </div>
         )}
-        <div aria-busy={loading} className={cn('space-y-3', view === 'table' && apps.length > 0 && 'lg:hidden')}>
+        <div aria-busy={loading} className={cn('space-y-3', layout === 'table' && apps.length > 0 && 'lg:hidden')}>
           {loading && !list ? (
             [0, 1, 2].map((i) => <Skeleton key={i} className="h-40 w-full" />)
           ) : apps.length === 0 ? (
@@ -340,6 +392,23 @@ export function ApplicationsTab({ initial, refreshKey = 0, onChanged }: { initia
         )}
       </ConfirmDialog>
       <DetailsDialog app={viewing} actions={actions} onClose={() => setViewing(null)} />
+      <ConfirmDialog
+        open={!!keyApproving}
+        title={keyApproving && keyApproving.status === 'approved' ? 'Re-approve this application?' : 'Approve this application?'}
+        confirm={keyApproving && keyApproving.status === 'approved' ? 'Re-approve' : 'Approve'}
+        busy={!!busy}
+        testid="key-approve-dialog"
+        onClose={() => setKeyApproving(null)}
+        onConfirm={async () => {
+          const a = keyApproving;
+          if (!a) return;
+          await approve(a);
+          setKeyApproving(null);
+        }}
+      >
+        {keyApproving && <>{keyApproving.user?.name || 'The applicant'} · {keyApproving.badge?.name || 'badge'}. The applicant is told by e-mail.</>}
+      </ConfirmDialog>
+      <ShortcutsDialog open={helpOpen} onClose={() => setHelpOpen(false)} />
     </Card>
   );
 }

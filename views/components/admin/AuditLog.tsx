@@ -26,6 +26,9 @@ const LABELS: Record<string, string> = {
   'application.approve': 'Approved application',
   'application.grant_free': 'Granted free',
   'application.reject': 'Rejected application',
+  'application.reject_undo': 'Undid a rejection',
+  'user.email_change_requested': 'Asked to change an e-mail',
+  'user.email_change_confirmed': 'Confirmed a new e-mail',
   'user.update': 'Updated user',
   'user.role_change': 'Changed role',
   'user.profile_pic': 'Changed profile picture',
@@ -115,9 +118,9 @@ export function AuditChanges({ before, after, className }: { before: unknown; af
 /** The filter offers every kind of action the dashboard records, by area; "area.*"
  * selects the whole area (the server matches the prefix). */
 const ACTION_GROUPS: [string, string, string[]][] = [
-  ['application', 'Applications', ['application.approve', 'application.grant_free', 'application.reject']],
+  ['application', 'Applications', ['application.approve', 'application.grant_free', 'application.reject', 'application.reject_undo']],
   ['grant', 'Badge grants', ['grant.revoke', 'grant.expiry']],
-  ['user', 'Users', ['user.update', 'user.role_change', 'user.profile_pic']],
+  ['user', 'Users', ['user.update', 'user.email_change_requested', 'user.email_change_confirmed', 'user.role_change', 'user.profile_pic']],
   ['badge', 'Badges', ['badge.create', 'badge.update', 'badge.toggle', 'badge.delete']],
   ['quiz', 'Quizzes', ['quiz.create', 'quiz.toggle', 'quiz.add_question', 'quiz.remove_question']],
   ['question', 'Questions', ['question.create', 'question.update', 'question.delete']],

@@ -7,7 +7,7 @@ import Search from 'lucide-react/icons/search';
 import Trash2 from 'lucide-react/icons/trash-2';
 import { Button, Card, Input, Label } from '../ui';
 import { ApiError, errorMessage } from '../../lib/api';
-import { toast, toastError } from '../../lib/toast';
+import { toast, toastError, toastUndo } from '../../lib/toast';
 import { cn } from '../../lib/cn';
 import { Switch } from '../ui/switch';
 import badgeStyle from '../../../app/model/badge-style.json';
@@ -149,8 +149,9 @@ export type CouponStats = {
 // ---- toasts ----
 
 /** The spec's admin success toast. */
-export function toastSuccess(message: string) {
-  toast({ title: 'Success', description: message, variant: 'success' });
+export function toastSuccess(message: string, undo?: () => void) {
+  if (undo) toastUndo('Success', message, undo);
+  else toast({ title: 'Success', description: message, variant: 'success' });
 }
 
 /** The spec's admin error toast: title 'Error', the server's msg, else the fallback. */

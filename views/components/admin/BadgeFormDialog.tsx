@@ -37,7 +37,7 @@ import { Button, Input, Textarea } from '../ui';
 import { BadgeIcon, priceLabel } from '../badges';
 import { api } from '../../lib/api';
 import { cn } from '../../lib/cn';
-import { BADGE_COLORS, BADGE_ICONS, CATEGORIES, Field, LEVELS, NativeSelect, SWATCH, numberOrNull, showSaveError, toastSuccess, type AdminBadge } from './BadgeAdminKit';
+import { BADGE_COLORS, BADGE_ICONS, CATEGORIES, Field, LEVELS, NativeSelect, SWATCH, numberOrNull, showSaveError, toastFail, toastSuccess, type AdminBadge } from './BadgeAdminKit';
 import { Switch } from '../ui/switch';
 
 import { capitalize } from '../../lib/format';
@@ -122,22 +122,34 @@ export function BadgeFormDialog({ open, onOpenChange, mode, initial, badgeId, on
   const errOf = (k: FieldKey) => (err?.field === k ? err.msg : undefined);
   const editing = mode === 'edit';
 
+  const bodyOf = (v: BadgeFormValues): Record<string, unknown> => ({
+    name: v.name, description: v.description, category: v.category, type: v.type, level: v.level,
+    price: numberOrNull(v.price) ?? 0, icon: v.icon, color: v.color, criteria: v.criteria,
+    requiresResume: v.requiresResume, validDays: numberOrNull(v.validDays), validMonths: numberOrNull(v.validMonths),
+  });
+  // an edit's undo (on the toast, for a few seconds) saves the values the dialog opened with
+  const undoEdit = (id: string, before: BadgeFormValues) => async () => {
+    try {
+      const res = await api<{ msg: string; badge: AdminBadge }>(`/badge-management/badges/${id}`, { method: 'PUT', body: bodyOf(before) });
+      toastSuccess('Badge updated successfully');
+      onSaved(res.badge);
+    } catch (caught) {
+      toastFail(caught, 'Failed to update badge');
+    }
+  };
+
   const submit = async (e: FormEvent) => {
     e.preventDefault();
     setBusy(true);
     setErr(null);
-    const body: Record<string, unknown> = {
-      name: v.name, description: v.description, category: v.category, type: v.type, level: v.level,
-      price: numberOrNull(v.price) ?? 0, icon: v.icon, color: v.color, criteria: v.criteria,
-      requiresResume: v.requiresResume, validDays: numberOrNull(v.validDays), validMonths: numberOrNull(v.validMonths),
-    };
+    const body = bodyOf(v);
     if (!editing) body.isActive = v.type === 'proof' && v.isActive;
     try {
       const res = await api<{ msg: string; badge: AdminBadge }>(editing ? `/badge-management/badges/${badgeId}` : '/badge-management/badges', {
         method: editing ? 'PUT' : 'POST',
         body,
       });
-      toastSuccess(editing ? 'Badge updated successfully' : 'Badge created successfully');
+      toastSuccess(editing ? 'Badge updated successfully' : 'Badge created successfully', editing && badgeId ? undoEdit(badgeId, initial) : undefined);
       onSaved(res.badge);
       onOpenChange(false);
     } catch (caught) {

@@ -53,12 +53,13 @@ export function BadgesTab() {
     loadStats();
   };
 
-  const toggle = async (b: AdminBadge) => {
+  // undo (on the toast, for a few seconds) switches it back; an undo offers no undo
+  const toggle = async (b: AdminBadge, undoable = true): Promise<void> => {
     setToggling(b._id);
     try {
       const res = await api<{ badge: AdminBadge }>(`/badge-management/badges/${b._id}/toggle`, { method: 'PATCH' });
       replace(res.badge);
-      toastSuccess('Badge status updated successfully');
+      toastSuccess('Badge status updated successfully', undoable ? () => toggle(res.badge, false) : undefined);
     } catch (e) {
       toastFail(e, 'Failed to update badge status');
     } finally {

@@ -6,7 +6,7 @@ import { Dialog, DialogContent, DialogDescription, DialogFooter, DialogHeader, D
 import { Button, Input, Textarea } from '../ui';
 import { api } from '../../lib/api';
 import { cn } from '../../lib/cn';
-import { CATEGORIES, Field, NativeSelect, numberOrNull, showSaveError, toastSuccess, type AdminBadge, type AdminCoupon } from './BadgeAdminKit';
+import { CATEGORIES, Field, NativeSelect, numberOrNull, showSaveError, toastFail, toastSuccess, type AdminBadge, type AdminCoupon } from './BadgeAdminKit';
 import { Switch } from '../ui/switch';
 
 type Values = {
@@ -117,20 +117,32 @@ export function CouponFormDialog({ open, onOpenChange, coupon, badges, onSaved }
     return badges.filter((b) => !q || b.name.toLowerCase().includes(q) || v.applicableBadges.includes(b._id));
   }, [badges, badgeSearch, v.applicableBadges]);
 
-  const submit = async (e: FormEvent) => {
-    e.preventDefault();
-    const body = {
+  const bodyOf = (v: Values) => ({
       code: v.code.trim().toUpperCase(), name: v.name, description: v.description, discountType: v.discountType,
       discountValue: numberOrNull(v.discountValue), minimumAmount: numberOrNull(v.minimumAmount) ?? 0,
       maximumDiscount: numberOrNull(v.maximumDiscount), usageLimit: numberOrNull(v.usageLimit),
       validFrom: fromLocalInput(v.validFrom), validUntil: fromLocalInput(v.validUntil),
       applicableBadges: v.applicableBadges, applicableCategories: v.applicableCategories, isActive: v.isActive,
-    };
+  });
+  // an edit's undo (on the toast, for a few seconds) saves the coupon as it was
+  const undoEdit = (before: AdminCoupon) => async () => {
+    try {
+      await api(`/coupons/${before._id}`, { method: 'PUT', body: bodyOf(fromCoupon(before)) });
+      toastSuccess('Coupon updated successfully');
+      onSaved();
+    } catch (caught) {
+      toastFail(caught, 'Failed to update coupon');
+    }
+  };
+
+  const submit = async (e: FormEvent) => {
+    e.preventDefault();
+    const body = bodyOf(v);
     setBusy(true);
     setErr(null);
     try {
       await api(editing ? `/coupons/${coupon!._id}` : '/coupons', { method: editing ? 'PUT' : 'POST', body });
-      toastSuccess(editing ? 'Coupon updated successfully' : 'Coupon created successfully');
+      toastSuccess(editing ? 'Coupon updated successfully' : 'Coupon created successfully', coupon ? undoEdit(coupon) : undefined);
       onSaved();
       onOpenChange(false);
     } catch (caught) {

@@ -110,13 +110,14 @@ export function CouponsTab() {
 
   const refresh = () => load();
 
-  const toggle = async (c: AdminCoupon) => {
+  // undo (on the toast, for a few seconds) switches it back; an undo offers no undo
+  const toggle = async (c: AdminCoupon, undoable = true): Promise<void> => {
     setToggling(c._id);
     try {
       const res = await api<{ coupon: AdminCoupon }>(`/coupons/${c._id}/toggle`, { method: 'PATCH' });
       setCoupons((l) => (l ?? []).map((x) => (x._id === c._id ? res.coupon : x)));
       loadStats();
-      toastSuccess('Coupon status updated successfully');
+      toastSuccess('Coupon status updated successfully', undoable ? () => toggle(res.coupon, false) : undefined);
     } catch (e) {
       toastFail(e, 'Failed to update coupon status');
     } finally {

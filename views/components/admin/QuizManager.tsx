@@ -205,17 +205,28 @@ export function QuizManager({ badge, quiz, bank, onChanged, onChooseBadge }: {
       setRemoving(null);
     }
   };
-  const toggleQuiz = async () => {
+  // undo (on the toast, for a few seconds) switches it back; an undo offers no undo
+  const toggleQuiz = async (undoable = true): Promise<void> => {
     if (!quiz) return;
+    const id = quiz._id;
     setToggling(true);
     try {
-      await api(`/admin/quizzes/${quiz._id}/toggle`, { method: 'PATCH' });
-      toastSuccess('Quiz status updated successfully');
+      await api(`/admin/quizzes/${id}/toggle`, { method: 'PATCH' });
+      toastSuccess('Quiz status updated successfully', undoable ? () => undoToggle(id) : undefined);
       onChanged();
     } catch (e) {
       toastFail(e, 'Failed to update quiz status');
     } finally {
       setToggling(false);
+    }
+  };
+  const undoToggle = async (id: string) => {
+    try {
+      await api(`/admin/quizzes/${id}/toggle`, { method: 'PATCH' });
+      toastSuccess('Quiz status updated successfully');
+      onChanged();
+    } catch (e) {
+      toastFail(e, 'Failed to update quiz status');
     }
   };
   const openCreate = () => {
@@ -265,7 +276,7 @@ export function QuizManager({ badge, quiz, bank, onChanged, onChooseBadge }: {
                 </div>
               </div>
               <label className="flex shrink-0 items-center gap-2 text-sm">
-                <Switch checked={quiz.isActive} onCheckedChange={toggleQuiz} disabled={toggling} label={quiz.isActive ? 'Deactivate quiz' : 'Activate quiz'} />
+                <Switch checked={quiz.isActive} onCheckedChange={() => toggleQuiz()} disabled={toggling} label={quiz.isActive ? 'Deactivate quiz' : 'Activate quiz'} />
                 {quiz.isActive ? 'Quiz active' : 'Quiz inactive'}
               </label>
             </CardHeader>

@@ -13,6 +13,7 @@ import { Pager, SearchBox } from './list';
 import { AdminUser, GrantAction, UserList } from './users/model';
 import { UserCard } from './users/UserCard';
 import { EditDialog, ExpiryDialog, RevokeDialog } from './users/dialogs';
+import type { DashboardView } from './view';
 
 const LIMIT = 12;
 
@@ -30,14 +31,23 @@ function Stat({ label, value, icon }: { label: string; value: number | string; i
   );
 }
 
-export function UsersTab({ currentUserId = '', refreshKey = 0, onChanged }: { currentUserId?: string; refreshKey?: number; onChanged?: () => void }) {
-  const [query, setQuery] = useState('');
-  const [page, setPage] = useState(1);
+type Props = { currentUserId?: string; refreshKey?: number; onChanged?: () => void; view?: DashboardView; onView?: (v: DashboardView) => void };
+
+export function UsersTab({ currentUserId = '', refreshKey = 0, onChanged, view = {}, onView }: Props) {
+  const [query, setQuery] = useState(view.q || '');
+  const [page, setPage] = useState(view.page || 1);
   const [list, setList] = useState<UserList | null>(null);
   const [loading, setLoading] = useState(true);
   const [editing, setEditing] = useState<AdminUser | null>(null);
   const [acting, setActing] = useState<GrantAction | null>(null);
   const seq = useRef(0);
+  // a deep link's user, until the list that should hold them has loaded
+  const [linked, setLinked] = useState(view.user);
+  const linkedRef = useRef(view.user);
+  // the address follows the search, the page and the user being edited
+  useEffect(() => {
+    onView?.({ q: query || undefined, page: page > 1 ? page : undefined, user: editing?._id ?? linked });
+  }, [query, page, editing?._id, linked]); // eslint-disable-line react-hooks/exhaustive-deps -- onView is a new function each render
 
   const load = useCallback(async () => {
     const mine = ++seq.current;
@@ -46,7 +56,14 @@ export function UsersTab({ currentUserId = '', refreshKey = 0, onChanged }: { cu
       const qs = new URLSearchParams({ page: String(page), limit: String(LIMIT) });
       if (query) qs.set('search', query);
       const res = await api<UserList>('/admin/users?' + qs.toString());
-      if (mine === seq.current) setList(res);
+      if (mine !== seq.current) return;
+      setList(res);
+      // a deep link to a user on this page opens their edit dialog
+      const id = linkedRef.current;
+      linkedRef.current = undefined;
+      const u = id ? res.users.find((x) => x._id === id) : undefined;
+      if (u) setEditing(u);
+      setLinked(undefined);
     } catch (e) {
       if (mine === seq.current) toastError(errorMessage(e, 'Failed to fetch users'));
     } finally {
@@ -71,6 +88,7 @@ export function UsersTab({ currentUserId = '', refreshKey = 0, onChanged }: { cu
           </div>
           <SearchBox
             label="Search users"
+            initial={view.q}
             placeholder="Name, email, position, badge or verification ID"
             onSearch={(q) => {
               setQuery(q);

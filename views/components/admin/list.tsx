@@ -28,8 +28,8 @@ export function Pager({ info, onPage, busy }: { info: PageInfo | null; onPage: (
 }
 
 /** A search box that reports its (trimmed) value 300 ms after typing stops. */
-export function SearchBox({ placeholder, onSearch, label }: { placeholder: string; onSearch: (q: string) => void; label: string }) {
-  const [v, setV] = useState('');
+export function SearchBox({ placeholder, onSearch, label, initial = '' }: { placeholder: string; onSearch: (q: string) => void; label: string; initial?: string }) {
+  const [v, setV] = useState(initial);
   const first = useRef(true);
   useEffect(() => {
     if (first.current) {

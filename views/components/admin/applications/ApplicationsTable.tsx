@@ -40,7 +40,7 @@ export function ApplicationsTable({ apps, actions, sort, onSort, selected, allMa
         </thead>
         <tbody>
           {apps.map((a) => (
-            <tr key={a._id} onClick={open(a)} className="cursor-pointer border-t hover:bg-accent/50" data-testid="application-row" data-row-id={a._id}>
+            <tr key={a._id} onClick={open(a)} className="cursor-pointer border-t hover:bg-accent/50" data-testid="application-row" data-row-id={a._id} data-application-id={a._id}>
               <td className="w-8 px-3 py-1.5">
                 <input
                   type="checkbox"

@@ -167,6 +167,7 @@ export function EditDialog({ user, self, onClose, onSaved }: { user: AdminUser |
     setSeen(user);
     if (user) setF({ name: user.name, email: user.email, position: user.position, linkedin: user.linkedin, portfolio: user.portfolio, role: user.role });
   }
+  const emailChanged = !!user && f.email.trim().toLowerCase() !== user.email.toLowerCase();
   const set = (k: keyof Form) => (e: ChangeEvent<HTMLInputElement | HTMLSelectElement>) => setF({ ...f, [k]: e.target.value });
   const save = async (e: FormEvent) => {
     e.preventDefault();
@@ -174,7 +175,8 @@ export function EditDialog({ user, self, onClose, onSaved }: { user: AdminUser |
     setSaving(true);
     try {
       const res = await api<{ user: AdminUser }>(`/admin/users/${user._id}`, { method: 'PUT', body: f });
-      toast({ title: 'User updated successfully', variant: 'success' });
+      const waiting = res.user.pendingEmail && res.user.pendingEmail !== user.pendingEmail;
+      toast({ title: 'User updated successfully', description: waiting ? `A confirmation link went to ${res.user.pendingEmail}.` : undefined, variant: 'success' });
       onSaved(res.user);
     } catch (err) {
       toastError(errorMessage(err, 'Failed to update user'));
@@ -197,7 +199,26 @@ export function EditDialog({ user, self, onClose, onSaved }: { user: AdminUser |
             </div>
             <div className="grid gap-2">
               <Label htmlFor="eu-email">Email</Label>
-              <Input id="eu-email" type="email" value={f.email} onChange={set('email')} required maxLength={254} />
+              <Input
+                id="eu-email"
+                type="email"
+                value={f.email}
+                onChange={set('email')}
+                required
+                maxLength={254}
+                aria-describedby={emailChanged || user.pendingEmail ? 'eu-email-note' : undefined}
+              />
+              {emailChanged ? (
+                <p id="eu-email-note" role="status" className="rounded-md border border-warning/50 bg-warning/10 px-3 py-2 text-sm text-foreground" data-testid="email-change-warning">
+                  The member must confirm the new address; a notice goes to the old one.
+                </p>
+              ) : (
+                user.pendingEmail && (
+                  <p id="eu-email-note" className="text-sm text-muted-foreground" data-testid="email-pending">
+                    Waiting for confirmation: {user.pendingEmail}
+                  </p>
+                )
+              )}
             </div>
             <div className="grid gap-2">
               <Label htmlFor="eu-position">Position</Label>

@@ -21,6 +21,8 @@ export type AdminUser = {
   _id: string;
   name: string;
   email: string;
+  /** A new address an administrator set, waiting for its owner's confirmation. */
+  pendingEmail?: string;
   role: string;
   position: string;
   linkedin: string;
