@@ -446,7 +446,7 @@ test('the status list says not revoked, then revoked once the admin revokes', as
   assert.equal(r.verified, true, String(r.error));
   const revocation = r.results.find((x) => x.credentialStatus.statusPurpose === 'revocation');
   assert.equal(revocation.status, false, 'revoked before the revoke');
-  const rv = await call('put', `/admin/grants/${grant._id}/revoke`, { reason: 'Issued in error' });
+  const rv = await call('put', `/admin/grants/${grant._id}/revoke`, { category: 'issued_in_error', reason: 'Issued in error' });
   assert.equal(rv.status, 200, JSON.stringify(rv.body));
   r = await status();
   assert.equal(r.verified, true, String(r.error));
