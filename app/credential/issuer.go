@@ -297,6 +297,14 @@ func (i *Issuer) OriginFor(requestOrigin string) string {
 	return strings.TrimRight(requestOrigin, "/")
 }
 
+// HolderName is the name u's new credentials carry: theirs when they chose so, else "".
+func HolderName(u *model.User) string {
+	if !u.NameInCredentials {
+		return ""
+	}
+	return u.Name
+}
+
 // ErrHolderUnverified refuses to sign a credential for a holder whose e-mail address is
 // not verified (app/auth issues waiting grants once it is).
 var ErrHolderUnverified = web.Conflict("The holder has not confirmed their email address yet: no credential is issued to it.")
@@ -314,7 +322,7 @@ func (i *Issuer) SignGrant(ctx context.Context, tx bun.IDB, g *model.BadgeGrant,
 		return errors.New("credential: no origin to build the credential's ids with")
 	}
 	var u model.User
-	if err := tx.NewSelect().Model(&u).Column("id", "email", "email_verified_at").Where("id = ?", g.UserID).Scan(ctx); err != nil {
+	if err := tx.NewSelect().Model(&u).Column("id", "name", "email", "email_verified_at", "name_in_credentials").Where("id = ?", g.UserID).Scan(ctx); err != nil {
 		return fmt.Errorf("credential holder: %w", err)
 	}
 	// the recipient identity is only ever an address its holder proved
@@ -363,7 +371,7 @@ func (i *Issuer) SignGrant(ctx context.Context, tx bun.IDB, g *model.BadgeGrant,
 	}
 	signed, err := SignBoth(i.Keys.Active(), i.Keys.ActiveES256(), Input{
 		Origin: origin, PublicVerificationID: g.PublicVerificationID, StatusIndex: g.StatusIndex,
-		UserID: u.ID, Email: u.Email, BadgeID: b.ID, BadgeName: b.Name, BadgeDescription: b.Description,
+		UserID: u.ID, Email: u.Email, HolderName: HolderName(&u), BadgeID: b.ID, BadgeName: b.Name, BadgeDescription: b.Description,
 		BadgeCriteria: b.Criteria, BadgeCategory: b.Category, BadgeLevel: b.Level,
 		GrantedAt: g.GrantedAt, ExpiresAt: g.ExpiresAt, Evidence: ev, Result: res,
 	}, model.Now())

@@ -13,6 +13,7 @@ export type ClaimAwardPageProps = {
   maskedEmail: string;
   note: string;
   expiresAt: string | null;
+  nameInCredentials?: boolean;
 };
 
 /** /claim/{token}: a badge awarded directly to an e-mail address. */
@@ -55,7 +56,7 @@ export default function ClaimAwardPage(p: ClaimAwardPageProps) {
           )}
           {p.state === 'ready' && (
             <div className="mt-6 w-full">
-              <Island name="ClaimAward" component={ClaimAward} props={{ token: p.token, badgeName: p.badgeName }} />
+              <Island name="ClaimAward" component={ClaimAward} props={{ token: p.token, badgeName: p.badgeName, nameInCredentials: !!p.nameInCredentials }} />
             </div>
           )}
           {bad && (
