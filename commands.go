@@ -35,6 +35,9 @@ commands:
   create-admin --email E --password P --name N [--promote]
                          add an administrator (--promote: make an existing member one)
   rotate-key             add a new active credential signing key
+  rotate-key --retire KID
+                         retire a compromised key: it leaves the JWKS and the DID
+                         document, and the credentials it signed (listed) no longer verify
   verify <file|url>      verify a credential (--issuer O --jwks F --offline --email E --json)
   check                  list unsafe deployment settings (exit status 1 when any)
   config                 the effective settings, secrets masked

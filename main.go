@@ -5,6 +5,7 @@
 //	meritmark seed           add the demo content when the database is empty
 //	meritmark create-admin --email E --password P --name N [--promote]
 //	meritmark rotate-key     add a new active credential signing key (old ones keep verifying)
+//	meritmark rotate-key --retire KID   take a (compromised) key out of the JWKS and DID document
 //	meritmark verify <file.jwt|file.png|url> [--issuer O] [--jwks F] [--offline] [--email E] [--json]
 //	meritmark check          list unsafe deployment settings (exit status 1 when any)
 //	meritmark help           every command and setting (also serve -h)
@@ -17,6 +18,7 @@ package main
 
 import (
 	"context"
+	"flag"
 	"fmt"
 	"log/slog"
 	"net"
@@ -104,7 +106,16 @@ func run(args []string) error {
 		fmt.Println("meritmark " + app.BuildVersion())
 		return nil
 	case "rotate-key":
-		return withDB(args, func(ctx context.Context, cfg *config.Config, d *bun.DB) error {
+		fs := flag.NewFlagSet("rotate-key", flag.ContinueOnError)
+		retire := fs.String("retire", "", "retire the key KID (compromised): it leaves the JWKS and the DID document")
+		rest, err := commandFlags(fs, args)
+		if err != nil {
+			return err
+		}
+		return withDB(rest, func(ctx context.Context, cfg *config.Config, d *bun.DB) error {
+			if *retire != "" {
+				return credential.RetireKey(ctx, d, cfg.DataDir, cfg.CredentialKeys, *retire, os.Stdout)
+			}
 			return credential.RotateKey(ctx, d, cfg.DataDir, cfg.CredentialKeys, os.Stdout)
 		})
 	case "verify":

@@ -145,8 +145,9 @@ func TestPageCacheFollowsEveryWriteOnBothInstances(t *testing.T) {
 	w.warm(verify, profile)
 
 	// revoke (instance A)
-	w.adminA.Put("/admin/grants/"+g.ID+"/revoke", map[string]any{"reason": "Evidence was not the holder's own"}).Expect(http.StatusOK)
-	w.expect(verify, "Evidence was not the holder's own", true)
+	w.adminA.Put("/admin/grants/"+g.ID+"/revoke", map[string]any{"category": "fraud", "reason": "Evidence was not the holder's own"}).Expect(http.StatusOK)
+	w.expect(verify, "Fraudulent or misrepresented evidence", true)
+	w.expect(verify, "Evidence was not the holder's own", false)
 	w.expect(verify, `"isValid":true`, false)
 	w.expect(hof, "Mira Q. Holder", false)
 	w.expect(profile, "Quantum Essentials", false)

@@ -11,6 +11,8 @@ import (
 	"strings"
 	"time"
 	"unicode"
+
+	"meritmark/app/grant"
 )
 
 // Messages.
@@ -23,8 +25,8 @@ const (
 	MsgLastAdmin      = "This is the last administrator account: make another administrator first."
 	MsgTooManyExports = "Too many downloads of your data. Please wait an hour and try again."
 	// RevokeReason is the reason every grant of a deleted account is revoked with (the
-	// public verify page shows it).
-	RevokeReason = "holder deleted the account"
+	// public verify page shows it: the label of grant.CategoryAccountDeleted).
+	RevokeReason = grant.LabelAccountDeleted
 	// exportsPerHour: an export reads every row and stored file of the member and
 	// signs credentials not signed yet.
 	exportsPerHour = 5

@@ -86,7 +86,7 @@ func (s *Service) Delete(ctx context.Context, actor *model.User, userID, origin 
 		}
 		var badges []string
 		for i := range gs {
-			if err := grant.RevokeTx(ctx, tx, who, &gs[i], RevokeReason); err != nil {
+			if err := grant.RevokeTx(ctx, tx, who, &gs[i], grant.CategoryAccountDeleted, RevokeReason); err != nil {
 				return err
 			}
 			grantIDs = append(grantIDs, gs[i].ID)

@@ -41,6 +41,8 @@ var KnownActions = []string{
 	"question.create", "question.update", "question.delete", "question.retire", "question.restore",
 	"coupon.create", "coupon.update", "coupon.toggle", "coupon.delete", "coupon.free_grant",
 	"award.create",
+	"user.credential_name",
+	"key.retire",
 	"webhook.create", "webhook.update", "webhook.delete", "webhook.resend", "webhook.rotate_secret",
 }
 

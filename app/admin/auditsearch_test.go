@@ -29,7 +29,7 @@ func TestAuditSearchFindsWhatRowsShow(t *testing.T) {
 	a := paidApplication(t, e, u, b)
 	ac.Put("/admin/applications/"+a.ID+"/approve", map[string]any{}).ExpectMsg(200, admin.MsgApproved)
 	g := grantsOf(t, e, a.ID)[0]
-	ac.Put("/admin/grants/"+g.ID+"/revoke", map[string]any{"reason": "Issued by mistake"}).Expect(200)
+	ac.Put("/admin/grants/"+g.ID+"/revoke", map[string]any{"category": "issued_in_error", "reason": "Issued by mistake"}).Expect(200)
 	ac.Post("/coupons", map[string]any{"code": "SPRING24", "name": "Spring"}).Expect(201)
 
 	search := func(q string) auditRows {

@@ -60,20 +60,20 @@ func TestUserListShowsGrantState(t *testing.T) {
 
 	// Revoke with a reason: the card shows when and why; the badge no longer counts
 	ac.Put("/admin/grants/"+g.ID+"/expiry", map[string]any{"expiresAt": "2031-03-15"}).Expect(200)
-	ac.Put("/admin/grants/"+g.ID+"/revoke", map[string]any{"reason": "  The proof was   copied. "}).ExpectMsg(200, grant.MsgRevoked)
+	ac.Put("/admin/grants/"+g.ID+"/revoke", map[string]any{"category": "fraud", "reason": "  The proof was   copied. "}).ExpectMsg(200, grant.MsgRevoked)
 	l := carols()
 	ug = l.Users[0].BadgeGrants[0]
 	apptest.Expect(t, "after Revoke", ug,
 		apptest.True("ug.RevokedAt != nil", ug.RevokedAt != nil),
-		apptest.Eq("ug.RevocationReason", ug.RevocationReason, "The proof was copied."),
+		apptest.Eq("ug.RevocationReason", ug.RevocationReason, "Fraudulent or misrepresented evidence: The proof was copied."),
 		apptest.True("ug.ExpiresAt != nil", ug.ExpiresAt != nil),
 		apptest.Eq("ug.VerificationID", ug.VerificationID, g.VerificationID))
 	apptest.Expect(t, "stats after Revoke", l.Stats,
 		apptest.Eq("l.Stats.TotalBadgesEarned", l.Stats.TotalBadgesEarned, 0),
 		apptest.Eq("l.Stats.VerificationIDs", l.Stats.VerificationIDs, 1))
 	// a second revoke (another admin's stale screen) is a conflict, and keeps the first reason
-	ac.Put("/admin/grants/"+g.ID+"/revoke", map[string]any{"reason": "Again."}).ExpectMsg(409, grant.MsgAlreadyRevoked)
-	if ug := carols().Users[0].BadgeGrants[0]; ug.RevocationReason != "The proof was copied." {
+	ac.Put("/admin/grants/"+g.ID+"/revoke", map[string]any{"category": "fraud", "reason": "Again."}).ExpectMsg(409, grant.MsgAlreadyRevoked)
+	if ug := carols().Users[0].BadgeGrants[0]; ug.RevocationReason != "Fraudulent or misrepresented evidence: The proof was copied." {
 		t.Fatalf("after a second revoke: %+v", ug)
 	}
 }
@@ -91,7 +91,7 @@ func TestReapproveRevokedGrantNeedsConfirmation(t *testing.T) {
 	a := paidApplication(t, e, carol, b)
 	ac.Put("/admin/applications/"+a.ID+"/approve", nil).Expect(200)
 	g := grantsOf(t, e, a.ID)[0]
-	ac.Put("/admin/grants/"+g.ID+"/revoke", map[string]any{"reason": "The proof was copied."}).ExpectMsg(200, grant.MsgRevoked)
+	ac.Put("/admin/grants/"+g.ID+"/revoke", map[string]any{"category": "fraud", "reason": "The proof was copied."}).ExpectMsg(200, grant.MsgRevoked)
 
 	var list struct {
 		Applications []struct {
@@ -110,11 +110,11 @@ func TestReapproveRevokedGrantNeedsConfirmation(t *testing.T) {
 		apptest.True("list.Applications[0].Grant != nil", list.Applications[0].Grant != nil))
 	apptest.Expect(t, "the review list does not show the revocation", list.Applications,
 		apptest.True("list.Applications[0].Grant.RevokedAt != nil", list.Applications[0].Grant.RevokedAt != nil),
-		apptest.Eq("list.Applications[0].Grant.RevocationReason", list.Applications[0].Grant.RevocationReason, "The proof was copied."))
+		apptest.Eq("list.Applications[0].Grant.RevocationReason", list.Applications[0].Grant.RevocationReason, "Fraudulent or misrepresented evidence: The proof was copied."))
 
 	mails := len(outboxTo(t, e, carol.Email))
-	ac.Put("/admin/applications/"+a.ID+"/approve", nil).ExpectMsg(409, admin.RestoreConfirmMsg("The proof was copied."))
-	ac.Put("/admin/applications/"+a.ID+"/approve", map[string]any{"grantFree": true}).ExpectMsg(409, admin.RestoreConfirmMsg("The proof was copied."))
+	ac.Put("/admin/applications/"+a.ID+"/approve", nil).ExpectMsg(409, admin.RestoreConfirmMsg("Fraudulent or misrepresented evidence: The proof was copied."))
+	ac.Put("/admin/applications/"+a.ID+"/approve", map[string]any{"grantFree": true}).ExpectMsg(409, admin.RestoreConfirmMsg("Fraudulent or misrepresented evidence: The proof was copied."))
 	if gs := grantsOf(t, e, a.ID); len(gs) != 1 || gs[0].RevokedAt == nil || len(outboxTo(t, e, carol.Email)) != mails {
 		t.Fatalf("an unconfirmed re-approve restored the grant or mailed: %+v", gs)
 	}

@@ -11,6 +11,7 @@ import (
 
 	"meritmark/app/apptest"
 	"meritmark/app/award"
+	"meritmark/app/credential"
 	"meritmark/app/model"
 )
 
@@ -176,7 +177,8 @@ func TestAwardToAnAddressWithoutAccount(t *testing.T) {
 		t.Fatalf("recipient page %q", s)
 	}
 	var res award.ClaimResult
-	kc.Post("/awards/claim", map[string]any{"token": tok}).Expect(http.StatusOK).JSON(&res)
+	// the recipient chooses at claim that their credentials name them
+	kc.Post("/awards/claim", map[string]any{"token": tok, "nameInCredentials": true}).Expect(http.StatusOK).JSON(&res)
 	gs := f.grants(t, kim.ID)
 	if len(gs) != 1 || res.Msg != award.MsgClaimed || res.VerificationID != gs[0].VerificationID {
 		t.Fatalf("claim %+v grants %+v", res, gs)
@@ -184,6 +186,16 @@ func TestAwardToAnAddressWithoutAccount(t *testing.T) {
 	g := gs[0]
 	if g.ApplicationID != nil || g.BadgeID != f.badge.ID || g.CredentialJWT == "" || g.ExpiresAt == nil || !g.ExpiresAt.Equal(g.GrantedAt.AddDate(0, 24, 0)) {
 		t.Errorf("grant %+v", g)
+	}
+	if p, err := credential.ParseJWT(g.CredentialJWT); err != nil {
+		t.Fatal(err)
+	} else if pl, err := credential.Decode(p.Payload); err != nil || len(pl.CredentialSubject.Identifier) != 2 ||
+		pl.CredentialSubject.Identifier[1].IdentityType != "name" || pl.CredentialSubject.Identifier[1].IdentityHash != kim.Name {
+		t.Errorf("the claimed credential does not name its holder: %+v %v", pl, err)
+	}
+	var kimNow model.User
+	if err := f.e.DB.NewSelect().Model(&kimNow).Where("id = ?", kim.ID).Scan(f.e.Ctx()); err != nil || !kimNow.NameInCredentials {
+		t.Errorf("the choice made at claim was not kept: %v", err)
 	}
 	var v struct {
 		IsValid bool `json:"isValid"`

@@ -16,6 +16,7 @@ import (
 	"meritmark/app/grant"
 	"meritmark/app/mail"
 	"meritmark/app/model"
+	"meritmark/app/user"
 	"meritmark/app/web"
 	"meritmark/db"
 )
@@ -146,11 +147,14 @@ type ClaimResult struct {
 
 var errClaimed = errors.New("claimed concurrently")
 
-// POST /awards/claim {token} -> {msg, verificationId, verifyUrl}: the signed-in member
-// whose address the award was sent to gets the badge (once).
+// POST /awards/claim {token, nameInCredentials?} -> {msg, verificationId, verifyUrl}: the
+// signed-in member whose address the award was sent to gets the badge (once);
+// nameInCredentials, when given, is their choice that credentials issued from now on
+// (this one first) name them.
 func (h *Handler) claim(c fiber.Ctx) error {
 	var body struct {
-		Token string `json:"token"`
+		Token             string `json:"token"`
+		NameInCredentials *bool  `json:"nameInCredentials"`
 	}
 	if err := web.BindJSON(c, &body); err != nil {
 		return err
@@ -192,6 +196,11 @@ func (h *Handler) claim(c fiber.Ctx) error {
 		if a.CreatedBy != nil {
 			by = *a.CreatedBy
 		}
+		if body.NameInCredentials != nil {
+			if err := user.SetNameInCredentialsTx(ctx, tx, u, *body.NameInCredentials); err != nil {
+				return err
+			}
+		}
 		g, err := grant.IssueDirect(ctx, tx, grant.DirectInput{Issuer: h.Issuer, UserID: u.ID, Badge: &b, GrantedBy: by, Now: now, Origin: origin, ExpiresAt: a.GrantExpiresAt})
 		if err != nil {
 			return err
@@ -230,6 +239,8 @@ type PageProps struct {
 	ExpiresAt   *time.Time `json:"expiresAt"`
 	// Unconfirmed: the right member is signed in but has not confirmed the address yet
 	Unconfirmed bool `json:"unconfirmed"`
+	// NameInCredentials: the signed-in member's current choice (the claim may change it)
+	NameInCredentials bool `json:"nameInCredentials"`
 }
 
 func mask(email string) string {
@@ -273,7 +284,7 @@ func (h *Handler) page(c fiber.Ctx) error {
 	case !strings.EqualFold(u.Email, a.Email):
 		p.State = "wrong"
 	default:
-		p.State = "ready"
+		p.State, p.NameInCredentials = "ready", u.NameInCredentials
 		p.Unconfirmed = !u.EmailVerified()
 	}
 	return h.Site.Render(c, "ClaimAwardPage", p, meta)

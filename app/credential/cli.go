@@ -239,6 +239,11 @@ func Inspect(ctx context.Context, client *http.Client, src string, o InspectOpti
 		ValidFrom: pl.ValidFrom, ValidUntil: pl.ValidUntil, KeyID: p.Header.Kid, Trusted: o.Trusted}
 	if len(pl.CredentialSubject.Identifier) > 0 {
 		rep.Holder = pl.CredentialSubject.Identifier[0].IdentityType + " " + pl.CredentialSubject.Identifier[0].IdentityHash
+		for _, id := range pl.CredentialSubject.Identifier[1:] {
+			if id.IdentityType == "name" && !id.Hashed {
+				rep.Holder += ", name " + id.IdentityHash
+			}
+		}
 	}
 	add := func(c Check) { rep.Checks = append(rep.Checks, c) }
 

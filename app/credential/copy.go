@@ -42,7 +42,7 @@ func NewUUID() string {
 func (i *Issuer) SignCopy(ctx context.Context, tx bun.IDB, g *model.BadgeGrant, in CopyInput) (*Signed, error) {
 	origin := strings.TrimRight(in.Origin, "/")
 	var u model.User
-	if err := tx.NewSelect().Model(&u).Column("id", "email", "email_verified_at").Where("id = ?", g.UserID).Scan(ctx); err != nil {
+	if err := tx.NewSelect().Model(&u).Column("id", "name", "email", "email_verified_at", "name_in_credentials").Where("id = ?", g.UserID).Scan(ctx); err != nil {
 		return nil, fmt.Errorf("credential holder: %w", err)
 	}
 	if !u.EmailVerified() {
@@ -58,7 +58,7 @@ func (i *Issuer) SignCopy(ctx context.Context, tx bun.IDB, g *model.BadgeGrant, 
 	}
 	p := Build(Input{
 		Origin: origin, PublicVerificationID: g.PublicVerificationID, StatusIndex: in.StatusIndex,
-		UserID: u.ID, Email: u.Email, BadgeID: b.ID, BadgeName: b.Name, BadgeDescription: b.Description,
+		UserID: u.ID, Email: u.Email, HolderName: HolderName(&u), BadgeID: b.ID, BadgeName: b.Name, BadgeDescription: b.Description,
 		BadgeCriteria: b.Criteria, BadgeCategory: b.Category, BadgeLevel: b.Level,
 		GrantedAt: g.GrantedAt, ExpiresAt: g.ExpiresAt, Evidence: ev,
 	})

@@ -107,7 +107,8 @@ type AchievementSubject struct {
 	Result      []Result         `json:"result,omitempty"`
 }
 
-// IdentityObject identifies the holder by a salted hash of their e-mail address.
+// IdentityObject identifies the holder: by a salted hash of their e-mail address, and,
+// when they chose so, by their name (identityType "name", hashed false).
 type IdentityObject struct {
 	Type         string `json:"type"`
 	IdentityHash string `json:"identityHash"`
@@ -170,17 +171,21 @@ type Input struct {
 	StatusIndex          int
 	UserID               string
 	Email                string
-	Salt                 string // hex; empty = a new random salt
-	BadgeID              string
-	BadgeName            string
-	BadgeDescription     string
-	BadgeCriteria        string
-	BadgeCategory        string
-	BadgeLevel           string
-	GrantedAt            time.Time
-	ExpiresAt            *time.Time
-	Evidence             []Evidence
-	Result               *ResultInput // the assessed result (nil: none); adds the Assessment Extension context
+	// HolderName: the holder chose that their credentials name them (users.
+	// name_in_credentials): an unhashed IdentityObject of type "name" beside the hashed
+	// e-mail address ("" = not named)
+	HolderName       string
+	Salt             string // hex; empty = a new random salt
+	BadgeID          string
+	BadgeName        string
+	BadgeDescription string
+	BadgeCriteria    string
+	BadgeCategory    string
+	BadgeLevel       string
+	GrantedAt        time.Time
+	ExpiresAt        *time.Time
+	Evidence         []Evidence
+	Result           *ResultInput // the assessed result (nil: none); adds the Assessment Extension context
 }
 
 // URLs of the published documents. IssuerURL is where the issuer Profile is served (and
@@ -287,6 +292,10 @@ func Build(in Input) *Payload {
 		CredentialSchema: []Schema{{ID: SchemaURL, Type: SchemaType}},
 		CredentialStatus: StatusEntries(origin, in.StatusIndex),
 		RefreshService:   &Refresh{ID: CredentialURL(origin, in.PublicVerificationID), Type: "1EdTechCredentialRefresh"},
+	}
+	if name := CleanText(in.HolderName); name != "" {
+		c.CredentialSubject.Identifier = append(c.CredentialSubject.Identifier,
+			IdentityObject{Type: "IdentityObject", IdentityHash: name, IdentityType: "name", Hashed: false})
 	}
 	c.Image = c.CredentialSubject.Achievement.Image
 	if in.Result != nil {

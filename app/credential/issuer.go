@@ -24,6 +24,9 @@ type SigningKey struct {
 	PublicKey string    `bun:"public_key"` // base64url: Ed25519 32 bytes, P-256 X ‖ Y (64 bytes)
 	Alg       string    `bun:"alg"`        // "EdDSA" or "ES256"
 	CreatedAt time.Time `bun:"created_at"`
+	// RetiredAt: `meritmark rotate-key --retire` took the key out of the JWKS and the DID
+	// document; what it signed no longer verifies.
+	RetiredAt *time.Time `bun:"retired_at"`
 }
 
 // row is how k is recorded.
@@ -53,7 +56,8 @@ type Issuer struct {
 	BaseURL string // MERITMARK_BASE_URL ("" = the request's origin at issue time)
 
 	mu          sync.RWMutex
-	published   map[string]*Key // signing_keys, by kid
+	published   map[string]*Key      // signing_keys, by kid (retired keys left out)
+	retired     map[string]time.Time // signing_keys retired, by kid
 	refreshedAt time.Time
 	listeners   []func(grantID string)
 }
@@ -77,6 +81,9 @@ func Open(ctx context.Context, d *bun.DB, o Options) (*Issuer, error) {
 	if err := iss.Publish(ctx, append(append([]*Key{}, keys.ES...), keys.Keys...)...); err != nil {
 		return nil, err
 	}
+	if _, err := iss.PublishedKeys(ctx); err != nil { // learn the retired keys
+		return nil, err
+	}
 	return iss, nil
 }
 
@@ -97,7 +104,9 @@ func (i *Issuer) Publish(ctx context.Context, keys ...*Key) error {
 				return fmt.Errorf("record signing key: %w", err)
 			}
 			i.mu.Lock()
-			i.published[k.KID] = k.publicOnly()
+			if _, gone := i.retired[k.KID]; !gone {
+				i.published[k.KID] = k.publicOnly()
+			}
 			i.mu.Unlock()
 		}
 	}
@@ -109,12 +118,15 @@ func (i *Issuer) Publish(ctx context.Context, keys ...*Key) error {
 // unknown).
 func (i *Issuer) Lookup(ctx context.Context, kid string) *Key {
 	kid = KIDOf(kid)
+	if _, gone := i.RetiredAt(ctx, kid); gone {
+		return nil
+	}
 	if k := i.Keys.Find(kid); k != nil {
 		return k
 	}
 	i.mu.RLock()
 	k := i.published[kid]
-	stale := time.Since(i.refreshedAt) > 5*time.Second
+	stale := time.Since(i.refreshedAt) > RefreshEvery
 	i.mu.RUnlock()
 	if k != nil || !stale {
 		return k
@@ -127,13 +139,61 @@ func (i *Issuer) Lookup(ctx context.Context, kid string) *Key {
 	return i.published[kid]
 }
 
+// RefreshEvery is how often signing_keys is read again for keys other instances recorded
+// and keys `meritmark rotate-key --retire` retired (a retirement shows within it).
+var RefreshEvery = 5 * time.Second
+
+// RetiredAt reports whether kid (a thumbprint or a key URL) was retired, and when (the
+// list is read again when older than RefreshEvery).
+func (i *Issuer) RetiredAt(ctx context.Context, kid string) (time.Time, bool) {
+	i.mu.RLock()
+	stale := time.Since(i.refreshedAt) > RefreshEvery
+	i.mu.RUnlock()
+	if stale {
+		_, _ = i.PublishedKeys(ctx)
+	}
+	i.mu.RLock()
+	defer i.mu.RUnlock()
+	at, ok := i.retired[KIDOf(kid)]
+	return at, ok
+}
+
+// RetiredStamp names the set of retired keys (it changes when a key is retired), read
+// again when older than maxAge: the verify cache keys its answers on it.
+func (i *Issuer) RetiredStamp(ctx context.Context, maxAge time.Duration) string {
+	i.mu.RLock()
+	stale := time.Since(i.refreshedAt) > maxAge
+	i.mu.RUnlock()
+	if stale {
+		_, _ = i.PublishedKeys(ctx)
+	}
+	i.mu.RLock()
+	defer i.mu.RUnlock()
+	kids := make([]string, 0, len(i.retired))
+	for k := range i.retired {
+		kids = append(kids, k)
+	}
+	sort.Strings(kids)
+	return strings.Join(kids, ",")
+}
+
+// KeyRetiredError is the verification error of a credential signed by a retired key.
+type KeyRetiredError struct {
+	KID string
+	At  time.Time
+}
+
+func (e *KeyRetiredError) Error() string {
+	return "the credential is signed with key " + e.KID + ", which the issuer retired on " + e.At.UTC().Format("Jan 2, 2006") + ": what it signed no longer verifies"
+}
+
 // KeySource adapts Lookup for VerifySignature.
 func (i *Issuer) KeySource(ctx context.Context) KeySource {
 	return func(kid string) *Key { return i.Lookup(ctx, kid) }
 }
 
-// PublishedKeys lists every recorded key, this instance's active key first, then newest
-// first.
+// PublishedKeys lists every recorded key that is not retired, this instance's active key
+// first, then newest first.
 func (i *Issuer) PublishedKeys(ctx context.Context) ([]*Key, error) {
 	var rows []SigningKey
 	if err := i.DB.NewSelect().Model(&rows).OrderExpr("created_at DESC, kid").Scan(ctx); err != nil {
@@ -141,7 +201,13 @@ func (i *Issuer) PublishedKeys(ctx context.Context) ([]*Key, error) {
 	}
 	keys := make([]*Key, 0, len(rows))
 	i.mu.Lock()
+	i.retired = map[string]time.Time{}
 	for _, r := range rows {
+		if r.RetiredAt != nil {
+			i.retired[r.KID] = *r.RetiredAt
+			delete(i.published, r.KID)
+			continue
+		}
 		k, err := r.public()
 		if err != nil {
 			continue
@@ -231,6 +297,14 @@ func (i *Issuer) OriginFor(requestOrigin string) string {
 	return strings.TrimRight(requestOrigin, "/")
 }
 
+// HolderName is the name u's new credentials carry: theirs when they chose so, else "".
+func HolderName(u *model.User) string {
+	if !u.NameInCredentials {
+		return ""
+	}
+	return u.Name
+}
+
 // ErrHolderUnverified refuses to sign a credential for a holder whose e-mail address is
 // not verified (app/auth issues waiting grants once it is).
 var ErrHolderUnverified = web.Conflict("The holder has not confirmed their email address yet: no credential is issued to it.")
@@ -248,7 +322,7 @@ func (i *Issuer) SignGrant(ctx context.Context, tx bun.IDB, g *model.BadgeGrant,
 		return errors.New("credential: no origin to build the credential's ids with")
 	}
 	var u model.User
-	if err := tx.NewSelect().Model(&u).Column("id", "email", "email_verified_at").Where("id = ?", g.UserID).Scan(ctx); err != nil {
+	if err := tx.NewSelect().Model(&u).Column("id", "name", "email", "email_verified_at", "name_in_credentials").Where("id = ?", g.UserID).Scan(ctx); err != nil {
 		return fmt.Errorf("credential holder: %w", err)
 	}
 	// the recipient identity is only ever an address its holder proved
@@ -258,6 +332,11 @@ func (i *Issuer) SignGrant(ctx context.Context, tx bun.IDB, g *model.BadgeGrant,
 	var b model.Badge
 	if err := tx.NewSelect().Model(&b).Where("id = ?", g.BadgeID).Scan(ctx); err != nil {
 		return fmt.Errorf("credential badge: %w", err)
+	}
+	for _, k := range []*Key{i.Keys.Active(), i.Keys.ActiveES256()} {
+		if _, gone := i.RetiredAt(ctx, k.KID); gone {
+			return fmt.Errorf("credential: the signing key %s was retired; run `meritmark rotate-key` and restart", k.KID)
+		}
 	}
 	// a grant that is valid again after a revocation is signed under a new index: the old
 	// one stays revoked for good (issue 36)
@@ -292,7 +371,7 @@ func (i *Issuer) SignGrant(ctx context.Context, tx bun.IDB, g *model.BadgeGrant,
 	}
 	signed, err := SignBoth(i.Keys.Active(), i.Keys.ActiveES256(), Input{
 		Origin: origin, PublicVerificationID: g.PublicVerificationID, StatusIndex: g.StatusIndex,
-		UserID: u.ID, Email: u.Email, BadgeID: b.ID, BadgeName: b.Name, BadgeDescription: b.Description,
+		UserID: u.ID, Email: u.Email, HolderName: HolderName(&u), BadgeID: b.ID, BadgeName: b.Name, BadgeDescription: b.Description,
 		BadgeCriteria: b.Criteria, BadgeCategory: b.Category, BadgeLevel: b.Level,
 		GrantedAt: g.GrantedAt, ExpiresAt: g.ExpiresAt, Evidence: ev, Result: res,
 	}, model.Now())
@@ -376,6 +455,9 @@ func (i *Issuer) Verify(ctx context.Context, token string) (*Verified, error) {
 	if err != nil {
 		return nil, err
 	}
+	if at, gone := i.RetiredAt(ctx, p.Header.Kid); gone {
+		return &Verified{Header: p.Header}, &KeyRetiredError{KID: KIDOf(p.Header.Kid), At: at}
+	}
 	k, err := p.VerifySignature(i.KeySource(ctx))
 	if err != nil {
 		return &Verified{Key: k, Header: p.Header}, err
@@ -392,9 +474,14 @@ func (i *Issuer) Verify(ctx context.Context, token string) (*Verified, error) {
 // origin's did:web.
 func (i *Issuer) VerifyLD(ctx context.Context, origin string, raw []byte) (*Key, error) {
 	var found *Key
+	var retired *KeyRetiredError
 	_, err := VerifyProof(raw, func(vm string) *Key {
 		kid := KIDOfVerificationMethod(origin, vm)
 		if kid == "" {
+			return nil
+		}
+		if at, gone := i.RetiredAt(ctx, kid); gone {
+			retired = &KeyRetiredError{KID: kid, At: at}
 			return nil
 		}
 		if k := i.Lookup(ctx, kid); k != nil && !k.IsES256() {
@@ -403,5 +490,8 @@ func (i *Issuer) VerifyLD(ctx context.Context, origin string, raw []byte) (*Key,
 		}
 		return nil
 	})
+	if err != nil && retired != nil {
+		return nil, retired
+	}
 	return found, err
 }

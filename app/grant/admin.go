@@ -95,11 +95,13 @@ type auditState struct {
 	ExpiresAt        *time.Time `json:"expiresAt"`
 	RevokedAt        *time.Time `json:"revokedAt"`
 	RevocationReason string     `json:"revocationReason,omitempty"`
-	VerificationID   string     `json:"verificationId"`
+	// RevocationCategory: the category's key (the public verification shows its label)
+	RevocationCategory string `json:"revocationCategory,omitempty"`
+	VerificationID     string `json:"verificationId"`
 }
 
 func stateOf(g *model.BadgeGrant) auditState {
-	return auditState{ExpiresAt: utc(g.ExpiresAt), RevokedAt: utc(g.RevokedAt), RevocationReason: g.RevocationReason, VerificationID: g.VerificationID}
+	return auditState{ExpiresAt: utc(g.ExpiresAt), RevokedAt: utc(g.RevokedAt), RevocationReason: g.RevocationReason, RevocationCategory: g.RevocationCategory, VerificationID: g.VerificationID}
 }
 
 func lockGrant(ctx context.Context, tx bun.Tx, id string) (*model.BadgeGrant, error) {
@@ -116,9 +118,11 @@ func lockGrant(ctx context.Context, tx bun.Tx, id string) (*model.BadgeGrant, er
 	return &g, nil
 }
 
-// Revoke revokes grant id with reason (already checked) in one transaction: the grant, the
-// Hall of Fame summary, the audit log and a notice to the holder.
-func (s *Admin) Revoke(ctx context.Context, actor *model.User, id, reason, origin string) (*model.BadgeGrant, error) {
+// Revoke revokes grant id with category (a RevocationCategories key: the public
+// verification shows its label) and reason (the admin's text, kept for the audit log,
+// the admin pages and the notice to the holder; both already checked) in one
+// transaction: the grant, the Hall of Fame summary, the audit log and a notice to the holder.
+func (s *Admin) Revoke(ctx context.Context, actor *model.User, id, category, reason, origin string) (*model.BadgeGrant, error) {
 	var out *model.BadgeGrant
 	err := s.Events.RunInTx(ctx, s.DB, func(ctx context.Context, tx bun.Tx) error {
 		g, err := lockGrant(ctx, tx, id)
@@ -128,7 +132,7 @@ func (s *Admin) Revoke(ctx context.Context, actor *model.User, id, reason, origi
 		if g.RevokedAt != nil {
 			return web.Conflict(MsgAlreadyRevoked)
 		}
-		if err := RevokeTx(ctx, tx, actor, g, reason); err != nil {
+		if err := RevokeTx(ctx, tx, actor, g, category, reason); err != nil {
 			return err
 		}
 		var u model.User
@@ -154,16 +158,16 @@ func (s *Admin) Revoke(ctx context.Context, actor *model.User, id, reason, origi
 	return out, nil
 }
 
-// RevokeTx revokes g (not revoked yet) with reason inside tx, as the admin's revoke does:
+// RevokeTx revokes g (not revoked yet) with category ("" for none) and reason inside tx, as the admin's revoke does:
 // the grant row (the status lists read revoked_at), the holder's Hall of Fame summary, the
 // public pages' version and a grant.revoke audit entry by actor. The caller tells the
 // issuer (Issuer.Changed) after the commit, so that cached
 // verifications drop the grant, and mails the holder if it wants to.
-func RevokeTx(ctx context.Context, tx bun.Tx, actor *model.User, g *model.BadgeGrant, reason string) error {
+func RevokeTx(ctx context.Context, tx bun.Tx, actor *model.User, g *model.BadgeGrant, category, reason string) error {
 	before := stateOf(g)
 	now := model.Now()
-	g.RevokedAt, g.RevocationReason = &now, reason
-	if _, err := tx.NewUpdate().Model(g).Column("revoked_at", "revocation_reason").WherePK().Exec(ctx); err != nil {
+	g.RevokedAt, g.RevocationReason, g.RevocationCategory = &now, reason, category
+	if _, err := tx.NewUpdate().Model(g).Column("revoked_at", "revocation_reason", "revocation_category").WherePK().Exec(ctx); err != nil {
 		return err
 	}
 	if err := credential.RecordRevocation(ctx, tx, g, now); err != nil { // final (issue 36)

@@ -23,8 +23,9 @@ const (
 	ActionClearExpiry = "clear_expiry"
 )
 
-// RevocationCategories are the reasons a bulk revocation names (the stored reason is the
-// label, then ": " and the admin's detail when given; "other" needs the detail).
+// RevocationCategories are the reasons an administrator's revocation (one grant or in
+// bulk) names: the stored reason is the label, then ": " and the admin's detail when
+// given ("other" needs the detail); the public verification shows the label only.
 var RevocationCategories = []struct{ Key, Label string }{
 	{"issued_in_error", "Issued in error"},
 	{"misconduct", "Policy violation or misconduct"},
@@ -41,6 +42,27 @@ const (
 	MsgBulkSameExpiry    = "The expiry is already so; nothing changed."
 	MsgBulkRevokedExpiry = "This badge is revoked; its expiry is not changed."
 )
+
+// The category of the revocations made by deleting an account (not one an administrator
+// chooses).
+const (
+	CategoryAccountDeleted = "account_deleted"
+	LabelAccountDeleted    = "holder deleted the account"
+)
+
+// CategoryLabel is the label of category key ("" for none or an unknown key): all that
+// the public verification says of a revocation.
+func CategoryLabel(key string) string {
+	if key == CategoryAccountDeleted {
+		return LabelAccountDeleted
+	}
+	for _, c := range RevocationCategories {
+		if c.Key == key {
+			return c.Label
+		}
+	}
+	return ""
+}
 
 // CategoryReason is the revocation reason of category key with detail, or a message.
 func CategoryReason(key, detail string) (string, string) {
@@ -166,7 +188,7 @@ func (s *Admin) Bulk(ctx context.Context, actor *model.User, in BulkInput, origi
 		}
 	}
 	ans := bulk.Run(ctx, ids, in.Preview, func(ctx context.Context, id string) (bulk.Outcome, error) {
-		return s.bulkStep(ctx, actor, action, reason, at, id, origin)
+		return s.bulkStep(ctx, actor, action, strings.TrimSpace(in.Category), reason, at, id, origin)
 	})
 	if !in.Preview && s.Mailer != nil {
 		s.Mailer.Kick()
@@ -174,7 +196,7 @@ func (s *Admin) Bulk(ctx context.Context, actor *model.User, in BulkInput, origi
 	return &ans, nil
 }
 
-func (s *Admin) bulkStep(ctx context.Context, actor *model.User, action, reason string, at *time.Time, id, origin string) (bulk.Outcome, error) {
+func (s *Admin) bulkStep(ctx context.Context, actor *model.User, action, category, reason string, at *time.Time, id, origin string) (bulk.Outcome, error) {
 	var out bulk.Outcome
 	if !model.ValidID(id) {
 		return out, web.NotFound(MsgGrantNotFound)
@@ -200,7 +222,7 @@ func (s *Admin) bulkStep(ctx context.Context, actor *model.User, action, reason 
 			return out, &bulk.Unchanged{Msg: MsgBulkAlreadyRevoke}
 		}
 		out.Done, out.Will = MsgRevoked, "Will be revoked (the credential stops verifying)."
-		_, err := s.Revoke(ctx, actor, id, reason, origin)
+		_, err := s.Revoke(ctx, actor, id, category, reason, origin)
 		if we := (*web.Error)(nil); errors.As(err, &we) && we.Msg == MsgAlreadyRevoked {
 			return out, &bulk.Unchanged{Msg: MsgBulkAlreadyRevoke} // revoked by a concurrent call
 		}

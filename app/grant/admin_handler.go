@@ -37,25 +37,26 @@ func (h *AdminHandler) Routes() []web.Route {
 	}
 }
 
-// PUT /admin/grants/{id}/revoke {reason} -> {msg, grant}.
+// PUT /admin/grants/{id}/revoke {category, reason} -> {msg, grant}: category is one of
+// RevocationCategories (the public verification shows its label only); reason is the
+// admin's note (optional but for "other"), kept for the audit log and the holder's notice.
 func (h *AdminHandler) revoke(c fiber.Ctx) error {
 	var body struct {
-		Reason *string `json:"reason"`
+		Category string  `json:"category"`
+		Reason   *string `json:"reason"`
 	}
 	if err := web.BindJSON(c, &body); err != nil {
 		return err
 	}
-	reason := ""
+	note := ""
 	if body.Reason != nil {
-		reason = strings.Join(strings.Fields(*body.Reason), " ")
+		note = *body.Reason
 	}
-	if reason == "" {
-		return web.BadRequest(MsgReasonRequired)
+	reason, msg := CategoryReason(body.Category, note)
+	if msg != "" {
+		return web.BadRequest(msg)
 	}
-	if len([]rune(reason)) > MaxReason {
-		return web.BadRequest(MsgReasonTooLong)
-	}
-	g, err := h.svc.Revoke(c.Context(), web.Viewer(c), c.Params("id"), reason, h.site.Origin(c))
+	g, err := h.svc.Revoke(c.Context(), web.Viewer(c), c.Params("id"), strings.TrimSpace(body.Category), reason, h.site.Origin(c))
 	if err != nil {
 		return err
 	}

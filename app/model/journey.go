@@ -215,10 +215,13 @@ type BadgeGrant struct {
 	ExpiresAt            *time.Time `bun:"expires_at"`
 	RevokedAt            *time.Time `bun:"revoked_at"`
 	RevocationReason     string     `bun:"revocation_reason"`
-	CredentialJWT        string     `bun:"credential_jwt"`
-	CredentialOrigin     string     `bun:"credential_origin"` // the origin the credential's ids were built with
-	GrantedBy            *string    `bun:"granted_by"`
-	PreviousGrantID      *string    `bun:"previous_grant_id"` // the grant this one renews
+	// RevocationCategory is the key of the category the administrator chose (app/grant
+	// RevocationCategories): the public verification shows its label, never the reason.
+	RevocationCategory string  `bun:"revocation_category"`
+	CredentialJWT      string  `bun:"credential_jwt"`
+	CredentialOrigin   string  `bun:"credential_origin"` // the origin the credential's ids were built with
+	GrantedBy          *string `bun:"granted_by"`
+	PreviousGrantID    *string `bun:"previous_grant_id"` // the grant this one renews
 	// ExpiryInStatus: the expiry was set or brought forward after the credential was first
 	// signed; once it passes, the status lists mark the credential (app/verify/expirystatus.go).
 	ExpiryInStatus bool `bun:"expiry_in_status"`

@@ -28,6 +28,9 @@ type User struct {
 	Skills        []string  `bun:"skills,type:text"`
 	CreatedAt     time.Time `bun:"created_at"`
 	UpdatedAt     time.Time `bun:"updated_at"`
+	// NameInCredentials: the holder chose that credentials issued from now on name them
+	// (an unhashed IdentityObject of type "name" beside the hashed e-mail address).
+	NameInCredentials bool `bun:"name_in_credentials"`
 
 	// Account security (app/auth): when the address was proven, a forced password change
 	// (the seeded admin), and TOTP two-factor (secret, when it was switched on, the last

@@ -261,7 +261,7 @@ func TestOfferToWalletBothForms(t *testing.T) {
 	}
 
 	// revoking the grant revokes every copy, for good
-	w.admin.Put("/admin/grants/"+w.grant.ID+"/revoke", map[string]any{"reason": "issued in error"}).Expect(http.StatusOK)
+	w.admin.Put("/admin/grants/"+w.grant.ID+"/revoke", map[string]any{"category": "issued_in_error", "reason": "issued in error"}).Expect(http.StatusOK)
 	if fr := uploadCopy([]byte(jwt), "application/vc+jwt"); fr.IsValid || fr.Status != "revoked" {
 		t.Fatalf("a copy of a revoked grant uploaded: %+v", fr)
 	}

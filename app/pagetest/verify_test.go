@@ -126,9 +126,12 @@ func TestVerifyPagesRendered(t *testing.T) {
 	}
 
 	_, admin := e.Admin("boss@x.io")
-	admin.Put("/admin/grants/"+grace.ID+"/revoke", map[string]any{"reason": "Issued to the wrong person"}).Expect(http.StatusOK)
+	admin.Put("/admin/grants/"+grace.ID+"/revoke", map[string]any{"category": "issued_in_error", "reason": "Issued to the wrong person"}).Expect(http.StatusOK)
 	r = c.Raw("GET", "/verify/"+grace.PublicVerificationID, nil, map[string]string{"Accept": "text/html"}).Expect(http.StatusOK)
-	verifyPageHas(t, "revoked", r.Text(), "Badge Revoked", "Reason: Issued to the wrong person")
+	verifyPageHas(t, "revoked", r.Text(), "Badge Revoked", "Reason: Issued in error")
+	if strings.Contains(r.Text(), "wrong person") {
+		t.Error("the verify page shows the administrator's note, not only the category")
+	}
 	if strings.Contains(r.Text(), "Add to LinkedIn") {
 		t.Error("a revoked badge offers Add to LinkedIn")
 	}

@@ -48,6 +48,7 @@ func (h *Handler) Routes() []web.Route {
 	return []web.Route{
 		web.Get("/users/badges", web.Member, h.badges),
 		web.Put("/users/badges/:id/score", web.Member, h.scoreVisibility),
+		web.Put("/users/credential-name", web.Member, h.credentialName),
 		web.Post("/users/profile", web.Member, h.updateProfile),
 		// the body holds one picture of at most 10 MB plus the multipart framing; a picture
 		// just over 10 MB still reaches the handler, which names the limit
@@ -95,6 +96,28 @@ func (h *Handler) scoreVisibility(c fiber.Ctx) error {
 		msg = MsgScoreHidden
 	}
 	return c.JSON(fiber.Map{"msg": msg, "hideScore": *b.Hidden})
+}
+
+// PUT /users/credential-name {nameInCredentials} -> {msg, nameInCredentials}: whether the
+// credentials signed from now on name the holder.
+func (h *Handler) credentialName(c fiber.Ctx) error {
+	var b struct {
+		On *bool `json:"nameInCredentials"`
+	}
+	if err := web.BindJSON(c, &b); err != nil {
+		return err
+	}
+	if b.On == nil {
+		return web.BadRequest(MsgNameChoiceMissing)
+	}
+	if err := h.svc.SetNameInCredentials(c.Context(), web.Viewer(c), *b.On); err != nil {
+		return err
+	}
+	msg := MsgNameOff
+	if *b.On {
+		msg = MsgNameOn
+	}
+	return c.JSON(fiber.Map{"msg": msg, "nameInCredentials": *b.On})
 }
 
 // POST /users/profile (name, email, position, linkedin, portfolio) -> {msg, user}

@@ -9,6 +9,7 @@ import (
 
 	"github.com/uptrace/bun"
 
+	"meritmark/app/audit"
 	"meritmark/app/events"
 	"meritmark/app/model"
 	"meritmark/app/storage"
@@ -57,6 +58,32 @@ func Earned(ctx context.Context, d bun.IDB, userID string, withRevoked bool) ([]
 		return nil, err
 	}
 	return PerBadge(rows, model.Now()), nil
+}
+
+// SetNameInCredentials records the holder's choice that the credentials signed from now on
+// name them (or not); credentials signed before keep what they say.
+func (s *Service) SetNameInCredentials(ctx context.Context, u *model.User, on bool) error {
+	return s.DB.RunInTx(ctx, nil, func(ctx context.Context, tx bun.Tx) error {
+		return SetNameInCredentialsTx(ctx, tx, u, on)
+	})
+}
+
+// SetNameInCredentialsTx is SetNameInCredentials inside tx (the award claim makes the
+// choice in the transaction that signs the badge), audited as user.credential_name.
+func SetNameInCredentialsTx(ctx context.Context, tx bun.IDB, u *model.User, on bool) error {
+	var was bool
+	if err := tx.NewSelect().Model((*model.User)(nil)).Column("name_in_credentials").Where("id = ?", u.ID).Scan(ctx, &was); err != nil {
+		return err
+	}
+	if was == on {
+		return nil
+	}
+	if _, err := tx.NewUpdate().Model((*model.User)(nil)).Set("name_in_credentials = ?", on).Where("id = ?", u.ID).Exec(ctx); err != nil {
+		return err
+	}
+	u.NameInCredentials = on
+	return audit.Write(ctx, tx, u, "user.credential_name", "user", u.ID,
+		map[string]bool{"nameInCredentials": was}, map[string]bool{"nameInCredentials": on})
 }
 
 // UpdateProfile validates and saves u's details and returns the stored user.
@@ -192,6 +219,10 @@ const (
 	MsgGrantNotFound = "Badge not found."
 	MsgScoreHidden   = "Your score is hidden on the public verification page. The signed credential still carries it."
 	MsgScoreShown    = "Your score is shown on the public verification page."
+	// the choice to be named in credentials (SetNameInCredentials)
+	MsgNameChoiceMissing = "Say whether your credentials name you (nameInCredentials: true or false)."
+	MsgNameOn            = "Credentials issued from now on show your name. Credentials issued before keep what they say."
+	MsgNameOff           = "Credentials issued from now on do not show your name. Credentials issued before keep what they say."
 )
 
 // SetScoreHidden records whether the public verify page of the user's grant grantID

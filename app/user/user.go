@@ -41,6 +41,8 @@ type JSON struct {
 	EmailVerified      bool `json:"emailVerified"`
 	TwoFactorEnabled   bool `json:"twoFactorEnabled"`
 	MustChangePassword bool `json:"mustChangePassword"`
+	// NameInCredentials: the holder's new credentials name them (PUT /users/credential-name)
+	NameInCredentials bool `json:"nameInCredentials"`
 }
 
 // GrantJSON is one badge grant of the user (spec section 3, "Badge grant").
@@ -168,7 +170,8 @@ func ToJSON(u *model.User, grants []GrantJSON) *JSON {
 	}
 	return &JSON{ID: u.ID, Name: u.Name, Email: u.Email, Role: u.Role, Position: u.Position, LinkedIn: u.LinkedIn,
 		Portfolio: u.Portfolio, ProfilePicURL: u.ProfilePicURL(), CreatedAt: u.CreatedAt.UTC(), BadgeGrants: grants,
-		EmailVerified: u.EmailVerified(), TwoFactorEnabled: u.TOTPEnabled(), MustChangePassword: u.MustChangePassword}
+		EmailVerified: u.EmailVerified(), TwoFactorEnabled: u.TOTPEnabled(), MustChangePassword: u.MustChangePassword,
+		NameInCredentials: u.NameInCredentials}
 }
 
 // Field limits.

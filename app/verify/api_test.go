@@ -425,13 +425,15 @@ func TestRevokeAndExpiryShowTheReasons(t *testing.T) {
 	path := "/admin/grants/" + g.ID
 
 	// validation
-	w.admin.Put(path+"/revoke", map[string]any{}).ExpectMsg(http.StatusBadRequest, grant.MsgReasonRequired)
-	w.admin.Put(path+"/revoke", map[string]any{"reason": "   "}).ExpectMsg(http.StatusBadRequest, grant.MsgReasonRequired)
-	w.admin.Put(path+"/revoke", map[string]any{"reason": strings.Repeat("x", 501)}).ExpectMsg(http.StatusBadRequest, grant.MsgReasonTooLong)
-	w.admin.Put("/admin/grants/"+model.NewID()+"/revoke", map[string]any{"reason": "x"}).ExpectMsg(http.StatusNotFound, grant.MsgGrantNotFound)
-	w.admin.Put("/admin/grants/nope/revoke", map[string]any{"reason": "x"}).ExpectMsg(http.StatusNotFound, grant.MsgGrantNotFound)
+	w.admin.Put(path+"/revoke", map[string]any{}).ExpectMsg(http.StatusBadRequest, grant.MsgCategoryInvalid)
+	w.admin.Put(path+"/revoke", map[string]any{"reason": "Submitted documents were not genuine."}).ExpectMsg(http.StatusBadRequest, grant.MsgCategoryInvalid)
+	w.admin.Put(path+"/revoke", map[string]any{"category": "holder lied", "reason": "x"}).ExpectMsg(http.StatusBadRequest, grant.MsgCategoryInvalid)
+	w.admin.Put(path+"/revoke", map[string]any{"category": "other", "reason": "   "}).ExpectMsg(http.StatusBadRequest, grant.MsgOtherNeedsDetail)
+	w.admin.Put(path+"/revoke", map[string]any{"category": "fraud", "reason": strings.Repeat("x", 501)}).ExpectMsg(http.StatusBadRequest, grant.MsgReasonTooLong)
+	w.admin.Put("/admin/grants/"+model.NewID()+"/revoke", map[string]any{"category": "fraud", "reason": "x"}).ExpectMsg(http.StatusNotFound, grant.MsgGrantNotFound)
+	w.admin.Put("/admin/grants/nope/revoke", map[string]any{"category": "fraud", "reason": "x"}).ExpectMsg(http.StatusNotFound, grant.MsgGrantNotFound)
 	_, member := w.e.Member("someone@example.com")
-	member.Put(path+"/revoke", map[string]any{"reason": "x"}).Expect(http.StatusForbidden)
+	member.Put(path+"/revoke", map[string]any{"category": "fraud", "reason": "x"}).Expect(http.StatusForbidden)
 	if r := w.reload(t, g.ID); r.RevokedAt != nil {
 		t.Fatal("a refused revoke changed the grant")
 	}
@@ -439,12 +441,12 @@ func TestRevokeAndExpiryShowTheReasons(t *testing.T) {
 	// warm the caches, then revoke: the next answer shows it at once
 	c.Get("/verify/badge/" + g.VerificationID).Expect(http.StatusOK)
 	c.Page("/verify/" + g.PublicVerificationID)
-	res := w.admin.Put(path+"/revoke", map[string]any{"reason": "  Submitted  documents were not genuine. "}).ExpectMsg(http.StatusOK, grant.MsgRevoked).Map()
+	res := w.admin.Put(path+"/revoke", map[string]any{"category": "fraud", "reason": "  Submitted  documents were not genuine. "}).ExpectMsg(http.StatusOK, grant.MsgRevoked).Map()
 	gr := res["grant"].(map[string]any)
 	apptest.Expect(t, "grant", gr,
-		apptest.Eq("gr[\"revocationReason\"]", gr["revocationReason"], "Submitted documents were not genuine."),
+		apptest.Eq("gr[\"revocationReason\"]", gr["revocationReason"], "Fraudulent or misrepresented evidence: Submitted documents were not genuine."),
 		apptest.True("gr[\"revokedAt\"] != nil", gr["revokedAt"] != nil))
-	w.admin.Put(path+"/revoke", map[string]any{"reason": "again"}).ExpectMsg(http.StatusConflict, grant.MsgAlreadyRevoked)
+	w.admin.Put(path+"/revoke", map[string]any{"category": "fraud", "reason": "again"}).ExpectMsg(http.StatusConflict, grant.MsgAlreadyRevoked)
 
 	var r result
 	c.Get("/verify/badge/" + g.VerificationID).Expect(http.StatusOK).JSON(&r)
@@ -453,13 +455,18 @@ func TestRevokeAndExpiryShowTheReasons(t *testing.T) {
 		apptest.Eq("r.Status", r.Status, "revoked"),
 		apptest.True("!r.Checks.NotRevoked", !r.Checks.NotRevoked),
 		apptest.True("r.Checks.Signature", r.Checks.Signature),
-		apptest.Eq("r.RevocationReason", r.RevocationReason, "Submitted documents were not genuine."),
-		apptest.Eq("r.Reason", r.Reason, "This badge was revoked on "+time.Now().UTC().Format("Jan 2, 2006")+". Reason: Submitted documents were not genuine."))
+		// the category's label only: the note stays with the administrators
+		apptest.Eq("r.RevocationReason", r.RevocationReason, "Fraudulent or misrepresented evidence"),
+		apptest.Eq("r.Reason", r.Reason, "This badge was revoked on "+time.Now().UTC().Format("Jan 2, 2006")+". Reason: Fraudulent or misrepresented evidence"))
+	if body := c.Get("/verify/badge/" + g.VerificationID).Expect(http.StatusOK).Body; bytes.Contains(body, []byte("genuine")) {
+		t.Fatalf("the verify API shows the administrator's note: %s", body)
+	}
 	_, props := c.Page("/verify/" + g.PublicVerificationID)
 	pr := props["page"].(map[string]any)["result"].(map[string]any)
 	apptest.Expect(t, "page after revoke", pr,
 		apptest.Eq("pr[\"isValid\"]", pr["isValid"], false),
-		apptest.Eq("pr[\"status\"]", pr["status"], "revoked"))
+		apptest.Eq("pr[\"status\"]", pr["status"], "revoked"),
+		apptest.Eq("pr[\"revocationReason\"]", pr["revocationReason"], "Fraudulent or misrepresented evidence"))
 	// the revocation list, the audit log, the holder told, the Hall of Fame
 	// the 1EdTech Revocation List: revokedCredential entries with revoked: true, no reason
 	listRes := c.Abs("GET", "/credentials/status", nil).Expect(http.StatusOK)
@@ -551,7 +558,9 @@ func TestRejectAfterApprovalRevokesAndReapproveRestores(t *testing.T) {
 	apptest.Expect(t, "after reject", r,
 		apptest.True("!r.IsValid", !r.IsValid),
 		apptest.Eq("r.Status", r.Status, "revoked"),
-		apptest.Eq("r.RevocationReason", r.RevocationReason, "Plagiarised proof"))
+		// the rejection's text is the applicant's, not the public's: no category, no reason
+		apptest.Eq("r.RevocationReason", r.RevocationReason, ""),
+		apptest.Eq("r.Reason", r.Reason, "This badge was revoked on "+time.Now().UTC().Format("Jan 2, 2006")+"."))
 	w.admin.Put("/admin/applications/"+*g.ApplicationID+"/approve", map[string]any{"restoreRevoked": true}).Expect(http.StatusOK)
 	time.Sleep(1100 * time.Millisecond)
 	c.Get("/verify/badge/" + g.VerificationID).Expect(http.StatusOK).JSON(&r)

@@ -27,7 +27,7 @@ func bulkWorld(t *testing.T) (*world, [3]*model.BadgeGrant) {
 	_, gs[0] = w.grant(t, "Val Id", email(1), w.badge)
 	_, gs[1] = w.grant(t, "Rev Oked", email(2), w.badge)
 	_, gs[2] = w.grant(t, "Ex Pired", email(3), w.badge)
-	w.admin.Put("/admin/grants/"+gs[1].ID+"/revoke", map[string]any{"reason": "Documents were not genuine."}).Expect(http.StatusOK)
+	w.admin.Put("/admin/grants/"+gs[1].ID+"/revoke", map[string]any{"category": "fraud", "reason": "Documents were not genuine."}).Expect(http.StatusOK)
 	w.backdate(t, gs[2].ID, 72*time.Hour)
 	w.admin.Put("/admin/grants/"+gs[2].ID+"/expiry", map[string]any{"expiresAt": time.Now().UTC().Add(-time.Hour).Format(time.RFC3339)}).Expect(http.StatusOK)
 	for i := range gs {
@@ -71,7 +71,7 @@ func TestBulkVerifyMixedList(t *testing.T) {
 		!v.Checks.NotExpired || v.VerifyURL != w.e.URL+"/verify/"+gs[0].PublicVerificationID || v.Input != gs[0].VerificationID {
 		t.Errorf("valid row %+v", v)
 	}
-	if r := res.Rows[1]; r.IsValid || r.Checks.NotRevoked || !strings.Contains(r.Reason, "Documents were not genuine.") {
+	if r := res.Rows[1]; r.IsValid || r.Checks.NotRevoked || !strings.HasSuffix(r.Reason, "Reason: Fraudulent or misrepresented evidence") {
 		t.Errorf("revoked row %+v", r)
 	}
 	if r := res.Rows[2]; r.IsValid || r.Checks.NotExpired || r.ExpiresAt == nil || !strings.HasPrefix(r.Reason, "This badge expired on ") {

@@ -81,7 +81,7 @@ func TestCommandLineVerifier(t *testing.T) {
 	}
 
 	// revoked: the online check reads the revocation list
-	w.admin.Put("/admin/grants/"+g.ID+"/revoke", map[string]any{"reason": "Issued in error"}).Expect(http.StatusOK)
+	w.admin.Put("/admin/grants/"+g.ID+"/revoke", map[string]any{"category": "issued_in_error", "reason": "Issued in error"}).Expect(http.StatusOK)
 	out, err = run(w.e.URL + "/credentials/" + g.PublicVerificationID + ".jwt")
 	// (the public list carries no reason: reasons are shown on our verify page only)
 	if err == nil || !strings.Contains(out, "[FAIL] revocation revoked") || strings.Contains(out, "Issued in error") || !strings.Contains(out, "NOT VALID") {

@@ -134,7 +134,7 @@ func TestExpiryReachesDownloadedCopies(t *testing.T) {
 	check("cleared", map[*model.BadgeGrant]bool{late: false})
 	// a revoke turns the revocation bit on; clearing or setting the expiry afterwards
 	// never turns it off
-	w.admin.Put("/admin/grants/"+untouched.ID+"/revoke", map[string]any{"reason": "Issued in error"}).Expect(http.StatusOK)
+	w.admin.Put("/admin/grants/"+untouched.ID+"/revoke", map[string]any{"category": "issued_in_error", "reason": "Issued in error"}).Expect(http.StatusOK)
 	check("revoked", map[*model.BadgeGrant]bool{untouched: false, late: false, ahead: false}, untouched)
 	w.admin.Put("/admin/grants/"+untouched.ID+"/expiry", map[string]any{"expiresAt": later.Format(time.RFC3339)}).ExpectMsg(http.StatusOK, grant.MsgExpirySet)
 	w.admin.Put("/admin/grants/"+untouched.ID+"/expiry", map[string]any{"expiresAt": nil}).ExpectMsg(http.StatusOK, grant.MsgExpiryCleared)

@@ -14,6 +14,7 @@ import (
 
 	"meritmark/app/badge"
 	"meritmark/app/credential"
+	"meritmark/app/grant"
 	"meritmark/app/mail"
 	"meritmark/app/model"
 	"meritmark/app/pagecache"
@@ -67,29 +68,29 @@ type record struct {
 	StatusIndex          int       `bun:"status_index"`
 	GrantedAt            time.Time `bun:"granted_at"`
 	// walletCopyIndex is the status index of the wallet copy a file is (0: not a copy)
-	walletCopyIndex  int        `bun:"-"`
-	ExpiresAt        *time.Time `bun:"expires_at"`
-	RevokedAt        *time.Time `bun:"revoked_at"`
-	RevocationReason string     `bun:"revocation_reason"`
-	CredentialJWT    string     `bun:"credential_jwt"`
-	CredentialOrigin string     `bun:"credential_origin"`
-	CredentialLD     string     `bun:"credential_ld"`
-	UserName         string     `bun:"user_name"`
-	UserEmail        string     `bun:"user_email"`
-	ProfilePicKey    string     `bun:"profile_pic_key"`
-	UserDeletedAt    *time.Time `bun:"user_deleted_at"`
-	BadgeName        string     `bun:"badge_name"`
-	BadgeDescription string     `bun:"badge_description"`
-	BadgeCategory    string     `bun:"badge_category"`
-	BadgeType        string     `bun:"badge_type"`
-	BadgeLevel       string     `bun:"badge_level"`
-	BadgeIcon        string     `bun:"badge_icon"`
-	BadgeColor       string     `bun:"badge_color"`
-	HideScore        bool       `bun:"hide_score"`
+	walletCopyIndex    int        `bun:"-"`
+	ExpiresAt          *time.Time `bun:"expires_at"`
+	RevokedAt          *time.Time `bun:"revoked_at"`
+	RevocationCategory string     `bun:"revocation_category"`
+	CredentialJWT      string     `bun:"credential_jwt"`
+	CredentialOrigin   string     `bun:"credential_origin"`
+	CredentialLD       string     `bun:"credential_ld"`
+	UserName           string     `bun:"user_name"`
+	UserEmail          string     `bun:"user_email"`
+	ProfilePicKey      string     `bun:"profile_pic_key"`
+	UserDeletedAt      *time.Time `bun:"user_deleted_at"`
+	BadgeName          string     `bun:"badge_name"`
+	BadgeDescription   string     `bun:"badge_description"`
+	BadgeCategory      string     `bun:"badge_category"`
+	BadgeType          string     `bun:"badge_type"`
+	BadgeLevel         string     `bun:"badge_level"`
+	BadgeIcon          string     `bun:"badge_icon"`
+	BadgeColor         string     `bun:"badge_color"`
+	HideScore          bool       `bun:"hide_score"`
 }
 
 const recordSelect = `SELECT g.id AS grant_id, g.user_id, g.badge_id, g.verification_id, g.public_verification_id,
-	g.status_index, g.granted_at, g.expires_at, g.revoked_at, g.revocation_reason, g.credential_jwt, g.credential_origin, COALESCE(gc.credential_ld, '') AS credential_ld, g.hide_score,
+	g.status_index, g.granted_at, g.expires_at, g.revoked_at, g.revocation_category, g.credential_jwt, g.credential_origin, COALESCE(gc.credential_ld, '') AS credential_ld, g.hide_score,
 	u.name AS user_name, u.email AS user_email, u.profile_pic_key, u.deleted_at AS user_deleted_at,
 	b.name AS badge_name, b.description AS badge_description, b.category AS badge_category, b.type AS badge_type,
 	b.level AS badge_level, b.icon AS badge_icon, b.color AS badge_color
@@ -129,8 +130,10 @@ func (r *record) statusAt(now time.Time) string {
 	return StatusValid
 }
 
-func (r *record) fingerprint(now time.Time) string {
+func (r *record) fingerprint(now time.Time, retiredKeys string) string {
 	h := sha256.New()
+	h.Write([]byte(retiredKeys))
+	h.Write([]byte{0})
 	ts := func(t *time.Time) string {
 		if t == nil {
 			return "-"
@@ -138,7 +141,7 @@ func (r *record) fingerprint(now time.Time) string {
 		return t.UTC().Format(time.RFC3339Nano)
 	}
 	for _, f := range []string{r.GrantID, r.VerificationID, r.PublicVerificationID, fmt.Sprint(r.StatusIndex),
-		r.GrantedAt.UTC().Format(time.RFC3339Nano), ts(r.ExpiresAt), ts(r.RevokedAt), r.RevocationReason, r.CredentialJWT,
+		r.GrantedAt.UTC().Format(time.RFC3339Nano), ts(r.ExpiresAt), ts(r.RevokedAt), r.RevocationCategory, r.CredentialJWT,
 		r.CredentialOrigin, r.CredentialLD, r.UserName, r.UserEmail, r.ProfilePicKey, ts(r.UserDeletedAt), r.BadgeName, r.BadgeDescription, r.BadgeCategory,
 		r.BadgeType, r.BadgeLevel, r.BadgeIcon, r.BadgeColor, r.statusAt(now)} {
 		h.Write([]byte(f))
@@ -205,11 +208,15 @@ func (s *Service) compute(ctx context.Context, r *record, now time.Time) Result 
 		if v != nil && v.Key != nil {
 			res.Checks.IssuerKey = v.Key.KID
 		}
+		var retired *credential.KeyRetiredError
+		res.Checks.KeyRetired = errors.As(err, &retired)
 		res.Checks.Signature = err == nil && matches(v, r, origin)
 		// the JSON-LD form, when the grant has one: its Data Integrity proof by our did:web
 		// and the same credential id
 		if res.Checks.Signature && r.CredentialLD != "" {
 			_, err := s.Issuer.VerifyLD(ctx, origin, []byte(r.CredentialLD))
+			var retired *credential.KeyRetiredError
+			res.Checks.KeyRetired = errors.As(err, &retired)
 			var doc struct {
 				ID string `json:"id"`
 			}
@@ -232,10 +239,15 @@ func settle(res *Result, r *record, now time.Time) {
 	res.Reason, res.RevocationReason = "", ""
 	switch {
 	case !res.Checks.NotRevoked:
-		res.Reason = RevokedReason(*r.RevokedAt, r.RevocationReason)
-		res.RevocationReason = r.RevocationReason
+		// the category's label only: the administrator's note stays in the audit log
+		label := grant.CategoryLabel(r.RevocationCategory)
+		res.Reason = RevokedReason(*r.RevokedAt, label)
+		res.RevocationReason = label
 	case !res.Checks.NotExpired:
 		res.Reason = ExpiredReason(*r.ExpiresAt)
+	case !res.Checks.Signature && res.Checks.KeyRetired:
+		res.Status = StatusInvalid
+		res.Reason = MsgKeyRetired
 	case !res.Checks.Signature:
 		res.Status = StatusInvalid
 		res.Reason = MsgSignatureFailed
@@ -325,7 +337,12 @@ func (s *Service) Lookup(ctx context.Context, kind, id, ip, requestOrigin string
 			return nil, nil, err
 		}
 	}
-	fp := r.fingerprint(now)
+	// a key retired since (on any instance: read again when the page cache saw a change)
+	maxAge := credential.RefreshEvery
+	if versioned && (e == nil || s.cache.checkedAt(e) != ver) {
+		maxAge = 0
+	}
+	fp := r.fingerprint(now, s.Issuer.RetiredStamp(ctx, maxAge))
 	if e != nil && e.fingerprint == fp {
 		s.cache.touch(e, now, ver)
 		return s.answer(e, id), e, nil

@@ -172,7 +172,7 @@ func TestJSONLDCredentialDIDAndBitstringList(t *testing.T) {
 	if credential.BitSet(readList(), g.StatusIndex) {
 		t.Fatal("bit set before the revoke")
 	}
-	w.admin.Put("/admin/grants/"+g.ID+"/revoke", map[string]any{"reason": "Issued in error"}).Expect(http.StatusOK)
+	w.admin.Put("/admin/grants/"+g.ID+"/revoke", map[string]any{"category": "issued_in_error", "reason": "Issued in error"}).Expect(http.StatusOK)
 	list := readList()
 	if !credential.BitSet(list, g.StatusIndex) {
 		t.Fatal("revoked credential's bit is not set")

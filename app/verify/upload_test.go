@@ -200,7 +200,7 @@ func TestVerifyAFile(t *testing.T) {
 		apptest.Eq("r.Reason", r.Reason, verify.MsgNotVerified+" No badge issued by Meritmark has this credential's id."))
 
 	// revoked, then expired: a copy downloaded before is judged by today's records
-	w.admin.Put("/admin/grants/"+g.ID+"/revoke", map[string]any{"reason": "Issued in error"}).Expect(http.StatusOK)
+	w.admin.Put("/admin/grants/"+g.ID+"/revoke", map[string]any{"category": "issued_in_error", "reason": "Issued in error"}).Expect(http.StatusOK)
 	upload(c, "badge.png", "image/png", pngBody).Expect(http.StatusOK).JSON(&r)
 	apptest.Expect(t, "revoked", r,
 		apptest.True("!r.IsValid", !r.IsValid),

@@ -143,6 +143,8 @@ type Checks struct {
 	IssuerKey  string `json:"issuerKey"`  // the kid of the key that signed it (in our JWKS)
 	NotRevoked bool   `json:"notRevoked"` // not in the revocation list
 	NotExpired bool   `json:"notExpired"` // validUntil not passed (or none)
+	// KeyRetired: the key that signed it was retired (`meritmark rotate-key --retire`)
+	KeyRetired bool `json:"keyRetired,omitempty"`
 	// IssuerTrusted: the credential's id, issuer and key are Meritmark's (always so for an
 	// id looked up in our records; a file may name another issuer)
 	IssuerTrusted bool `json:"issuerTrusted"`
@@ -219,6 +221,7 @@ const (
 	MsgNotVerified     = "This badge could not be verified."
 	MsgRateLimited     = "Too many verification attempts from your network. Please wait a minute and try again."
 	MsgSignatureFailed = "The credential's signature could not be verified against the issuer's keys."
+	MsgKeyRetired      = "The key that signed this credential has been retired by the issuer (it may have been compromised), so this credential no longer verifies."
 )
 
 // day formats a date as the pages do ("Nov 22, 2026").

@@ -320,21 +320,26 @@ test('the admin sets an expiry and revokes the grant from User Management; the v
   const cleared = await (await ctx.request.get(`${server.url}/credentials/${g.publicVerificationId}.json`)).json();
   assert.equal(cleared.validUntil, undefined);
 
-  // Revoke: the reason is required
+  // Revoke: a category is required (Other needs a note); the note stays private
   await item.getByRole('button', { name: `Revoke ${BADGE}` }).click();
   dialog = page.getByTestId('revoke-dialog');
   await dialog.getByText(`${BADGE} held by ${APPLICANT.name}.`, { exact: false }).waitFor();
   const confirm = dialog.getByRole('button', { name: 'Revoke badge' });
-  assert.ok(await confirm.isDisabled(), 'no reason, no revoke');
-  await dialog.getByLabel('Reason').fill('   ');
-  assert.ok(await confirm.isDisabled(), 'a blank reason is no reason');
-  await dialog.getByLabel('Reason').fill('The linked repository  belongs to someone else.');
+  assert.ok(await confirm.isDisabled(), 'no category, no revoke');
+  const cats = await dialog.getByLabel('Category').locator('option:not([disabled])').allInnerTexts();
+  assert.deepEqual(cats, ['Issued in error', 'Policy violation or misconduct', 'Fraudulent or misrepresented evidence', 'Superseded by a newer credential', 'Other']);
+  await dialog.getByLabel('Category').selectOption('other');
+  await dialog.getByLabel('Note').fill('   ');
+  assert.ok(await confirm.isDisabled(), 'Other with a blank note is no reason');
+  await dialog.getByLabel('Category').selectOption('fraud');
+  assert.ok(await confirm.isEnabled(), 'a category is enough');
+  await dialog.getByLabel('Note (optional)').fill('The linked repository  belongs to someone else.');
   await view(page, 'admin-revoke-dialog-1280');
   await confirm.click();
   await toastLi('Badge revoked.').waitFor();
   await dialog.waitFor({ state: 'detached' });
   await item.getByTestId('grant-revoked').waitFor();
-  assert.match(await item.getByTestId('grant-revoked').innerText(), /^Revoked on [A-Z][a-z]{2} \d{1,2}, \d{4}: The linked repository belongs to someone else\.$/);
+  assert.match(await item.getByTestId('grant-revoked').innerText(), /^Revoked on [A-Z][a-z]{2} \d{1,2}, \d{4}: Fraudulent or misrepresented evidence: The linked repository belongs to someone else\.$/);
   assert.equal(await item.getAttribute('data-state'), 'revoked');
   assert.equal(await item.getByRole('button', { name: `Revoke ${BADGE}` }).count(), 0, 'no actions on a revoked grant');
   await page.getByTestId('user-stats').getByText('Total badges earned').waitFor();
@@ -355,16 +360,17 @@ test('the admin sets an expiry and revokes the grant from User Management; the v
   g = (await (await ctx.request.get(`${server.url}${API}/admin/users?search=${encodeURIComponent(APPLICANT.email)}`)).json()).users[0].badgeGrants[0];
   assert.equal(g._id, grantId);
   assert.ok(g.revokedAt);
-  assert.equal(g.revocationReason, 'The linked repository belongs to someone else.');
+  assert.equal(g.revocationReason, 'Fraudulent or misrepresented evidence: The linked repository belongs to someone else.');
   assert.deepEqual(errors.filter((e) => !/status of 400/.test(e)), []);
   await page.close();
 
-  // a visitor opening the shared link sees the badge revoked, and why
+  // a visitor opening the shared link sees the badge revoked, and the category only
   await ctx.clearCookies();
   const v = await ctx.newPage();
   await v.goto(`${server.url}/verify/${g.publicVerificationId}`);
   await v.locator('[data-testid="verify-result"][data-state="revoked"]').waitFor();
-  assert.match(await v.getByTestId('verify-reason').innerText(), /Reason: The linked repository belongs to someone else\.$/);
+  assert.match(await v.getByTestId('verify-reason').innerText(), /Reason: Fraudulent or misrepresented evidence$/);
+  assert.doesNotMatch(await v.locator('body').innerText(), /linked repository/, 'the note never reaches the verify page');
   await shot(v, 'admin-revoked-verify-1280');
   await v.close();
 });

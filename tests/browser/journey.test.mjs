@@ -213,7 +213,7 @@ test('admin: revoked badge shown on the card, restored only after a confirmation
   // the member's Team Leadership grant, revoked in User Management
   const apps = await admin.call('GET', '/admin/applications?status=approved&search=' + encodeURIComponent(member.email));
   const app = apps.body.applications.find((a) => a.badge.name === 'Team Leadership');
-  let r = await admin.call('PUT', `/admin/grants/${app.grant._id}/revoke`, { reason: 'Reference letter was forged.' });
+  let r = await admin.call('PUT', `/admin/grants/${app.grant._id}/revoke`, { category: 'fraud', reason: 'Reference letter was forged.' });
   assert.equal(r.status, 200, JSON.stringify(r.body));
 
   // the browser becomes the admin

@@ -204,7 +204,7 @@ test('with JavaScript off: ?id= and the form are answered by the server', async 
 test('a revoked badge shows why', async () => {
   const g = grants.find((x) => x.person === 'Katherine Johnson');
   await signIn(browser.context, ADMIN_EMAIL, ADMIN_PASSWORD);
-  const r = await post(browser.context, `/admin/grants/${g._id}/revoke`, { reason: 'The submitted proof belonged to someone else.' }, 'put');
+  const r = await post(browser.context, `/admin/grants/${g._id}/revoke`, { category: 'fraud', reason: 'The submitted proof belonged to someone else.' }, 'put');
   assert.equal(r.status, 200, JSON.stringify(r.body));
   await browser.context.clearCookies();
   const page = await browser.context.newPage();
@@ -212,7 +212,7 @@ test('a revoked badge shows why', async () => {
   await page.goto(`${server.url}/verify/${g.publicVerificationId}`);
   await page.locator('[data-testid="verify-result"][data-state="revoked"]').waitFor();
   assert.ok(await page.getByRole('heading', { name: 'Badge Revoked' }).isVisible());
-  assert.match(await page.getByTestId('verify-reason').innerText(), /^This badge was revoked on .+\. Reason: The submitted proof belonged to someone else\.$/);
+  assert.match(await page.getByTestId('verify-reason').innerText(), /^This badge was revoked on .+\. Reason: Fraudulent or misrepresented evidence$/);
   assert.equal(await page.locator('[data-testid="verify-checks"] li[data-ok="false"]').count(), 1);
   assert.equal(await page.getByTestId('verify-downloads').count(), 0);
   await shot(page, 'verify-revoked-1280');

@@ -110,7 +110,7 @@ const suite = () => new DataIntegrityProof({ cryptosuite: eddsaRdfc2022CryptoSui
 /** A member earns the seeded proof badge through the real flow (sign up, confirm the
  * address, apply, pay with the seeded 100% coupon, the demo admin approves): its grant and
  * both credential forms as downloaded then. Leaves `api` signed in as the admin. */
-async function earn(name, type = 'proof') {
+async function earn(name, type = 'proof', named = false) {
   const list = await (await fetch(server.url + API + '/badges/with-ownership')).json();
   const badge = type === 'proof' ? list.badges.find((b) => b.type === 'proof') : list.badges.find((b) => b.name === 'React Developer');
   assert.ok(badge, `a seeded ${type} badge`);
@@ -121,6 +121,11 @@ async function earn(name, type = 'proof') {
   assert.equal(r.status, 201, JSON.stringify(r.body));
   // register does not sign in; a credential only ever names a confirmed address
   await confirmSignup(server, api, email, 'analytical-engine-1843');
+  if (named) {
+    // the holder chooses that their credentials name them (issue 36)
+    r = await call('put', '/users/credential-name', { nameInCredentials: true });
+    assert.equal(r.status, 200, JSON.stringify(r.body));
+  }
   let score = null;
   if (type === 'skill') {
     // the quiz: four of five right (80 %, pass mark 70 %)
@@ -163,7 +168,7 @@ async function earn(name, type = 'proof') {
 before(async () => {
   fetched = [];
   server = await startServer();
-  ({ grant, jwt, ld } = await earn('Ada Lovelace'));
+  ({ grant, jwt, ld } = await earn('Ada Lovelace', 'proof', true));
   skill = await earn('Katherine Johnson', 'skill');
 });
 
@@ -252,6 +257,9 @@ test('both forms validate against the official OB 3.0 JSON schema (Ajv2019)', as
   // its CredentialStatus, each form validates (every entry checked against it).
   const payload = jose.decodeJwt(jwt);
   for (const [name, doc] of [['JSON-LD', ld], ['VC-JWT payload', payload]]) {
+    // the holder chose to be named: an unhashed name IdentityObject beside the hashed address
+    assert.deepEqual(doc.credentialSubject.identifier.map((i) => [i.identityType, i.hashed]), [['emailAddress', true], ['name', false]], name);
+    assert.equal(doc.credentialSubject.identifier[1].identityHash, 'Ada Lovelace', name);
     assert.equal(validate(doc), false, `${name} validates with an array credentialStatus: the schema changed, revisit this test`);
     const elsewhere = validate.errors.filter((e) => !e.instancePath.startsWith('/credentialStatus'));
     assert.deepEqual(elsewhere, [], `${name}: ` + JSON.stringify(elsewhere, null, 1));
@@ -446,7 +454,7 @@ test('the status list says not revoked, then revoked once the admin revokes', as
   assert.equal(r.verified, true, String(r.error));
   const revocation = r.results.find((x) => x.credentialStatus.statusPurpose === 'revocation');
   assert.equal(revocation.status, false, 'revoked before the revoke');
-  const rv = await call('put', `/admin/grants/${grant._id}/revoke`, { reason: 'Issued in error' });
+  const rv = await call('put', `/admin/grants/${grant._id}/revoke`, { category: 'issued_in_error', reason: 'Issued in error' });
   assert.equal(rv.status, 200, JSON.stringify(rv.body));
   r = await status();
   assert.equal(r.verified, true, String(r.error));

@@ -252,7 +252,7 @@ test('a DCC-library wallet completes the VC API exchange with DIDAuthentication'
 
 test('revoking the grant revokes every wallet copy', async () => {
   assert.ok(ldCopy, 'the OpenID4VCI test ran');
-  const r = await call(admin, 'put', `/admin/grants/${grant._id}/revoke`, { reason: 'issued in error' });
+  const r = await call(admin, 'put', `/admin/grants/${grant._id}/revoke`, { category: 'issued_in_error', reason: 'issued in error' });
   assert.equal(r.status, 200, JSON.stringify(r.body));
   const suite = new DataIntegrityProof({ cryptosuite: eddsaRdfc2022CryptoSuite });
   for (const credential of [ldCopy, jose.decodeJwt(jwtCopy)]) {

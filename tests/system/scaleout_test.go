@@ -320,7 +320,7 @@ func TestScaleOutJourneyAcrossTwoInstances(t *testing.T) {
 	if err := d.NewSelect().Table("badge_grants").Column("id").Where("application_id = ?", appID).Scan(ctx, &grantID); err != nil {
 		t.Fatal(err)
 	}
-	boss.on(A).Put("/admin/grants/"+grantID+"/revoke", map[string]string{"reason": "Issued in error"}).Expect(http.StatusOK)
+	boss.on(A).Put("/admin/grants/"+grantID+"/revoke", map[string]string{"category": "issued_in_error", "reason": "Issued in error"}).Expect(http.StatusOK)
 	revokedAt := time.Now()
 	var stale time.Duration // the latest start of a request B still answered "valid"
 	for {

@@ -38,6 +38,8 @@ export type ApiUser = {
   emailVerified?: boolean;
   twoFactorEnabled?: boolean;
   mustChangePassword?: boolean;
+  /** the holder's credentials signed from now on name them */
+  nameInCredentials?: boolean;
 };
 
 /** The client's user: `_id` mapped to `id` (spec section 3). */

@@ -25,6 +25,7 @@ import { ScoreVisibility } from '../components/ScoreVisibility';
 import { copyText, fromApi, type ApiUser, type EarnedBadge, type User } from '../components/account';
 import { Avatar } from '../components/avatar';
 import { ConnectedApps } from '../components/profile/ConnectedApps';
+import { CredentialName } from '../components/profile/CredentialName';
 import { DetailsForm } from '../components/profile/DetailsForm';
 import { LocalTime } from '../components/LocalTime';
 
@@ -217,6 +218,7 @@ export default function Profile({ user: initial, badges, origin, held, categorie
 
         <DetailsForm user={user} onSaved={updated} />
         <ConnectedApps />
+        <CredentialName name={user.name} on={!!user.nameInCredentials} onChange={(on) => setUser({ ...user, nameInCredentials: on })} />
       </div>
 
       {picUsed && (

@@ -14,6 +14,7 @@ export type ClaimAwardPageProps = {
   note: string;
   expiresAt: string | null;
   unconfirmed?: boolean;
+  nameInCredentials?: boolean;
 };
 
 /** /claim/{token}: a badge awarded directly to an e-mail address. */
@@ -64,7 +65,7 @@ export default function ClaimAwardPage(p: ClaimAwardPageProps) {
           )}
           {p.state === 'ready' && (
             <div className="mt-6 w-full">
-              <Island name="ClaimAward" component={ClaimAward} props={{ token: p.token, badgeName: p.badgeName }} />
+              <Island name="ClaimAward" component={ClaimAward} props={{ token: p.token, badgeName: p.badgeName, nameInCredentials: !!p.nameInCredentials }} />
             </div>
           )}
           {bad && (

@@ -227,7 +227,7 @@ export function Checks({ r }: { r: VerifyResult }) {
           ok={r.checks.signature}
           skipped={untrusted}
           label="Signature valid"
-          detail={untrusted ? 'Not checked: we use only our own published keys, never keys a file points to' : r.checks.signature ? 'The signature matches the Open Badges 3.0 credential' : 'The signature does not match'}
+          detail={untrusted ? 'Not checked: we use only our own published keys, never keys a file points to' : r.checks.signature ? 'The signature matches the Open Badges 3.0 credential' : r.checks.keyRetired ? 'Signed with a key the issuer has retired' : 'The signature does not match'}
         />
         <CheckRow
           ok={trusted}

@@ -12,7 +12,7 @@ export type VerifyResult = {
   expiresAt: string | null;
   revokedAt?: string | null;
   verificationId: string;
-  checks: { signature: boolean; issuerKey: string; notRevoked: boolean; notExpired: boolean; issuerTrusted?: boolean };
+  checks: { signature: boolean; issuerKey: string; notRevoked: boolean; notExpired: boolean; issuerTrusted?: boolean; keyRetired?: boolean };
   credential: {
     id: string; json: string; jwt: string; png: string; verifyUrl: string; issuer: string; jwks: string; statusList: string;
     linkedinAddUrl: string; linkedinShareUrl: string; twitterShareUrl: string;

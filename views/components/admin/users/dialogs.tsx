@@ -1,4 +1,4 @@
-// The users tab's dialogs: revoke a grant (with a reason), set a grant's expiry, edit a user.
+// The users tab's dialogs: revoke a grant (a category and a note), set a grant's expiry, edit a user.
 import { useState, type ChangeEvent, type FormEvent } from 'react';
 import Ban from 'lucide-react/icons/ban';
 import CalendarClock from 'lucide-react/icons/calendar-clock';
@@ -8,30 +8,36 @@ import { Dialog, DialogContent, DialogDescription, DialogFooter, DialogHeader, D
 import { api, errorMessage, ApiError } from '../../../lib/api';
 import { toast, toastError } from '../../../lib/toast';
 import { date } from '../../../lib/format';
-import { AdminUser, GrantAction, MAX_REVOKE_REASON } from './model';
+import { AdminUser, GrantAction, MAX_REVOKE_REASON, REVOCATION_CATEGORIES } from './model';
 
 /** Collapses runs of white space, as the server does before checking the reason. */
 export function squash(s: string): string {
   return s.split(/\s+/).filter(Boolean).join(' ');
 }
 
-/** Revoke: a required reason (shown on the verification page and sent to the holder). */
+/** Revoke: a category (all the public verification page shows) and a note (kept for the
+ * administrators and sent to the holder; required for Other). */
 export function RevokeDialog({ action, onClose, onDone }: { action: GrantAction | null; onClose: () => void; onDone: () => void }) {
+  const [category, setCategory] = useState('');
   const [reason, setReason] = useState('');
   const [busy, setBusy] = useState(false);
-  // a fresh reason for each grant opened
+  // a fresh category and note for each grant opened
   const [seen, setSeen] = useState(action);
   if (action !== seen) {
     setSeen(action);
-    if (action) setReason('');
+    if (action) {
+      setCategory('');
+      setReason('');
+    }
   }
   const clean = squash(reason);
+  const ready = category !== '' && (category !== 'other' || clean !== '');
   const submit = async (e: FormEvent) => {
     e.preventDefault();
-    if (!action || !clean || busy) return;
+    if (!action || !ready || busy) return;
     setBusy(true);
     try {
-      const res = await api<{ msg: string }>(`/admin/grants/${action.grant._id}/revoke`, { method: 'PUT', body: { reason: clean } });
+      const res = await api<{ msg: string }>(`/admin/grants/${action.grant._id}/revoke`, { method: 'PUT', body: { category, reason: clean } });
       toast({ title: res.msg, description: `${action.grant.badgeName} no longer verifies for ${action.user.name}.`, variant: 'success' });
       onDone();
     } catch (err) {
@@ -54,19 +60,42 @@ export function RevokeDialog({ action, onClose, onDone }: { action: GrantAction 
           </DialogHeader>
           <form className="grid gap-4" onSubmit={submit}>
             <div className="grid gap-2">
-              <Label htmlFor="revoke-reason">Reason</Label>
+              <Label htmlFor="revoke-category">Category</Label>
+              <select
+                id="revoke-category"
+                value={category}
+                onChange={(e) => setCategory(e.target.value)}
+                required
+                aria-describedby="revoke-category-hint"
+                className="h-10 rounded-md border border-input bg-background px-3 text-sm focus-visible:outline-none focus-visible:ring-2 focus-visible:ring-ring"
+              >
+                <option value="" disabled>
+                  Choose a category…
+                </option>
+                {REVOCATION_CATEGORIES.map((c) => (
+                  <option key={c.key} value={c.key}>
+                    {c.label}
+                  </option>
+                ))}
+              </select>
+              <p id="revoke-category-hint" className="text-xs text-muted-foreground">
+                The only reason the public verification page shows.
+              </p>
+            </div>
+            <div className="grid gap-2">
+              <Label htmlFor="revoke-reason">Note{category === 'other' ? '' : ' (optional)'}</Label>
               <Textarea
                 id="revoke-reason"
                 value={reason}
                 onChange={(e) => setReason(e.target.value)}
-                required
+                required={category === 'other'}
                 maxLength={MAX_REVOKE_REASON}
                 rows={4}
                 placeholder="e.g. The submitted proof belonged to someone else."
                 aria-describedby="revoke-reason-hint"
               />
               <p id="revoke-reason-hint" className="flex justify-between gap-4 text-xs text-muted-foreground">
-                <span>Shown on the verification page and in the e-mail to the holder.</span>
+                <span>Kept in the audit log and sent to the holder; never shown publicly.</span>
                 <span className="tabular-nums">
                   {clean.length}/{MAX_REVOKE_REASON}
                 </span>
@@ -76,7 +105,7 @@ export function RevokeDialog({ action, onClose, onDone }: { action: GrantAction 
               <Button variant="outline" onClick={onClose} disabled={busy}>
                 Cancel
               </Button>
-              <Button type="submit" variant="destructive" disabled={busy || !clean}>
+              <Button type="submit" variant="destructive" disabled={busy || !ready}>
                 {busy ? <Loader2 className="animate-spin" /> : <Ban />} Revoke badge
               </Button>
             </DialogFooter>

@@ -42,5 +42,15 @@ export const MAX_PICTURE = 10 * 1024 * 1024;
 /** The longest revocation reason the server keeps (app/verify MaxReason). */
 export const MAX_REVOKE_REASON = 500;
 
+/** The revocation categories (app/grant RevocationCategories, same keys and labels, in
+ * order): the public verification page shows the label only, never the note. */
+export const REVOCATION_CATEGORIES = [
+  { key: 'issued_in_error', label: 'Issued in error' },
+  { key: 'misconduct', label: 'Policy violation or misconduct' },
+  { key: 'fraud', label: 'Fraudulent or misrepresented evidence' },
+  { key: 'superseded', label: 'Superseded by a newer credential' },
+  { key: 'other', label: 'Other' },
+] as const;
+
 /** A grant action the admin has opened: the dialog it shows and whose grant. */
 export type GrantAction = { kind: 'revoke' | 'expiry'; user: AdminUser; grant: UserGrant };
