@@ -10,7 +10,10 @@ import { toast, toastError } from '../../lib/toast';
 export function CredentialName({ name, on: initial, onChange }: { name: string; on: boolean; onChange?: (on: boolean) => void }) {
   const [on, setOn] = useState(initial);
   const [busy, setBusy] = useState(false);
+  // the box follows the click at once and goes back if the server refuses (a controlled box
+  // that waited for the answer would spring back until then)
   const change = async (next: boolean) => {
+    setOn(next);
     setBusy(true);
     try {
       const r = await api<{ msg: string; nameInCredentials: boolean }>('/users/credential-name', { method: 'PUT', body: { nameInCredentials: next } });
@@ -18,6 +21,7 @@ export function CredentialName({ name, on: initial, onChange }: { name: string; 
       onChange?.(r.nameInCredentials);
       toast({ title: r.nameInCredentials ? 'Your name will be shown' : 'Your name will not be shown', description: r.msg, variant: 'success' });
     } catch (e) {
+      setOn(!next);
       toastError(errorMessage(e, 'Could not save the setting.'));
     } finally {
       setBusy(false);
