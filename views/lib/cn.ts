@@ -91,6 +91,7 @@ kw('text-alignment', 'text-left text-center text-right text-justify text-start t
 kw('text-wrap', 'text-wrap text-nowrap text-balance text-pretty');
 kw('font-family', 'font-sans font-serif font-mono');
 kw('border-style', 'border-solid border-dashed border-dotted border-double border-hidden border-none');
+kw('border-collapse', 'border-collapse border-separate');
 kw('outline-style', 'outline-none outline-hidden outline-solid outline-dashed outline-dotted outline-double');
 kw('shadow', 'shadow');
 kw('ring-w', 'ring');
