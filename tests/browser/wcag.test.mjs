@@ -25,6 +25,7 @@ let server, browser;
 const badges = {};
 let memberId = '';
 let publicId = '';
+let angoffPath = ''; // a standard-setting rater's open link, made in before()
 const member = { name: 'Wren Wcag', email: `wcag-${Date.now()}@example.com`, password: 'wcag-password-1' };
 
 function routeTablePages() {
@@ -98,6 +99,11 @@ before(async () => {
   r = await call(`/admin/applications/${granted._id}/approve`, {}, 'put');
   assert.equal(r.status, 200, JSON.stringify(r.body));
   publicId = r.body.application.grant.publicVerificationId;
+  const quizzes = await (await browser.context.request.get(server.url + API + '/admin/quizzes')).json();
+  const sqlQuiz = quizzes.find((q) => q.badge._id === badges['SQL Data Analyst']);
+  r = await call(`/admin/quizzes/${sqlQuiz._id}/angoff`, { raters: [{ name: 'Rita Rater' }] });
+  assert.equal(r.status, 201, JSON.stringify(r.body));
+  angoffPath = new URL(r.body.links[0].url).pathname;
   await browser.context.clearCookies();
 });
 
@@ -128,6 +134,7 @@ const SAMPLES = () => ({
   '/verify-badge': ['/verify-badge'], '/verify/:verificationId': ['/verify/' + publicId],
   '/claim/:token': ['/claim/not-a-real-token'], '/hall-of-fame': ['/hall-of-fame'],
   '/oauth/authorize': ['/oauth/authorize?response_type=code&client_id=none'],
+  '/angoff/:token': [angoffPath, '/angoff/not-a-real-token'],
 });
 
 /** Visits each path at 320x640 and reports what overflows. */
@@ -431,7 +438,8 @@ test('admin: red pills reach 4.5:1 in both themes (rejected applications, revoke
       await page.goto(server.url + '/admin');
       await hydrated(page, 'AdminDashboard');
       await page.getByTestId('tab-rejected').click();
-      await page.getByTestId('application-card').first().waitFor();
+      // the table on a wide screen, the cards on a phone: whichever shows
+      await page.locator('#applications-panel [data-application-id]:visible').first().waitFor();
       await settled(page);
       // every red text of the tab: its colour against what is painted behind it
       const reds = await page.evaluate(() => {
