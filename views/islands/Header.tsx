@@ -102,7 +102,7 @@ async function logout() {
 function Avatar({ name, url, className }: { name: string; url: string; className?: string }) {
   if (url) return <img src={url} alt="" className={cn('rounded-full object-cover', className)} />;
   return (
-    <span className={cn('flex items-center justify-center rounded-full bg-primary/15 text-xs font-semibold text-primary', className)} data-testid="header-initials">
+    <span className={cn('flex items-center justify-center rounded-full bg-primary text-xs font-semibold text-primary-foreground', className)} data-testid="header-initials">
       {initials(name)}
     </span>
   );
