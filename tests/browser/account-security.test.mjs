@@ -142,7 +142,7 @@ test("the seeded admin's first sign-in: a new password, then two-step sign-in", 
   // a replayed code is refused
   await page.fill('#login-code', totp(secret, step));
   await page.click('[data-testid="mfa-submit"]');
-  await page.locator('#toaster li').filter({ hasText: 'each works once' }).first().waitFor();
+  await page.locator('#toaster [role="status"]').filter({ hasText: 'each works once' }).first().waitFor();
   await page.fill('#login-code', totp(secret, step + 1));
   await Promise.all([page.waitForURL(server.url + '/admin'), page.click('[data-testid="mfa-submit"]')]);
   await hydrated(page, 'AdminDashboard');

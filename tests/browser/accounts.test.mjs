@@ -25,13 +25,13 @@ const NEW_PASSWORD = 'brand-new-password-456';
 
 /** The visible toast's text. */
 async function toastText(page) {
-  const t = page.locator('#toaster li[role="status"]').first();
+  const t = page.locator('#toaster [role="status"]').first();
   await t.waitFor({ timeout: 10000 });
   return (await t.innerText()).replace(/\s+/g, ' ').trim();
 }
 
 async function waitToast(page, title, description) {
-  const t = page.locator('#toaster li[role="status"]').filter({ hasText: title }).first();
+  const t = page.locator('#toaster [role="status"]').filter({ hasText: title }).first();
   await t.waitFor({ timeout: 10000 });
   const text = (await t.innerText()).replace(/\s+/g, ' ');
   if (description) assert.ok(text.includes(description), `toast "${text}" lacks "${description}"`);

@@ -240,7 +240,7 @@ test('a proof badge by drag and drop; the server refusal shows as Submission Fai
   await shot(page, 'application-proof-dropped-1280');
 
   await page.getByTestId('submit-application').click();
-  const toast = page.locator('li[role="status"][data-variant="destructive"]');
+  const toast = page.locator('[role="status"][data-variant="destructive"]');
   await toast.getByText('Submission Failed').waitFor();
   assert.match(await toast.innerText(), /"maintainer\.docx" is not a real DOCX file: its content does not match its extension\./);
   assert.equal(await rows(page).nth(1).getAttribute('data-error'), 'true');
