@@ -5,7 +5,9 @@ import fs from 'node:fs';
 import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
+import { createRequire } from 'node:module';
 import { chromium } from 'playwright-core';
+import AxeBuilder from '@axe-core/playwright';
 import { startSMTP } from './smtp.mjs';
 
 const root = path.resolve(path.dirname(new URL(import.meta.url).pathname), '..', '..');
@@ -128,6 +130,24 @@ export async function settled(page) {
     const finite = document.getAnimations().filter((a) => a.effect?.getComputedTiming().endTime !== Infinity);
     await Promise.race([Promise.all(finite.map((a) => a.finished.catch(() => {}))), new Promise((r) => setTimeout(r, 3000))]);
   });
+}
+
+export const AXE_TAGS = ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'wcag22aa'];
+const axeSource = fs.readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
+
+/**
+ * Fails unless axe finds nothing on the page as it stands, in the light theme and then the
+ * dark one (the class the theme script sets; transitions settled first); back to light.
+ */
+export async function axeBothThemes(page, what) {
+  for (const theme of ['light', 'dark']) {
+    await page.evaluate((t) => document.documentElement.classList.toggle('dark', t === 'dark'), theme);
+    await settled(page);
+    const res = await new AxeBuilder({ page, axeSource }).withTags(AXE_TAGS).analyze();
+    const found = res.violations.map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join(' | ')}`);
+    if (found.length) throw new Error(`axe on ${what} (${theme}):\n${found.join('\n')}`);
+  }
+  await page.evaluate(() => document.documentElement.classList.remove('dark'));
 }
 
 export async function shot(page, name) {

@@ -16,15 +16,9 @@
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import crypto from 'node:crypto';
-import fs from 'node:fs';
-import { createRequire } from 'node:module';
 import { request } from 'playwright-core';
-import AxeBuilder from '@axe-core/playwright';
-import { startServer, launch, hydrated, wake, settled, shot, confirmSignup, confirmationToken, mailBody, seededBadges, badgeIdOf, ADMIN_EMAIL, ADMIN_PASSWORD } from './harness.mjs';
+import { startServer, launch, hydrated, wake, shot, confirmSignup, confirmationToken, mailBody, seededBadges, badgeIdOf, ADMIN_EMAIL, ADMIN_PASSWORD, axeBothThemes } from './harness.mjs';
 
-const require = createRequire(import.meta.url);
-const axeSource = fs.readFileSync(require.resolve('axe-core/axe.min.js'), 'utf8');
-const TAGS = ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'wcag22aa'];
 const API = '/backend/api/v1';
 const PDF = Buffer.from('%PDF-1.7\n1 0 obj\n<<>>\nendobj\ntrailer\n<<>>\n%%EOF\n');
 const WIDTHS = [[1280, 900], [390, 844]];
@@ -95,15 +89,8 @@ function watch(page) {
   return errors;
 }
 
-async function axe(page, what) {
-  for (const theme of ['light', 'dark']) {
-    await page.evaluate((t) => document.documentElement.classList.toggle('dark', t === 'dark'), theme);
-    await settled(page);
-    const res = await new AxeBuilder({ page, axeSource }).withTags(TAGS).analyze();
-    assert.deepEqual(res.violations.map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join(' | ')}`), [], `axe on ${what} (${theme})`);
-  }
-  await page.evaluate(() => document.documentElement.classList.remove('dark'));
-}
+/** axe in both themes (harness.mjs). */
+const axe = axeBothThemes;
 
 async function newPage(w, h) {
   const page = await browser.context.newPage();

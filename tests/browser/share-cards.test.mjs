@@ -9,13 +9,8 @@
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
-import { createRequire } from 'node:module';
-import AxeBuilder from '@axe-core/playwright';
-import { startServer, launch, hydrated, settled, shot, watchErrors, ADMIN_EMAIL, ADMIN_PASSWORD, confirmSignup, seededBadges, badgeIdOf } from './harness.mjs';
+import { startServer, launch, hydrated, shot, watchErrors, ADMIN_EMAIL, ADMIN_PASSWORD, confirmSignup, seededBadges, badgeIdOf, axeBothThemes } from './harness.mjs';
 
-const require = createRequire(import.meta.url);
-const axeSource = fs.readFileSync(require.resolve('axe-core/axe.min.js'), 'utf8');
-const TAGS = ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'wcag22aa'];
 const API = '/backend/api/v1';
 const PDF = Buffer.from('%PDF-1.7\n1 0 obj\n<<>>\nendobj\ntrailer\n<<>>\n%%EOF\n');
 const PHOTO = fs.readFileSync(new URL('../../static/images/og-card.png', import.meta.url));
@@ -81,15 +76,8 @@ after(async () => {
   await server?.stop();
 });
 
-async function axe(page, what) {
-  for (const theme of ['light', 'dark']) {
-    await page.evaluate((t) => document.documentElement.classList.toggle('dark', t === 'dark'), theme);
-    await settled(page);
-    const res = await new AxeBuilder({ page, axeSource }).withTags(TAGS).analyze();
-    assert.deepEqual(res.violations.map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join(' | ')}`), [], `axe on ${what} (${theme})`);
-  }
-  await page.evaluate(() => document.documentElement.classList.remove('dark'));
-}
+/** axe in both themes (harness.mjs). */
+const axe = axeBothThemes;
 
 /** The page's share card as an unfurler reads it: og:image (checked against twitter:image,
  * og:image:width/height and alt), fetched; returns { url, png, cacheControl }. */
