@@ -84,6 +84,9 @@ func Open(ctx context.Context, d *bun.DB, o Options) (*Issuer, error) {
 	if _, err := iss.PublishedKeys(ctx); err != nil { // learn the retired keys
 		return nil, err
 	}
+	// another instance starting beside this one may record its keys just after: the first
+	// unknown kid reads signing_keys again rather than waiting RefreshEvery
+	iss.refreshedAt = time.Time{}
 	return iss, nil
 }
 
