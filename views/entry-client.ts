@@ -5,8 +5,6 @@
 import islands from 'virtual:islands';
 import { subscribeSessionUser } from './lib/session-store';
 import { showNotice } from './lib/notice';
-import { localiseStatic, restoreUTC } from './lib/localtime';
-import { startMarquees } from './lib/marquee';
 
 type Mode = 'load' | 'interaction';
 
@@ -19,9 +17,10 @@ function hydrate(el: HTMLElement): Promise<void> {
     return Promise.resolve();
   }
   const props = JSON.parse(script.textContent || '{}');
-  return Promise.all([import('./lib/hydrate'), load()])
-    .then(([{ hydrateIsland }, mod]) => {
-      restoreUTC(el); // React hydrates the server's text; LocalTime switches it again
+  const times = el.querySelector('time[data-local]') ? import('./lib/localtime') : null;
+  return Promise.all([import('./lib/hydrate'), load(), times])
+    .then(([{ hydrateIsland }, mod, lt]) => {
+      lt?.restoreUTC(el); // React hydrates the server's text; LocalTime switches it again
       hydrateIsland(el, mod.default, props, name);
     })
     .catch((e) => console.error('island failed to load:', name, e));
@@ -82,6 +81,8 @@ for (const el of document.querySelectorAll<HTMLElement>('[data-island]')) {
 
 // a notice the previous page left (views/lib/notice.ts)
 showNotice();
-// times outside islands in the reader's zone (islands switch theirs after hydration)
-localiseStatic();
-startMarquees();
+// times outside islands in the reader's zone (islands switch theirs after hydration), and
+// the logo marquee's Pause button: each module is fetched only by a page that has one, so
+// the initial script every page loads stays a couple of kilobytes
+if (document.querySelector('time[data-local]')) void import('./lib/localtime').then((m) => m.localiseStatic());
+if (document.querySelector('[data-marquee]')) void import('./lib/marquee').then((m) => m.startMarquees());
