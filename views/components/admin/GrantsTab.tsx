@@ -9,9 +9,8 @@ import { Dialog, DialogContent, DialogHeader, DialogTitle } from '../dialog';
 import { api, errorMessage } from '../../lib/api';
 import { toastError } from '../../lib/toast';
 import { date, dateTime } from '../../lib/format';
-import { cn } from '../../lib/cn';
 import { SearchBox, type PageInfo } from './list';
-import { ExportLink, PageSizeSelect, SortHeader, TablePager, type SortState } from './table';
+import { ExportLink, FilterChips, PageSizeSelect, SortHeader, TablePager, type SortState } from './table';
 import { Detail } from './applications/parts';
 
 export type AdminGrant = {
@@ -99,25 +98,16 @@ export function GrantsTab({ refreshKey = 0 }: { refreshKey?: number }) {
           />
         </div>
         <div className="flex flex-wrap items-center justify-between gap-3">
-          <div role="group" aria-label="State" className="flex flex-wrap gap-2" data-testid="grant-filter">
-            {STATES.map(([value, label]) => (
-              <button
-                key={value}
-                type="button"
-                aria-pressed={status === value}
-                onClick={() => {
-                  setStatus(value);
-                  setPage(1);
-                }}
-                className={cn(
-                  'rounded-full border px-3 py-1 text-sm font-medium transition-colors focus-visible:outline-none focus-visible:ring-2 focus-visible:ring-ring',
-                  status === value ? 'border-primary bg-primary text-primary-foreground' : 'bg-background hover:bg-accent',
-                )}
-              >
-                {label}
-              </button>
-            ))}
-          </div>
+          <FilterChips
+            label="State"
+            testid="grant-filter"
+            options={STATES}
+            value={status}
+            onChange={(v) => {
+              setStatus(v);
+              setPage(1);
+            }}
+          />
           <ExportLink path="/admin/grants" params={{ status, search: query, sort }} />
         </div>
       </CardHeader>

@@ -9,9 +9,9 @@ import { EmptyState } from '../ui/empty-state';
 import { api, errorMessage } from '../../lib/api';
 import { toastError } from '../../lib/toast';
 import { capitalize, dateTime, money } from '../../lib/format';
-import { cn } from '../../lib/cn';
 import { Pager, SearchBox, type PageInfo } from './list';
 import { paymentTone, type AppPayment } from './applications/model';
+import { FilterChips } from './table';
 
 export type AdminPayment = AppPayment & {
   applicationId: string;
@@ -130,25 +130,16 @@ export function PaymentsTab({ refreshKey = 0 }: { refreshKey?: number }) {
             </Button>
           </div>
         </div>
-        <div role="group" aria-label="Payment status" className="flex flex-wrap gap-2" data-testid="payment-status-filter">
-          {STATUSES.map(([value, label]) => (
-            <button
-              key={value}
-              type="button"
-              aria-pressed={status === value}
-              onClick={() => {
-                setStatus(value);
-                setPage(1);
-              }}
-              className={cn(
-                'rounded-full border px-3 py-1 text-sm font-medium transition-colors focus-visible:outline-none focus-visible:ring-2 focus-visible:ring-ring',
-                status === value ? 'border-primary bg-primary text-primary-foreground' : 'bg-background hover:bg-accent',
-              )}
-            >
-              {label}
-            </button>
-          ))}
-        </div>
+        <FilterChips
+          label="Payment status"
+          testid="payment-status-filter"
+          options={STATUSES}
+          value={status}
+          onChange={(v) => {
+            setStatus(v);
+            setPage(1);
+          }}
+        />
       </CardHeader>
       <CardContent className="space-y-3" aria-busy={loading}>
         {loading && !list ? (

@@ -10,6 +10,7 @@ import ChevronRight from 'lucide-react/icons/chevron-right';
 import Download from 'lucide-react/icons/download';
 import { Button } from '../ui';
 import { API_BASE } from '../../lib/api';
+import { cn } from '../../lib/cn';
 import type { PageInfo } from './list';
 
 export const PAGE_SIZES = [10, 25, 50, 100];
@@ -108,5 +109,33 @@ export function ExportLink({ path, params, label = 'Export CSV' }: { path: strin
     >
       <Download className="h-4 w-4" aria-hidden="true" /> {label}
     </a>
+  );
+}
+
+/** A row of toggle chips choosing one filter value (aria-pressed on the chosen one). */
+export function FilterChips({ label, options, value, onChange, testid }: {
+  label: string;
+  options: [string, ReactNode][];
+  value: string;
+  onChange: (v: string) => void;
+  testid?: string;
+}) {
+  return (
+    <div role="group" aria-label={label} className="flex flex-wrap gap-2" data-testid={testid}>
+      {options.map(([v, text]) => (
+        <button
+          key={v}
+          type="button"
+          aria-pressed={value === v}
+          onClick={() => onChange(v)}
+          className={cn(
+            'rounded-full border px-3 py-1 text-sm font-medium transition-colors focus-visible:outline-none focus-visible:ring-2 focus-visible:ring-ring',
+            value === v ? 'border-primary bg-primary text-primary-foreground' : 'bg-background hover:bg-accent',
+          )}
+        >
+          {text}
+        </button>
+      ))}
+    </div>
   );
 }
