@@ -240,7 +240,8 @@ const MsgRejectUndone = "Rejection undone"
 
 // UndoReject takes back a rejection from review while its mail still waits in the outbox:
 // the mail is withdrawn and the application returns to the status it had, unreviewed; the
-// undo is audited (application.reject_undo).
+// undo is audited (application.reject_undo) and recorded as application.reject_undone, so
+// that webhook receivers that heard the rejection hear it was taken back.
 func (s *Service) UndoReject(ctx context.Context, actor *model.User, id string) (*ReviewResult, error) {
 	var res ReviewResult
 	var app *model.Application
@@ -266,6 +267,11 @@ func (s *Service) UndoReject(ctx context.Context, actor *model.User, id string) 
 		a.ReviewedAt, a.ReviewedBy, a.UpdatedAt = nil, nil, model.Now()
 		a.UndoStatus, a.UndoMailID = "", ""
 		if _, err := tx.NewUpdate().Model(a).Column("status", "rejection_reason", "reviewed_at", "reviewed_by", "updated_at", "undo_status", "undo_mail_id").WherePK().Exec(ctx); err != nil {
+			return err
+		}
+		// webhook receivers heard application.rejected at once: they hear the undo too
+		if err := events.Record(ctx, tx, events.ApplicationRejectUndone, "application", a.ID, map[string]string{
+			"applicationId": a.ID, "badgeId": a.BadgeID, "userId": a.UserID, "status": a.Status}); err != nil {
 			return err
 		}
 		if err := audit.Write(ctx, tx, actor, "application.reject_undo", "application", a.ID, before, stateOf(a, nil)); err != nil {

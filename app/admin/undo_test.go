@@ -54,6 +54,13 @@ func TestUndoRejectWithdrawsTheWaitingMail(t *testing.T) {
 	if n := len(outboxTo(t, e, u.Email)); n != 0 {
 		t.Fatalf("the undone rejection's mail is still queued: %d", n)
 	}
+	var types []string
+	if err := e.DB.NewSelect().Table("domain_events").Column("type").Where("subject_id = ?", a.ID).OrderExpr("created_at, id").Scan(e.Ctx(), &types); err != nil {
+		t.Fatal(err)
+	}
+	if n := len(types); n < 2 || types[n-2] != "application.rejected" || types[n-1] != "application.reject_undone" {
+		t.Fatalf("the undo is an event webhook receivers hear: %v", types)
+	}
 	es := auditOf(t, e, a.ID)
 	if len(es) != 2 || es[0].Action != "application.reject" || es[1].Action != "application.reject_undo" {
 		t.Fatalf("audit: %+v", es)

@@ -31,16 +31,19 @@ const (
 	ApplicationSubmit   = "application.submitted"
 	ApplicationApproved = "application.approved"
 	ApplicationRejected = "application.rejected"
-	PaymentCaptured     = "payment.captured"
-	BadgeChanged        = "badge.changed"
-	QuizChanged         = "quiz.changed"
-	ProfileChanged      = "profile.changed"
-	AwardClaimed        = "award.claimed"
+	// ApplicationRejectUndone: an admin took back a rejection within its undo window; the
+	// application is in review again (a receiver of application.rejected undoes it)
+	ApplicationRejectUndone = "application.reject_undone"
+	PaymentCaptured         = "payment.captured"
+	BadgeChanged            = "badge.changed"
+	QuizChanged             = "quiz.changed"
+	ProfileChanged          = "profile.changed"
+	AwardClaimed            = "award.claimed"
 )
 
 // Types lists every event type (webhook endpoints choose among them).
 var Types = []string{GrantIssued, GrantRevoked, GrantExpiryChanged, GrantExpired, GrantDisplayChanged, ApplicationSubmit,
-	ApplicationApproved, ApplicationRejected, PaymentCaptured, BadgeChanged, QuizChanged, ProfileChanged, AwardClaimed}
+	ApplicationApproved, ApplicationRejected, ApplicationRejectUndone, PaymentCaptured, BadgeChanged, QuizChanged, ProfileChanged, AwardClaimed}
 
 // Known reports whether t is an event type.
 func Known(t string) bool {
