@@ -145,6 +145,9 @@ func (p *Pool) newWorker() (*worker, error) {
 	if v != nil {
 		v.Release()
 	}
+	// the promises the bundle settles as it loads (views/lib/deferred.tsx: the parts an
+	// island's browser code fetches apart, which the server must hold before a render)
+	ctx.PerformMicrotaskCheckpoint()
 	fn, err := globalFunc(ctx, "__mmRender")
 	if err == nil {
 		var islands *v8.Function

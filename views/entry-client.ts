@@ -73,6 +73,15 @@ function whenTouched(el: HTMLElement) {
   });
 }
 
+// the chunks of the islands hydrated at load, named by the server on this script's tag:
+// asked for at once, rather than each found in the one that imports it (app/web/page.go)
+for (const href of document.querySelector<HTMLScriptElement>('script[data-preload]')?.dataset.preload?.split(' ') || []) {
+  const link = document.createElement('link');
+  link.rel = 'modulepreload';
+  link.href = href;
+  document.head.append(link);
+}
+
 for (const el of document.querySelectorAll<HTMLElement>('[data-island]')) {
   const mode = (el.dataset.hydrate || 'load') as Mode;
   if (mode === 'interaction') whenTouched(el);

@@ -200,7 +200,7 @@ func TestJavaScriptBudgetForHeaderOnlyPages(t *testing.T) {
 		t.Fatal("no manifest")
 	}
 	body := get(t, e, "/about").Text()
-	scripts := regexp.MustCompile(`<(?:script[^>]*src|link rel="modulepreload" href)="([^"]+\.js)"`).FindAllStringSubmatch(body, -1)
+	scripts := loadScripts(body)
 	total, seen := 0, map[string]bool{}
 	for _, s := range scripts {
 		if seen[s[1]] {
@@ -241,7 +241,7 @@ func TestJavaScriptBudgetForTheCatalogue(t *testing.T) {
 	if props == nil || len(props[1]) > 200 || strings.Contains(props[1], "React Developer") {
 		t.Fatalf("catalogue island props: %v", props)
 	}
-	scripts := regexp.MustCompile(`<(?:script[^>]*src|link rel="modulepreload" href)="([^"]+\.js)"`).FindAllStringSubmatch(body, -1)
+	scripts := loadScripts(body)
 	total, seen := 0, map[string]bool{}
 	for _, s := range scripts {
 		if seen[s[1]] {
@@ -289,4 +289,16 @@ func TestAdminDashboardLoadsTabsOnDemand(t *testing.T) {
 		e.Client().Raw("GET", chunk, nil, nil).Expect(200)
 	}
 	t.Logf("dashboard at hydration: %d bytes gzipped", e.Deps.Site.Assets.Sizes["AdminDashboard"])
+}
+
+// loadScripts lists the scripts a page loads at once: its script elements and the chunks
+// named on the entry's data-preload (the islands hydrated at load, app/web/page.go).
+func loadScripts(body string) [][]string {
+	scripts := regexp.MustCompile(`<script[^>]*src="([^"]+\.js)"`).FindAllStringSubmatch(body, -1)
+	for _, m := range regexp.MustCompile(`data-preload="([^"]*)"`).FindAllStringSubmatch(body, -1) {
+		for _, f := range strings.Fields(m[1]) {
+			scripts = append(scripts, []string{"", f})
+		}
+	}
+	return scripts
 }

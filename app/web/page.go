@@ -249,9 +249,14 @@ func (s *Site) document(c fiber.Ctx, body string, islands []islandOut, meta Meta
 	if s.Assets.CSS != "" {
 		fmt.Fprintf(&b, `<link rel="stylesheet" href="%s">`, esc(s.Assets.CSS))
 	}
+	// The chunks of the islands hydrated at load are named on the entry's script tag
+	// (data-preload) and the entry asks for them all at once (views/entry-client.ts), instead
+	// of <link rel="modulepreload"> in the head: the parser's preloads are fetched at high
+	// priority before the first paint, which Lighthouse's simulated slow 4G counted as
+	// render-blocking (first paint 2.6 s against 1.1 s on a page without them).
+	var preload []string
 	if len(islands) > 0 && s.Assets.Entry != "" {
 		seen := map[string]bool{s.Assets.Entry: true}
-		fmt.Fprintf(&b, `<link rel="modulepreload" href="%s">`, esc(s.Assets.Entry))
 		for _, is := range islands {
 			if is.Lazy == 1 {
 				continue
@@ -259,7 +264,7 @@ func (s *Site) document(c fiber.Ctx, body string, islands []islandOut, meta Meta
 			for _, f := range s.Assets.Islands[is.Name] {
 				if !seen[f] {
 					seen[f] = true
-					fmt.Fprintf(&b, `<link rel="modulepreload" href="%s">`, esc(f))
+					preload = append(preload, f)
 				}
 			}
 		}
@@ -288,7 +293,11 @@ func (s *Site) document(c fiber.Ctx, body string, islands []islandOut, meta Meta
 		b.WriteString(`</script>`)
 	}
 	if len(islands) > 0 && s.Assets.Entry != "" {
-		fmt.Fprintf(&b, `<script type="module" src="%s"></script>`, esc(s.Assets.Entry))
+		if len(preload) > 0 {
+			fmt.Fprintf(&b, `<script type="module" src="%s" data-preload="%s"></script>`, esc(s.Assets.Entry), esc(strings.Join(preload, " ")))
+		} else {
+			fmt.Fprintf(&b, `<script type="module" src="%s"></script>`, esc(s.Assets.Entry))
+		}
 	}
 	b.WriteString(`</body></html>`)
 	return b.Bytes(), nil

@@ -55,6 +55,8 @@ before(async () => {
     userDataDir,
     chromeFlags: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
     logLevel: 'silent',
+    // Chromium can take over half a minute to open its port on a loaded machine
+    maxConnectionRetries: 240,
   });
 });
 

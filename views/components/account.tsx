@@ -1,7 +1,7 @@
 // Shared pieces of the account screens (login, signup, reset password, profiles): the
-// user's JSON shape, the avatar, the password field, the auth page frame, copy-to-clipboard.
+// password field, the auth page frame; the user's JSON shape and copy-to-clipboard are in
+// user.ts (re-exported here).
 import { useState, type InputHTMLAttributes, type ReactNode } from 'react';
-import type { Standing } from './GrantStanding';
 import Award from 'lucide-react/icons/award';
 import BadgeCheck from 'lucide-react/icons/badge-check';
 import Eye from 'lucide-react/icons/eye';
@@ -11,63 +11,7 @@ import ShieldCheck from 'lucide-react/icons/shield-check';
 import { cn } from '../lib/cn';
 import { Input } from './ui';
 
-/** A badge grant as the API answers it inside the user. */
-export type BadgeGrant = {
-  id: string;
-  badgeId: string;
-  badgeName: string;
-  badgeCategory: string;
-  grantedAt: string;
-  expiresAt: string | null;
-  verificationId: string;
-  publicVerificationId: string;
-};
-
-/** The user as the API answers it (`_id` on the wire). */
-export type ApiUser = {
-  _id: string;
-  name: string;
-  email: string;
-  role: 'user' | 'admin' | string;
-  position: string;
-  linkedin: string;
-  portfolio: string;
-  profilePicUrl: string;
-  createdAt: string;
-  badgeGrants: BadgeGrant[];
-  emailVerified?: boolean;
-  twoFactorEnabled?: boolean;
-  mustChangePassword?: boolean;
-  /** the holder's credentials signed from now on name them */
-  nameInCredentials?: boolean;
-};
-
-/** The client's user: `_id` mapped to `id` (spec section 3). */
-export type User = Omit<ApiUser, '_id'> & { id: string };
-
-export function fromApi(u: ApiUser): User {
-  const { _id, ...rest } = u;
-  return { ...rest, id: _id };
-}
-
-/** One earned badge (GET /users/badges). verificationId is the public id used in links. */
-export type EarnedBadge = {
-  id: string;
-  badgeId: string;
-  name: string;
-  category: string;
-  icon: string;
-  color: string;
-  earnedDate: string;
-  expiresAt: string | null;
-  verificationId: string;
-  standing?: Standing;
-  renewHref?: string;
-  /** The holder hides the score on the public verify page (the credential still carries it). */
-  hideScore?: boolean;
-  /** A skill badge: its credential carries the quiz score. */
-  scored?: boolean;
-};
+export { copyText, fromApi, type ApiUser, type BadgeGrant, type EarnedBadge, type User } from './user';
 
 /** A failed plain form post's message (rendered by the server, announced on load). */
 export function FormError({ message }: { message: string }) {
@@ -130,30 +74,4 @@ export function AuthFrame({ title, subtitle, children }: { title: string; subtit
       </div>
     </div>
   );
-}
-
-/** Copies text to the clipboard (with a fallback for non-secure contexts). */
-export async function copyText(text: string): Promise<boolean> {
-  try {
-    if (navigator.clipboard && window.isSecureContext) {
-      await navigator.clipboard.writeText(text);
-      return true;
-    }
-  } catch {
-    // fall through to the selection fallback
-  }
-  try {
-    const ta = document.createElement('textarea');
-    ta.value = text;
-    ta.setAttribute('readonly', '');
-    ta.style.position = 'fixed';
-    ta.style.opacity = '0';
-    document.body.appendChild(ta);
-    ta.select();
-    const ok = document.execCommand('copy');
-    ta.remove();
-    return ok;
-  } catch {
-    return false;
-  }
 }

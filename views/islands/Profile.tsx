@@ -22,14 +22,18 @@ import { AddToWallet } from '../components/wallet/AddToWallet';
 import { BadgeIcon } from '../components/badges';
 import { GrantStanding } from '../components/GrantStanding';
 import { ScoreVisibility } from '../components/ScoreVisibility';
-import { copyText, fromApi, type ApiUser, type EarnedBadge, type User } from '../components/account';
+import { copyText, fromApi, type ApiUser, type EarnedBadge, type User } from '../components/user';
 import { Avatar } from '../components/avatar';
-import { ConnectedApps } from '../components/profile/ConnectedApps';
-import { CredentialName } from '../components/profile/CredentialName';
-import { DetailsForm } from '../components/profile/DetailsForm';
 import { LocalTime } from '../components/LocalTime';
+import { deferred } from '../lib/deferred';
 
 // the picture dialog's code loads when the member first opens it
+// the cards beside and below the badges: rendered by the server with the rest, their code
+// fetched apart and hydrated when it arrives (views/lib/deferred.tsx)
+const DetailsForm = deferred(() => import('../components/profile/DetailsForm').then((m) => m.DetailsForm));
+const ConnectedApps = deferred(() => import('../components/profile/ConnectedApps').then((m) => m.ConnectedApps));
+const CredentialName = deferred(() => import('../components/profile/CredentialName').then((m) => m.CredentialName));
+
 const PictureDialog = lazy(() => import('../components/profile/PictureDialog').then((m) => ({ default: m.PictureDialog })));
 
 // held and categories: the badges in force, counted by the server as the Hall of Fame counts them

@@ -18,8 +18,14 @@ import { api, ApiError } from '../lib/api';
 import { toastError } from '../lib/toast';
 import { cn } from '../lib/cn';
 import Ellipsis from '../components/Ellipsis';
-import { NotFound, ResultView } from '../components/verify/ResultView';
 import { MSG_FAILED, MSG_NOT_VERIFIED, type VerifyResult } from '../components/verify/model';
+import { deferred } from '../lib/deferred';
+
+// the result's cards (the larger half of the island's code): rendered by the server with
+// the form, their code fetched apart and hydrated when it arrives (views/lib/deferred.tsx)
+const resultModule = () => import('../components/verify/ResultView');
+const ResultView = deferred(() => resultModule().then((m) => m.ResultView));
+const NotFound = deferred(() => resultModule().then((m) => m.NotFound));
 
 export type VerifyBadgeProps = {
   query: string;

@@ -81,15 +81,13 @@ export function ensureToaster() {
   if (mounted || typeof document === 'undefined') return;
   mounted = true;
   Promise.all([import('react'), import('react-dom/client'), import('../components/Toaster')])
-    .then(([ReactMod, DomMod, { Toaster }]) => {
-      // react and react-dom are CommonJS: a dynamic import of the split chunk gives the
-      // module as its default export.
-      const React = ((ReactMod as unknown as { default?: typeof ReactMod }).default || ReactMod) as typeof ReactMod;
-      const { createRoot } = ((DomMod as unknown as { default?: typeof DomMod }).default || DomMod) as typeof DomMod;
+    .then(([{ createElement }, { createRoot }, { Toaster }]) => {
+      // (views import react and react-dom through one ES module, esbuild.config.mjs
+      // reactOneChunk, so their named exports are there as they are)
       const host = document.createElement('div');
       host.id = 'toaster';
       document.body.appendChild(host);
-      createRoot(host).render(React.createElement(Toaster));
+      createRoot(host).render(createElement(Toaster));
     })
     .catch((e) => console.error('toaster failed to load', e));
 }

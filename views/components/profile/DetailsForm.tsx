@@ -13,7 +13,7 @@ import { api, errorMessage, type ApiError } from '../../lib/api';
 import { toast, toastError } from '../../lib/toast';
 import { cn } from '../../lib/cn';
 import { Button, Card, CardContent, CardDescription, CardHeader, CardTitle, Input, Label } from '../ui';
-import { fromApi, type ApiUser, type User } from '../account';
+import { fromApi, type ApiUser, type User } from '../user';
 
 export type Details = { name: string; position: string; linkedin: string; portfolio: string };
 

@@ -10,7 +10,7 @@ import { api, errorMessage } from '../../lib/api';
 import { toast, toastError } from '../../lib/toast';
 import { Button } from '../ui';
 import { Dialog, DialogContent, DialogDescription, DialogFooter, DialogHeader, DialogTitle } from '../dialog';
-import { fromApi, type ApiUser, type User } from '../account';
+import { fromApi, type ApiUser, type User } from '../user';
 
 export const VIEW = 256; // the crop square, CSS pixels
 

@@ -12,7 +12,7 @@ import Loader2 from 'lucide-react/icons/loader-circle';
 import Pencil from 'lucide-react/icons/pencil';
 import ShieldCheck from 'lucide-react/icons/shield-check';
 import { Button, Chip } from '../../ui';
-import { copyText } from '../../account';
+import { copyText } from '../../user';
 import { Avatar } from '../../avatar';
 import { api, errorMessage } from '../../../lib/api';
 import { toast, toastError } from '../../../lib/toast';
