@@ -319,8 +319,12 @@ func serve(args []string) error {
 
 	go a.Webhooks.Run(ctx, 30*time.Second) // outbound webhooks, woken by every committed event
 	go sweepOrphans(ctx, d, store)
-	// expiry reminders (30 and 7 days before) and expiries, once each across instances
-	go (&renewal.Sweeper{DB: d, Mailer: mailer, BaseURL: cfg.BaseURL, Events: a.Deps.Events}).Run(ctx, 15*time.Minute)
+	// expiry reminders (30 and 7 days before) and expiries, once each across instances; an
+	// expiry is recorded when it happens (the sweeper wakes at the next one), so the Hall of
+	// Fame stops counting the badge at once
+	sweeper := &renewal.Sweeper{DB: d, Mailer: mailer, BaseURL: cfg.BaseURL, Events: a.Deps.Events}
+	sweeper.Follow(a.Deps.Events)
+	go sweeper.Run(ctx, 15*time.Minute)
 
 	ln, err := net.Listen("tcp", cfg.Addr)
 	if err != nil {

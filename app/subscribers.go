@@ -52,10 +52,11 @@ func (a *App) subscribe() {
 		}
 		return halloffame.Refresh(ctx, tx, g.UserID)
 	}, events.GrantIssued, events.GrantRevoked, events.GrantExpiryChanged, events.GrantExpired)
-	// the issuer's cached credential documents, once the change is visible
+	// the issuer's cached credential documents (and the Hall of Fame's cached stat cards,
+	// which follow the issuer), once the change is visible; an expiry is a change too
 	d.Events.AfterCommit(func(e *events.Event) {
 		d.Issuer.Changed(e.SubjectID)
-	}, events.GrantIssued, events.GrantRevoked, events.GrantExpiryChanged, events.GrantDisplayChanged)
+	}, events.GrantIssued, events.GrantRevoked, events.GrantExpiryChanged, events.GrantExpired, events.GrantDisplayChanged)
 }
 
 // pageScopes are the page-cache scopes each event changes.

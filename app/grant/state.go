@@ -1,8 +1,11 @@
 package grant
 
 import (
+	"context"
 	"fmt"
 	"time"
+
+	"github.com/uptrace/bun"
 
 	"meritmark/app/model"
 )
@@ -141,4 +144,26 @@ func better(a, b *Entry) bool {
 		return a.GrantedAt.After(b.GrantedAt)
 	}
 	return a.ID > b.ID
+}
+
+// Renewal is what a page of an application's steps (payment, its result) says when the
+// application renews the member's badge.
+type Renewal struct {
+	Label string `json:"label"` // the badge's state now, e.g. "Expired on Nov 1, 2026"
+	Needs string `json:"needs"` // RenewalNeeds
+}
+
+// RenewalFor is the renewal an application by userID for badge badgeID (of badgeType)
+// makes now: the member's badge is expiring or expired (nil when it is not a renewal).
+func RenewalFor(ctx context.Context, d bun.IDB, userID, badgeID, badgeType string, now time.Time) (*Renewal, error) {
+	var gs []Entry
+	if err := d.NewSelect().Model((*model.BadgeGrant)(nil)).
+		Column("id", "badge_id", "granted_at", "expires_at", "revoked_at", "previous_grant_id").
+		Where("user_id = ? AND badge_id = ?", userID, badgeID).Scan(ctx, &gs); err != nil {
+		return nil, err
+	}
+	if _, st := Current(gs, now); st.CanRenew {
+		return &Renewal{Label: st.Label, Needs: RenewalNeeds(badgeType)}, nil
+	}
+	return nil, nil
 }

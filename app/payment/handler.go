@@ -13,7 +13,9 @@ import (
 	"github.com/uptrace/bun"
 
 	"meritmark/app/events"
+	"meritmark/app/grant"
 	"meritmark/app/mail"
+	"meritmark/app/model"
 	"meritmark/app/paypalsim"
 	"meritmark/app/ratelimit"
 	"meritmark/app/web"
@@ -293,7 +295,11 @@ func (h *Handler) paymentPage(c fiber.Ctx) error {
 			title = "No payment needed: " + d.Badge.Name
 		}
 	}
-	return h.site.Render(c, "PaymentPage", fiber.Map{"data": d, "provider": h.provider, "badgeId": c.Params("badgeId")},
+	ren, err := h.renewal(c)
+	if err != nil {
+		return err
+	}
+	return h.site.Render(c, "PaymentPage", fiber.Map{"data": d, "provider": h.provider, "badgeId": c.Params("badgeId"), "renewal": ren},
 		web.Meta{Title: title, NoIndex: true, Status: status})
 }
 
@@ -326,7 +332,11 @@ func (h *Handler) successPage(c fiber.Ctx) error {
 	case r.Status == "pending":
 		title = "Payment Processing"
 	}
-	return h.site.Render(c, "PaymentSuccessPage", fiber.Map{"result": r, "badgeId": c.Params("badgeId"), "applicationState": appState},
+	ren, err := h.renewal(c)
+	if err != nil {
+		return err
+	}
+	return h.site.Render(c, "PaymentSuccessPage", fiber.Map{"result": r, "badgeId": c.Params("badgeId"), "applicationState": appState, "renewal": ren},
 		web.Meta{Title: title, NoIndex: true})
 }
 
@@ -341,6 +351,24 @@ func (h *Handler) failedPage(c fiber.Ctx) error {
 	if d.State == PageNoApplication {
 		title = "No application for this badge"
 	}
-	return h.site.Render(c, "PaymentFailedPage", fiber.Map{"badge": d.Badge, "badgeId": c.Params("badgeId"), "applicationState": d.State},
+	ren, err := h.renewal(c)
+	if err != nil {
+		return err
+	}
+	return h.site.Render(c, "PaymentFailedPage", fiber.Map{"badge": d.Badge, "badgeId": c.Params("badgeId"), "applicationState": d.State, "renewal": ren},
 		web.Meta{Title: title, NoIndex: true})
+}
+
+// renewal is what the payment pages say when the member's application renews their badge
+// (expiring or expired; nil when it is a first application, as after the renewal's grant).
+func (h *Handler) renewal(c fiber.Ctx) (*grant.Renewal, error) {
+	u, badgeID := web.Viewer(c), c.Params("badgeId")
+	if u == nil || !model.ValidID(badgeID) {
+		return nil, nil
+	}
+	var typ []string
+	if err := h.Svc.DB.NewSelect().Model((*model.Badge)(nil)).Column("type").Where("id = ?", badgeID).Scan(c.Context(), &typ); err != nil || len(typ) == 0 {
+		return nil, err
+	}
+	return grant.RenewalFor(c.Context(), h.Svc.DB, u.ID, badgeID, typ[0], model.Now())
 }

@@ -276,3 +276,49 @@ func TestKindForAndDaysLeft(t *testing.T) {
 		t.Error("renew path")
 	}
 }
+
+// The sweeper wakes when the next grant expires (not up to its interval later), and a grant
+// moved to an earlier expiry wakes it to look again: the Hall of Fame stops counting the
+// badge when it expires.
+func TestSweeperWakesAtTheNextExpiry(t *testing.T) {
+	f := newFixture(t)
+	u := f.user(t, "brief@example.com")
+	_, g := f.approve(t, u)
+	hofAPI := func() int64 {
+		var out struct {
+			Stats struct {
+				TotalBadges int64 `json:"totalBadges"`
+			} `json:"stats"`
+		}
+		f.e.Client().Get("/hall-of-fame").Expect(http.StatusOK).JSON(&out)
+		return out.Stats.TotalBadges
+	}
+	if got := hofAPI(); got != 1 {
+		t.Fatalf("before: Hall of Fame counts %d badges", got)
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	done := make(chan struct{})
+	s := &renewal.Sweeper{DB: f.e.DB, BaseURL: f.e.URL, Events: f.e.Deps.Events}
+	go func() { s.Run(ctx, time.Hour); close(done) }()
+	defer func() { cancel(); <-done }()
+	time.Sleep(200 * time.Millisecond) // the first sweep is over: Run waits for the grant's expiry in 12 months
+	expiry := model.Now().Add(1500 * time.Millisecond)
+	// the expiry moved in place (the admin's form takes dates, and its event would refresh
+	// the holder at once); a grant made or moved kicks the sweeper (Follow), here by hand
+	if _, err := f.e.DB.NewUpdate().Model((*model.BadgeGrant)(nil)).Set("expires_at = ?", expiry).Where("id = ?", g.ID).Exec(f.e.Ctx()); err != nil {
+		t.Fatal(err)
+	}
+	s.Kick()
+	for deadline := time.Now().Add(30 * time.Second); f.hofTotal(t, u.ID) != 0; {
+		if time.Now().After(deadline) {
+			t.Fatal("the expired grant is still counted 30 s after its expiry (the sweeper waits for its interval)")
+		}
+		time.Sleep(50 * time.Millisecond)
+	}
+	if now := model.Now(); now.Before(expiry) {
+		t.Fatalf("the grant left the Hall of Fame at %v, before its expiry %v", now, expiry)
+	}
+	if got := hofAPI(); got != 0 {
+		t.Errorf("after its expiry the Hall of Fame counts %d badges", got)
+	}
+}

@@ -3,6 +3,7 @@ package renewal
 import (
 	"context"
 	"log/slog"
+	"sync"
 	"time"
 
 	"github.com/uptrace/bun"
@@ -20,6 +21,9 @@ type Sweeper struct {
 	Now     func() time.Time
 	Batch   int         // grants per query (default 200)
 	Events  *events.Bus // expiries are recorded as grant.expired
+
+	kickOnce sync.Once
+	kick     chan struct{}
 }
 
 // Result counts what one sweep did.
@@ -149,7 +153,10 @@ func (s *Sweeper) remind(ctx context.Context, c *candidate, kind string, now tim
 	return sent && err == nil, err
 }
 
-// Run sweeps now and then every interval until ctx ends.
+// Run sweeps now and then every interval until ctx ends, and also the moment the next
+// grant in force expires: the expiry is recorded (and the holder's Hall of Fame standing
+// refreshed) when it happens, not up to an interval later. A grant made or moved to an
+// earlier expiry wakes it (Kick) to look at the next expiry again.
 func (s *Sweeper) Run(ctx context.Context, interval time.Duration) {
 	for {
 		if r, err := s.Sweep(ctx); err != nil && ctx.Err() == nil {
@@ -157,10 +164,55 @@ func (s *Sweeper) Run(ctx context.Context, interval time.Duration) {
 		} else if r.Reminded+r.Expired > 0 {
 			slog.Info("expiry sweep", "reminded", r.Reminded, "expired", r.Expired)
 		}
-		select {
-		case <-ctx.Done():
-			return
-		case <-time.After(interval):
+	wait:
+		for {
+			t := time.NewTimer(s.nextWait(ctx, interval))
+			select {
+			case <-ctx.Done():
+				t.Stop()
+				return
+			case <-s.kicks():
+				t.Stop() // a grant changed: the next expiry may be sooner
+			case <-t.C:
+				break wait
+			}
 		}
 	}
+}
+
+// Follow kicks the sweeper on every grant made or expiry changed on this instance.
+func (s *Sweeper) Follow(bus *events.Bus) {
+	bus.AfterCommit(func(*events.Event) { s.Kick() }, events.GrantIssued, events.GrantExpiryChanged)
+}
+
+// Kick tells Run that a grant was made or its expiry changed.
+func (s *Sweeper) Kick() {
+	select {
+	case s.kicks() <- struct{}{}:
+	default: // a kick is pending already
+	}
+}
+
+func (s *Sweeper) kicks() chan struct{} {
+	s.kickOnce.Do(func() { s.kick = make(chan struct{}, 1) })
+	return s.kick
+}
+
+// nextWait is how long Run sleeps: until the next grant in force expires (one step of
+// badge_grants_expires_idx), at most interval.
+func (s *Sweeper) nextWait(ctx context.Context, interval time.Duration) time.Duration {
+	now := model.Now()
+	if s.Now != nil {
+		now = s.Now().UTC()
+	}
+	var next []time.Time
+	if err := s.DB.NewRaw(`SELECT expires_at FROM badge_grants WHERE expires_at > ? AND revoked_at IS NULL ORDER BY expires_at LIMIT 1`,
+		now).Scan(ctx, &next); err != nil || len(next) == 0 {
+		return interval
+	}
+	// a millisecond past it: the sweep counts a grant expired once expires_at <= now
+	if d := next[0].Sub(now) + time.Millisecond; d < interval {
+		return d
+	}
+	return interval
 }

@@ -15,7 +15,7 @@ import { startServer, launch, hydrated, shot, watchErrors, ADMIN_EMAIL, ADMIN_PA
 const API = '/backend/api/v1';
 const PDF = Buffer.from('%PDF-1.7\n1 0 obj\n<<>>\nendobj\ntrailer\n<<>>\n%%EOF\n');
 const PNG = fs.readFileSync(new URL('../../static/images/og-card.png', import.meta.url));
-const WIDTHS = [[1280, 900], [390, 844]];
+const WIDTHS = [[1280, 900], [390, 844], [320, 640]];
 
 // The seeded React Developer quiz (app/seed/content.go): question -> correct option.
 const REACT = {
@@ -98,12 +98,15 @@ after(async () => {
   await server?.stop();
 });
 
-/** axe in both themes (harness.mjs). */
-const axe = axeBothThemes;
-
 async function noSideScroll(page, what) {
   const over = await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);
   assert.ok(over <= 0, `${what} scrolls sideways by ${over}px`);
+}
+
+/** axe in both themes (harness.mjs), and no sideways scroll (WCAG 1.4.10 at 320 px). */
+async function axe(page, what) {
+  await noSideScroll(page, what);
+  await axeBothThemes(page, what);
 }
 
 test('the holder sees each badge state, Renew, and one count everywhere', async () => {
@@ -307,5 +310,53 @@ test('the holder hides the exam score on the public page; the credential still c
   await verifyPage(page);
   assert.equal(await page.getByTestId('verify-score').innerText(), shown);
   assert.deepEqual(errors, [], 'no console errors');
+  await page.close();
+});
+
+test('the payment pages of a renewal say it is one, of which badge', async () => {
+  await as(holder);
+  // the expiring Product Design Portfolio, applied for again: the renewal waits for payment
+  const badgeId = badgeIdOf(badges, 'Product Design Portfolio');
+  const sub = await browser.context.request.post(server.url + API + '/applications', {
+    headers: { Origin: server.url },
+    multipart: { badgeId, type: 'proof', fullName: holder.name, position: 'Engineer', linkedin: 'https://linkedin.com/in/hana', portfolio: 'https://hana.example',
+      description: 'Current evidence.', proofFiles: { name: 'proof.pdf', mimeType: 'application/pdf', buffer: PDF } },
+  });
+  assert.equal(sub.status(), 201, await sub.text());
+  const note = /^This is a renewal of your Product Design Portfolio badge \(Expiring soon: valid until [A-Z][a-z]{2} \d+, \d{4} \((11|12) days left\)\)\.$/;
+  const walk = async (path, what, check) => {
+    for (const [w, h] of WIDTHS) {
+      const page = await browser.context.newPage();
+      await page.setViewportSize({ width: w, height: h });
+      const errors = watchErrors(page);
+      await page.goto(server.url + path);
+      await check(page);
+      assert.match((await page.getByTestId('renewal-note').innerText()).trim(), note, `${what} at ${w}`);
+      await shot(page, `holder-renewal-${what}-${w}`);
+      await axe(page, `${what} of a renewal at ${w}`);
+      assert.deepEqual(errors.filter((e) => !/status of 400/.test(e)), [], `${what} at ${w}`);
+      await page.close();
+    }
+  };
+  await walk(`/payment/${badgeId}`, 'payment', async (page) => {
+    await page.getByTestId('payment-title').waitFor();
+    assert.equal(await page.getByTestId('verification-banner').count(), 1, await page.locator('main').innerText());
+    await hydrated(page, 'PaymentCheckout');
+    assert.equal(await page.getByTestId('payment-title').innerText(), 'Renewal: complete your payment');
+  });
+  await walk(`/payment-failed/${badgeId}`, 'payment-failed', async (page) => {
+    await hydrated(page, 'PaymentRetry');
+    assert.equal(await page.getByTestId('failed-title').innerText(), 'Payment Failed');
+  });
+  const r = await call('/payments', { badgeId, amount: 0, status: 'success', provider: 'free-grant', couponCode: 'FREEGRANT' });
+  assert.equal(r.status, 201, JSON.stringify(r.body));
+  await walk(`/payment-success/${badgeId}`, 'payment-success', async (page) => {
+    assert.equal(await page.getByTestId('result-title').innerText(), 'Payment Successful!');
+  });
+  // a first application's payment pages say nothing of a renewal
+  const page = await browser.context.newPage();
+  await page.goto(server.url + `/payment/${badgeIdOf(badges, 'SQL Data Analyst')}`);
+  await page.getByTestId('payment-title').waitFor();
+  assert.equal(await page.getByTestId('renewal-note').count(), 0);
   await page.close();
 });

@@ -21,7 +21,7 @@ import { startServer, launch, hydrated, wake, shot, confirmSignup, confirmationT
 
 const API = '/backend/api/v1';
 const PDF = Buffer.from('%PDF-1.7\n1 0 obj\n<<>>\nendobj\ntrailer\n<<>>\n%%EOF\n');
-const WIDTHS = [[1280, 900], [390, 844]];
+const WIDTHS = [[1280, 900], [390, 844], [320, 640]];
 
 let server, browser, badges, admin;
 // three words: the initials are the first and last ("AL"), not the first letter alone
@@ -90,7 +90,12 @@ function watch(page) {
 }
 
 /** axe in both themes (harness.mjs). */
-const axe = axeBothThemes;
+/** axe in both themes (harness.mjs), and no sideways scroll (WCAG 1.4.10 at 320 px). */
+async function axe(page, what) {
+  const over = await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);
+  assert.ok(over <= 0, `${what} scrolls sideways by ${over}px`);
+  await axeBothThemes(page, what);
+}
 
 async function newPage(w, h) {
   const page = await browser.context.newPage();
@@ -237,8 +242,8 @@ test('times: UTC with the zone named from the server, the reader\'s zone after h
         const t = await page.locator('[data-testid="granted-at"] time').evaluate((el) => ({ iso: el.dateTime, text: el.textContent }));
         assert.equal(t.text, localDay(t.iso));
       }
-      if (name !== 'profile' || w === 390) await shot(page, `small-times-${name}-${w}`);
-      if (w === 390) await axe(page, `${path} with local times at ${w}`);
+      if (name !== 'profile' || w < 1280) await shot(page, `small-times-${name}-${w}`);
+      if (w < 1280) await axe(page, `${path} with local times at ${w}`);
       assert.deepEqual(errors, [], `${path} at ${w}`);
       await page.close();
     }

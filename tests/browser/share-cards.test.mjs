@@ -77,7 +77,12 @@ after(async () => {
 });
 
 /** axe in both themes (harness.mjs). */
-const axe = axeBothThemes;
+/** axe in both themes (harness.mjs), and no sideways scroll (WCAG 1.4.10 at 320 px). */
+async function axe(page, what) {
+  const over = await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);
+  assert.ok(over <= 0, `${what} scrolls sideways by ${over}px`);
+  await axeBothThemes(page, what);
+}
 
 /** The page's share card as an unfurler reads it: og:image (checked against twitter:image,
  * og:image:width/height and alt), fetched; returns { url, png, cacheControl }. */
@@ -143,7 +148,7 @@ test('every shared page has its own 1200x630 card', async () => {
 
 test('the badge page shows its medallion', async () => {
   const g = grants[BADGES[0]];
-  for (const [w, h] of [[1280, 900], [390, 844]]) {
+  for (const [w, h] of [[1280, 900], [390, 844], [320, 640]]) {
     const page = await browser.context.newPage();
     const errors = watchErrors(page);
     await page.setViewportSize({ width: w, height: h });
@@ -165,7 +170,7 @@ test('the badge page shows its medallion', async () => {
 test('on a phone the verify page leads with the badge, its holder and the verdict', async () => {
   const g = grants[BADGES[0]];
   const link = `${server.url}/verify/${g.publicVerificationId}`;
-  for (const [w, h] of [[390, 844], [1280, 900]]) {
+  for (const [w, h] of [[390, 844], [320, 640], [1280, 900]]) {
     const page = await browser.context.newPage();
     const errors = watchErrors(page);
     await page.setViewportSize({ width: w, height: h });
@@ -244,7 +249,7 @@ test('Add to LinkedIn shows to the holder only', async () => {
 });
 
 test('Hall of Fame names and badges are links', async () => {
-  for (const [w, h] of [[1280, 900], [390, 844]]) {
+  for (const [w, h] of [[1280, 900], [390, 844], [320, 640]]) {
     const page = await browser.context.newPage();
     const errors = watchErrors(page);
     await page.setViewportSize({ width: w, height: h });

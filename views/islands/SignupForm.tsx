@@ -57,7 +57,7 @@ export default function SignupForm({ next, error, name, email, claimBadge }: Sig
       <CardContent className="pt-6">
         {error && <FormError message={error} />}
         {claimBadge && (
-          <div role="note" className="mb-4 rounded-lg border border-primary/30 bg-primary/5 px-4 py-3 text-sm" data-testid="signup-claim-note">
+          <div role="note" className="mb-4 rounded-lg border border-primary/30 bg-primary/5 px-4 py-3 text-sm [overflow-wrap:anywhere]" data-testid="signup-claim-note">
             <p className="font-medium">The {claimBadge} badge was awarded to {email}.</p>
             <p className="mt-1 text-muted-foreground">
               Create your account with this address, then confirm it with the link we e-mail you: the badge can be claimed once the address is confirmed.

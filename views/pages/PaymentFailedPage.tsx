@@ -5,12 +5,13 @@ import { Container, LinkButton } from '../components/ui';
 import { Actions, StateCard } from '../components/payment';
 import { Island } from '../components/Island';
 import PaymentRetry from '../islands/PaymentRetry';
+import { RenewalNote, type Renewal } from '../components/RenewalNote';
 
-type Props = { badge: { _id: string; name: string } | null; badgeId: string; applicationState?: string };
+type Props = { badge: { _id: string; name: string } | null; badgeId: string; applicationState?: string; renewal?: Renewal | null };
 
 /** /payment-failed/:badgeId — the payment did not go through; for a badge never applied
  * for there was no payment, and the page says so. */
-export default function PaymentFailedPage({ badge, badgeId, applicationState }: Props) {
+export default function PaymentFailedPage({ badge, badgeId, applicationState, renewal }: Props) {
   if (badge && applicationState === 'no-application') {
     return (
       <Container className="max-w-2xl py-16">
@@ -44,6 +45,7 @@ export default function PaymentFailedPage({ badge, badgeId, applicationState }: 
         )}{' '}
         Your application is saved and still waiting for payment: you can try again, or pay with another PayPal funding source.
       </p>
+      {badge && renewal && <RenewalNote badgeName={badge.name} renewal={renewal} className="mx-auto mt-4 max-w-lg text-left" />}
       <Island name="PaymentRetry" component={PaymentRetry} props={{ badgeId: badge?._id || badgeId }} />
       <p className="mt-8 text-sm text-muted-foreground">
         Charged but not confirmed? Refunds for duplicate payments or technical errors can be requested within 7 days: see our{' '}

@@ -13,6 +13,7 @@ import { Island } from '../components/Island';
 import { BadgeIcon } from '../components/badges';
 import PaymentCheckout, { type Provider, type Quote } from '../islands/PaymentCheckout';
 import { LocalTime } from '../components/LocalTime';
+import { RenewalNote, type Renewal } from '../components/RenewalNote';
 
 type PageBadge = { _id: string; name: string; category: string; type: string; level: string; icon: string; color: string; price: number };
 
@@ -26,10 +27,10 @@ type Data = {
   lastPayment: { status: string; amount: number; transactionId: string } | null;
 };
 
-type Props = { data: Data; provider: Provider; badgeId: string };
+type Props = { data: Data; provider: Provider; badgeId: string; renewal?: Renewal | null };
 
 /** /payment/:badgeId — pay the fee of the application awaiting payment (or apply a free grant). */
-export default function PaymentPage({ data, provider }: Props) {
+export default function PaymentPage({ data, provider, renewal }: Props) {
   const b = data.badge;
   if (data.state === 'not-found' || !b) return <BadgeNotFound />;
   const applyHref = `/badges/${b._id}`;
@@ -58,10 +59,11 @@ export default function PaymentPage({ data, provider }: Props) {
             <Chip tone="secondary">{b.type === 'skill' ? 'Quiz Based' : 'Proof Based'}</Chip>
           </div>
           <h1 className="mt-2 text-2xl font-bold tracking-tight sm:text-3xl" data-testid="payment-title">
-            {free ? 'No payment needed' : 'Complete your payment'}
+            {renewal ? (free ? 'Renewal: no payment needed' : 'Renewal: complete your payment') : free ? 'No payment needed' : 'Complete your payment'}
           </h1>
         </div>
       </div>
+      {renewal && <RenewalNote badgeName={b.name} renewal={renewal} className="mt-4" />}
 
       <div className="mt-8">
         {data.state === 'ready' && data.quote ? (

@@ -13,6 +13,7 @@ import { BadgeIcon } from '../components/badges';
 import { cn } from '../lib/cn';
 import { money } from '../lib/format';
 import { LocalTime } from '../components/LocalTime';
+import { RenewalNote, type Renewal } from '../components/RenewalNote';
 
 type Result = {
   amount: number;
@@ -34,13 +35,13 @@ type Result = {
 
 /** Without a payment: the payment page's state of the application (no-application,
  * ready, in-review, approved, ...), so a free application is not sent back to payment. */
-type Props = { result: Result | null; badgeId: string; applicationState?: string };
+type Props = { result: Result | null; badgeId: string; applicationState?: string; renewal?: Renewal | null };
 
 /**
  * /payment-success/:badgeId — the result of the payment. It is rendered from the server's
  * record of the newest payment, so it is the same after a reload or a later visit.
  */
-export default function PaymentSuccessPage({ result: r, badgeId, applicationState }: Props) {
+export default function PaymentSuccessPage({ result: r, badgeId, applicationState, renewal }: Props) {
   if (!r && (applicationState === 'in-review' || applicationState === 'approved')) {
     return (
       <Container className="py-16">
@@ -115,6 +116,7 @@ export default function PaymentSuccessPage({ result: r, badgeId, applicationStat
                 ? 'Your free grant coupon was applied and your application was sent for review.'
                 : 'Thank you! Your payment was received and your application was sent for review.'}
         </p>
+        {renewal && r.badge && <RenewalNote badgeName={r.badge.name} renewal={renewal} className="mx-auto mt-4 max-w-xl text-left" />}
       </div>
 
       <Card className="mt-8">
