@@ -312,3 +312,30 @@ func CaptureLogs(t testing.TB) *LogBuffer {
 	t.Cleanup(func() { slog.SetDefault(prev) })
 	return l
 }
+
+// Clock is a test's own time source: the real time until Set, then the time it was set to.
+type Clock struct {
+	mu sync.Mutex
+	at time.Time
+}
+
+// Now is the clock's time.
+func (c *Clock) Now() time.Time {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if c.at.IsZero() {
+		return time.Now()
+	}
+	return c.at
+}
+
+// Set stops the clock at t (the zero time lets it follow the real time again).
+func (c *Clock) Set(t time.Time) {
+	c.mu.Lock()
+	c.at = t
+	c.mu.Unlock()
+}
+
+// WithClock makes the app's services that take a clock (Deps.Clock) read c, so that a test
+// moves time for its own app alone and can run in parallel.
+func WithClock(c *Clock) Option { return func(d *app.Deps) { d.Clock = c.Now } }
