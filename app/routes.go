@@ -47,7 +47,7 @@ func (a *App) routeTable() []web.Route {
 	rs = append(rs, badgeadmin.New(d.DB, d.Events).Routes()...)
 	rs = append(rs, quizadmin.New(d.DB, d.Events).Routes()...)
 	rs = append(rs, angoff.New(d.DB, d.Site, d.Mailer, d.Events, d.Limiter).Routes()...)
-	rs = append(rs, coupon.New(d.DB).Routes()...)
+	rs = append(rs, coupon.New(d.DB, d.Clock).Routes()...)
 	rs = append(rs, payment.New(payment.Deps{DB: d.DB, Site: d.Site, Gateway: paymentGateway(d), Mailer: d.Mailer, Limiter: d.Limiter, Events: d.Events}).Routes()...)
 	rs = append(rs, verify.New(d.DB, d.Site, d.Config, d.Issuer, d.Mailer).Routes()...)
 	rs = append(rs, grant.NewAdmin(d.DB, d.Site, d.Issuer, d.Mailer, d.Events).Routes()...)

@@ -54,6 +54,9 @@ type Deps struct {
 	// Metrics records requests, the page cache, the database pool, the outbox and sign-ins
 	// (nil = off: MERITMARK_METRICS_ADDR unset); see metrics.go.
 	Metrics *metrics.Metrics
+	// Clock is the time source of the services that take one (nil = model.Now); tests set
+	// it (apptest.WithClock) instead of a package global, so they can run in parallel.
+	Clock func() time.Time
 	// ReadTimeout is how long a client may take to send a request's header and an
 	// ordinary body (0 = DefaultReadTimeout); routes with a body limit above
 	// DefaultBodyLimit (uploads) get UploadReadTimeout from the end of their header.

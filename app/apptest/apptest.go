@@ -91,7 +91,8 @@ func randHex(n int) string {
 }
 
 // OpenDB opens a fresh, migrated database for t and closes it at the end: on PostgreSQL a
-// database of its own cloned from the template (dropped at the end), on SQLite a new file.
+// database of its own cloned from the template (dropped at the end), on SQLite a new file
+// copied from a template migrated once per process.
 func OpenDB(t testing.TB) *bun.DB {
 	t.Helper()
 	ctx := context.Background()
@@ -101,17 +102,66 @@ func OpenDB(t testing.TB) *bun.DB {
 			t.Fatal(err)
 		}
 		t.Cleanup(func() { d.Close() }) // before the database is dropped (cleanups run last first)
+		// parallel tests of two packages at once each hold a database: keep few idle
+		// connections each, well inside the server's max_connections (100)
+		d.DB.SetMaxIdleConns(4)
 		return d
 	}
-	d, err := db.Open(ctx, "sqlite:"+filepath.Join(t.TempDir(), "test.db"), "")
+	path := filepath.Join(t.TempDir(), "test.db")
+	if err := copySQLiteTemplate(path); err != nil {
+		t.Fatal(err)
+	}
+	d, err := db.Open(ctx, "sqlite:"+path, "")
 	if err != nil {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { d.Close() })
-	if err := db.Migrate(ctx, d); err != nil {
-		t.Fatal(err)
-	}
 	return d
+}
+
+// On SQLite a test's database is a copy of a template file migrated once per test process
+// (migrating took most of a small test's time under -race).
+var sqliteTmpl struct {
+	once sync.Once
+	data []byte
+	err  error
+}
+
+// copySQLiteTemplate writes the migrated template database to path.
+func copySQLiteTemplate(path string) error {
+	sqliteTmpl.once.Do(func() {
+		ctx := context.Background()
+		dir, err := os.MkdirTemp("", "meritmark-sqlite-template-")
+		if err != nil {
+			sqliteTmpl.err = err
+			return
+		}
+		file := filepath.Join(dir, "template.db")
+		d, err := db.Open(ctx, "sqlite:"+file, "")
+		if err != nil {
+			sqliteTmpl.err = err
+			return
+		}
+		err = db.Migrate(ctx, d)
+		if err == nil {
+			// everything into the main file, so that it alone is the whole database
+			_, err = d.ExecContext(ctx, "PRAGMA wal_checkpoint(TRUNCATE)")
+		}
+		if cerr := d.Close(); err == nil {
+			err = cerr
+		}
+		if err == nil {
+			sqliteTmpl.data, err = os.ReadFile(file)
+		}
+		if err != nil {
+			sqliteTmpl.err = fmt.Errorf("apptest: SQLite template: %w", err)
+		}
+		_ = os.RemoveAll(dir)
+	})
+	if sqliteTmpl.err != nil {
+		return sqliteTmpl.err
+	}
+	return os.WriteFile(path, sqliteTmpl.data, 0o600)
 }
 
 // FakeRenderer renders a page as its name and its props (escaped), so tests can read what
@@ -312,3 +362,30 @@ func CaptureLogs(t testing.TB) *LogBuffer {
 	t.Cleanup(func() { slog.SetDefault(prev) })
 	return l
 }
+
+// Clock is a test's own time source: the real time until Set, then the time it was set to.
+type Clock struct {
+	mu sync.Mutex
+	at time.Time
+}
+
+// Now is the clock's time.
+func (c *Clock) Now() time.Time {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if c.at.IsZero() {
+		return time.Now()
+	}
+	return c.at
+}
+
+// Set stops the clock at t (the zero time lets it follow the real time again).
+func (c *Clock) Set(t time.Time) {
+	c.mu.Lock()
+	c.at = t
+	c.mu.Unlock()
+}
+
+// WithClock makes the app's services that take a clock (Deps.Clock) read c, so that a test
+// moves time for its own app alone and can run in parallel.
+func WithClock(c *Clock) Option { return func(d *app.Deps) { d.Clock = c.Now } }

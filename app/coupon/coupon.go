@@ -13,7 +13,6 @@ import (
 	"fmt"
 	"regexp"
 	"strings"
-	"sync/atomic"
 	"time"
 
 	"meritmark/app/input"
@@ -67,22 +66,6 @@ func NormalizeCode(s string) string { return strings.ToUpper(strings.TrimSpace(s
 
 // ValidCode reports whether a normalised code has the allowed shape.
 func ValidCode(s string) bool { return codeRe.MatchString(s) }
-
-// clock is the time source (tests move it to check status boundaries).
-var clock atomic.Pointer[func() time.Time]
-
-func now() time.Time {
-	if f := clock.Load(); f != nil {
-		return (*f)().UTC().Truncate(time.Microsecond)
-	}
-	return model.Now()
-}
-
-// SetClockForTest makes the package use f for the current time until restore is called.
-func SetClockForTest(f func() time.Time) (restore func()) {
-	clock.Store(&f)
-	return func() { clock.Store(nil) }
-}
 
 // Input is the coupon form (POST and PUT /coupons). Absent fields take the defaults on
 // create and keep their value on edit; maximumDiscount and usageLimit are null when empty.

@@ -9,6 +9,7 @@ import (
 )
 
 func TestStatusBoundaries(t *testing.T) {
+	t.Parallel()
 	from := time.Date(2026, 5, 1, 12, 0, 0, 0, time.UTC)
 	until := from.Add(30 * 24 * time.Hour)
 	limit := 3
@@ -44,6 +45,7 @@ func TestStatusBoundaries(t *testing.T) {
 }
 
 func TestParseTime(t *testing.T) {
+	t.Parallel()
 	for raw, want := range map[string]string{
 		`"2026-05-01T12:00:00Z"`:           "2026-05-01T12:00:00Z",
 		`"2026-05-01T12:00:00.123456789Z"`: "2026-05-01T12:00:00.123456Z",
@@ -67,6 +69,7 @@ func TestParseTime(t *testing.T) {
 }
 
 func TestCodes(t *testing.T) {
+	t.Parallel()
 	if NormalizeCode("  summer-sale_1 ") != "SUMMER-SALE_1" {
 		t.Fatal("normalise")
 	}

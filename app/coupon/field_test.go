@@ -10,6 +10,7 @@ import (
 // A refusal about one form field names it ({"msg", "field"}), so the dialog shows the
 // message beside that field instead of in a toast over its buttons.
 func TestRefusalsNameTheirField(t *testing.T) {
+	t.Parallel()
 	e := apptest.New(t)
 	_, c := e.Admin("admin@x.io")
 	cp := create(t, c, map[string]any{"code": "TAKEN"})
@@ -43,6 +44,7 @@ func TestRefusalsNameTheirField(t *testing.T) {
 
 // A save that changes nothing writes no audit row; a real change writes one.
 func TestUnchangedSaveWritesNoAuditRow(t *testing.T) {
+	t.Parallel()
 	e := apptest.New(t)
 	_, c := e.Admin("admin@x.io")
 	cp := create(t, c, map[string]any{"code": "SAME", "name": "Same"})

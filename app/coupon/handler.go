@@ -1,6 +1,8 @@
 package coupon
 
 import (
+	"time"
+
 	"github.com/gofiber/fiber/v3"
 	"github.com/uptrace/bun"
 
@@ -11,8 +13,10 @@ import (
 // Handler serves the coupon administration API (admin only).
 type Handler struct{ svc *Service }
 
-// New makes the handler.
-func New(d *bun.DB) *Handler { return &Handler{svc: &Service{DB: d}} }
+// New makes the handler; clock is the time source (nil = model.Now).
+func New(d *bun.DB, clock func() time.Time) *Handler {
+	return &Handler{svc: &Service{DB: d, Clock: clock}}
+}
 
 // Routes lists the coupon administration routes.
 func (h *Handler) Routes() []web.Route {

@@ -73,6 +73,7 @@ func count(t *testing.T, e *apptest.Env, m any, where string, args ...any) int {
 }
 
 func TestCreateCouponDefaults(t *testing.T) {
+	t.Parallel()
 	e := apptest.New(t)
 	admin, c := e.Admin("admin@x.io")
 	before := model.Now()
@@ -104,6 +105,7 @@ func TestCreateCouponDefaults(t *testing.T) {
 }
 
 func TestCreateCouponAmounts(t *testing.T) {
+	t.Parallel()
 	e := apptest.New(t)
 	_, c := e.Admin("admin@x.io")
 	b1, b2 := newBadge(t, e, "One"), newBadge(t, e, "Two")
@@ -137,6 +139,7 @@ func TestCreateCouponAmounts(t *testing.T) {
 }
 
 func TestCouponValidation(t *testing.T) {
+	t.Parallel()
 	e := apptest.New(t)
 	_, c := e.Admin("admin@x.io")
 	create(t, c, map[string]any{"code": "TAKEN"})
@@ -196,6 +199,7 @@ func TestCouponValidation(t *testing.T) {
 }
 
 func TestUpdateToggleDelete(t *testing.T) {
+	t.Parallel()
 	e := apptest.New(t)
 	_, c := e.Admin("admin@x.io")
 	b := newBadge(t, e, "Badge")
@@ -279,7 +283,9 @@ func TestUpdateToggleDelete(t *testing.T) {
 }
 
 func TestStatusFilterAtBoundaries(t *testing.T) {
-	e := apptest.New(t)
+	t.Parallel()
+	clock := &apptest.Clock{}
+	e := apptest.New(t, apptest.WithClock(clock))
 	_, c := e.Admin("admin@x.io")
 	from := time.Date(2026, 5, 1, 12, 0, 0, 0, time.UTC)
 	until := time.Date(2026, 5, 31, 12, 0, 0, 0, time.UTC)
@@ -301,8 +307,8 @@ func TestStatusFilterAtBoundaries(t *testing.T) {
 	e.DB.NewUpdate().Model((*model.Coupon)(nil)).Set("used_count = 2").Where("id = ?", limited.ID).Exec(e.Ctx())
 
 	statuses := func(at time.Time) map[string]string {
-		restore := coupon.SetClockForTest(func() time.Time { return at })
-		defer restore()
+		clock.Set(at)
+		defer clock.Set(time.Time{})
 		var list []couponJSON
 		c.Get("/coupons").Expect(200).JSON(&list)
 		m := map[string]string{}
@@ -334,7 +340,7 @@ func TestStatusFilterAtBoundaries(t *testing.T) {
 	}
 
 	// the filter and the stats use the same computation
-	restore := coupon.SetClockForTest(func() time.Time { return from })
+	clock.Set(from)
 	for status, want := range map[string][]string{"all": {"WINDOW", "LIMITED", "OFF"}, "": {"WINDOW", "LIMITED", "OFF"}, "active": {"WINDOW"},
 		"inactive": {"LIMITED", "OFF"}, "expired": {}} {
 		var list []couponJSON
@@ -352,8 +358,7 @@ func TestStatusFilterAtBoundaries(t *testing.T) {
 		apptest.Eq("len(st.TopUsedCoupons)", len(st.TopUsedCoupons), 1))
 	apptest.Expect(t, "stats", st,
 		apptest.Eq("st.TopUsedCoupons[0]", st.TopUsedCoupons[0], (coupon.TopUsage{Code: "LIMITED", UsedCount: 2})))
-	restore()
-	restore = coupon.SetClockForTest(func() time.Time { return until.Add(time.Second) })
+	clock.Set(until.Add(time.Second))
 	c.Get("/coupons/stats").Expect(200).JSON(&st)
 	apptest.Expect(t, "stats after expiry", st,
 		apptest.Eq("st.ActiveCoupons", st.ActiveCoupons, 0),
@@ -363,11 +368,12 @@ func TestStatusFilterAtBoundaries(t *testing.T) {
 	if len(expired) != 3 {
 		t.Fatalf("expired filter %d", len(expired))
 	}
-	restore()
+	clock.Set(time.Time{})
 	c.Get("/coupons?status=weird").ExpectMsg(400, "Status must be all, active, inactive or expired.")
 }
 
 func TestSearchAndTopUsed(t *testing.T) {
+	t.Parallel()
 	e := apptest.New(t)
 	_, c := e.Admin("admin@x.io")
 	for i, code := range []string{"SPRING", "SUMMER", "AUTUMN", "WINTER", "EXTRA", "SIXTH", "UNUSED"} {
@@ -392,6 +398,7 @@ func TestSearchAndTopUsed(t *testing.T) {
 }
 
 func TestFreeGrantCoupon(t *testing.T) {
+	t.Parallel()
 	e := apptest.New(t)
 	admin, c := e.Admin("admin@x.io")
 	var out struct {
@@ -429,6 +436,7 @@ func TestFreeGrantCoupon(t *testing.T) {
 }
 
 func TestCouponAdminAccess(t *testing.T) {
+	t.Parallel()
 	e := apptest.New(t)
 	_, member := e.Member("m@x.io")
 	visitor := e.Client()

@@ -67,6 +67,15 @@ const TopUsedLimit = 5
 // entry.
 type Service struct {
 	DB *bun.DB
+	// Clock is the time source (nil = model.Now); tests move it to check status boundaries.
+	Clock func() time.Time
+}
+
+func (s *Service) now() time.Time {
+	if s.Clock != nil {
+		return s.Clock().UTC().Truncate(time.Microsecond)
+	}
+	return model.Now()
 }
 
 func toView(c model.Coupon, names map[string]string, at time.Time) View {
@@ -121,8 +130,8 @@ func viewsOf(ctx context.Context, db bun.IDB, coupons []model.Coupon, at time.Ti
 	return out, nil
 }
 
-func viewOf(ctx context.Context, db bun.IDB, c model.Coupon) (*View, error) {
-	vs, err := viewsOf(ctx, db, []model.Coupon{c}, now())
+func (s *Service) viewOf(ctx context.Context, db bun.IDB, c model.Coupon) (*View, error) {
+	vs, err := viewsOf(ctx, db, []model.Coupon{c}, s.now())
 	if err != nil {
 		return nil, err
 	}
@@ -141,7 +150,7 @@ func (s *Service) List(ctx context.Context, status, search string) ([]View, erro
 	if err := s.DB.NewSelect().Model(&coupons).Order("created_at DESC", "code ASC").Scan(ctx); err != nil {
 		return nil, err
 	}
-	at := now()
+	at := s.now()
 	search = strings.ToLower(strings.TrimSpace(search))
 	kept := coupons[:0]
 	for _, c := range coupons {
@@ -162,7 +171,7 @@ func (s *Service) Stats(ctx context.Context) (Stats, error) {
 	if err := s.DB.NewSelect().Model(&coupons).Column("code", "used_count", "usage_limit", "valid_from", "valid_until", "is_active").Scan(ctx); err != nil {
 		return Stats{}, err
 	}
-	at := now()
+	at := s.now()
 	st := Stats{TotalCoupons: len(coupons), TopUsedCoupons: []TopUsage{}}
 	for _, c := range coupons {
 		switch c.Status(at) {
@@ -190,7 +199,7 @@ func (s *Service) Stats(ctx context.Context) (Stats, error) {
 
 // Create adds a coupon from the form, with the defaults for what is not given.
 func (s *Service) Create(ctx context.Context, actor *model.User, in Input) (*View, error) {
-	at := now()
+	at := s.now()
 	c := NewCoupon(at)
 	msg, badgeIDs := Apply(&c, in)
 	if msg != "" {
@@ -211,7 +220,7 @@ func (s *Service) Create(ctx context.Context, actor *model.User, in Input) (*Vie
 			return err
 		}
 		var err error
-		if out, err = viewOf(ctx, tx, c); err != nil {
+		if out, err = s.viewOf(ctx, tx, c); err != nil {
 			return err
 		}
 		return audit.Write(ctx, tx, actor, "coupon.create", "coupon", c.ID, nil, out)
@@ -227,7 +236,7 @@ func (s *Service) Update(ctx context.Context, actor *model.User, id string, in I
 		if err != nil {
 			return err
 		}
-		before, err := viewOf(ctx, tx, *c)
+		before, err := s.viewOf(ctx, tx, *c)
 		if err != nil {
 			return err
 		}
@@ -245,7 +254,7 @@ func (s *Service) Update(ctx context.Context, actor *model.User, id string, in I
 		if taken {
 			return web.Conflict(MsgCodeTaken).On("code")
 		}
-		c.UpdatedAt = now()
+		c.UpdatedAt = s.now()
 		if _, err := tx.NewUpdate().Model(c).WherePK().Column("code", "name", "description", "discount_type", "discount_value",
 			"minimum_cents", "maximum_discount_cents", "usage_limit", "valid_from", "valid_until", "is_active",
 			"applicable_badges", "applicable_categories", "updated_at").Exec(ctx); err != nil {
@@ -254,7 +263,7 @@ func (s *Service) Update(ctx context.Context, actor *model.User, id string, in I
 			}
 			return err
 		}
-		if out, err = viewOf(ctx, tx, *c); err != nil {
+		if out, err = s.viewOf(ctx, tx, *c); err != nil {
 			return err
 		}
 		return audit.Write(ctx, tx, actor, "coupon.update", "coupon", id, before, out)
@@ -270,16 +279,16 @@ func (s *Service) Toggle(ctx context.Context, actor *model.User, id string) (*Vi
 		if err != nil {
 			return err
 		}
-		before, err := viewOf(ctx, tx, *c)
+		before, err := s.viewOf(ctx, tx, *c)
 		if err != nil {
 			return err
 		}
 		c.IsActive = !c.IsActive
-		c.UpdatedAt = now()
+		c.UpdatedAt = s.now()
 		if _, err := tx.NewUpdate().Model(c).WherePK().Column("is_active", "updated_at").Exec(ctx); err != nil {
 			return err
 		}
-		if out, err = viewOf(ctx, tx, *c); err != nil {
+		if out, err = s.viewOf(ctx, tx, *c); err != nil {
 			return err
 		}
 		return audit.Write(ctx, tx, actor, "coupon.toggle", "coupon", id, before, out)
@@ -307,7 +316,7 @@ func (s *Service) Delete(ctx context.Context, actor *model.User, id string) erro
 				return web.Conflict(MsgDeleteRedeemed)
 			}
 		}
-		before, err := viewOf(ctx, tx, *c)
+		before, err := s.viewOf(ctx, tx, *c)
 		if err != nil {
 			return err
 		}
@@ -323,7 +332,7 @@ func (s *Service) Delete(ctx context.Context, actor *model.User, id string) erro
 func (s *Service) FreeGrant(ctx context.Context, actor *model.User) (*View, error) {
 	var out *View
 	for attempt := 0; attempt < 5; attempt++ {
-		at := now()
+		at := s.now()
 		c := NewCoupon(at)
 		one := 1
 		c.ID, c.Code, c.DiscountValue, c.UsageLimit = model.NewID(), FreeGrantCode(), 10000, &one
@@ -339,7 +348,7 @@ func (s *Service) FreeGrant(ctx context.Context, actor *model.User) (*View, erro
 				return err
 			}
 			var err error
-			if out, err = viewOf(ctx, tx, c); err != nil {
+			if out, err = s.viewOf(ctx, tx, c); err != nil {
 				return err
 			}
 			return audit.Write(ctx, tx, actor, "coupon.free_grant", "coupon", c.ID, nil, out)
