@@ -49,6 +49,7 @@ func (h *Handler) Routes() []web.Route {
 		web.Get("/admin/grants", web.Admin, h.grants),
 		web.Get("/admin/payments", web.Admin, h.payments),
 		web.Get("/admin/users", web.Admin, h.users),
+		web.Get("/admin/users/:id", web.Admin, h.user),
 		web.Put("/admin/users/:id", web.Admin, h.updateUser),
 		web.Post("/admin/users/:id/profile-pic", web.Admin, h.profilePic).WithBodyLimit(PictureBodyLimit),
 		web.Get("/admin/audit", web.Admin, h.audit),
@@ -321,6 +322,14 @@ func (h *Handler) users(c fiber.Ctx) error {
 		return err
 	}
 	return c.JSON(out)
+}
+
+func (h *Handler) user(c fiber.Ctx) error {
+	u, err := h.svc.User(c.Context(), c.Params("id"))
+	if err != nil {
+		return err
+	}
+	return c.JSON(fiber.Map{"user": u})
 }
 
 func (h *Handler) updateUser(c fiber.Ctx) error {
