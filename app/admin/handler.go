@@ -390,7 +390,7 @@ func (h *Handler) profilePic(c fiber.Ctx) error {
 }
 
 func (h *Handler) audit(c fiber.Ctx) error {
-	pg, q, err := pageOf(c)
+	pg, q, asCSV, err := tableQuery(c, AuditSorts)
 	if err != nil {
 		return err
 	}
@@ -401,6 +401,13 @@ func (h *Handler) audit(c fiber.Ctx) error {
 	action := strings.TrimSpace(c.Query("action"))
 	if len(action) > 64 {
 		return web.BadRequest("action must be at most 64 characters.")
+	}
+	if asCSV {
+		t, err := h.svc.ExportAudit(c.Context(), action, target, q, pg.Sort)
+		if err != nil {
+			return err
+		}
+		return t.send(c, "audit")
 	}
 	out, err := h.svc.ListAudit(c.Context(), action, target, q, pg)
 	if err != nil {

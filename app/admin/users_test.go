@@ -356,7 +356,7 @@ func TestOneUser(t *testing.T) {
 	apptest.Expect(t, "carol's grant", out.User.BadgeGrants[0],
 		apptest.Eq("out.User.BadgeGrants[0].ID", out.User.BadgeGrants[0].ID, g.ID),
 		apptest.Eq("out.User.BadgeGrants[0].BadgeName", out.User.BadgeGrants[0].BadgeName, "Kubernetes Pro"))
-	ac.Get("/admin/users/" + model.NewID()).ExpectMsg(404, admin.MsgUserMissing)
+	ac.Get("/admin/users/"+model.NewID()).ExpectMsg(404, admin.MsgUserMissing)
 	ac.Get("/admin/users/nope").ExpectMsg(404, admin.MsgUserMissing)
 	cc.Get("/admin/users/" + carol.ID).Expect(403)
 }

@@ -3,7 +3,8 @@
 // table; pages, page size and sorting are the server's; Export CSV downloads what the
 // filter shows (formulas defused); a row opens the details dialog from the keyboard; axe
 // in both themes; cards at 390 px. The grants table filters, sorts and opens a grant. The
-// users table sorts, pages, filters by role, exports, and opens a user in a side panel.
+// users table sorts, pages, filters by role, exports, and opens a user in a side panel;
+// the audit log's table likewise (its action filter kept).
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import path from 'node:path';
@@ -282,6 +283,73 @@ test('the users as a dense table: sort, page size, role filter, export, a side p
   const phone = await panel.boundingBox();
   assert.ok(phone.x === 0 && Math.round(phone.width) === 390, `full screen on a phone (${JSON.stringify(phone)})`);
   await look(page, 'users-panel-390');
+  await page.setViewportSize({ width: 1280, height: 800 });
+  assert.deepEqual(errors, []);
+  await page.close();
+});
+
+test('the audit log as a dense table: sort, page size, action filter, export, a side panel', async () => {
+  const page = await browser.context.newPage();
+  const errors = watchErrors(page);
+  const req = browser.context.request;
+  for (const [code, name] of [['AUDA1', 'Audit coupon A'], ['AUDB2', 'Audit coupon B'], ['AUDC3', '=Audit()']]) {
+    const r = await req.post(server.url + API + '/coupons', { data: { code, name }, headers: { Origin: server.url } });
+    assert.equal(r.status(), 201, await r.text());
+  }
+  const all = await (await req.get(server.url + API + '/admin/audit?pageSize=100&sort=action')).json();
+  assert.ok(all.total >= 3, 'audit rows: ' + all.total);
+
+  await page.goto(server.url + '/admin?tab=audit');
+  await hydrated(page, 'AdminDashboard');
+  const tp = page.locator(ACTIVE);
+  const table = page.getByTestId('audit-entries');
+  await table.waitFor();
+  const arows = page.getByTestId('audit-row');
+  assert.equal(await arows.count(), Math.min(25, all.total));
+  assert.equal(await page.getByTestId('audit-list').isVisible(), false, 'no list at 1280');
+  // newest first: the last coupon made
+  assert.match(await arows.first().innerText(), /=Audit\(\)/);
+  // sort by action, then descending
+  await tp.getByTestId('sort-action').click();
+  await page.waitForFunction(() => document.querySelector('[data-testid="audit-entries"] th[aria-sort="ascending"]')?.textContent?.includes('Action'));
+  await tp.getByTestId('sort-action').click();
+  await page.waitForFunction(() => document.querySelector('[data-testid="audit-entries"] th[aria-sort="descending"]')?.textContent?.includes('Action'));
+  // page size 10
+  await tp.getByTestId('page-size').selectOption('10');
+  await page.waitForFunction((n) => document.querySelectorAll('[data-testid="audit-row"]').length === n, Math.min(10, all.total));
+  // the action filter: coupon creations only
+  await page.getByRole('combobox', { name: 'Filter by action' }).selectOption('coupon.create');
+  const created = all.entries.filter((e) => e.action === 'coupon.create').length;
+  await page.waitForFunction((n) => document.querySelectorAll('[data-testid="audit-row"]').length === n, created);
+  const href = await tp.getByTestId('export-csv').getAttribute('href');
+  assert.equal(href, API + '/admin/audit?action=coupon.create&sort=-action&format=csv');
+  const csv = (await (await req.get(server.url + href)).text()).trim().split('\n');
+  assert.equal(csv[0], 'id,time,actor,actor email,action,target type,target,target id');
+  assert.equal(csv.length, created + 1);
+  assert.ok(csv.some((l) => l.includes(",'=Audit()")), 'the formula is defused: ' + csv.join('\n'));
+  await look(page, 'audit-table-1280');
+
+  // keyboard: Tab to a row's target, Enter opens the side panel; Escape returns the focus
+  await arows.first().getByTestId('open-row').focus();
+  await page.keyboard.press('Enter');
+  const panel = page.getByRole('dialog', { name: 'Audit entry' });
+  await panel.waitFor();
+  assert.match(await panel.getByTestId('audit-details').innerText(), /coupon\.create/);
+  await axeBothThemes(page, 'the audit side panel');
+  await look(page, 'audit-panel-1280');
+  await page.keyboard.press('Escape');
+  await panel.waitFor({ state: 'detached' });
+  assert.equal(await page.evaluate(() => document.activeElement?.getAttribute('data-testid')), 'open-row', 'the focus is back on the row');
+  await axeBothThemes(page, 'the audit table');
+  assert.equal(await wideness(page), 1280, 'no sideways scrolling at 1280 px');
+  for (const width of [390, 320]) {
+    await page.setViewportSize({ width, height: 844 });
+    await page.getByTestId('audit-list').waitFor();
+    assert.equal(await table.isVisible(), false, `no table at ${width}`);
+    assert.equal(await wideness(page), width, `no sideways scrolling at ${width} px`);
+  }
+  await page.setViewportSize({ width: 390, height: 844 });
+  await look(page, 'audit-list-390');
   await page.setViewportSize({ width: 1280, height: 800 });
   assert.deepEqual(errors, []);
   await page.close();
