@@ -49,6 +49,7 @@ func (h *Handler) Routes() []web.Route {
 		web.Get("/admin/grants", web.Admin, h.grants),
 		web.Get("/admin/payments", web.Admin, h.payments),
 		web.Get("/admin/users", web.Admin, h.users),
+		web.Get("/admin/users/:id", web.Admin, h.user),
 		web.Put("/admin/users/:id", web.Admin, h.updateUser),
 		web.Post("/admin/users/:id/profile-pic", web.Admin, h.profilePic).WithBodyLimit(PictureBodyLimit),
 		web.Get("/admin/audit", web.Admin, h.audit),
@@ -323,6 +324,14 @@ func (h *Handler) users(c fiber.Ctx) error {
 	return c.JSON(out)
 }
 
+func (h *Handler) user(c fiber.Ctx) error {
+	u, err := h.svc.User(c.Context(), c.Params("id"))
+	if err != nil {
+		return err
+	}
+	return c.JSON(fiber.Map{"user": u})
+}
+
 func (h *Handler) updateUser(c fiber.Ctx) error {
 	id := c.Params("id")
 	if !model.ValidID(id) {
@@ -381,7 +390,7 @@ func (h *Handler) profilePic(c fiber.Ctx) error {
 }
 
 func (h *Handler) audit(c fiber.Ctx) error {
-	pg, q, err := pageOf(c)
+	pg, q, asCSV, err := tableQuery(c, AuditSorts)
 	if err != nil {
 		return err
 	}
@@ -392,6 +401,13 @@ func (h *Handler) audit(c fiber.Ctx) error {
 	action := strings.TrimSpace(c.Query("action"))
 	if len(action) > 64 {
 		return web.BadRequest("action must be at most 64 characters.")
+	}
+	if asCSV {
+		t, err := h.svc.ExportAudit(c.Context(), action, target, q, pg.Sort)
+		if err != nil {
+			return err
+		}
+		return t.send(c, "audit")
 	}
 	out, err := h.svc.ListAudit(c.Context(), action, target, q, pg)
 	if err != nil {

@@ -319,7 +319,11 @@ func (store) audit(ctx context.Context, d bun.IDB, action, targetID, search stri
 				WhereOr("lower(before) LIKE ?"+likeEsc, p)
 		})
 	}
-	n, err := q.OrderExpr("created_at DESC, id DESC").Limit(int64(pg.Limit)).Offset(int64(pg.Offset())).ScanAndCount(ctx)
+	q = q.OrderExpr(pg.order("")).Limit(int64(pg.Limit)).Offset(int64(pg.Offset()))
+	if pg.noCount {
+		return es, 0, q.Scan(ctx)
+	}
+	n, err := q.ScanAndCount(ctx)
 	return es, int64(n), err
 }
 

@@ -120,6 +120,21 @@ func SafeCell(s string) string {
 	return s
 }
 
+// CSVTable is a CSV download for the other packages' tables (the awards register).
+type CSVTable = csvTable
+
+// NewCSV starts a CSV download with its header line.
+func NewCSV(header []string) *CSVTable { return newCSV(header) }
+
+// Send answers the CSV as a download named meritmark-name-YYYYMMDD-hhmmss.csv.
+func (t *csvTable) Send(c fiber.Ctx, name string) error { return t.send(c, name) }
+
+// WantsCSV reads format= (json by default; anything else is a 400).
+func WantsCSV(c fiber.Ctx) (bool, error) { return wantsCSV(c) }
+
+// CSVTime is a time as the exports write it (RFC 3339, UTC; "" for none).
+func CSVTime(t *time.Time) string { return csvTime(t) }
+
 // csvTable builds a CSV download: the header, then rows added with Row.
 type csvTable struct {
 	buf bytes.Buffer

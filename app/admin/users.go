@@ -63,6 +63,26 @@ func (s *Service) ListUsers(ctx context.Context, role, search string, pg Page) (
 	return out, nil
 }
 
+// User is one user with their grants (the users table's side panel, a deep link to a
+// user on another page).
+func (s *Service) User(ctx context.Context, id string) (*UserJSON, error) {
+	if !model.ValidID(id) {
+		return nil, web.NotFound(MsgUserMissing)
+	}
+	var u model.User
+	if err := s.DB.NewSelect().Model(&u).Where("id = ?", id).Scan(ctx); err != nil {
+		if db.IsNoRows(err) {
+			return nil, web.NotFound(MsgUserMissing)
+		}
+		return nil, err
+	}
+	out, err := s.userWithGrants(ctx, &u)
+	if err != nil {
+		return nil, err
+	}
+	return &out, nil
+}
+
 func (s *Service) userWithGrants(ctx context.Context, u *model.User) (UserJSON, error) {
 	grants, err := s.st.grantsByUser(ctx, s.DB, []string{u.ID})
 	if err != nil {

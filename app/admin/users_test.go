@@ -333,3 +333,30 @@ func TestProfilePicture(t *testing.T) {
 		t.Fatalf("%d audit entries, want 2", n)
 	}
 }
+
+// GET /admin/users/{id} answers one user with their grants (the side panel of a deep link
+// to a user on another page); an unknown or malformed id is a 404, a member is refused.
+func TestOneUser(t *testing.T) {
+	e := apptest.New(t)
+	_, ac := e.Admin("boss@x.io")
+	carol, cc := e.Member("carol@x.io")
+	b := newBadge(t, e, "Kubernetes Pro", 1000)
+	a := paidApplication(t, e, carol, b)
+	ac.Put("/admin/applications/"+a.ID+"/approve", nil).Expect(200)
+	g := grantsOf(t, e, a.ID)[0]
+
+	var out struct {
+		User admin.UserJSON `json:"user"`
+	}
+	ac.Get("/admin/users/" + carol.ID).Expect(200).JSON(&out)
+	apptest.Expect(t, "carol", out.User,
+		apptest.Eq("out.User.ID", out.User.ID, carol.ID),
+		apptest.Eq("out.User.Email", out.User.Email, "carol@x.io"),
+		apptest.Eq("len(out.User.BadgeGrants)", len(out.User.BadgeGrants), 1))
+	apptest.Expect(t, "carol's grant", out.User.BadgeGrants[0],
+		apptest.Eq("out.User.BadgeGrants[0].ID", out.User.BadgeGrants[0].ID, g.ID),
+		apptest.Eq("out.User.BadgeGrants[0].BadgeName", out.User.BadgeGrants[0].BadgeName, "Kubernetes Pro"))
+	ac.Get("/admin/users/"+model.NewID()).ExpectMsg(404, admin.MsgUserMissing)
+	ac.Get("/admin/users/nope").ExpectMsg(404, admin.MsgUserMissing)
+	cc.Get("/admin/users/" + carol.ID).Expect(403)
+}

@@ -11,6 +11,7 @@ import (
 	"github.com/gofiber/fiber/v3"
 	"github.com/uptrace/bun"
 
+	"meritmark/app/admin"
 	"meritmark/app/audit"
 	"meritmark/app/mail"
 	"meritmark/app/model"
@@ -215,7 +216,16 @@ func stateOf(a *Award, now time.Time) string {
 	return StateSent
 }
 
-// GET /admin/awards?state=&badgeId=&search=&page=&limit= -> {awards, total, page, limit, pages}.
+// RegisterSorts are the columns the award register sorts by (newest first by default).
+var RegisterSorts = []admin.SortCol{{Key: "createdAt", Col: "created_at"}, {Key: "email", Col: "email"},
+	{Key: "name", Col: "name"}, {Key: "expiresAt", Col: "expires_at"}}
+
+// RegisterCSVHeader is the register export's first line.
+var RegisterCSVHeader = []string{"id", "badge", "email", "name", "state", "sent", "link expires", "credential expires",
+	"claimed", "withdrawn", "times sent", "batch"}
+
+// GET /admin/awards?state=&badgeId=&search=&page=&limit=|pageSize=&sort=&format= ->
+// {awards, total, page, limit, pages}, or every award the filter shows as CSV.
 func (h *Handler) register(c fiber.Ctx) error {
 	page, err1 := strconv.Atoi(c.Query("page", "1"))
 	limit, err2 := strconv.Atoi(c.Query("limit", "20"))
@@ -224,6 +234,18 @@ func (h *Handler) register(c fiber.Ctx) error {
 	}
 	if err2 != nil || limit < 1 || limit > 100 {
 		return web.BadRequest("limit must be a whole number from 1 to 100.")
+	}
+	pg, msg := admin.ParsePageSize(c.Query("pageSize"), admin.Page{Page: page, Limit: limit})
+	if msg != "" {
+		return web.BadRequest(msg)
+	}
+	sort, msg := admin.ParseSort(c.Query("sort"), RegisterSorts, admin.Sort{Key: "createdAt", Col: "created_at", Desc: true})
+	if msg != "" {
+		return web.BadRequest(msg)
+	}
+	asCSV, err := admin.WantsCSV(c)
+	if err != nil {
+		return err
 	}
 	now := h.now()
 	var rows []struct {
@@ -255,7 +277,28 @@ func (h *Handler) register(c fiber.Ctx) error {
 		p := "%" + strings.NewReplacer(`\`, `\\`, `%`, `\%`, `_`, `\_`).Replace(s) + "%"
 		q = q.Where(`(lower(award.email) LIKE ? ESCAPE '\' OR lower(award.name) LIKE ? ESCAPE '\')`, p, p)
 	}
-	total, err := q.OrderExpr("award.created_at DESC, award.id DESC").Limit(int64(limit)).Offset(int64((page - 1) * limit)).ScanAndCount(c.Context())
+	q = q.OrderExpr(sort.Order("award"))
+	if asCSV {
+		// every award the filter shows, in the table's order (a register is at most a few
+		// uploads of 1,000 rows; bounded as the other exports are)
+		if err := q.Limit(admin.MaxExportRows).Scan(c.Context()); err != nil && !db.IsNoRows(err) {
+			return err
+		}
+		t := admin.NewCSV(RegisterCSVHeader)
+		for i := range rows {
+			a := &rows[i].Award
+			created, expires := a.CreatedAt, a.ExpiresAt
+			batch := ""
+			if a.BatchID != nil {
+				batch = *a.BatchID
+			}
+			t.Row(a.ID, rows[i].BadgeName, a.Email, a.Name, stateOf(a, now), admin.CSVTime(&created), admin.CSVTime(&expires),
+				admin.CSVTime(a.GrantExpiresAt), admin.CSVTime(a.ClaimedAt), admin.CSVTime(a.WithdrawnAt), strconv.Itoa(a.SentCount), batch)
+		}
+		return t.Send(c, "awards")
+	}
+	limit = pg.Limit
+	total, err := q.Limit(int64(limit)).Offset(int64((page - 1) * limit)).ScanAndCount(c.Context())
 	if err != nil && !db.IsNoRows(err) {
 		return err
 	}
@@ -266,7 +309,7 @@ func (h *Handler) register(c fiber.Ctx) error {
 			State: stateOf(a, now), CreatedAt: a.CreatedAt.UTC(), ExpiresAt: a.ExpiresAt.UTC(), GrantExpiresAt: a.GrantExpiresAt,
 			ClaimedAt: a.ClaimedAt, WithdrawnAt: a.WithdrawnAt, SentCount: a.SentCount, LastSentAt: a.LastSentAt, BatchID: a.BatchID})
 	}
-	return c.JSON(fiber.Map{"awards": out, "total": total, "page": page, "limit": limit, "pages": (int(total) + limit - 1) / limit})
+	return c.JSON(fiber.Map{"awards": out, "total": total, "page": page, "limit": limit, "pages": (int(total) + limit - 1) / limit, "sort": sort.String()})
 }
 
 // Messages of the register's actions.

@@ -10,6 +10,7 @@ import (
 
 	"github.com/uptrace/bun"
 
+	"meritmark/app/admin"
 	"meritmark/app/apptest"
 	"meritmark/app/award"
 	"meritmark/app/grant"
@@ -150,6 +151,24 @@ func TestCSVUploadPreviewSendRegisterWithdraw(t *testing.T) {
 		t.Fatalf("register %+v", reg)
 	}
 	f.admin.Get("/admin/awards?state=bogus").ExpectMsg(400, "state must be sent, claimed, expired, withdrawn or all.")
+	// the register as a table: sorted, a page size, CSV of what the filter shows
+	f.admin.Get("/admin/awards?state=sent&sort=email&pageSize=10").Expect(200).JSON(&reg)
+	if reg.Total != 2 || reg.Awards[0].Email != "lee@example.com" || reg.Awards[1].Email != "mo@example.com" {
+		t.Fatalf("register by email %+v", reg)
+	}
+	f.admin.Get("/admin/awards?state=sent&sort=-email").Expect(200).JSON(&reg)
+	if reg.Awards[0].Email != "mo@example.com" {
+		t.Fatalf("register by email, descending %+v", reg)
+	}
+	f.admin.Get("/admin/awards?sort=token").ExpectMsg(400, admin.SortMsg(award.RegisterSorts))
+	f.admin.Get("/admin/awards?pageSize=3").ExpectMsg(400, admin.MsgBadPageSize)
+	f.admin.Get("/admin/awards?format=pdf").ExpectMsg(400, admin.MsgBadFormat)
+	regCSV := f.admin.Get("/admin/awards?state=sent&sort=-email&format=csv").Expect(200).Text()
+	if lines := strings.Split(strings.TrimSpace(regCSV), "\n"); len(lines) != 3 || lines[0] != strings.Join(award.RegisterCSVHeader, ",") ||
+		!strings.Contains(lines[1], "mo@example.com") || !strings.Contains(lines[2], "lee@example.com") ||
+		strings.Contains(regCSV, "token") {
+		t.Fatalf("register csv:\n%s", regCSV)
+	}
 
 	// resend: a new link, the old one stops working
 	f.admin.Post("/admin/awards/"+a.ID+"/resend", nil).ExpectMsg(200, award.MsgResent)

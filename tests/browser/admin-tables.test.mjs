@@ -2,13 +2,16 @@
 // straight into SQLite; the review queue shows on the first screen at 1280x800 as a dense
 // table; pages, page size and sorting are the server's; Export CSV downloads what the
 // filter shows (formulas defused); a row opens the details dialog from the keyboard; axe
-// in both themes; cards at 390 px. The grants table filters, sorts and opens a grant.
+// in both themes; cards at 390 px. The grants table filters, sorts and opens a grant. The
+// users table sorts, pages, filters by role, exports, and opens a user in a side panel;
+// the audit log's table likewise (its action filter kept).
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import path from 'node:path';
 import { execFileSync } from 'node:child_process';
 import AxeBuilder from '@axe-core/playwright';
-import { startServer, launch, hydrated, watchErrors, settled, shot, screenshotDir, ADMIN_EMAIL, ADMIN_PASSWORD } from './harness.mjs';
+import fs from 'node:fs';
+import { startServer, launch, hydrated, watchErrors, settled, shot, screenshotDir, axeBothThemes, ADMIN_EMAIL, ADMIN_PASSWORD } from './harness.mjs';
 
 const API = '/backend/api/v1';
 const BADGE = 'Open Source Contributor';
@@ -164,4 +167,190 @@ test('the review queue as a dense table: paging, page size, sorting, export, a r
   await page.screenshot({ path: path.join(screenshotDir, 'admin-tables-390-pager.png') });
   await page.setViewportSize({ width: 1280, height: 800 });
   assert.deepEqual(errors, []);
+});
+
+/** Where the work tree keeps its screenshots to look at (not committed). */
+const SHOTS = path.join(path.dirname(new URL(import.meta.url).pathname), '..', '..', 'shots');
+fs.mkdirSync(SHOTS, { recursive: true });
+const look = (page, name) => page.screenshot({ path: path.join(SHOTS, name + '.png') });
+const ACTIVE = '[role="tabpanel"][data-state="active"]';
+const wideness = (page) => page.evaluate(() => document.documentElement.scrollWidth);
+
+test('the users as a dense table: sort, page size, role filter, export, a side panel and its deep link', async () => {
+  const page = await browser.context.newPage();
+  const errors = watchErrors(page);
+  const api = async (q) => (await browser.context.request.get(server.url + API + '/admin/users' + q)).json();
+  const all = await api('?pageSize=100&sort=name');
+  const admins = all.users.filter((u) => u.role === 'admin').length;
+  assert.ok(all.total > 50 && admins >= 1, `seeded users: ${all.total}, ${admins} admin`);
+
+  await page.goto(server.url + '/admin?tab=users');
+  await hydrated(page, 'AdminDashboard');
+  // the users tab (the applications tab stays mounted beside it)
+  const tp = page.locator(ACTIVE);
+  const table = page.getByTestId('users-table');
+  await table.waitFor();
+  const urows = page.getByTestId('user-row');
+  assert.equal(await page.getByTestId('user-card').first().isVisible(), false, 'no cards at 1280');
+  assert.equal(await tp.getByTestId('page-range').innerText(), `1–25 of ${all.total}`);
+  assert.equal(await urows.count(), 25);
+
+  // sort by name, ascending: the API's first names in order
+  await tp.getByTestId('sort-name').click();
+  await page.waitForFunction(() => document.querySelector('[data-testid="users-table"] th[aria-sort="ascending"]')?.textContent?.includes('Name'));
+  await page.waitForFunction((n) => document.querySelector('[data-testid="user-row"] [data-testid="open-row"]')?.textContent === n, all.users[0].name);
+  // page size 10, then the second page
+  await tp.getByTestId('page-size').selectOption('10');
+  await page.waitForFunction((t) => document.querySelector('[role="tabpanel"][data-state="active"] [data-testid="page-range"]')?.textContent === `1–10 of ${t}`, all.total);
+  await tp.getByTestId('page-next').click();
+  await page.waitForFunction((n) => document.querySelector('[data-testid="user-row"] [data-testid="open-row"]')?.textContent === n, all.users[10].name);
+  // the role filter: administrators only
+  await page.getByTestId('role-filter').getByRole('button', { name: 'Administrators' }).click();
+  await page.waitForFunction((n) => document.querySelectorAll('[data-testid="user-row"]').length === n, admins);
+  assert.equal(await tp.getByTestId('page-range').innerText(), `1–${admins} of ${admins}`);
+  // Export CSV: the filter's rows, in the table's order
+  const href = await tp.getByTestId('export-csv').getAttribute('href');
+  assert.equal(href, API + '/admin/users?role=admin&sort=name&format=csv');
+  let csv = (await (await browser.context.request.get(server.url + href)).text()).trim().split('\n');
+  assert.equal(csv[0], 'id,name,email,role,position,joined,badges held');
+  assert.equal(csv.length, admins + 1);
+  assert.ok(csv.slice(1).every((l) => l.includes(',admin,')), csv.join('\n'));
+  await page.getByTestId('role-filter').getByRole('button', { name: 'Members' }).click();
+  await page.waitForFunction(() => document.querySelector('[role="tabpanel"][data-state="active"] [data-testid="export-csv"]')?.getAttribute('href')?.includes('role=user'));
+  csv = (await (await browser.context.request.get(server.url + (await tp.getByTestId('export-csv').getAttribute('href')))).text()).trim().split('\n');
+  assert.equal(csv.length, all.total - admins + 1);
+  assert.ok(csv.some((l) => l.includes(`"'=HYPERLINK(""http://evil"")"`)), 'the formula is defused');
+  await look(page, 'users-table-1280');
+
+  // keyboard: Tab to a row's name, Enter opens the side panel; Escape closes it and the
+  // focus returns to the row
+  const target = page.getByTestId('user-row').filter({ hasText: 'table3@example.com' });
+  await page.getByRole('searchbox', { name: 'Search users' }).fill('table3@example.com');
+  await page.waitForFunction(() => document.querySelectorAll('[data-testid="user-row"]').length === 1);
+  await target.getByTestId('open-row').focus();
+  await page.keyboard.press('Enter');
+  const panel = page.getByRole('dialog', { name: 'User details' });
+  await panel.waitFor();
+  assert.match(await panel.innerText(), /Table Applicant 03/);
+  assert.match(await panel.innerText(), /MM-TBL-000|No badges yet/);
+  await page.waitForFunction(() => /[?&]user=[0-9a-f]{24}/.test(location.search));
+  const box = await panel.boundingBox();
+  assert.ok(box.x >= 1280 - 576 - 1 && box.x + box.width <= 1280 + 1, `a sheet on the right (${JSON.stringify(box)})`);
+  await axeBothThemes(page, 'the users side panel');
+  await look(page, 'users-panel-1280');
+  await page.keyboard.press('Escape');
+  await panel.waitFor({ state: 'detached' });
+  assert.equal(await page.evaluate(() => document.activeElement?.closest('[data-testid="user-row"]')?.textContent?.includes('table3@example.com')), true, 'the focus is back on the row');
+  await page.waitForFunction(() => !location.search.includes('user='));
+
+  // a row's click opens it too; the address keeps it: a reload opens the same panel
+  await target.locator('td').nth(1).click();
+  await panel.waitFor();
+  await page.waitForFunction(() => location.search.includes('user='));
+  await page.reload();
+  await hydrated(page, 'AdminDashboard');
+  await panel.waitFor();
+  assert.match(await panel.innerText(), /table3@example\.com/);
+  await page.keyboard.press('Escape');
+  await panel.waitFor({ state: 'detached' });
+  // a link to a user on no page the list shows (another search): fetched on its own
+  const other = (await api('?search=table40%40example.com')).users[0];
+  await page.goto(server.url + `/admin?tab=users&q=table3%40example.com&user=${other._id}`);
+  await hydrated(page, 'AdminDashboard');
+  await panel.waitFor();
+  assert.match(await panel.innerText(), /table40@example\.com/);
+  await page.keyboard.press('Escape');
+  await panel.waitFor({ state: 'detached' });
+
+  await page.getByRole('searchbox', { name: 'Search users' }).fill('');
+  await page.waitForFunction(() => document.querySelectorAll('[data-testid="user-row"]').length > 1);
+  await axeBothThemes(page, 'the users table');
+  assert.equal(await wideness(page), 1280, 'no sideways scrolling at 1280 px');
+
+  // phones: the cards, and the panel takes the whole screen
+  for (const width of [390, 320]) {
+    await page.setViewportSize({ width, height: 844 });
+    await page.getByTestId('user-card').first().waitFor();
+    assert.equal(await table.isVisible(), false, `no table at ${width}`);
+    assert.equal(await wideness(page), width, `no sideways scrolling at ${width} px`);
+  }
+  await page.setViewportSize({ width: 390, height: 844 });
+  await look(page, 'users-cards-390');
+  await page.goto(server.url + `/admin?tab=users&user=${other._id}`);
+  await hydrated(page, 'AdminDashboard');
+  await panel.waitFor();
+  await settled(page);
+  const phone = await panel.boundingBox();
+  assert.ok(phone.x === 0 && Math.round(phone.width) === 390, `full screen on a phone (${JSON.stringify(phone)})`);
+  await look(page, 'users-panel-390');
+  await page.setViewportSize({ width: 1280, height: 800 });
+  assert.deepEqual(errors, []);
+  await page.close();
+});
+
+test('the audit log as a dense table: sort, page size, action filter, export, a side panel', async () => {
+  const page = await browser.context.newPage();
+  const errors = watchErrors(page);
+  const req = browser.context.request;
+  for (const [code, name] of [['AUDA1', 'Audit coupon A'], ['AUDB2', 'Audit coupon B'], ['AUDC3', '=Audit()']]) {
+    const r = await req.post(server.url + API + '/coupons', { data: { code, name }, headers: { Origin: server.url } });
+    assert.equal(r.status(), 201, await r.text());
+  }
+  const all = await (await req.get(server.url + API + '/admin/audit?pageSize=100&sort=action')).json();
+  assert.ok(all.total >= 3, 'audit rows: ' + all.total);
+
+  await page.goto(server.url + '/admin?tab=audit');
+  await hydrated(page, 'AdminDashboard');
+  const tp = page.locator(ACTIVE);
+  const table = page.getByTestId('audit-entries');
+  await table.waitFor();
+  const arows = page.getByTestId('audit-row');
+  assert.equal(await arows.count(), Math.min(25, all.total));
+  assert.equal(await page.getByTestId('audit-list').isVisible(), false, 'no list at 1280');
+  // newest first: the last coupon made
+  assert.match(await arows.first().innerText(), /=Audit\(\)/);
+  // sort by action, then descending
+  await tp.getByTestId('sort-action').click();
+  await page.waitForFunction(() => document.querySelector('[data-testid="audit-entries"] th[aria-sort="ascending"]')?.textContent?.includes('Action'));
+  await tp.getByTestId('sort-action').click();
+  await page.waitForFunction(() => document.querySelector('[data-testid="audit-entries"] th[aria-sort="descending"]')?.textContent?.includes('Action'));
+  // page size 10
+  await tp.getByTestId('page-size').selectOption('10');
+  await page.waitForFunction((n) => document.querySelectorAll('[data-testid="audit-row"]').length === n, Math.min(10, all.total));
+  // the action filter: coupon creations only
+  await page.getByRole('combobox', { name: 'Filter by action' }).selectOption('coupon.create');
+  const created = all.entries.filter((e) => e.action === 'coupon.create').length;
+  await page.waitForFunction((n) => document.querySelectorAll('[data-testid="audit-row"]').length === n, created);
+  const href = await tp.getByTestId('export-csv').getAttribute('href');
+  assert.equal(href, API + '/admin/audit?action=coupon.create&sort=-action&format=csv');
+  const csv = (await (await req.get(server.url + href)).text()).trim().split('\n');
+  assert.equal(csv[0], 'id,time,actor,actor email,action,target type,target,target id');
+  assert.equal(csv.length, created + 1);
+  assert.ok(csv.some((l) => l.includes(",'=Audit()")), 'the formula is defused: ' + csv.join('\n'));
+  await look(page, 'audit-table-1280');
+
+  // keyboard: Tab to a row's target, Enter opens the side panel; Escape returns the focus
+  await arows.first().getByTestId('open-row').focus();
+  await page.keyboard.press('Enter');
+  const panel = page.getByRole('dialog', { name: 'Audit entry' });
+  await panel.waitFor();
+  assert.match(await panel.getByTestId('audit-details').innerText(), /coupon\.create/);
+  await axeBothThemes(page, 'the audit side panel');
+  await look(page, 'audit-panel-1280');
+  await page.keyboard.press('Escape');
+  await panel.waitFor({ state: 'detached' });
+  assert.equal(await page.evaluate(() => document.activeElement?.getAttribute('data-testid')), 'open-row', 'the focus is back on the row');
+  await axeBothThemes(page, 'the audit table');
+  assert.equal(await wideness(page), 1280, 'no sideways scrolling at 1280 px');
+  for (const width of [390, 320]) {
+    await page.setViewportSize({ width, height: 844 });
+    await page.getByTestId('audit-list').waitFor();
+    assert.equal(await table.isVisible(), false, `no table at ${width}`);
+    assert.equal(await wideness(page), width, `no sideways scrolling at ${width} px`);
+  }
+  await page.setViewportSize({ width: 390, height: 844 });
+  await look(page, 'audit-list-390');
+  await page.setViewportSize({ width: 1280, height: 800 });
+  assert.deepEqual(errors, []);
+  await page.close();
 });

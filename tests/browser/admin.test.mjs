@@ -173,6 +173,8 @@ test('the admin reviews the pending application and approves it; the applicant s
   assert.match(grant.verificationId, /^MM-[0-9A-Z]{4}-[0-9A-Z]{4}-[0-9A-Z]{4}$/);
   await page.getByRole('tab', { name: /User Management/ }).click();
   await page.getByTestId('user-stats').getByText('Total badges earned').waitFor();
+  // the cards (wide screens show a table unless an admin keeps the cards)
+  await page.getByRole('tabpanel').getByTestId('view-cards').click();
   await page.getByLabel('Search users').fill(grant.verificationId.toLowerCase());
   const userCard = page.getByTestId('user-card');
   await page.waitForFunction(() => document.querySelectorAll('[data-testid="user-card"]').length === 1);
@@ -276,6 +278,7 @@ test('the admin sets an expiry and revokes the grant from User Management; the v
   await page.goto(server.url + '/admin');
   await hydrated(page, 'AdminDashboard');
   await page.getByRole('tab', { name: /User Management/ }).click();
+  await page.getByRole('tabpanel').getByTestId('view-cards').click();
   await page.getByLabel('Search users').fill(APPLICANT.email);
   await page.waitForFunction(() => document.querySelectorAll('[data-testid="user-card"]').length === 1);
   const item = page.getByTestId('user-grant').filter({ hasText: BADGE });
@@ -353,6 +356,7 @@ test('the admin sets an expiry and revokes the grant from User Management; the v
   await page.reload();
   await hydrated(page, 'AdminDashboard');
   await page.getByRole('tab', { name: /User Management/ }).click();
+  await page.getByRole('tabpanel').getByTestId('view-cards').click();
   await page.getByLabel('Search users').fill(APPLICANT.email);
   await item.getByTestId('grant-revoked').waitFor();
   await shot(page, 'admin-users-revoked-dark-1280');

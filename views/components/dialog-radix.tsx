@@ -9,12 +9,14 @@ import { lastFocusedOutside, onToast } from '../lib/focus-outside';
 export const Dialog = D.Root;
 
 /**
- * The dialog's content. Radix returns focus on close only to a Dialog.Trigger; most of
- * our dialogs are opened by state, so the control focused when the dialog opened (still
- * the active element when Radix announces the open auto-focus) gets the focus back when
- * it closes.
+ * Focus for a dialog opened by state. Radix returns focus on close only to a
+ * Dialog.Trigger; most of our dialogs are opened by state, so the control focused when the
+ * dialog opened (still the active element when Radix announces the open auto-focus) gets
+ * the focus back when it closes. A click on a toast (its close button, a swipe) is not a
+ * click outside the dialog: the dialog and what was typed in it stay (Radix may report the
+ * press at its click, when the close button is already gone).
  */
-export function DialogContent({ className, children, onOpenAutoFocus, onCloseAutoFocus, onInteractOutside, ...rest }: ComponentPropsWithoutRef<typeof D.Content> & { children: ReactNode }) {
+function useDialogFocus({ onOpenAutoFocus, onCloseAutoFocus, onInteractOutside }: Pick<ComponentPropsWithoutRef<typeof D.Content>, 'onOpenAutoFocus' | 'onCloseAutoFocus' | 'onInteractOutside'>) {
   // a dialog whose content mounts as it opens: the focused control at its first render
   const [first] = useState<HTMLElement | null>(() => (typeof document === 'undefined' ? null : (document.activeElement as HTMLElement | null)));
   const opener = useRef<HTMLElement | null>(first && first !== document.body ? first : null);
@@ -33,9 +35,6 @@ export function DialogContent({ className, children, onOpenAutoFocus, onCloseAut
     // a control disabled while the dialog worked is enabled again a moment later
     if (document.activeElement !== el) setTimeout(() => el.isConnected && el.focus(), 50);
   };
-  // a click on a toast (its close button, a swipe) is not a click outside the dialog: the
-  // dialog and what was typed in it stay (Radix may report the press at its click, when the
-  // close button is already gone)
   const outside = (e: Parameters<NonNullable<typeof onInteractOutside>>[0]) => {
     if (onToast(e.target)) {
       e.preventDefault();
@@ -43,6 +42,12 @@ export function DialogContent({ className, children, onOpenAutoFocus, onCloseAut
     }
     onInteractOutside?.(e);
   };
+  return { onOpenAutoFocus: remember, onCloseAutoFocus: returnFocus, onInteractOutside: outside };
+}
+
+/** The dialog's content, centred (see useDialogFocus for where the focus goes). */
+export function DialogContent({ className, children, onOpenAutoFocus, onCloseAutoFocus, onInteractOutside, ...rest }: ComponentPropsWithoutRef<typeof D.Content> & { children: ReactNode }) {
+  const focus = useDialogFocus({ onOpenAutoFocus, onCloseAutoFocus, onInteractOutside });
   return (
     <D.Portal>
       <D.Overlay className="fixed inset-0 z-50 bg-black/60 backdrop-blur-[1px]" />
@@ -51,9 +56,30 @@ export function DialogContent({ className, children, onOpenAutoFocus, onCloseAut
           'fixed left-1/2 top-1/2 z-50 grid max-h-[90vh] w-[calc(100%-2rem)] max-w-lg -translate-x-1/2 -translate-y-1/2 gap-4 overflow-y-auto rounded-xl border bg-background p-6 shadow-xl',
           className,
         )}
-        onOpenAutoFocus={remember}
-        onCloseAutoFocus={returnFocus}
-        onInteractOutside={outside}
+        {...focus}
+        {...rest}
+      >
+        {children}
+        <D.Close className="absolute right-4 top-4 rounded-sm opacity-70 transition-opacity hover:opacity-100" aria-label="Close">
+          <X className="h-4 w-4" />
+        </D.Close>
+      </D.Content>
+    </D.Portal>
+  );
+}
+
+/** A side panel: a modal sheet from the right on wide screens, the whole screen on phones
+ * (a table row's details). Escape or Close shuts it and the focus returns to the row's
+ * control that opened it. */
+export function SheetContent({ children, onOpenAutoFocus, onCloseAutoFocus, onInteractOutside, ...rest }: ComponentPropsWithoutRef<typeof D.Content> & { children: ReactNode }) {
+  const focus = useDialogFocus({ onOpenAutoFocus, onCloseAutoFocus, onInteractOutside });
+  return (
+    <D.Portal>
+      <D.Overlay className="fixed inset-0 z-50 bg-black/40" />
+      <D.Content
+        className="fixed inset-0 z-50 flex flex-col gap-4 overflow-y-auto bg-background p-4 shadow-xl sm:p-6 lg:left-auto lg:w-[36rem] lg:border-l"
+        data-testid="side-panel"
+        {...focus}
         {...rest}
       >
         {children}

@@ -9,6 +9,7 @@ import '../lib/focus-outside';
 const radix = () => import('./dialog-radix');
 const Root = lazy(() => radix().then((m) => ({ default: m.Dialog })));
 export const DialogContent = lazy(() => radix().then((m) => ({ default: m.DialogContent })));
+export const SheetContent = lazy(() => radix().then((m) => ({ default: m.SheetContent })));
 export const DialogTitle = lazy(() => radix().then((m) => ({ default: m.DialogTitle })));
 export const DialogDescription = lazy(() => radix().then((m) => ({ default: m.DialogDescription })));
 

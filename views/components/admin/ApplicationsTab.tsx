@@ -11,7 +11,7 @@ import { toast, toastError, toastUndo } from '../../lib/toast';
 import { date } from '../../lib/format';
 import { cn } from '../../lib/cn';
 import { SearchBox } from './list';
-import { ExportLink, PageSizeSelect, TablePager, type SortState } from './table';
+import { ExportLink, LayoutToggle, PageSizeSelect, TablePager, useLayout, type SortState } from './table';
 import { ApplicationsTable } from './applications/ApplicationsTable';
 import { Actions, AppList, Application, DEFAULT_REASON, Group, PAY_FILTERS, PayFilter, canApprove } from './applications/model';
 import { ConfirmDialog, Empty } from './applications/parts';
@@ -25,7 +25,6 @@ export type { AppList };
 
 const LIMIT = 25;
 const LAYOUT_KEY = 'meritmark.admin.applications.view';
-type Layout = 'table' | 'cards';
 
 type Props = { initial?: AppList; refreshKey?: number; onChanged?: () => void; view?: DashboardView; onView?: (v: DashboardView) => void; active?: boolean };
 
@@ -37,7 +36,7 @@ export function ApplicationsTab({ initial, refreshKey = 0, onChanged, view = {},
   const [pageSize, setPageSize] = useState(LIMIT);
   const [sort, setSort] = useState<SortState>('');
   // wide screens show a table, phones the cards; an admin may keep the cards everywhere
-  const [layout, setLayout] = useState<Layout>('table');
+  const [layout, chooseLayout] = useLayout(LAYOUT_KEY);
   const [list, setList] = useState<AppList | null>(initial || null);
   const [counts, setCounts] = useState<Record<string, number>>(initial?.counts || {});
   const [loading, setLoading] = useState(!initial);
@@ -83,22 +82,6 @@ export function ApplicationsTab({ initial, refreshKey = 0, onChanged, view = {},
     }
   }, [group, page, query, payFilter, pageSize, sort]);
 
-  useEffect(() => {
-    try {
-      // eslint-disable-next-line react-hooks/set-state-in-effect -- the stored choice is read after hydration (the server renders the default)
-      if (localStorage.getItem(LAYOUT_KEY) === 'cards') setLayout('cards');
-    } catch {
-      /* storage off: the table */
-    }
-  }, []);
-  const chooseLayout = (v: Layout) => {
-    setLayout(v);
-    try {
-      localStorage.setItem(LAYOUT_KEY, v);
-    } catch {
-      /* storage off: this visit only */
-    }
-  };
 
   useEffect(() => {
     if (skipFirst.current) {
@@ -306,23 +289,7 @@ export function ApplicationsTab({ initial, refreshKey = 0, onChanged, view = {},
             </div>
           )}
           <div className="ml-auto hidden flex-wrap items-center gap-3 lg:flex" data-testid="table-toolbar">
-            <div role="group" aria-label="Layout" className="inline-flex rounded-md border p-0.5 text-sm">
-              {(['table', 'cards'] as Layout[]).map((v) => (
-                <button
-                  key={v}
-                  type="button"
-                  aria-pressed={layout === v}
-                  onClick={() => chooseLayout(v)}
-                  className={cn(
-                    'rounded px-2.5 py-1 font-medium focus-visible:outline-none focus-visible:ring-2 focus-visible:ring-ring',
-                    layout === v ? 'bg-primary text-primary-foreground' : 'hover:bg-accent',
-                  )}
-                  data-testid={`view-${v}`}
-                >
-                  {v === 'table' ? 'Table' : 'Cards'}
-                </button>
-              ))}
-            </div>
+            <LayoutToggle layout={layout} onChange={chooseLayout} />
             <ExportLink path="/admin/applications" params={{ status, search: query, sort }} />
           </div>
         </div>

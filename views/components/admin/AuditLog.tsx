@@ -1,5 +1,6 @@
 // The audit log view: every admin action (who, what, when, before and after), newest
-// first, paginated and searched on the server.
+// first, paginated, sorted, filtered and searched on the server; a dense table on wide
+// screens whose row opens the entry in a side panel, a list on phones; Export CSV.
 import { useCallback, useEffect, useRef, useState } from 'react';
 import History from 'lucide-react/icons/history';
 import { Card, CardContent, CardDescription, CardHeader, CardTitle, Chip, Skeleton } from '../ui';
@@ -7,7 +8,10 @@ import { api, errorMessage } from '../../lib/api';
 import { toastError } from '../../lib/toast';
 import { dateTime } from '../../lib/format';
 import { cn } from '../../lib/cn';
-import { Pager, SearchBox, type PageInfo } from './list';
+import { Dialog, DialogDescription, DialogHeader, DialogTitle, SheetContent } from '../dialog';
+import { SearchBox, type PageInfo } from './list';
+import { ExportLink, OpenRowButton, PageSizeSelect, SortHeader, TH as th, TablePager, rowOpener, type SortState } from './table';
+import { Detail } from './applications/parts';
 
 export type AuditEntry = {
   _id: string;
@@ -159,6 +163,9 @@ export function AuditLog({ refreshKey = 0 }: { refreshKey?: number }) {
   const [action, setAction] = useState('');
   const [query, setQuery] = useState('');
   const [page, setPage] = useState(1);
+  const [pageSize, setPageSize] = useState(25);
+  const [sort, setSort] = useState<SortState>('');
+  const [viewing, setViewing] = useState<AuditEntry | null>(null);
   const [list, setList] = useState<AuditList | null>(null);
   const [loading, setLoading] = useState(true);
   const seq = useRef(0);
@@ -167,22 +174,31 @@ export function AuditLog({ refreshKey = 0 }: { refreshKey?: number }) {
     const mine = ++seq.current;
     setLoading(true);
     try {
-      const qs = new URLSearchParams({ page: String(page), limit: '25' });
-      if (action) qs.set('action', action);
-      if (query) qs.set('search', query);
-      const res = await api<AuditList>('/admin/audit?' + qs.toString());
+      let qs = `page=${page}&pageSize=${pageSize}`;
+      if (action) qs += `&action=${encodeURIComponent(action)}`;
+      if (query) qs += `&search=${encodeURIComponent(query)}`;
+      if (sort) qs += `&sort=${sort}`;
+      const res = await api<AuditList>('/admin/audit?' + qs);
       if (mine === seq.current) setList(res);
     } catch (e) {
       if (mine === seq.current) toastError(errorMessage(e, 'Failed to fetch the audit log'));
     } finally {
       if (mine === seq.current) setLoading(false);
     }
-  }, [action, page, query]);
+  }, [action, page, pageSize, query, sort]);
 
   useEffect(() => {
     // eslint-disable-next-line react-hooks/set-state-in-effect -- fetching from the server is what this effect synchronises with; the loading state is set as it starts
     load();
   }, [load, refreshKey]);
+
+  const entries = list?.entries || [];
+  const actor = (e: AuditEntry) => (e.actor ? e.actor.name || e.actor.email : 'system');
+  const target = (e: AuditEntry) => e.targetLabel || `${e.targetType} ${e.targetId}`;
+  const onSort = (v: SortState) => {
+    setSort(v);
+    setPage(1);
+  };
 
   return (
     <Card>
@@ -224,19 +240,50 @@ export function AuditLog({ refreshKey = 0 }: { refreshKey?: number }) {
             />
           </div>
         </div>
+        <div className="flex justify-end">
+          <ExportLink path="/admin/audit" params={{ action, search: query, sort }} />
+        </div>
       </CardHeader>
       <CardContent className="space-y-3">
         {loading && !list ? (
           [0, 1, 2, 3].map((i) => <Skeleton key={i} className="h-14 w-full" />)
-        ) : !list || list.entries.length === 0 ? (
+        ) : entries.length === 0 ? (
           <div className="rounded-lg border border-dashed py-12 text-center">
             <History className="mx-auto h-10 w-10 text-muted-foreground/60" aria-hidden="true" />
             <p className="mt-3 font-medium">No entries</p>
             <p className="mt-1 text-sm text-muted-foreground">{query || action ? 'Nothing matches these filters.' : 'Admin actions will be recorded here.'}</p>
           </div>
         ) : (
-          <ol className="divide-y rounded-lg border" aria-busy={loading} data-testid="audit-entries">
-            {list.entries.map((e) => (
+          <>
+          <div className="hidden overflow-x-auto rounded-lg border lg:block" aria-busy={loading}>
+            <table className="w-full border-collapse text-sm" data-testid="audit-entries">
+              <caption className="sr-only">Audit log. Column headers sort; a target opens the entry.</caption>
+              <thead className="bg-muted/50">
+                <tr>
+                  <SortHeader label="Time" sortKey="createdAt" sort={sort} onSort={onSort} firstDesc className={th} />
+                  <SortHeader label="Action" sortKey="action" sort={sort} onSort={onSort} className={th} />
+                  <SortHeader label="Target" sortKey="targetType" sort={sort} onSort={onSort} className={th} />
+                  <th scope="col" className={th}>By</th>
+                </tr>
+              </thead>
+              <tbody>
+                {entries.map((e) => (
+                  <tr key={e._id} onClick={rowOpener(() => setViewing(e))} className="cursor-pointer border-t hover:bg-accent/50" data-testid="audit-row">
+                    <td className="whitespace-nowrap px-3 py-1.5 tabular-nums text-muted-foreground">
+                      <time dateTime={e.createdAt}>{dateTime(e.createdAt)}</time>
+                    </td>
+                    <td className="whitespace-nowrap px-3 py-1.5"><Chip tone={tone(e.action)}>{actionLabel(e.action)}</Chip></td>
+                    <td className="max-w-96 px-3 py-1.5">
+                      <OpenRowButton onOpen={() => setViewing(e)}>{target(e)}</OpenRowButton>
+                    </td>
+                    <td className="max-w-56 truncate px-3 py-1.5 text-muted-foreground">{actor(e)}</td>
+                  </tr>
+                ))}
+              </tbody>
+            </table>
+          </div>
+          <ol className="divide-y rounded-lg border lg:hidden" aria-busy={loading} data-testid="audit-list">
+            {entries.map((e) => (
               <li key={e._id} className="grid gap-1 px-4 py-3 sm:grid-cols-[11rem_1fr] sm:gap-4">
                 <time dateTime={e.createdAt} className="text-xs text-muted-foreground tabular-nums sm:pt-0.5">
                   {dateTime(e.createdAt)}
@@ -252,9 +299,32 @@ export function AuditLog({ refreshKey = 0 }: { refreshKey?: number }) {
               </li>
             ))}
           </ol>
+          </>
         )}
-        <Pager info={list} busy={loading} onPage={setPage} />
+        <TablePager info={list} busy={loading} onPage={setPage}>
+          <PageSizeSelect id="audit-page-size" value={pageSize} onChange={(n) => { setPageSize(n); setPage(1); }} />
+        </TablePager>
       </CardContent>
+      <Dialog open={!!viewing} onOpenChange={(o) => !o && setViewing(null)}>
+        {viewing && (
+          <SheetContent aria-describedby="audit-panel-desc">
+            <DialogHeader className="pr-8">
+              <DialogTitle>Audit entry</DialogTitle>
+              <DialogDescription id="audit-panel-desc">{actionLabel(viewing.action)} · {dateTime(viewing.createdAt)}</DialogDescription>
+            </DialogHeader>
+            <dl className="grid gap-4 sm:grid-cols-2" data-testid="audit-details">
+              <Detail label="Action"><Chip tone={tone(viewing.action)}>{actionLabel(viewing.action)}</Chip> <code className="text-xs">{viewing.action}</code></Detail>
+              <Detail label="By">{actor(viewing)}{viewing.actor?.email && viewing.actor.name ? ` <${viewing.actor.email}>` : ''}</Detail>
+              <Detail label="Target">{target(viewing)}</Detail>
+              <Detail label="Target ID"><span className="break-all font-mono text-xs">{viewing.targetType} {viewing.targetId}</span></Detail>
+            </dl>
+            <section>
+              <h3 className="text-sm font-semibold">What changed</h3>
+              <AuditChanges before={viewing.before} after={viewing.after} className="text-sm" />
+            </section>
+          </SheetContent>
+        )}
+      </Dialog>
     </Card>
   );
 }

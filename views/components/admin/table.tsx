@@ -1,7 +1,7 @@
 // Dense admin tables (issue 37): sortable column headers (a button in each th, aria-sort),
 // the page-size choice, the "1–25 of 1,234" pager and the Export CSV link. The server
 // pages, sorts (sort=key or -key) and exports (format=csv) what the filter shows.
-import type { ReactNode } from 'react';
+import { useEffect, useState, type MouseEvent, type ReactNode } from 'react';
 import ArrowDown from 'lucide-react/icons/arrow-down';
 import ArrowUp from 'lucide-react/icons/arrow-up';
 import ArrowUpDown from 'lucide-react/icons/arrow-up-down';
@@ -14,6 +14,82 @@ import { cn } from '../../lib/cn';
 import type { PageInfo } from './list';
 
 export const PAGE_SIZES = [10, 25, 50, 100];
+
+/** A header cell's classes. */
+export const TH = 'px-3 py-2 text-left text-xs font-medium text-muted-foreground';
+
+/** A table on wide screens, cards on phones; an admin may keep the cards everywhere. */
+export type Layout = 'table' | 'cards';
+
+/** The layout an admin chose for a list, kept in the browser under key (the server and the
+ * first render use the table, so hydration matches). */
+export function useLayout(key: string): [Layout, (v: Layout) => void] {
+  const [layout, setLayout] = useState<Layout>('table');
+  useEffect(() => {
+    try {
+      // eslint-disable-next-line react-hooks/set-state-in-effect -- the stored choice is read after hydration (the server renders the default)
+      if (localStorage.getItem(key) === 'cards') setLayout('cards');
+    } catch {
+      /* storage off: the table */
+    }
+  }, [key]);
+  const choose = (v: Layout) => {
+    setLayout(v);
+    try {
+      localStorage.setItem(key, v);
+    } catch {
+      /* storage off: this visit only */
+    }
+  };
+  return [layout, choose];
+}
+
+/** Table or Cards (wide screens only: phones always show the cards). */
+export function LayoutToggle({ layout, onChange }: { layout: Layout; onChange: (v: Layout) => void }) {
+  return (
+    <div role="group" aria-label="Layout" className="inline-flex rounded-md border p-0.5 text-sm">
+      {(['table', 'cards'] as Layout[]).map((v) => (
+        <button
+          key={v}
+          type="button"
+          aria-pressed={layout === v}
+          onClick={() => onChange(v)}
+          className={cn(
+            'rounded px-2.5 py-1 font-medium focus-visible:outline-none focus-visible:ring-2 focus-visible:ring-ring',
+            layout === v ? 'bg-primary text-primary-foreground' : 'hover:bg-accent',
+          )}
+          data-testid={`view-${v}`}
+        >
+          {v === 'table' ? 'Table' : 'Cards'}
+        </button>
+      ))}
+    </div>
+  );
+}
+
+/** A row's click (not on one of its own controls) opens it as its open button does: the
+ * button takes the focus first, so closing the details returns the focus to the row. */
+export function rowOpener(open: () => void) {
+  return (e: MouseEvent<HTMLTableRowElement>) => {
+    if ((e.target as HTMLElement).closest('button, input, a, select, label')) return;
+    e.currentTarget.querySelector<HTMLElement>('[data-testid="open-row"]')?.focus();
+    open();
+  };
+}
+
+/** The control that opens a row's details (Tab to it, Enter). */
+export function OpenRowButton({ onOpen, children, className }: { onOpen: () => void; children: ReactNode; className?: string }) {
+  return (
+    <button
+      type="button"
+      onClick={onOpen}
+      className={cn('block max-w-full truncate rounded text-left font-medium hover:underline focus-visible:outline-none focus-visible:ring-2 focus-visible:ring-ring', className)}
+      data-testid="open-row"
+    >
+      {children}
+    </button>
+  );
+}
 
 /** A sort as the server reads it: a column key, "-key" descending; "" the list's default. */
 export type SortState = string;

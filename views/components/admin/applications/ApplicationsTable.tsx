@@ -1,12 +1,11 @@
 // The applications as a dense table (wide screens; phones keep the cards): sortable
 // columns, a row per application whose name button (Tab, Enter) or row click opens the
 // details dialog with the review actions.
-import type { MouseEvent } from 'react';
 import { Chip } from '../../ui';
 import { date, money } from '../../../lib/format';
 import { Actions, Application, STATUS_LABEL, STATUS_TONE, revokedApproval } from './model';
 import { PaymentChip } from './parts';
-import { SortHeader, type SortState } from '../table';
+import { OpenRowButton, SortHeader, TH as th, rowOpener, type SortState } from '../table';
 
 export function ApplicationsTable({ apps, actions, sort, onSort, selected, allMatching, onToggle }: {
   apps: Application[];
@@ -17,11 +16,6 @@ export function ApplicationsTable({ apps, actions, sort, onSort, selected, allMa
   allMatching: boolean;
   onToggle: (id: string) => void;
 }) {
-  const th = 'px-3 py-2 text-left text-xs font-medium text-muted-foreground';
-  const open = (a: Application) => (e: MouseEvent) => {
-    if ((e.target as HTMLElement).closest('button, input, a')) return; // the cell's own control
-    actions.details(a);
-  };
   return (
     <div className="overflow-x-auto rounded-lg border">
       <table className="w-full border-collapse text-sm" data-testid="applications-table">
@@ -40,7 +34,7 @@ export function ApplicationsTable({ apps, actions, sort, onSort, selected, allMa
         </thead>
         <tbody>
           {apps.map((a) => (
-            <tr key={a._id} onClick={open(a)} className="cursor-pointer border-t hover:bg-accent/50" data-testid="application-row" data-row-id={a._id} data-application-id={a._id}>
+            <tr key={a._id} onClick={rowOpener(() => actions.details(a))} className="cursor-pointer border-t hover:bg-accent/50" data-testid="application-row" data-row-id={a._id} data-application-id={a._id}>
               <td className="w-8 px-3 py-1.5">
                 <input
                   type="checkbox"
@@ -52,14 +46,7 @@ export function ApplicationsTable({ apps, actions, sort, onSort, selected, allMa
                 />
               </td>
               <td className="max-w-48 px-3 py-1.5">
-                <button
-                  type="button"
-                  onClick={() => actions.details(a)}
-                  className="block max-w-full truncate rounded text-left font-medium hover:underline focus-visible:outline-none focus-visible:ring-2 focus-visible:ring-ring"
-                  data-testid="open-row"
-                >
-                  {a.user?.name || a.fullName || 'Incomplete application data'}
-                </button>
+                <OpenRowButton onOpen={() => actions.details(a)}>{a.user?.name || a.fullName || 'Incomplete application data'}</OpenRowButton>
               </td>
               <td className="max-w-56 truncate px-3 py-1.5 text-muted-foreground">{a.user?.email || a.email}</td>
               <td className="max-w-48 truncate px-3 py-1.5">{a.badge?.name || '—'}</td>
