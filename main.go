@@ -299,7 +299,7 @@ func serve(args []string) error {
 	a := app.New(&app.Deps{
 		Config:   cfg,
 		DB:       d,
-		Site:     &web.Site{Renderer: pool, Assets: manifest, BaseURL: cfg.BaseURL, SupportEmail: cfg.SupportEmail, Cache: renderCacheFor(cfg), SimulatorBanner: cfg.SimulatorBanner()},
+		Site:     &web.Site{Renderer: pool, Assets: manifest, BaseURL: cfg.BaseURL, SupportEmail: cfg.SupportEmail, SimulatorBanner: cfg.SimulatorBanner()},
 		Storage:  store,
 		Mailer:   mailer,
 		Sessions: &session.Store{DB: d, Idle: cfg.SessionIdle, MaxAge: cfg.SessionMaxAge, Secure: cfg.Secure()},

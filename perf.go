@@ -8,22 +8,7 @@ import (
 	"runtime"
 	"runtime/debug"
 	"time"
-
-	"meritmark/app/config"
-	"meritmark/app/web"
 )
-
-// renderCacheTTL bounds how long a visitor's page render is reused for the same props.
-const renderCacheTTL = 10 * time.Second
-
-// renderCacheFor is the cache of visitors' page renders (MERITMARK_RENDER_CACHE entries,
-// at most 64 MiB), or nil when it is off.
-func renderCacheFor(cfg *config.Config) *web.RenderCache {
-	if cfg.RenderCache <= 0 {
-		return nil
-	}
-	return web.NewRenderCache(cfg.RenderCache, 64<<20, renderCacheTTL)
-}
 
 // procsFor sets GOMAXPROCS to the cores plus one per isolate of the render pool, unless
 // the environment sets GOMAXPROCS. A render keeps its OS thread inside V8 for about a
@@ -48,7 +33,7 @@ func procsFor(workers int) int {
 // heap's goal was 23 MB, so a cycle came every ~50 requests, ~6 ms of CPU each (gctrace,
 // /badges with the caches off). At 400 the goal is five times what lives, so a cycle
 // comes a quarter as often (docs/performance.md, "The Go runtime"). The limit keeps a heap full of cached pages
-// (the page and render caches hold 64 MiB each at most) from growing to five times that:
+// (the page cache holds 64 MiB at most) from growing to five times that:
 // near it the collector runs as often as needed. It counts Go's memory only, not V8's.
 const (
 	serverGCPercent = 400

@@ -6,10 +6,10 @@
 #   node     a bare Node renderToString server of the same bundle (bench/node-server.mjs:
 #            one worker per core, no database, no compression, no cache), for / and
 #            /badges only (the pages it has props for; "-" elsewhere)
-#   mm       Meritmark as configured by default (page cache and render cache on)
+#   mm       Meritmark as configured by default (page cache on)
 #   limit    the limit a cached page can approach: a bare fasthttp server (bench/bare)
 #            sending the very bytes and headers Meritmark sent for the path
-#   mm-off   Meritmark with the page cache and the render cache off (OFF=0 leaves it out)
+#   mm-off   Meritmark with the page cache off (OFF=0 leaves it out)
 # Every request says Accept-Encoding: gzip (ENCODING sets another), as browsers do: mm
 # and the limit send gzip, Node sends identity.
 # Each run also reads the server's CPU time (user + system, from /proc, Node's workers
@@ -79,7 +79,7 @@ mm_pid=$last_pid
 wait_ready "http://127.0.0.1:$mm/readyz"
 echo "cold start to ready /readyz: $(( ($(date +%s%N) - start) / 1000000 )) ms (budget < 1000 ms)"
 if [ "$OFF" != 0 ]; then
-  start_mm $off MERITMARK_PAGE_CACHE=false MERITMARK_RENDER_CACHE=0
+  start_mm $off MERITMARK_PAGE_CACHE=false
   off_pid=$last_pid
   wait_ready "http://127.0.0.1:$off/readyz"
 fi

@@ -42,7 +42,6 @@ type Config struct {
 
 	SSRWorkers    int           // MERITMARK_SSR_WORKERS: isolates in the pool, default = cores
 	RenderTimeout time.Duration // MERITMARK_RENDER_TIMEOUT, default 2s
-	RenderCache   int           // MERITMARK_RENDER_CACHE: visitors' page renders kept (10 s, same props), default 512; 0 = off
 	PageCache     bool          // MERITMARK_PAGE_CACHE: visitors' pages served from the data-aware page cache, default true
 	SessionIdle   time.Duration // MERITMARK_SESSION_IDLE, default 7 days
 	SessionMaxAge time.Duration // MERITMARK_SESSION_MAX_AGE, default 30 days
@@ -176,13 +175,12 @@ func Load(env Env, args []string) (*Config, error) {
 	fs.StringVar(&simulator, "paypal-simulator", def("MERITMARK_PAYPAL_SIMULATOR", "0"), "1 = allow the PayPal simulator on an https origin (MERITMARK_PAYPAL_SIMULATOR)")
 	fs.StringVar(&hsts, "hsts", def("MERITMARK_HSTS", "1"), "Strict-Transport-Security on an https origin; 0 = off (MERITMARK_HSTS)")
 	fs.StringVar(&requestTimeout, "request-timeout", def("MERITMARK_REQUEST_TIMEOUT", "60s"), "longest a request may wait for the database, PayPal or storage (MERITMARK_REQUEST_TIMEOUT)")
-	var renderCache, pageCache string
+	var pageCache string
 	var shutdownDelay, shutdownTimeout string
 	fs.StringVar(&c.DevMailbox, "dev-mailbox", def("MERITMARK_DEV_MAILBOX", ""), "loopback host:port of a page showing the outbox's mails when no SMTP is set; default 127.0.0.1:8025 with neither SMTP nor a base URL, off = never (MERITMARK_DEV_MAILBOX)")
 	fs.StringVar(&shutdownDelay, "shutdown-delay", def("MERITMARK_SHUTDOWN_DELAY", ""), "after SIGTERM, how long /readyz answers 503 before the listener closes; default 5s on https, 0 elsewhere (MERITMARK_SHUTDOWN_DELAY)")
 	fs.StringVar(&shutdownTimeout, "shutdown-timeout", def("MERITMARK_SHUTDOWN_TIMEOUT", "30s"), "longest the requests in flight at shutdown may take to finish (MERITMARK_SHUTDOWN_TIMEOUT)")
 	fs.StringVar(&pageCache, "page-cache", def("MERITMARK_PAGE_CACHE", "true"), "serve visitors' pages whose data has not changed from memory (MERITMARK_PAGE_CACHE)")
-	fs.StringVar(&renderCache, "render-cache", def("MERITMARK_RENDER_CACHE", "512"), "visitors' page renders kept for 10 s and reused for the same props; 0 = off (MERITMARK_RENDER_CACHE)")
 	fs.StringVar(&workers, "ssr-workers", def("MERITMARK_SSR_WORKERS", "0"), "SSR isolates; 0 = one per core")
 	fs.StringVar(&renderTimeout, "render-timeout", def("MERITMARK_RENDER_TIMEOUT", "2s"), "longest a page render may run")
 	fs.StringVar(&idle, "session-idle", def("MERITMARK_SESSION_IDLE", "168h"), "session idle expiry")
@@ -245,11 +243,6 @@ func Load(env Env, args []string) (*Config, error) {
 		bad("MERITMARK_SSR_WORKERS", "must be a whole number from 0 to 256")
 	} else {
 		c.SSRWorkers = n
-	}
-	if n, err := strconv.Atoi(renderCache); err != nil || n < 0 || n > 100000 {
-		bad("MERITMARK_RENDER_CACHE", "must be a whole number from 0 (off) to 100000")
-	} else {
-		c.RenderCache = n
 	}
 	switch strings.ToLower(pageCache) {
 	case "true", "1", "on", "yes":

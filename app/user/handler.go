@@ -180,11 +180,7 @@ func (h *Handler) picture(c fiber.Ctx) error {
 // GET /profile: the member's own profile.
 func (h *Handler) profilePage(c fiber.Ctx) error {
 	u := web.Viewer(c)
-	j, err := View(c.Context(), h.svc.DB, u)
-	if err != nil {
-		return err
-	}
-	badges, err := Earned(c.Context(), h.svc.DB, u.ID, true)
+	j, badges, err := OwnProfile(c.Context(), h.svc.DB, u)
 	if err != nil {
 		return err
 	}

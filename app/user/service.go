@@ -43,11 +43,27 @@ func View(ctx context.Context, d bun.IDB, u *model.User) (*JSON, error) {
 	if err != nil {
 		return nil, err
 	}
-	gs := make([]GrantJSON, len(rows))
-	for i, r := range rows {
-		gs[i] = r.grant()
+	return viewOf(u, rows), nil
+}
+
+func viewOf(u *model.User, rows []grantRow) *JSON {
+	gs := make([]GrantJSON, 0, len(rows))
+	for _, r := range rows {
+		if r.RevokedAt == nil {
+			gs = append(gs, r.grant())
+		}
 	}
-	return ToJSON(u, gs), nil
+	return ToJSON(u, gs)
+}
+
+// OwnProfile is View and Earned with revoked badges (what the holder's own profile page
+// shows) from one read of the grants.
+func OwnProfile(ctx context.Context, d bun.IDB, u *model.User) (*JSON, []EarnedBadge, error) {
+	rows, err := grants(ctx, d, u.ID, true)
+	if err != nil {
+		return nil, nil, err
+	}
+	return viewOf(u, rows), PerBadge(rows, model.Now()), nil
 }
 
 // Earned lists the user's badges, newest first, one entry per badge (a renewed badge is

@@ -77,3 +77,27 @@ func TestProfileStandingAndOneCount(t *testing.T) {
 		t.Fatalf("hall of fame counts %d, want 2", total)
 	}
 }
+
+// The holder's own profile reads the grants once for both of its lists: the account's
+// badgeGrants (as /auth/me gives them) leave a revoked grant out, the badges list shows it.
+func TestOwnProfileListsRevokedOnlyAmongBadges(t *testing.T) {
+	e := apptest.New(t)
+	u, c := e.Member("revoked-holder@example.com")
+	now := model.Now()
+	kept := addGrant(t, e, u, addBadge(t, e, "Kept Badge", "Design"), "pubkept", now.Add(-48*time.Hour), false)
+	addGrant(t, e, u, addBadge(t, e, "Revoked Badge", "Marketing"), "pubrevoked", now.Add(-24*time.Hour), true)
+
+	r, props := c.Page("/profile")
+	r.Expect(200)
+	page := props["page"].(map[string]any)
+	grants := page["user"].(map[string]any)["badgeGrants"].([]any)
+	names := map[string]bool{}
+	for _, b := range page["badges"].([]any) {
+		names[b.(map[string]any)["name"].(string)] = true
+	}
+	apptest.Expect(t, "own profile", page,
+		apptest.Eq("account grants", len(grants), 1),
+		apptest.Eq[any]("the account's grant is the kept one", grants[0].(map[string]any)["id"], kept.ID),
+		apptest.True("badges show the kept badge", names["Kept Badge"]),
+		apptest.True("badges show the revoked badge", names["Revoked Badge"]))
+}

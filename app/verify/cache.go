@@ -92,13 +92,6 @@ type entry struct {
 	publicID    string
 	checkedAt   time.Time          // when the record was last compared with the database
 	checkedVer  pagecache.Versions // the page cache's versions then (zero outside it)
-	pages       map[string]*page
-}
-
-// page is a rendered verify page for visitors (no session), with its ETag.
-type page struct {
-	doc  []byte
-	etag string
 }
 
 // cache holds verification results by grant, and which grant each id names. Entries are
@@ -168,21 +161,6 @@ func (c *cache) fresh(e *entry, now time.Time, ttl time.Duration) bool {
 	c.mu.RLock()
 	defer c.mu.RUnlock()
 	return now.Sub(e.checkedAt) < ttl
-}
-
-func (c *cache) page(e *entry, key string) *page {
-	c.mu.RLock()
-	defer c.mu.RUnlock()
-	return e.pages[key]
-}
-
-func (c *cache) putPage(e *entry, key string, p *page) {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	if e.pages == nil || len(e.pages) >= 16 {
-		e.pages = map[string]*page{}
-	}
-	e.pages[key] = p
 }
 
 // drop forgets a grant's entry (its ids stay mapped: they never change).

@@ -153,39 +153,25 @@ func (h *Handler) page(c fiber.Ctx) error {
 	if props.History, err = h.svc.History(c.Context(), e.publicID); err != nil {
 		return err
 	}
-	// visitors without a session share one rendered page per grant version
 	v := web.Viewer(c)
-	cacheable := v == nil
 	props.Holder = v != nil && v.ID == e.userID
-	key := h.site.Origin(c) + "\x00" + c.Path() + "\x00" + raw
-	for _, it := range props.History {
-		key += "\x00" + it.VerifyPath + it.Status // a renewal made since shows at once
-	}
-	if cacheable {
-		if p := h.svc.cache.page(e, key); p != nil {
-			return sendPage(c, p)
-		}
-	}
-	meta := pageMeta(res, e.publicID)
-	doc, err := h.site.Document(c, "VerifyPage", props, meta)
+	doc, err := h.site.Document(c, "VerifyPage", props, pageMeta(res, e.publicID))
 	if err != nil {
 		return err
 	}
-	p := &page{doc: doc, etag: etagOf(doc)}
-	if cacheable {
-		h.svc.cache.putPage(e, key, p)
-	}
-	return sendPage(c, p)
+	return sendPage(c, doc)
 }
 
-func sendPage(c fiber.Ctx, p *page) error {
+// sendPage answers a rendered verify page with its ETag (304 when it matches).
+func sendPage(c fiber.Ctx, doc []byte) error {
+	etag := etagOf(doc)
 	c.Set("Content-Type", "text/html; charset=utf-8")
 	c.Set("Cache-Control", "no-cache")
-	c.Set("ETag", p.etag)
-	if match := c.Get("If-None-Match"); match != "" && match == p.etag {
+	c.Set("ETag", etag)
+	if match := c.Get("If-None-Match"); match != "" && match == etag {
 		return c.SendStatus(http.StatusNotModified)
 	}
-	return c.Send(p.doc)
+	return c.Send(doc)
 }
 
 func pageMeta(r *Result, pvid string) web.Meta {

@@ -81,8 +81,6 @@ type Site struct {
 	// LinkedInOrganizationID is the issuer's LinkedIn company page id for Add-to-profile
 	// links (config MERITMARK_LINKEDIN_ORGANIZATION_ID; copied by app.New when empty).
 	LinkedInOrganizationID string
-	// Cache, when set, keeps recent renders for visitors (see RenderCache).
-	Cache *RenderCache
 }
 
 // SiteName is the product's name.
@@ -167,13 +165,7 @@ func (s *Site) Document(c fiber.Ctx, page string, props any, meta Meta) ([]byte,
 	if err != nil {
 		return nil, fmt.Errorf("marshal props of %s: %w", page, err)
 	}
-	var body string
-	var islandsJSON []byte
-	if s.Cache != nil && Viewer(c) == nil {
-		body, islandsJSON, err = s.Cache.Render(c.Context(), s.Renderer, page, pj)
-	} else {
-		body, islandsJSON, err = s.Renderer.Render(c.Context(), page, pj)
-	}
+	body, islandsJSON, err := s.Renderer.Render(c.Context(), page, pj)
 	if err != nil {
 		return nil, &RenderError{Page: page, Err: err}
 	}

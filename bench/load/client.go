@@ -71,6 +71,9 @@ type call struct {
 	expect func(int) bool
 	// from is the browser to send with; nil = the runner's shared one (127.0.0.1)
 	from *browser
+	// memberPage: a page asked for by a signed-in member (never cached), also counted
+	// in the "member pages" line
+	memberPage bool
 }
 
 // response is what came back.

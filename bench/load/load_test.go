@@ -47,6 +47,16 @@ func TestMixShares(t *testing.T) {
 		for i := 0; i < n; i++ {
 			counts[r.pick(rng, "").class]++
 		}
+		// the members' own pages are in the mix (their latency has a line of its own)
+		for _, name := range []string{"page /profile (member)", "page /quiz/:id (member)"} {
+			found := false
+			for _, o := range r.byClass[ClassRead] {
+				found = found || o.name == name
+			}
+			if !found {
+				t.Errorf("full=%v: %s is not among the signed-in reads", full, name)
+			}
+		}
 		for class, want := range map[string]float64{ClassPublic: 70, ClassRead: 20, ClassWrite: 10} {
 			got := 100 * float64(counts[class]) / n
 			if math.Abs(got-want) > 0.5 {

@@ -6,8 +6,9 @@
 //
 //	70 % public: home, catalogue, badge detail, verify, Hall of Fame (pages, a fifth of
 //	     them by signed-in members, and the public API behind them)
-//	20 % signed-in API reads: /auth/me, /badges/with-ownership, /users/badges, quiz
-//	     resume, payment quotes, /applications/mine
+//	20 % signed-in reads: /auth/me, /badges/with-ownership, /users/badges, quiz
+//	     resume, payment quotes, /applications/mine, and the members' own pages
+//	     (/profile, a quiz's start page)
 //	10 % writes: quiz attempts (start, answer saves, submit), applications with a small
 //	     PDF, profile saves, sign-ups
 //
@@ -234,7 +235,7 @@ func runOne(ctx context.Context, engine string, o options) (*Result, error) {
 		return nil, errors.New("interrupted")
 	}
 
-	res.Total, res.Classes, res.Ops, res.Errors, res.Status5xx, res.Transport = summarize(recs, o.duration)
+	res.Total, res.Classes, res.MemberPage, res.Ops, res.Errors, res.Status5xx, res.Transport = summarize(recs, o.duration)
 	res.Notes = append(res.Notes,
 		fmt.Sprintf("%d members before the run, %d signed up during it from %d client addresses; %d verification ids",
 			len(w.members), r.signupN.Load(), r.signups.addresses(), len(w.verify)))

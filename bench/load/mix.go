@@ -110,15 +110,21 @@ func (r *runner) buildOps(pageSignedIn float64) {
 	page := func(name string, weight float64, path func(wk *worker) string) *op {
 		return &op{name: name, class: ClassPublic, weight: weight, run: func(wk *worker) error {
 			c := call{method: "GET", path: path(wk), kind: kindPage}
+			as := name
 			if wk.rng.Float64() < pageSignedIn {
-				c.token = r.randomMember(wk).token
+				c.token, c.memberPage = r.randomMember(wk).token, true
+				as = name + " (member)"
 			} else {
 				c.from = r.visitor(wk)
 			}
-			resp, ok := wk.send(c)
-			if ok && (len(resp.body) < 2000 || !strings.HasPrefix(string(resp.body[:15]), "<!doctype html>")) {
-				wk.bad(name, "not a complete page")
-			}
+			checkPage(wk, as, c)
+			return nil
+		}}
+	}
+	// memberPage is a page only members see (never cached), counted with the signed-in reads.
+	memberPage := func(name string, weight float64, path func(wk *worker) string) *op {
+		return &op{name: name, class: ClassRead, weight: weight, run: func(wk *worker) error {
+			checkPage(wk, name, call{method: "GET", path: path(wk), kind: kindPage, token: r.randomMember(wk).token, memberPage: true})
 			return nil
 		}}
 	}
@@ -187,6 +193,8 @@ func (r *runner) buildOps(pageSignedIn float64) {
 		}),
 		{name: "api GET /quiz/badge/:id (resume)", class: ClassRead, weight: 2.5, run: r.quizResume},
 		{name: "api GET /payments/quote/:badgeId", class: ClassRead, weight: 2, run: r.quote},
+		memberPage("page /profile (member)", 2, func(*worker) string { return "/profile" }),
+		memberPage("page /quiz/:id (member)", 1.5, func(wk *worker) string { return "/quiz/" + w.skill[wk.rng.IntN(len(w.skill))].ID }),
 	}
 	writes := []*op{
 		{name: "quiz", class: ClassWrite, weight: 8, run: r.quizStep},
@@ -198,6 +206,14 @@ func (r *runner) buildOps(pageSignedIn float64) {
 	r.byClass = map[string][]*op{ClassPublic: public, ClassRead: reads, ClassWrite: writes}
 	for _, c := range classes {
 		r.ops = append(r.ops, r.byClass[c]...)
+	}
+}
+
+// checkPage asks for a page and checks that a whole document came back.
+func checkPage(wk *worker, name string, c call) {
+	resp, ok := wk.sendAs(name, c)
+	if ok && (len(resp.body) < 2000 || !strings.HasPrefix(string(resp.body[:15]), "<!doctype html>")) {
+		wk.bad(name, "not a complete page")
 	}
 }
 
@@ -294,7 +310,7 @@ func (wk *worker) sendAs(name string, c call) (*response, bool) {
 		status = resp.status
 	}
 	if measured {
-		wk.rec.samples = append(wk.rec.samples, sample{op: name, class: wk.op.class, status: status, dur: end.Sub(start)})
+		wk.rec.samples = append(wk.rec.samples, sample{op: name, class: wk.op.class, memberPage: c.memberPage, status: status, dur: end.Sub(start)})
 	}
 	if err != nil {
 		if measured && wk.ctx.Err() == nil {

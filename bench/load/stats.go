@@ -12,7 +12,7 @@ import (
 // Classes of the mix: what share of the requests each should be.
 const (
 	ClassPublic = "public" // pages and public API a visitor's browser asks for
-	ClassRead   = "read"   // signed-in API reads
+	ClassRead   = "read"   // signed-in reads: the API and the members' own pages
 	ClassWrite  = "write"  // sign-ups, quiz attempts, applications, profile saves
 )
 
@@ -20,10 +20,12 @@ var classes = []string{ClassPublic, ClassRead, ClassWrite}
 
 // sample is one measured request.
 type sample struct {
-	op     string
-	class  string
-	status int // 0: transport error
-	dur    time.Duration
+	op    string
+	class string
+	// memberPage: a signed-in member's page (its own line: those are never cached)
+	memberPage bool
+	status     int // 0: transport error
+	dur        time.Duration
 }
 
 // recorder keeps one worker's samples (no locking: merged after the run).
@@ -105,6 +107,7 @@ type Result struct {
 	LoadAvgEnd string             `json:"loadAvgEnd"`
 	Total      opStats            `json:"total"`
 	Classes    []opStats          `json:"classes"`
+	MemberPage *opStats           `json:"memberPages,omitempty"` // every page a signed-in member asked for
 	Ops        []opStats          `json:"ops"`
 	Errors     map[string]int     `json:"errors"` // transport errors and unexpected bodies
 	Status5xx  int                `json:"status5xx"`
@@ -125,8 +128,9 @@ type BudgetCheck struct {
 	Reasons []string `json:"reasons,omitempty"`
 }
 
-func summarize(recs []*recorder, elapsed time.Duration) (total opStats, byClass []opStats, byOp []opStats, errs map[string]int, n5xx, nTransport int) {
+func summarize(recs []*recorder, elapsed time.Duration) (total opStats, byClass []opStats, memberPages *opStats, byOp []opStats, errs map[string]int, n5xx, nTransport int) {
 	ops := map[string]*opStats{}
+	mp := &opStats{Name: "member pages"}
 	cls := map[string]*opStats{}
 	errs = map[string]int{}
 	total.Name = "all"
@@ -149,6 +153,9 @@ func summarize(recs []*recorder, elapsed time.Duration) (total opStats, byClass 
 				cls[x.class] = c
 			}
 			c.add(x)
+			if x.memberPage {
+				mp.add(x)
+			}
 			if x.status >= 500 {
 				n5xx++
 			}
@@ -164,6 +171,10 @@ func summarize(recs []*recorder, elapsed time.Duration) (total opStats, byClass 
 			c.finish(elapsed, all)
 			byClass = append(byClass, *c)
 		}
+	}
+	if mp.Count > 0 {
+		mp.finish(elapsed, all)
+		memberPages = mp
 	}
 	for _, o := range ops {
 		o.finish(elapsed, all)
@@ -196,6 +207,9 @@ func (r *Result) print(w io.Writer) {
 	line(r.Total, "")
 	for _, c := range r.Classes {
 		line(c, "  ")
+	}
+	if r.MemberPage != nil {
+		line(*r.MemberPage, "  ")
 	}
 	fmt.Fprintln(w, "   by operation:")
 	for _, o := range r.Ops {
