@@ -33,6 +33,7 @@ func (r *countingRenderer) Render(_ context.Context, page string, props []byte) 
 }
 
 func TestRenderCacheReusesOnlyIdenticalProps(t *testing.T) {
+	t.Parallel()
 	ctx := context.Background()
 	next := &countingRenderer{}
 	rc := web.NewRenderCache(16, 1<<20, time.Minute)
@@ -65,6 +66,7 @@ func TestRenderCacheReusesOnlyIdenticalProps(t *testing.T) {
 }
 
 func TestRenderCacheExpiresAndIsBounded(t *testing.T) {
+	t.Parallel()
 	ctx := context.Background()
 	next := &countingRenderer{}
 	rc := web.NewRenderCache(4, 1<<20, 30*time.Millisecond)
@@ -96,6 +98,7 @@ func TestRenderCacheExpiresAndIsBounded(t *testing.T) {
 }
 
 func TestRenderCacheDoesNotKeepFailures(t *testing.T) {
+	t.Parallel()
 	ctx := context.Background()
 	next := &countingRenderer{fail: true}
 	rc := web.NewRenderCache(4, 1<<20, time.Minute)
@@ -110,6 +113,7 @@ func TestRenderCacheDoesNotKeepFailures(t *testing.T) {
 }
 
 func TestRenderCacheConcurrentUse(t *testing.T) {
+	t.Parallel()
 	ctx := context.Background()
 	next := &countingRenderer{}
 	rc := web.NewRenderCache(8, 1<<20, time.Minute)
@@ -134,6 +138,7 @@ func TestRenderCacheConcurrentUse(t *testing.T) {
 // Site.Document uses the cache for visitors only: a signed-in member's render (their
 // name is in the shell) is never kept or reused.
 func TestSiteCachesVisitorRendersOnly(t *testing.T) {
+	t.Parallel()
 	next := &countingRenderer{}
 	site := &web.Site{Renderer: next, Cache: web.NewRenderCache(16, 1<<20, time.Minute)}
 	app := fiber.New()
