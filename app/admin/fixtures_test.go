@@ -2,6 +2,7 @@ package admin_test
 
 import (
 	"fmt"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -11,14 +12,14 @@ import (
 
 func TestMain(m *testing.M) { apptest.Main(m) }
 
-var badgeSeq int
+var badgeSeq atomic.Int64
 
 // newBadge inserts an active badge costing priceCents.
 func newBadge(t *testing.T, e *apptest.Env, name string, priceCents int64) *model.Badge {
 	t.Helper()
-	badgeSeq++
+	seq := badgeSeq.Add(1)
 	if name == "" {
-		name = fmt.Sprintf("Badge %d", badgeSeq)
+		name = fmt.Sprintf("Badge %d", seq)
 	}
 	now := model.Now()
 	b := &model.Badge{ID: model.NewID(), Name: name, Description: name + " description", Category: "Development",

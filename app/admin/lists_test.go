@@ -20,6 +20,7 @@ func ids(apps []admin.ApplicationJSON) string {
 }
 
 func TestApplicationListFiltersSearchAndShape(t *testing.T) {
+	t.Parallel()
 	e := apptest.New(t)
 	boss, ac := e.Admin("boss@x.io")
 	ann, _ := e.Member("ann@x.io")
@@ -142,6 +143,7 @@ func TestApplicationListFiltersSearchAndShape(t *testing.T) {
 }
 
 func TestPaymentsList(t *testing.T) {
+	t.Parallel()
 	e := apptest.New(t)
 	_, ac := e.Admin("boss@x.io")
 	ann, _ := e.Member("ann@x.io")
@@ -184,6 +186,7 @@ func TestPaymentsList(t *testing.T) {
 }
 
 func TestSummary(t *testing.T) {
+	t.Parallel()
 	e := apptest.New(t)
 	_, ac := e.Admin("boss@x.io")
 	ann, _ := e.Member("ann@x.io")
@@ -253,6 +256,7 @@ func TestSummary(t *testing.T) {
 }
 
 func TestAuditLogList(t *testing.T) {
+	t.Parallel()
 	e := apptest.New(t)
 	boss, ac := e.Admin("boss@x.io")
 	ann, _ := e.Member("ann@x.io")

@@ -19,6 +19,7 @@ var (
 )
 
 func TestApproveRefusesUnpaidApplication(t *testing.T) {
+	t.Parallel()
 	e := apptest.New(t)
 	_, ac := e.Admin("boss@x.io")
 	u, _ := e.Member("ann@x.io")
@@ -45,6 +46,7 @@ func TestApproveRefusesUnpaidApplication(t *testing.T) {
 }
 
 func TestApproveGrantsOnceAndAudits(t *testing.T) {
+	t.Parallel()
 	e := apptest.New(t)
 	boss, ac := e.Admin("boss@x.io")
 	u, _ := e.Member("ann@x.io")
@@ -134,6 +136,7 @@ func TestApproveGrantsOnceAndAudits(t *testing.T) {
 }
 
 func TestConcurrentApprovesMakeOneGrant(t *testing.T) {
+	t.Parallel()
 	e := apptest.New(t)
 	_, ac := e.Admin("boss@x.io")
 	_, ac2 := e.Admin("boss2@x.io")
@@ -172,6 +175,7 @@ func TestConcurrentApprovesMakeOneGrant(t *testing.T) {
 }
 
 func TestGrantFreeApprovesWithoutPayment(t *testing.T) {
+	t.Parallel()
 	e := apptest.New(t)
 	_, ac := e.Admin("boss@x.io")
 	u, _ := e.Member("ann@x.io")
@@ -197,6 +201,7 @@ func TestGrantFreeApprovesWithoutPayment(t *testing.T) {
 }
 
 func TestRejectStoresReasonAndReRejectRevokes(t *testing.T) {
+	t.Parallel()
 	e := apptest.New(t)
 	boss, ac := e.Admin("boss@x.io")
 	u, _ := e.Member("ann@x.io")
@@ -295,6 +300,7 @@ func TestRejectStoresReasonAndReRejectRevokes(t *testing.T) {
 }
 
 func TestReApproveRejectedUnpaidNeedsGrantFree(t *testing.T) {
+	t.Parallel()
 	e := apptest.New(t)
 	_, ac := e.Admin("boss@x.io")
 	u, _ := e.Member("ann@x.io")
@@ -311,6 +317,7 @@ func TestReApproveRejectedUnpaidNeedsGrantFree(t *testing.T) {
 }
 
 func TestApproveRefusesASecondCopyOfAHeldBadge(t *testing.T) {
+	t.Parallel()
 	e := apptest.New(t)
 	_, ac := e.Admin("boss@x.io")
 	u, _ := e.Member("ann@x.io")
@@ -330,6 +337,7 @@ func TestApproveRefusesASecondCopyOfAHeldBadge(t *testing.T) {
 }
 
 func TestReviewBadRequests(t *testing.T) {
+	t.Parallel()
 	e := apptest.New(t)
 	_, ac := e.Admin("boss@x.io")
 	ac.Put("/admin/applications/"+model.NewID()+"/approve", nil).ExpectMsg(404, admin.MsgApplicationMissing)

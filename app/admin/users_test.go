@@ -38,6 +38,7 @@ func emails(us []admin.UserJSON) string {
 }
 
 func TestUserListSearchAndPages(t *testing.T) {
+	t.Parallel()
 	e := apptest.New(t)
 	_, ac := e.Admin("boss@x.io")
 	ann, _ := e.Member("ann@x.io")
@@ -118,6 +119,7 @@ func urlq(s string) string {
 }
 
 func TestUpdateUser(t *testing.T) {
+	t.Parallel()
 	e := apptest.New(t)
 	boss, ac := e.Admin("boss@x.io")
 	ann, annc := e.Member("ann@x.io")
@@ -214,6 +216,7 @@ func TestUpdateUser(t *testing.T) {
 }
 
 func TestRoleRules(t *testing.T) {
+	t.Parallel()
 	e := apptest.New(t)
 	boss, ac := e.Admin("boss@x.io")
 	ac.Put("/admin/users/"+boss.ID, map[string]any{"role": "user"}).ExpectMsg(409, admin.MsgSelfDemotion)
@@ -272,6 +275,7 @@ func pngOf(w, h int) []byte {
 }
 
 func TestProfilePicture(t *testing.T) {
+	t.Parallel()
 	e := apptest.New(t)
 	boss, ac := e.Admin("boss@x.io")
 	ann, _ := e.Member("ann@x.io")

@@ -8,6 +8,7 @@ import (
 )
 
 func TestLifecycle(t *testing.T) {
+	t.Parallel()
 	const (
 		aw = model.StatusAwaitingPayment
 		pe = model.StatusPending

@@ -13,6 +13,7 @@ import (
 )
 
 func TestChangePasswordEndsOtherSessions(t *testing.T) {
+	t.Parallel()
 	e := apptest.New(t)
 	u := e.CreateUser("chg@example.com", "first-kettle-lamp", model.RoleUser)
 	here := e.Client()
@@ -55,6 +56,7 @@ func TestChangePasswordEndsOtherSessions(t *testing.T) {
 }
 
 func TestSessionsListRevokeAndSignOutEverywhere(t *testing.T) {
+	t.Parallel()
 	e := apptest.New(t)
 	e.CreateUser("s@example.com", "kettle-lamp-91", model.RoleUser)
 	a, b, c := e.Client(), e.Client(), e.Client()
@@ -123,6 +125,7 @@ func cookieOf(e *apptest.Env, c *apptest.Client) string {
 }
 
 func TestSeededAdminMustChooseANewPassword(t *testing.T) {
+	t.Parallel()
 	e := apptest.New(t)
 	if err := seed.EnsureAdmin(e.Ctx(), e.DB, "admin@meritmark.local", "demo-admin-password", "Demo Admin", false); err != nil {
 		t.Fatal(err)

@@ -61,6 +61,7 @@ func newApplicationFor(t *testing.T, e *apptest.Env, u *model.User, status strin
 }
 
 func TestUnverifiedAddressGetsNoCredentialUntilConfirmed(t *testing.T) {
+	t.Parallel()
 	srv := mailtest.Start(t)
 	e := apptest.New(t, withSMTP(srv))
 	c := e.Client()
@@ -153,6 +154,7 @@ func TestUnverifiedAddressGetsNoCredentialUntilConfirmed(t *testing.T) {
 }
 
 func TestVerificationLinkExpiresAndResendIsLimited(t *testing.T) {
+	t.Parallel()
 	srv := mailtest.Start(t)
 	e := apptest.New(t, withSMTP(srv))
 	c := e.Client()

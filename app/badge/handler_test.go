@@ -159,6 +159,7 @@ func keys(m map[string]any) string {
 // --- API ---
 
 func TestCatalogueForVisitorsIsThePlainActiveList(t *testing.T) {
+	t.Parallel()
 	f := newFx(t)
 	react := f.badge("React Developer", "Development", describe("Build React apps."))
 	f.quiz(react, 3, true)
@@ -219,6 +220,7 @@ func TestCatalogueForVisitorsIsThePlainActiveList(t *testing.T) {
 }
 
 func TestCatalogueOwnershipStates(t *testing.T) {
+	t.Parallel()
 	f := newFx(t)
 	owned := f.badge("Owned", "Development")
 	pending := f.badge("Pending", "Design")
@@ -268,6 +270,7 @@ func TestCatalogueOwnershipStates(t *testing.T) {
 }
 
 func TestBadgeDetailCarriesTheLatestApplicationAndGrant(t *testing.T) {
+	t.Parallel()
 	f := newFx(t)
 	b := f.badge("Docker", "DevOps")
 	u, c := f.env.Member("m@example.com")
@@ -313,6 +316,7 @@ func TestBadgeDetailCarriesTheLatestApplicationAndGrant(t *testing.T) {
 }
 
 func TestInactiveBadgeIsHiddenExceptFromAdmins(t *testing.T) {
+	t.Parallel()
 	f := newFx(t)
 	b := f.badge("Hidden", "Design", inactive)
 	_, member := f.env.Member("m@example.com")
@@ -350,6 +354,7 @@ func TestInactiveBadgeIsHiddenExceptFromAdmins(t *testing.T) {
 }
 
 func TestBadIDsAre404WithAMessage(t *testing.T) {
+	t.Parallel()
 	f := newFx(t)
 	c := f.env.Client()
 	for _, id := range []string{"nope", "ZZZZZZZZZZZZZZZZZZZZZZZZ", model.NewID(), strings.Repeat("a", 300), "%27%20OR%201%3D1--", "5f1b2c3d4e5f6a7b8c9d0e1f%00"} {
@@ -368,6 +373,7 @@ func TestBadIDsAre404WithAMessage(t *testing.T) {
 // --- pages ---
 
 func TestCataloguePageFiltersWithJavaScriptOff(t *testing.T) {
+	t.Parallel()
 	f := newFx(t)
 	react := f.badge("React Developer", "Development", describe("Build React applications."))
 	f.badge("Go Backend Engineer", "Development")
@@ -443,6 +449,7 @@ func TestCataloguePageFiltersWithJavaScriptOff(t *testing.T) {
 }
 
 func TestCataloguePageCarriesOwnership(t *testing.T) {
+	t.Parallel()
 	f := newFx(t)
 	b := f.badge("Owned", "Development")
 	p := f.badge("Pending", "Development")
@@ -475,6 +482,7 @@ func TestCataloguePageCarriesOwnership(t *testing.T) {
 }
 
 func TestDetailPageStatesAndStartRules(t *testing.T) {
+	t.Parallel()
 	f := newFx(t)
 	skill := f.badge("Skill Badge", "Development", criteria(strings.Repeat("word ", 30)))
 	proof := f.badge("Proof Badge", "Design", proofType)
@@ -560,6 +568,7 @@ func TestDetailPageStatesAndStartRules(t *testing.T) {
 }
 
 func TestDetailPageHeadHasSocialTagsAndJSONLD(t *testing.T) {
+	t.Parallel()
 	f := newFx(t)
 	b := f.badge("SQL <Data> Analyst", "Data Science", describe("Query & analyse data."))
 	r := f.env.Client().Raw("GET", "/badges/"+b.ID, nil, map[string]string{"Accept": "text/html"}).Expect(200)
@@ -591,6 +600,7 @@ func TestDetailPageHeadHasSocialTagsAndJSONLD(t *testing.T) {
 }
 
 func TestOldBadgePathRedirects(t *testing.T) {
+	t.Parallel()
 	f := newFx(t)
 	b := f.badge("Docker", "DevOps")
 	r := f.env.Client().Raw("GET", "/badge/"+b.ID+"?criteria=full", nil, map[string]string{"Accept": "text/html"})
@@ -603,6 +613,7 @@ func TestOldBadgePathRedirects(t *testing.T) {
 // --- no N+1 ---
 
 func TestCatalogueQueryCountDoesNotGrowWithBadges(t *testing.T) {
+	t.Parallel()
 	f := newFx(t)
 	qc := &queryCounter{}
 	//lint:ignore SA1019 the hook must count the queries of the running app, which holds this *bun.DB (WithQueryHook would make a clone)
@@ -665,6 +676,7 @@ func TestCatalogueQueryCountDoesNotGrowWithBadges(t *testing.T) {
 // and the detail say the same (paymentProcessing, and no Continue Payment button but a
 // link to the payment's status). A failed last payment is owed again.
 func TestPaymentProcessingIsNotAwaitingPayment(t *testing.T) {
+	t.Parallel()
 	f := newFx(t)
 	b := f.badge("Docker", "DevOps")
 	u, c := f.env.Member("m@example.com")

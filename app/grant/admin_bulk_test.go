@@ -49,6 +49,7 @@ func grantsAnswer(t *testing.T, c *apptest.Client, body map[string]any) bulk.Ans
 }
 
 func TestGrantsBulkRefusesBadInput(t *testing.T) {
+	t.Parallel()
 	e := apptest.New(t)
 	_, ac := e.Admin("boss@x.io")
 	gs := directGrants(t, e, 1)
@@ -67,6 +68,7 @@ func TestGrantsBulkRefusesBadInput(t *testing.T) {
 }
 
 func TestGrantsBulkRevokePreviewRunRetry(t *testing.T) {
+	t.Parallel()
 	e := apptest.New(t)
 	_, ac := e.Admin("boss@x.io")
 	gs := directGrants(t, e, 3)
@@ -110,6 +112,7 @@ func TestGrantsBulkRevokePreviewRunRetry(t *testing.T) {
 }
 
 func TestGrantsBulkExpiry(t *testing.T) {
+	t.Parallel()
 	e := apptest.New(t)
 	_, ac := e.Admin("boss@x.io")
 	gs := directGrants(t, e, 2)

@@ -13,6 +13,7 @@ import (
 )
 
 func TestCouponValidate(t *testing.T) {
+	t.Parallel()
 	f := newFixture(t)
 	u, c := f.member("ada@x.io")
 	f.application(u, f.badge)
@@ -83,6 +84,7 @@ func TestCouponValidate(t *testing.T) {
 }
 
 func TestPayPalPaymentRecordedOnceWithServerPrice(t *testing.T) {
+	t.Parallel()
 	f := newFixture(t)
 	u, c := f.member("ada@x.io")
 	app := f.application(u, f.badge)
@@ -192,6 +194,7 @@ func TestPayPalPaymentRecordedOnceWithServerPrice(t *testing.T) {
 }
 
 func TestConcurrentVerifiesOfOneOrderRecordOnePayment(t *testing.T) {
+	t.Parallel()
 	f := newFixture(t)
 	u, c := f.member("ada@x.io")
 	app := f.application(u, f.badge)
@@ -238,6 +241,7 @@ func TestConcurrentVerifiesOfOneOrderRecordOnePayment(t *testing.T) {
 }
 
 func TestCaptureWithDifferentAmountIsRefused(t *testing.T) {
+	t.Parallel()
 	f := newFixture(t)
 	u, c := f.member("ada@x.io")
 	app := f.application(u, f.badge)
@@ -271,6 +275,7 @@ func TestCaptureWithDifferentAmountIsRefused(t *testing.T) {
 }
 
 func TestOrderRules(t *testing.T) {
+	t.Parallel()
 	f := newFixture(t)
 	u, c := f.member("ada@x.io")
 	c.Post("/payments/paypal-order", map[string]any{"amount": 49, "badgeId": f.badge.ID}).ExpectMsg(404, payment.MsgNoApplication)
@@ -303,6 +308,7 @@ func TestOrderRules(t *testing.T) {
 }
 
 func TestDeclinedPaymentCanBeRetried(t *testing.T) {
+	t.Parallel()
 	f := newFixture(t)
 	u, c := f.member("ada@x.io")
 	app := f.application(u, f.badge)
@@ -335,6 +341,7 @@ func TestDeclinedPaymentCanBeRetried(t *testing.T) {
 }
 
 func TestPendingCaptureCompletedByWebhook(t *testing.T) {
+	t.Parallel()
 	f := newFixture(t)
 	u, c := f.member("ada@x.io")
 	app := f.application(u, f.badge)
@@ -403,6 +410,7 @@ func TestPendingCaptureCompletedByWebhook(t *testing.T) {
 }
 
 func TestWebhookVerifiedAndIdempotent(t *testing.T) {
+	t.Parallel()
 	f := newFixture(t)
 	u, c := f.member("ada@x.io")
 	app := f.application(u, f.badge)
@@ -474,6 +482,7 @@ func TestWebhookVerifiedAndIdempotent(t *testing.T) {
 }
 
 func TestWebhookWithWrongAmountIsNotRecorded(t *testing.T) {
+	t.Parallel()
 	f := newFixture(t)
 	u, c := f.member("ada@x.io")
 	app := f.application(u, f.badge)
@@ -489,6 +498,7 @@ func TestWebhookWithWrongAmountIsNotRecorded(t *testing.T) {
 }
 
 func TestFreeGrant(t *testing.T) {
+	t.Parallel()
 	f := newFixture(t)
 	u, c := f.member("ada@x.io")
 	app := f.application(u, f.badge)
@@ -549,6 +559,7 @@ func TestFreeGrant(t *testing.T) {
 
 // Fifty members race for a coupon with usage limit 5: exactly 5 get it.
 func TestConcurrentFreeGrantsRespectUsageLimit(t *testing.T) {
+	t.Parallel()
 	f := newFixture(t)
 	cp := f.coupon("FIVE", "percentage", 10000, limit(5))
 	clients := make([]*apptest.Client, 50)
@@ -589,6 +600,7 @@ func TestConcurrentFreeGrantsRespectUsageLimit(t *testing.T) {
 // Fifty members approved PayPal orders priced with a coupon limited to 5 and verify at
 // once: 5 are captured and recorded; the others are refused before any money moves.
 func TestConcurrentPayPalRedemptionsRespectUsageLimit(t *testing.T) {
+	t.Parallel()
 	f := newFixture(t)
 	cp := f.coupon("FIVE", "percentage", 2000, limit(5))
 	clients := make([]*apptest.Client, 50)
@@ -636,6 +648,7 @@ func TestConcurrentPayPalRedemptionsRespectUsageLimit(t *testing.T) {
 }
 
 func TestPaymentPages(t *testing.T) {
+	t.Parallel()
 	f := newFixture(t)
 	u, c := f.member("ada@x.io")
 	// visitors are sent to log in
@@ -714,6 +727,7 @@ func TestPaymentPages(t *testing.T) {
 // the success page must not send the member back to payment (the old loop between 'View
 // payment details' and 'No payment found … Go to payment').
 func TestFreeBadgeNeedsNoPayment(t *testing.T) {
+	t.Parallel()
 	f := newFixture(t)
 	free := f.addBadge("Community Helper", "Management", 0)
 	u, c := f.member("free@x.io")

@@ -92,6 +92,7 @@ func (fp *flakyPayPal) drainIDs() []string {
 }
 
 func TestCaptureTimeoutRetriedWithSameRequestIDRecordedOnce(t *testing.T) {
+	t.Parallel()
 	f := newFixture(t)
 	fp := newFlaky(t)
 	svc := fp.service(f)
@@ -139,6 +140,7 @@ func TestCaptureTimeoutRetriedWithSameRequestIDRecordedOnce(t *testing.T) {
 }
 
 func TestEveryCaptureAttemptTimesOutThenOrderLookupTellsTheTruth(t *testing.T) {
+	t.Parallel()
 	f := newFixture(t)
 	fp := newFlaky(t)
 	svc := fp.service(f)
@@ -164,6 +166,7 @@ func TestEveryCaptureAttemptTimesOutThenOrderLookupTellsTheTruth(t *testing.T) {
 }
 
 func TestUnknownCaptureOutcomeKeepsTheClaimAndIsSettledOnce(t *testing.T) {
+	t.Parallel()
 	f := newFixture(t)
 	fp := newFlaky(t)
 	svc := fp.service(f)
@@ -211,6 +214,7 @@ func TestUnknownCaptureOutcomeKeepsTheClaimAndIsSettledOnce(t *testing.T) {
 }
 
 func TestTokenIsCachedAndRenewedAfterRejection(t *testing.T) {
+	t.Parallel()
 	sim := paypalsim.New("client", "secret", "WH")
 	var tokens atomic.Int32
 	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {

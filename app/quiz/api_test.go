@@ -215,6 +215,7 @@ func collectKeys(v any, path string, out map[string]bool) {
 }
 
 func TestQuizNeverRevealsAnswersBeforeSubmission(t *testing.T) {
+	t.Parallel()
 	f := newFx(t, 5)
 	_, c := f.env.Member("taker@x.io")
 	r := c.Post("/quiz/badge/"+f.badge.ID+"/start", nil).Expect(http.StatusOK)
@@ -258,6 +259,7 @@ func TestQuizNeverRevealsAnswersBeforeSubmission(t *testing.T) {
 }
 
 func TestQuizShowsEveryQuestionWithShuffledOptionsPerAttempt(t *testing.T) {
+	t.Parallel()
 	f := newFx(t, 6)
 	sameOrder := 0
 	for i := 0; i < 4; i++ {
@@ -311,6 +313,7 @@ func TestQuizShowsEveryQuestionWithShuffledOptionsPerAttempt(t *testing.T) {
 }
 
 func TestGradingAllCorrectAllWrongAndPartial(t *testing.T) {
+	t.Parallel()
 	f := newFx(t, 5)
 	cases := []struct {
 		right   int
@@ -373,6 +376,7 @@ func TestGradingAllCorrectAllWrongAndPartial(t *testing.T) {
 }
 
 func TestUnansweredQuestionsCountAsWrongAndClientScoreIsIgnored(t *testing.T) {
+	t.Parallel()
 	f := newFx(t, 5)
 	_, c := f.env.Member("cheat@x.io")
 	v := start(t, c, f.badge.ID)
@@ -395,6 +399,7 @@ func TestUnansweredQuestionsCountAsWrongAndClientScoreIsIgnored(t *testing.T) {
 }
 
 func TestSubmitValidatesAnswers(t *testing.T) {
+	t.Parallel()
 	f := newFx(t, 3)
 	_, c := f.env.Member("v@x.io")
 	v := start(t, c, f.badge.ID)
@@ -429,6 +434,7 @@ func TestSubmitValidatesAnswers(t *testing.T) {
 }
 
 func TestResumeKeepsAttemptDeadlineOrderAndAnswers(t *testing.T) {
+	t.Parallel()
 	f := newFx(t, 4)
 	_, c := f.env.Member("resume@x.io")
 	v1 := start(t, c, f.badge.ID)
@@ -509,6 +515,7 @@ func indexOf(q model.Question, text string) int {
 }
 
 func TestLateSubmissionWithinGraceIsGradedInFull(t *testing.T) {
+	t.Parallel()
 	f := newFx(t, 5)
 	_, c := f.env.Member("grace@x.io")
 	v := start(t, c, f.badge.ID)
@@ -530,6 +537,7 @@ func TestLateSubmissionWithinGraceIsGradedInFull(t *testing.T) {
 }
 
 func TestLateSubmissionAfterGraceGradesOnlyAnswersSavedBeforeTheDeadline(t *testing.T) {
+	t.Parallel()
 	f := newFx(t, 5)
 	_, c := f.env.Member("late@x.io")
 	v := start(t, c, f.badge.ID)
@@ -571,6 +579,7 @@ func TestLateSubmissionAfterGraceGradesOnlyAnswersSavedBeforeTheDeadline(t *test
 }
 
 func TestAbandonedAttemptIsGradedAndANewOneStarts(t *testing.T) {
+	t.Parallel()
 	f := newFx(t, 5)
 	_, c := f.env.Member("gone@x.io")
 	v := start(t, c, f.badge.ID)
@@ -611,6 +620,7 @@ func TestAbandonedAttemptIsGradedAndANewOneStarts(t *testing.T) {
 }
 
 func TestDoubleSubmitReturnsTheStoredResult(t *testing.T) {
+	t.Parallel()
 	f := newFx(t, 5)
 	_, c := f.env.Member("twice@x.io")
 	v := start(t, c, f.badge.ID)
@@ -646,6 +656,7 @@ func TestDoubleSubmitReturnsTheStoredResult(t *testing.T) {
 }
 
 func TestAnotherUsersAttemptIsNotFound(t *testing.T) {
+	t.Parallel()
 	f := newFx(t, 3)
 	_, owner := f.env.Member("owner@x.io")
 	_, other := f.env.Member("other@x.io")
@@ -668,6 +679,7 @@ func TestAnotherUsersAttemptIsNotFound(t *testing.T) {
 }
 
 func TestStartRefusals(t *testing.T) {
+	t.Parallel()
 	env := apptest.New(t)
 	ctx := env.Ctx()
 	u, c := env.Member("r@x.io")
@@ -739,6 +751,7 @@ func TestStartRefusals(t *testing.T) {
 }
 
 func TestQuizWithoutQuestions(t *testing.T) {
+	t.Parallel()
 	env := apptest.New(t)
 	b := mkBadge(t, env, model.TypeSkill, true)
 	qz, _ := mkQuiz(t, env, b, true, 70, 0)
@@ -759,6 +772,7 @@ func TestQuizWithoutQuestions(t *testing.T) {
 }
 
 func TestPassingAttemptIsTheServersLatestUnusedPass(t *testing.T) {
+	t.Parallel()
 	f := newFx(t, 5)
 	ctx := f.env.Ctx()
 	u, c := f.env.Member("pass@x.io")
@@ -816,6 +830,7 @@ func TestPassingAttemptIsTheServersLatestUnusedPass(t *testing.T) {
 }
 
 func TestTooManyNewAttemptsAreRateLimited(t *testing.T) {
+	t.Parallel()
 	f := newFx(t, 2)
 	_, c := f.env.Member("spam@x.io")
 	for i := 0; i < quiz.StartLimit; i++ {
@@ -826,6 +841,7 @@ func TestTooManyNewAttemptsAreRateLimited(t *testing.T) {
 }
 
 func TestQuizPage(t *testing.T) {
+	t.Parallel()
 	f := newFx(t, 3)
 	// visitors are sent to log in
 	r := f.env.Client().Abs("GET", "/quiz/"+f.badge.ID, nil)
@@ -866,6 +882,7 @@ func TestQuizPage(t *testing.T) {
 }
 
 func TestQuestionDeletedDuringAnAttemptIsLeftOut(t *testing.T) {
+	t.Parallel()
 	f := newFx(t, 5)
 	_, c := f.env.Member("edit@x.io")
 	v := start(t, c, f.badge.ID)

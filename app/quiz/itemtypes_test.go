@@ -50,6 +50,7 @@ func shownOf(t *testing.T, v quizResp, qid string, texts ...string) []int {
 }
 
 func TestMultipleResponseIsRightOnlyForTheExactSet(t *testing.T) {
+	t.Parallel()
 	f := newFx(t, 1)
 	mq := f.addMultiple(t, false)
 	single := f.qs[0]
@@ -99,6 +100,7 @@ func TestMultipleResponseIsRightOnlyForTheExactSet(t *testing.T) {
 }
 
 func TestMultipleResponseSavedMidAttemptIsGraded(t *testing.T) {
+	t.Parallel()
 	f := newFx(t, 1)
 	mq := f.addMultiple(t, true)
 	_, c := f.env.Member("saver@x.io")
@@ -143,6 +145,7 @@ func TestMultipleResponseSavedMidAttemptIsGraded(t *testing.T) {
 // Every answer a member receives, from the start screen to the result, leaves the key of
 // a multiple-response question out (and its count, unless the administrator shows it).
 func TestMultipleResponseKeyNeverReachesTheMember(t *testing.T) {
+	t.Parallel()
 	f := newFx(t, 1)
 	mq := f.addMultiple(t, false)
 	_, c := f.env.Member("peek@x.io")
@@ -173,6 +176,7 @@ func TestMultipleResponseKeyNeverReachesTheMember(t *testing.T) {
 }
 
 func TestResponsesAreRecordedWithTimesAndChanges(t *testing.T) {
+	t.Parallel()
 	f := newFx(t, 2)
 	mq := f.addMultiple(t, false)
 	_, c := f.env.Member("recorded@x.io")

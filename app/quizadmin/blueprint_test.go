@@ -7,6 +7,7 @@ import (
 )
 
 func TestParseBlueprintTargetAndExposure(t *testing.T) {
+	t.Parallel()
 	for raw, want := range map[string]string{
 		`null`: "[] ",
 		`[]`:   "[] ",
@@ -40,6 +41,7 @@ func TestParseBlueprintTargetAndExposure(t *testing.T) {
 }
 
 func TestFamilyLoop(t *testing.T) {
+	t.Parallel()
 	links := map[string]string{"b": "a", "c": "b"}
 	cases := []struct {
 		id, parent string

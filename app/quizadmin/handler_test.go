@@ -109,6 +109,7 @@ func actions(t *testing.T, e *apptest.Env) []string {
 }
 
 func TestCreateQuizDefaultsAndRules(t *testing.T) {
+	t.Parallel()
 	e := apptest.New(t)
 	_, c := e.Admin("admin@x.io")
 	skill := newBadge(t, e, "Go Expert", model.TypeSkill, "Development")
@@ -177,6 +178,7 @@ func TestCreateQuizDefaultsAndRules(t *testing.T) {
 }
 
 func TestQuestionValidation(t *testing.T) {
+	t.Parallel()
 	e := apptest.New(t)
 	_, c := e.Admin("admin@x.io")
 	q := func(kv ...any) map[string]any {
@@ -235,6 +237,7 @@ func TestQuestionValidation(t *testing.T) {
 }
 
 func TestQuestionForQuizAndBankLinks(t *testing.T) {
+	t.Parallel()
 	e := apptest.New(t)
 	_, c := e.Admin("admin@x.io")
 	b := newBadge(t, e, "Docker Pro", model.TypeSkill, "DevOps")
@@ -321,6 +324,7 @@ func TestQuestionForQuizAndBankLinks(t *testing.T) {
 }
 
 func TestEditQuestion(t *testing.T) {
+	t.Parallel()
 	e := apptest.New(t)
 	_, c := e.Admin("admin@x.io")
 	q := createQuestion(t, c, map[string]any{"text": "Old", "options": []string{"a", "b"}, "correctIndex": 0, "topic": "T", "category": "C"})
@@ -350,6 +354,7 @@ func TestEditQuestion(t *testing.T) {
 }
 
 func TestQuestionBankSearch(t *testing.T) {
+	t.Parallel()
 	e := apptest.New(t)
 	_, c := e.Admin("admin@x.io")
 	createQuestion(t, c, map[string]any{"text": "What does a Dockerfile do?", "options": []string{"a", "b"}, "correctIndex": 0, "topic": "Images", "category": "DevOps"})
@@ -375,6 +380,7 @@ func TestQuestionBankSearch(t *testing.T) {
 }
 
 func TestQuizAdminAccess(t *testing.T) {
+	t.Parallel()
 	e := apptest.New(t)
 	_, member := e.Member("m@x.io")
 	visitor := e.Client()

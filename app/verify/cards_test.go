@@ -23,6 +23,7 @@ func metaContent(t *testing.T, doc, prop string) string {
 }
 
 func TestBadgePageHasItsOwnCard(t *testing.T) {
+	t.Parallel()
 	w := newWorld(t)
 	other := w.newBadge(t, "Data Analyst", "Data", nil)
 	c := w.e.Client()
@@ -102,6 +103,7 @@ func TestBadgePageHasItsOwnCard(t *testing.T) {
 }
 
 func TestVerifyPageLinksTheHolderAndKnowsThem(t *testing.T) {
+	t.Parallel()
 	w := newWorld(t)
 	holder, g := w.grant(t, "Grace Hopper", "grace@example.com", w.badge)
 	path := "/verify/" + g.PublicVerificationID
