@@ -12,7 +12,23 @@ const API = '/backend/api/v1';
 const PDF = Buffer.from('%PDF-1.7\n1 0 obj\n<<>>\nendobj\ntrailer\n<<>>\n%%EOF\n');
 let server, browser, grants;
 
+/** No page here scrolls sideways (WCAG 1.4.10 reflow, walked at 320 px too); a failure
+ * names the elements whose right edge makes the page wider (an absolutely placed one, such
+ * as an sr-only label, escapes a scroll box that is not its containing block). */
+async function noSideScroll(page, what) {
+  const { over, culprits } = await page.evaluate(() => {
+    const sw = document.documentElement.scrollWidth;
+    const culprits = [...document.querySelectorAll('body *')]
+      .filter((el) => Math.abs(el.getBoundingClientRect().right + window.scrollX - sw) < 1.5)
+      .map((el) => `${el.tagName.toLowerCase()}.${String(el.className).slice(0, 40)} "${(el.textContent || '').slice(0, 30)}" in ${el.parentElement?.tagName.toLowerCase()}`)
+      .slice(0, 4);
+    return { over: sw - document.documentElement.clientWidth, culprits };
+  });
+  assert.ok(over <= 0, `${what} scrolls sideways by ${over}px: ${culprits.join(', ')}`);
+}
+
 async function shot(page, name) {
+  await noSideScroll(page, name);
   await page.evaluate(() => window.scrollTo(0, 0));
   await fullShot(page, name);
 }
@@ -62,7 +78,7 @@ after(async () => {
 });
 
 test('a recruiter verifies many badges at once, downloads the CSV and checks the receipt', async () => {
-  for (const [w, h] of [[1440, 900], [390, 844]]) {
+  for (const [w, h] of [[1440, 900], [390, 844], [320, 640]]) {
     const page = await browser.context.newPage();
     await page.setViewportSize({ width: w, height: h });
     const errors = watchErrors(page);
@@ -111,7 +127,7 @@ test('the admin awards a badge by e-mail; the recipient signs up with the addres
   await ctx.clearCookies();
   assert.equal((await post(ctx, '/auth/login', { email: ADMIN_EMAIL, password: ADMIN_PASSWORD })).status, 200);
   const to = `winner-${Date.now()}@example.com`;
-  for (const [w, h] of [[1440, 900], [390, 844]]) {
+  for (const [w, h] of [[1440, 900], [390, 844], [320, 640]]) {
     const page = await ctx.newPage();
     await page.setViewportSize({ width: w, height: h });
     await page.addInitScript(() => localStorage.setItem('vite-ui-theme', 'light'));
@@ -128,6 +144,7 @@ test('the admin awards a badge by e-mail; the recipient signs up with the addres
     await form.getByRole('status').waitFor();
     assert.match(await form.getByRole('status').innerText(), /Sent: Team Leadership to winner-/);
     await form.scrollIntoViewIfNeeded();
+    await noSideScroll(page, `award form at ${w}`);
     await page.screenshot({ path: `tests/browser/screenshots/award-form-${w}.png` });
     await page.close();
   }
@@ -199,7 +216,7 @@ test('a renewed badge: the verify page shows the credential history', async () =
     return r.body.application.grant;
   });
   await ctx.clearCookies();
-  for (const [w, h] of [[1440, 900], [390, 844]]) {
+  for (const [w, h] of [[1440, 900], [390, 844], [320, 640]]) {
     const page = await ctx.newPage();
     await page.setViewportSize({ width: w, height: h });
     await page.goto(`${server.url}/verify/${renewed.publicVerificationId}`);

@@ -134,7 +134,7 @@ export default function AdminDashboard({ adminName, adminId, summary: initialSum
 
       {/* the review queue comes before the chart: on the first screen at 1280x800 */}
       <Tabs value={tab} onValueChange={setTab} className="mt-6">
-        <div className="-mx-4 overflow-x-auto px-4 pb-1 sm:mx-0 sm:px-0">
+        <div className="-mx-4 relative overflow-x-auto px-4 pb-1 sm:mx-0 sm:px-0">
           <TabsList className="h-auto w-max flex-nowrap justify-start">
             <TabsTrigger value="applications">
               <ClipboardList className="h-4 w-4" aria-hidden="true" /> Applications

@@ -100,7 +100,7 @@ export default function BadgeCatalogue({ q: q0, category: cat0, showAll }: Badge
         </button>
       </form>
 
-      <nav aria-label="Categories" className="-mx-4 overflow-x-auto px-4 [scrollbar-width:none] sm:mx-0 sm:px-0">
+      <nav aria-label="Categories" className="-mx-4 relative overflow-x-auto px-4 [scrollbar-width:none] sm:mx-0 sm:px-0">
         <ul className="flex w-max gap-2 sm:w-auto sm:flex-wrap sm:justify-center">
           {CATEGORIES.map((c) => {
             const value = c === 'All' ? '' : c;

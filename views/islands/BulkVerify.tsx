@@ -263,7 +263,7 @@ export default function BulkVerify(p: BulkVerifyProps) {
             ))}
           </ul>
 
-          <div className="mt-4 hidden overflow-x-auto rounded-lg border sm:block">
+          <div className="mt-4 hidden relative overflow-x-auto rounded-lg border sm:block">
             <table className="w-full min-w-[640px] text-left text-sm">
               <thead className="bg-muted/50 text-xs uppercase tracking-wide text-muted-foreground">
                 <tr>

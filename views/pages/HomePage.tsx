@@ -374,7 +374,7 @@ function CredentialCode() {
             <ShieldCheck className="h-3 w-3" /> verified
           </span>
         </div>
-        <pre tabIndex={0} aria-label="Example signed credential (JSON)" className="overflow-x-auto p-5 font-mono focus-visible:outline-none focus-visible:ring-2 focus-visible:ring-inset focus-visible:ring-ring text-[12px] leading-relaxed text-zinc-300 sm:text-[13px]">
+        <pre tabIndex={0} aria-label="Example signed credential (JSON)" className="relative overflow-x-auto p-5 font-mono focus-visible:outline-none focus-visible:ring-2 focus-visible:ring-inset focus-visible:ring-ring text-[12px] leading-relaxed text-zinc-300 sm:text-[13px]">
           <code>
             {'{\n  '}
             {k('"type"')}: [{v('"VerifiableCredential"')}, {v('"OpenBadgeCredential"')}],{'\n  '}

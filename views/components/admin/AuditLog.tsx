@@ -255,7 +255,7 @@ export function AuditLog({ refreshKey = 0 }: { refreshKey?: number }) {
           </div>
         ) : (
           <>
-          <div className="hidden overflow-x-auto rounded-lg border lg:block" aria-busy={loading}>
+          <div className="hidden relative overflow-x-auto rounded-lg border lg:block" aria-busy={loading}>
             <table className="w-full border-collapse text-sm" data-testid="audit-entries">
               <caption className="sr-only">Audit log. Column headers sort; a target opens the entry.</caption>
               <thead className="bg-muted/50">

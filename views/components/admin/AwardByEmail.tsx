@@ -46,7 +46,7 @@ export function AwardByEmail() {
       <p className="mt-1 text-sm text-muted-foreground">
         Award a badge to anyone by e-mail address, with or without an account. They get a claim link valid for 30 days; the badge is issued when they sign in with that address.
       </p>
-      <form className="mt-4 grid gap-3 sm:grid-cols-2" onSubmit={submit}>
+      <form className="mt-4 grid grid-cols-1 gap-3 sm:grid-cols-2" onSubmit={submit}>
         <div className="space-y-1.5">
           <Label htmlFor="award-badge">Badge</Label>
           <NativeSelect id="award-badge" value={badgeId} onChange={(e) => setBadgeId(e.target.value)} onFocus={loadBadges} required>
@@ -69,7 +69,7 @@ export function AwardByEmail() {
             {busy ? <Loader2 className="h-4 w-4 animate-spin" aria-hidden="true" /> : <Send className="h-4 w-4" aria-hidden="true" />}
             Send award
           </Button>
-          {sent && <span className="text-sm text-muted-foreground" role="status">{sent}</span>}
+          {sent && <span className="min-w-0 text-sm text-muted-foreground [overflow-wrap:anywhere]" role="status">{sent}</span>}
         </div>
       </form>
     </Card>

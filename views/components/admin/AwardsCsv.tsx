@@ -143,7 +143,7 @@ export function AwardsCsv() {
           </NativeSelect>
         </div>
       </div>
-      <div className="mt-3 overflow-x-auto rounded-md border">
+      <div className="mt-3 relative overflow-x-auto rounded-md border">
         <table className="w-full text-left text-sm" data-testid="award-register">
           <caption className="sr-only">Awards sent</caption>
           <thead className="bg-muted text-xs">

@@ -121,7 +121,7 @@ export function GrantsTab({ refreshKey = 0 }: { refreshKey?: number }) {
             description={query ? 'Try a holder’s name or e-mail, a badge or a verification ID.' : 'Grants appear here as badges are issued.'}
           />
         ) : (
-          <div className="overflow-x-auto rounded-lg border" aria-busy={loading}>
+          <div className="relative overflow-x-auto rounded-lg border" aria-busy={loading}>
             <table className="w-full border-collapse text-sm" data-testid="grants-table">
               <caption className="sr-only">Badge grants. Column headers sort; a verification ID opens the grant.</caption>
               <thead className="bg-muted/50">

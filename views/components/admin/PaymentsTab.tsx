@@ -151,7 +151,7 @@ export function PaymentsTab({ refreshKey = 0 }: { refreshKey?: number }) {
             description={query ? 'Try a name, an e-mail, a badge, a coupon or a transaction ID.' : 'Payments appear here as members pay for badges.'}
           />
         ) : (
-          <div className="overflow-x-auto rounded-lg border">
+          <div className="relative overflow-x-auto rounded-lg border">
             <table className="w-full min-w-[44rem] text-sm" data-testid="payments-table">
               <thead className="bg-muted/50 text-left text-xs uppercase tracking-wide text-muted-foreground">
                 <tr>

@@ -87,7 +87,7 @@ export function QuizBlueprint({ quiz, onSaved }: { quiz: AdminQuiz; onSaved: () 
       </CardHeader>
       <CardContent>
         <form onSubmit={submit} className="grid gap-4" data-testid="blueprint-form">
-          <div className="overflow-x-auto">
+          <div className="relative overflow-x-auto">
             <table className="w-full min-w-[20rem] text-sm">
               <thead>
                 <tr className="border-b text-left text-xs text-muted-foreground">
@@ -175,7 +175,7 @@ function ExposureTable({ quiz, retiring, onRetire }: { quiz: AdminQuiz; retiring
       <p className="text-xs text-muted-foreground">
         Exposure over the last {forms} {forms === 1 ? 'form' : 'forms'} drawn; difficulty is the proportion correct after 30 answers, else the label.
       </p>
-      <div className="mt-2 overflow-x-auto">
+      <div className="mt-2 relative overflow-x-auto">
         <table className="w-full min-w-[36rem] text-sm">
           <thead>
             <tr className="border-b text-left text-xs text-muted-foreground">

@@ -186,7 +186,7 @@ export function ItemAnalysis({ quizId, refresh }: { quizId: string; refresh: unk
                 </div>
               ))}
             </dl>
-            <div className="mt-4 overflow-x-auto">
+            <div className="mt-4 relative overflow-x-auto">
               <table className="w-full min-w-[36rem] text-sm">
                 <thead>
                   <tr className="border-b text-left text-xs text-muted-foreground">

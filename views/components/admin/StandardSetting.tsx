@@ -131,7 +131,7 @@ export function StandardSetting({ quizId, refresh, onChanged }: { quizId: string
                   Panel opened {dateTime(p.createdAt)} · {p.raters.length} {p.raters.length === 1 ? 'rater' : 'raters'} · {st.pool} questions in the pool
                   {p.adoptedAt ? ` · cut adopted ${dateTime(p.adoptedAt)}` : p.closedAt ? ` · closed ${dateTime(p.closedAt)}` : ''}
                 </p>
-                <div className="overflow-x-auto">
+                <div className="relative overflow-x-auto">
                   <table className="w-full min-w-[30rem] text-sm" data-testid="angoff-raters">
                     <caption className="sr-only">Raters' progress</caption>
                     <thead>

@@ -56,7 +56,7 @@ function UsersTable({ users, currentUserId, sort, onSort, onOpen, onEdit }: {
   onEdit: (u: AdminUser) => void;
 }) {
   return (
-    <div className="overflow-x-auto rounded-lg border">
+    <div className="relative overflow-x-auto rounded-lg border">
       <table className="w-full border-collapse text-sm" data-testid="users-table">
         <caption className="sr-only">Users. Column headers sort; a name opens the user’s details.</caption>
         <thead className="bg-muted/50">

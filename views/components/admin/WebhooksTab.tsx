@@ -139,7 +139,7 @@ function Deliveries({ endpoint }: { endpoint: Endpoint }) {
   if (!list) return <p className="text-sm text-muted-foreground">Loading deliveries…</p>;
   if (!list.length) return <p className="text-sm text-muted-foreground">No deliveries yet: they appear when a chosen event happens.</p>;
   return (
-    <div className="overflow-x-auto">
+    <div className="relative overflow-x-auto">
       <table className="w-full text-left text-sm" data-testid="deliveries">
         <caption className="sr-only">Deliveries to {endpoint.url}</caption>
         <thead className="text-xs text-muted-foreground">

@@ -17,7 +17,7 @@ export function ApplicationsTable({ apps, actions, sort, onSort, selected, allMa
   onToggle: (id: string) => void;
 }) {
   return (
-    <div className="overflow-x-auto rounded-lg border">
+    <div className="relative overflow-x-auto rounded-lg border">
       <table className="w-full border-collapse text-sm" data-testid="applications-table">
         <caption className="sr-only">Applications. Column headers sort; a name opens the application.</caption>
         <thead className="bg-muted/50">
