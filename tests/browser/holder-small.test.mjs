@@ -210,6 +210,7 @@ test('times: UTC with the zone named from the server, the reader\'s zone after h
     ['/badges/' + ids.held, null, 'badge'], // its actions island wakes on interaction
     ['/verify/' + ids.verify, 'VerifyBadge', 'verify'],
     ['/payment-success/' + ids.held, null, 'receipt'],
+    ['/hall-of-fame', 'HallOfFameBoard', 'hof'],
   ];
   for (const [path, island, name] of pages) {
     // the server's HTML: every <time> in UTC, the zone named
@@ -247,6 +248,27 @@ test('times: UTC with the zone named from the server, the reader\'s zone after h
       assert.deepEqual(errors, [], `${path} at ${w}`);
       await page.close();
     }
+  }
+
+  // the admin's review queue too (its "Submitted" dates, in the table and in the cards)
+  await signIn({ email: ADMIN_EMAIL, password: ADMIN_PASSWORD });
+  for (const [w, h] of WIDTHS) {
+    const page = await newPage(w, h);
+    const cdp = await page.context().newCDPSession(page);
+    await cdp.send('Emulation.setTimezoneOverride', { timezoneId: zone });
+    const errors = watch(page);
+    await page.goto(server.url + '/admin');
+    await hydrated(page, 'AdminDashboard');
+    await page.waitForFunction(() => {
+      const ts = [...document.querySelectorAll('main time[data-local]')];
+      return ts.length > 0 && ts.every((t) => t.dataset.localised === 'true');
+    }, null, { timeout: 15000 });
+    const shown = await page.locator('main time[data-local]').evaluateAll((els) => els.map((t) => ({ iso: t.dateTime, text: t.textContent })));
+    for (const t of shown) {
+      assert.equal(t.text, localDay(t.iso), `admin queue at ${w}: ${t.text} is the day in ${zone}`);
+    }
+    assert.deepEqual(errors, [], `admin queue at ${w}`);
+    await page.close();
   }
 });
 

@@ -266,11 +266,20 @@ test('a member fails the quiz: no answer key anywhere, and the next attempt open
   await page.setViewportSize({ width: 1280, height: 800 });
   await shot(page, 'quiz-result-fail-1280');
 
-  // the start screen says when, and offers no Start Quiz; a forced start is refused
+  // the start screen says when, in the reader's zone (the server's HTML names UTC), and
+  // offers no Start Quiz; a forced start is refused
+  const cdp = await page.context().newCDPSession(page);
+  await cdp.send('Emulation.setTimezoneOverride', { timezoneId: 'Pacific/Auckland' });
   await page.goto(`${server.url}/quiz/${id}`);
   await hydrated(page, 'QuizRunner');
   await page.getByTestId('quiz-start').waitFor();
-  assert.match(await page.getByTestId('quiz-next-attempt').innerText(), /Your next attempt opens .* UTC\./);
+  await page.waitForFunction(() => document.querySelector('[data-testid="quiz-next-attempt"] time')?.dataset.localised === 'true');
+  const inAuckland = new Intl.DateTimeFormat('en-US', { timeZone: 'Pacific/Auckland', month: 'short', day: 'numeric', year: 'numeric', hour: '2-digit', minute: '2-digit', hourCycle: 'h23' })
+    .formatToParts(new Date(nextAt)).reduce((o, p) => ({ ...o, [p.type]: p.value }), {});
+  const shown = /^Your next attempt opens (\w{3} \d+, \d{4}, \d\d:\d\d) GMT\+1[23]\.$/.exec(await page.getByTestId('quiz-next-attempt').innerText());
+  assert.ok(shown, 'the next attempt in the reader\'s zone, named');
+  assert.equal(shown[1], `${inAuckland.month} ${inAuckland.day}, ${inAuckland.year}, ${inAuckland.hour}:${inAuckland.minute}`);
+  await cdp.send('Emulation.setTimezoneOverride', { timezoneId: '' });
   assert.equal(await page.getByTestId('quiz-begin').count(), 0);
   await shot(page, 'quiz-start-waiting-1280');
   const r = await page.request.post(`${server.url}/backend/api/v1/quiz/badge/${id}/start`, { headers: { Origin: server.url } });

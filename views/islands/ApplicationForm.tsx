@@ -8,11 +8,12 @@ import UploadCloud from 'lucide-react/icons/cloud-upload';
 import { API_BASE } from '../lib/api';
 import { toast } from '../lib/toast';
 import { cn } from '../lib/cn';
-import { date, money, duration, pct } from '../lib/format';
+import { money, duration, pct } from '../lib/format';
 import { Button, Card, CardContent, CardDescription, CardHeader, CardTitle, Label, Textarea } from '../components/ui';
 import { ACCEPT, Kind, MAX_DESCRIPTION, Picked, Profile, QuizResult, REQUIRED, checkFile } from '../components/application/model';
 import { FileRow, SingleFile } from '../components/application/files';
 import { ProfileCard, useProfileEditor } from '../components/application/ProfileCard';
+import { LocalTime } from '../components/LocalTime';
 
 export type { Profile };
 
@@ -218,7 +219,7 @@ export default function ApplicationForm({ badge, profile: initial, limits, attem
         <div role="status" className="flex items-start gap-3 rounded-xl border border-warning/60 bg-warning/10 p-4 text-sm">
           <Info className="mt-0.5 h-4 w-4 shrink-0" aria-hidden="true" />
           <p>
-            Your previous application{rejected.reviewedAt ? ` (reviewed ${date(rejected.reviewedAt)})` : ''} was not approved
+            Your previous application{rejected.reviewedAt ? <> (reviewed <LocalTime iso={rejected.reviewedAt} />)</> : ''} was not approved
             {rejected.reason ? <>: <span className="font-medium">{rejected.reason}</span></> : '.'} You can apply again.
           </p>
         </div>

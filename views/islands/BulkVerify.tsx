@@ -15,9 +15,9 @@ import ShieldX from 'lucide-react/icons/shield-x';
 import X from 'lucide-react/icons/x';
 import { Button, Card, Chip, Label, Textarea } from '../components/ui';
 import { api, ApiError } from '../lib/api';
-import { date, dateTime } from '../lib/format';
 import { cn } from '../lib/cn';
 import { useHydrated } from '../lib/hooks/useHydrated';
+import { LocalTime } from '../components/LocalTime';
 
 export type BulkRow = {
   row: number;
@@ -219,7 +219,7 @@ export default function BulkVerify(p: BulkVerifyProps) {
             {s.invalid > 0 && <Chip tone="destructive">{s.invalid} not verified</Chip>}
             {s.notFound > 0 && <Chip tone="secondary">{s.notFound} not found</Chip>}
             {s.malformed > 0 && <Chip tone="secondary">{s.malformed} not an ID</Chip>}
-            <span className="text-xs text-muted-foreground">Checked {dateTime(result.checkedAt)}</span>
+            <span className="text-xs text-muted-foreground">Checked <LocalTime iso={result.checkedAt} withTime /></span>
           </div>
           {hydrated && (<div className="mt-3 flex flex-wrap gap-2">
             <Button variant="outline" size="sm" onClick={() => save(`meritmark-verification-${stamp(result.checkedAt)}.csv`, 'text/csv', rowsToCSV(result.rows))}>
@@ -248,7 +248,7 @@ export default function BulkVerify(p: BulkVerifyProps) {
                 {r.badge && (
                   <div className="mt-1">
                     {r.verifyUrl ? <a className="hover:underline" href={r.verifyUrl}>{r.badge}</a> : r.badge}
-                    {r.issuedAt && <span className="text-muted-foreground"> · issued {date(r.issuedAt)}</span>}
+                    {r.issuedAt && <span className="text-muted-foreground"> · issued <LocalTime iso={r.issuedAt} /></span>}
                   </div>
                 )}
                 {!r.isValid && r.reason && <div className="mt-1 text-xs text-muted-foreground">{r.reason}</div>}
@@ -286,7 +286,7 @@ export default function BulkVerify(p: BulkVerifyProps) {
                     <td className="px-3 py-2">
                       {r.badge ? (r.verifyUrl ? <a className="hover:underline" href={r.verifyUrl}>{r.badge}</a> : r.badge) : <span className="text-muted-foreground">—</span>}
                     </td>
-                    <td className="whitespace-nowrap px-3 py-2">{r.issuedAt ? date(r.issuedAt) : '—'}</td>
+                    <td className="whitespace-nowrap px-3 py-2">{r.issuedAt ? <LocalTime iso={r.issuedAt} /> : '—'}</td>
                     <td className="px-3 py-2">
                       <Chip tone={TONES[r.status] || 'secondary'}>{LABELS[r.status] || r.status}</Chip>
                       {!r.isValid && r.reason && <div className="mt-1 max-w-[16rem] text-xs text-muted-foreground">{r.reason}</div>}
@@ -327,7 +327,7 @@ export default function BulkVerify(p: BulkVerifyProps) {
             <span>
               {receiptState.msg}
               {receiptState.detail && (
-                <> Checked {dateTime(receiptState.detail.receipt.checkedAt)}: {receiptState.detail.receipt.summary.total} entries, {receiptState.detail.receipt.summary.valid} valid.</>
+                <> Checked <LocalTime iso={receiptState.detail.receipt.checkedAt} withTime />: {receiptState.detail.receipt.summary.total} entries, {receiptState.detail.receipt.summary.valid} valid.</>
               )}
             </span>
           </p>

@@ -24,6 +24,7 @@ import { date } from '../lib/format';
 import { toastError } from '../lib/toast';
 import { cn } from '../lib/cn';
 import { externalHref } from '../lib/url';
+import { LocalTime } from '../components/LocalTime';
 
 export type HofBadge = { id: string; name: string; category: string; earnedDate: string };
 export type HofUser = {
@@ -310,7 +311,7 @@ function TopCard({ u, first }: { u: HofUser; first: boolean }) {
               <a href={`/badges/${b.id}`} className="block truncate font-medium hover:underline underline-offset-4" data-testid="hof-badge-link">{b.name}</a>
               <span className="text-xs text-muted-foreground">{b.category}</span>
             </span>
-            <span className="shrink-0 text-xs text-muted-foreground">{date(b.earnedDate)}</span>
+            <span className="shrink-0 text-xs text-muted-foreground"><LocalTime iso={b.earnedDate} /></span>
           </li>
         ))}
       </ul>
@@ -329,14 +330,14 @@ function EarnerRow({ u }: { u: HofUser }) {
           <p className="truncate font-medium"><a href={`/profile/${u.id}`} className="hover:underline underline-offset-4" data-testid="hof-profile-link">{u.name}</a></p>
           {role(u) && <p className="truncate text-sm text-muted-foreground">{role(u)}</p>}
           <p className="mt-0.5 flex items-center gap-1 text-xs text-muted-foreground">
-            <CalendarDays className="h-3.5 w-3.5" aria-hidden="true" /> Joined {date(u.joinedDate)}
+            <CalendarDays className="h-3.5 w-3.5" aria-hidden="true" /> Joined <LocalTime iso={u.joinedDate} />
           </p>
           <div className="mt-2"><Links u={u} /></div>
         </div>
       </div>
       <ul className="flex flex-wrap items-center gap-2 pl-11 sm:max-w-[50%] sm:justify-end sm:pl-0" aria-label="Recent badges">
         {u.badges.map((b, i) => (
-          <li key={i} className="max-w-[13rem] rounded-full bg-secondary text-xs font-medium text-secondary-foreground" title={`${b.name} · ${b.category} · earned ${date(b.earnedDate)}`}>
+          <li key={i} className="max-w-[13rem] rounded-full bg-secondary text-xs font-medium text-secondary-foreground" title={`${b.name} · ${b.category} · earned ${date(b.earnedDate)} UTC`}>
             <a href={`/badges/${b.id}`} className="block truncate rounded-full px-2.5 py-0.5 hover:underline underline-offset-4" data-testid="hof-badge-link">{b.name}</a>
           </li>
         ))}

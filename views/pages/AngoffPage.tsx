@@ -2,8 +2,8 @@ import LinkIcon from 'lucide-react/icons/link';
 import CheckCircle2 from 'lucide-react/icons/circle-check';
 import { Island } from '../components/Island';
 import { Card, CardContent, Container } from '../components/ui';
-import { date } from '../lib/format';
 import AngoffRater, { type AngoffSheet } from '../islands/AngoffRater';
+import { LocalTime } from '../components/LocalTime';
 
 export type AngoffPageProps = { state: 'open' | 'submitted' | 'invalid' | string; token: string; sheet: AngoffSheet | null };
 
@@ -35,7 +35,7 @@ export default function AngoffPage(p: AngoffPageProps) {
             </span>
             <h1 className="mt-4 text-2xl font-bold tracking-tight">Thank you, {s.raterName}</h1>
             <p className="mt-2 text-muted-foreground">
-              Your ratings for the {s.quizTitle} quiz were submitted{s.submittedAt ? ` on ${date(s.submittedAt)}` : ''}. This link is now closed.
+              Your ratings for the {s.quizTitle} quiz were submitted{s.submittedAt ? <> on <LocalTime iso={s.submittedAt} /></> : ''}. This link is now closed.
             </p>
           </CardContent>
         </Card>

@@ -8,8 +8,9 @@ import { BadgeNotFound } from './BadgeDetailPage';
 import { ScoreChart } from '../components/report/ScoreChart';
 import { NOT_ENOUGH, type ReportFigures, type TechnicalReport } from '../components/report/model';
 import type { Badge } from '../lib/badges';
-import { date, plural } from '../lib/format';
+import { plural } from '../lib/format';
 import { useShell } from '../lib/shell';
+import { LocalTime } from '../components/LocalTime';
 
 type Props = { notFound?: boolean; noQuiz?: boolean; badge: Badge | null; report: TechnicalReport | null };
 
@@ -147,7 +148,7 @@ function Measurement({ f, passMark }: { f: ReportFigures; passMark: number }) {
       {f.enough ? (
         <p data-testid="report-n">
           Computed from {plural(f.n, 'submitted attempt')}
-          {f.from && f.until ? `, ${date(f.from)} to ${date(f.until)}` : ''}, on sets of {plural(f.formLength, 'question')}.
+          {f.from && f.until ? <>, <LocalTime iso={f.from} /> to <LocalTime iso={f.until} /></> : ''}, on sets of {plural(f.formLength, 'question')}.
         </p>
       ) : (
         <p data-testid="report-not-enough">

@@ -8,7 +8,6 @@ import { Card, CardContent, CardDescription, CardHeader, CardTitle, Skeleton } f
 import { Tabs, TabsList, TabsTrigger } from '../tabs';
 import { api, errorMessage } from '../../lib/api';
 import { toast, toastError, toastUndo } from '../../lib/toast';
-import { date } from '../../lib/format';
 import { cn } from '../../lib/cn';
 import { SearchBox } from './list';
 import { ExportLink, LayoutToggle, PageSizeSelect, TablePager, useLayout, type SortState } from './table';
@@ -20,6 +19,7 @@ import { DetailsDialog, RejectDialog } from './applications/dialogs';
 import { BulkBar, type BulkSelection } from './bulk/BulkBar';
 import { ShortcutsDialog, useReviewShortcuts } from './applications/shortcuts';
 import type { DashboardView } from './view';
+import { LocalTime } from '../LocalTime';
 
 export type { AppList };
 
@@ -337,7 +337,7 @@ export function ApplicationsTab({ initial, refreshKey = 0, onChanged, view = {},
         {restoring?.a.grant && (
           <>
             {restoring.a.user?.name || 'The applicant'}’s {restoring.a.badge?.name || 'badge'} badge was revoked
-            {restoring.a.grant.revokedAt && <> on {date(restoring.a.grant.revokedAt)}</>}, reason: “{restoring.a.grant.revocationReason || 'no reason given'}” Re-approving
+            {restoring.a.grant.revokedAt && <> on <LocalTime iso={restoring.a.grant.revokedAt} /></>}, reason: “{restoring.a.grant.revocationReason || 'no reason given'}” Re-approving
             restores the same verification ID and e-mails the holder.
           </>
         )}

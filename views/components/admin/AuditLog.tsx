@@ -6,12 +6,12 @@ import History from 'lucide-react/icons/history';
 import { Card, CardContent, CardDescription, CardHeader, CardTitle, Chip, Skeleton } from '../ui';
 import { api, errorMessage } from '../../lib/api';
 import { toastError } from '../../lib/toast';
-import { dateTime } from '../../lib/format';
 import { cn } from '../../lib/cn';
 import { Dialog, DialogDescription, DialogHeader, DialogTitle, SheetContent } from '../dialog';
 import { SearchBox, type PageInfo } from './list';
 import { ExportLink, OpenRowButton, PageSizeSelect, SortHeader, TH as th, TablePager, rowOpener, type SortState } from './table';
 import { Detail } from './applications/parts';
+import { LocalTime } from '../LocalTime';
 
 export type AuditEntry = {
   _id: string;
@@ -270,7 +270,7 @@ export function AuditLog({ refreshKey = 0 }: { refreshKey?: number }) {
                 {entries.map((e) => (
                   <tr key={e._id} onClick={rowOpener(() => setViewing(e))} className="cursor-pointer border-t hover:bg-accent/50" data-testid="audit-row">
                     <td className="whitespace-nowrap px-3 py-1.5 tabular-nums text-muted-foreground">
-                      <time dateTime={e.createdAt}>{dateTime(e.createdAt)}</time>
+                      <time dateTime={e.createdAt}><LocalTime iso={e.createdAt} withTime /></time>
                     </td>
                     <td className="whitespace-nowrap px-3 py-1.5"><Chip tone={tone(e.action)}>{actionLabel(e.action)}</Chip></td>
                     <td className="max-w-96 px-3 py-1.5">
@@ -286,7 +286,7 @@ export function AuditLog({ refreshKey = 0 }: { refreshKey?: number }) {
             {entries.map((e) => (
               <li key={e._id} className="grid gap-1 px-4 py-3 sm:grid-cols-[11rem_1fr] sm:gap-4">
                 <time dateTime={e.createdAt} className="text-xs text-muted-foreground tabular-nums sm:pt-0.5">
-                  {dateTime(e.createdAt)}
+                  <LocalTime iso={e.createdAt} withTime />
                 </time>
                 <div className="min-w-0">
                   <p className="flex flex-wrap items-center gap-x-2 gap-y-1 text-sm">
@@ -310,7 +310,7 @@ export function AuditLog({ refreshKey = 0 }: { refreshKey?: number }) {
           <SheetContent aria-describedby="audit-panel-desc">
             <DialogHeader className="pr-8">
               <DialogTitle>Audit entry</DialogTitle>
-              <DialogDescription id="audit-panel-desc">{actionLabel(viewing.action)} · {dateTime(viewing.createdAt)}</DialogDescription>
+              <DialogDescription id="audit-panel-desc">{actionLabel(viewing.action)} · <LocalTime iso={viewing.createdAt} withTime /></DialogDescription>
             </DialogHeader>
             <dl className="grid gap-4 sm:grid-cols-2" data-testid="audit-details">
               <Detail label="Action"><Chip tone={tone(viewing.action)}>{actionLabel(viewing.action)}</Chip> <code className="text-xs">{viewing.action}</code></Detail>

@@ -8,8 +8,9 @@ import Upload from 'lucide-react/icons/upload';
 import { Button, Card, Chip, Input, Label } from '../ui';
 import { Dialog, DialogContent, DialogDescription, DialogFooter, DialogHeader, DialogTitle } from '../dialog';
 import { api } from '../../lib/api';
-import { date, plural } from '../../lib/format';
+import { plural } from '../../lib/format';
 import { NativeSelect, toastFail, toastSuccess, type AdminBadge } from './BadgeAdminKit';
+import { LocalTime } from '../LocalTime';
 
 type Row = { line: number; email: string; name: string; expiry: string; note: string; ok: boolean; status: string; msg: string };
 type Upload = { preview: boolean; batchId?: string; badge: { _id: string; name: string }; rows: Row[]; counts: { total: number; valid: number; invalid: number; sent: number } };
@@ -156,7 +157,7 @@ export function AwardsCsv() {
                 <td className="px-2 py-1.5"><span className="font-medium">{a.name || '—'}</span><br /><span className="break-all text-muted-foreground">{a.email}</span></td>
                 <td className="px-2 py-1.5">{a.badgeName}</td>
                 <td className="px-2 py-1.5"><Chip tone={a.state === 'claimed' ? 'success' : a.state === 'sent' ? 'secondary' : 'destructive'}>{a.state}</Chip></td>
-                <td className="px-2 py-1.5">{date(a.expiresAt)}</td>
+                <td className="px-2 py-1.5"><LocalTime iso={a.expiresAt} /></td>
                 <td className="px-2 py-1.5 text-right whitespace-nowrap">
                   {(a.state === 'sent' || a.state === 'expired') && (
                     <>

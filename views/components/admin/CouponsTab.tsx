@@ -13,12 +13,13 @@ import Ticket from 'lucide-react/icons/ticket';
 import { Button, Card, Chip } from '../ui';
 import { api } from '../../lib/api';
 import { toast, toastError } from '../../lib/toast';
-import { date, money, plural } from '../../lib/format';
+import { money, plural } from '../../lib/format';
 import { cn } from '../../lib/cn';
 import { CardActions, CardsSkeleton, NativeSelect, SearchInput, SectionHeader, StatCard, toastFail, toastSuccess, type AdminBadge, type AdminCoupon, type CouponStats } from './BadgeAdminKit';
 import { ConfirmDialog } from '../ui/confirm-dialog';
 import { EmptyState } from '../ui/empty-state';
 import { CouponFormDialog } from './CouponFormDialog';
+import { LocalTime } from '../LocalTime';
 
 /** Copy feedback lasts 2 seconds (spec section 9). */
 const COPY_FEEDBACK_MS = 2000;
@@ -228,7 +229,7 @@ export function CouponsTab() {
                   <dd className="text-right">{c.maximumDiscount != null ? money(c.maximumDiscount) : 'None'}</dd>
                   <dt className="text-muted-foreground">Valid</dt>
                   <dd className="text-right">
-                    {date(c.validFrom)} – {date(c.validUntil)}
+                    <LocalTime iso={c.validFrom} /> – <LocalTime iso={c.validUntil} />
                   </dd>
                   <dt className="text-muted-foreground">Applies to</dt>
                   <dd className="text-right">

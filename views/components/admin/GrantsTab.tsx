@@ -8,10 +8,10 @@ import { EmptyState } from '../ui/empty-state';
 import { Dialog, DialogContent, DialogHeader, DialogTitle } from '../dialog';
 import { api, errorMessage } from '../../lib/api';
 import { toastError } from '../../lib/toast';
-import { date, dateTime } from '../../lib/format';
 import { SearchBox, type PageInfo } from './list';
 import { ExportLink, FilterChips, PageSizeSelect, SortHeader, TablePager, type SortState } from './table';
 import { Detail } from './applications/parts';
+import { LocalTime } from '../LocalTime';
 
 export type AdminGrant = {
   _id: string;
@@ -145,8 +145,8 @@ export function GrantsTab({ refreshKey = 0 }: { refreshKey?: number }) {
                     <td className="max-w-56 truncate px-3 py-1.5">{g.holder ? `${g.holder.name} · ${g.holder.email}` : '—'}</td>
                     <td className="max-w-48 truncate px-3 py-1.5">{g.badge?.name || '—'}</td>
                     <td className="px-3 py-1.5"><Chip tone={TONE[g.status] || 'secondary'} className={g.status === 'revoked' ? 'text-red-800 dark:text-red-300' : undefined}>{LABEL[g.status] || g.status}</Chip></td>
-                    <td className="whitespace-nowrap px-3 py-1.5 tabular-nums">{date(g.grantedAt)}</td>
-                    <td className="whitespace-nowrap px-3 py-1.5 tabular-nums">{g.expiresAt ? date(g.expiresAt) : '—'}</td>
+                    <td className="whitespace-nowrap px-3 py-1.5 tabular-nums"><LocalTime iso={g.grantedAt} /></td>
+                    <td className="whitespace-nowrap px-3 py-1.5 tabular-nums">{g.expiresAt ? <LocalTime iso={g.expiresAt} /> : '—'}</td>
                   </tr>
                 ))}
               </tbody>
@@ -168,9 +168,9 @@ export function GrantsTab({ refreshKey = 0 }: { refreshKey?: number }) {
               <Detail label="State"><Chip tone={TONE[viewing.status] || 'secondary'}>{LABEL[viewing.status] || viewing.status}</Chip></Detail>
               <Detail label="Holder">{viewing.holder ? `${viewing.holder.name} (${viewing.holder.email})` : '—'}</Detail>
               <Detail label="Badge">{viewing.badge?.name || '—'}</Detail>
-              <Detail label="Issued">{dateTime(viewing.grantedAt)}</Detail>
-              <Detail label="Expires">{viewing.expiresAt ? dateTime(viewing.expiresAt) : 'Never'}</Detail>
-              {viewing.revokedAt && <Detail label="Revoked">{dateTime(viewing.revokedAt)}: {viewing.revocationReason}</Detail>}
+              <Detail label="Issued"><LocalTime iso={viewing.grantedAt} withTime /></Detail>
+              <Detail label="Expires">{viewing.expiresAt ? <LocalTime iso={viewing.expiresAt} withTime /> : 'Never'}</Detail>
+              {viewing.revokedAt && <Detail label="Revoked"><LocalTime iso={viewing.revokedAt} withTime />: {viewing.revocationReason}</Detail>}
               <Detail label="Public page">
                 <a className="text-primary underline-offset-4 hover:underline" href={`/verify/${viewing.publicVerificationId}`}>Open the verification page</a>
               </Detail>

@@ -8,10 +8,11 @@ import { Button, Card, CardContent, CardDescription, CardHeader, CardTitle, Chip
 import { EmptyState } from '../ui/empty-state';
 import { api, errorMessage } from '../../lib/api';
 import { toastError } from '../../lib/toast';
-import { capitalize, dateTime, money } from '../../lib/format';
+import { capitalize, money } from '../../lib/format';
 import { Pager, SearchBox, type PageInfo } from './list';
 import { paymentTone, type AppPayment } from './applications/model';
 import { FilterChips } from './table';
+import { LocalTime } from '../LocalTime';
 
 export type AdminPayment = AppPayment & {
   applicationId: string;
@@ -167,7 +168,7 @@ export function PaymentsTab({ refreshKey = 0 }: { refreshKey?: number }) {
               <tbody>
                 {ps.map((p) => (
                   <tr key={p._id} className="border-t" data-testid="payment-row">
-                    <td className="whitespace-nowrap px-3 py-2">{dateTime(p.completedAt || p.createdAt)}</td>
+                    <td className="whitespace-nowrap px-3 py-2"><LocalTime iso={p.completedAt || p.createdAt} withTime /></td>
                     <td className="px-3 py-2">
                       <span className="block font-medium">{p.user?.name || '—'}</span>
                       <span className="block text-xs text-muted-foreground">{p.user?.email}</span>

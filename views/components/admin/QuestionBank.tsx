@@ -7,12 +7,13 @@ import Plus from 'lucide-react/icons/plus';
 import Trash2 from 'lucide-react/icons/trash-2';
 import { Button, Card, Chip } from '../ui';
 import { api } from '../../lib/api';
-import { date, capitalize } from '../../lib/format';
+import { capitalize } from '../../lib/format';
 import { SearchInput, toastFail, toastSuccess, type Question } from './BadgeAdminKit';
 import { ConfirmDialog } from '../ui/confirm-dialog';
 import { EmptyState } from '../ui/empty-state';
 import { QuestionFormDialog } from './QuestionFormDialog';
 import { QuestionOptions, difficultyTone } from './QuizManager';
+import { LocalTime } from '../LocalTime';
 
 export function QuestionBank({ questions, onChanged }: { questions: Question[] | null; onChanged: () => void }) {
   const [search, setSearch] = useState('');
@@ -79,7 +80,7 @@ export function QuestionBank({ questions, onChanged }: { questions: Question[] |
                   </div>
                   <QuestionOptions q={q} />
                   <p className="mt-2 text-xs text-muted-foreground">
-                    {q.quizzes && q.quizzes.length > 0 ? `In ${q.quizzes.map((z) => z.badgeName).join(', ')}` : 'Not in any quiz'} · Added {date(q.createdAt)}
+                    {q.quizzes && q.quizzes.length > 0 ? `In ${q.quizzes.map((z) => z.badgeName).join(', ')}` : 'Not in any quiz'} · Added <LocalTime iso={q.createdAt} />
                   </p>
                 </div>
                 <div className="flex shrink-0 flex-col gap-1 sm:flex-row">

@@ -6,7 +6,7 @@ import Gift from 'lucide-react/icons/gift';
 import { Button, Chip, Skeleton } from '../ui';
 import { api, errorMessage } from '../../lib/api';
 import { toast, toastError } from '../../lib/toast';
-import { dateTime } from '../../lib/format';
+import { LocalTime } from '../LocalTime';
 
 type Eligibility = { canStart: boolean; nextAttemptAt: string | null; reason: string; extraAttempts: number; usesExtra: boolean };
 type Row = {
@@ -71,7 +71,7 @@ export function QuizAttemptHistory({ userId, badgeId }: { userId: string; badgeI
         <ol className="divide-y rounded-lg border text-sm">
           {h.attempts.map((a) => (
             <li key={a._id} className="flex flex-wrap items-center gap-x-3 gap-y-1 px-3 py-2" data-testid="quiz-attempt-row">
-              <span className="tabular-nums text-muted-foreground">{dateTime(a.submittedAt || a.startedAt)}</span>
+              <span className="tabular-nums text-muted-foreground"><LocalTime iso={a.submittedAt || a.startedAt} withTime /></span>
               {a.submittedAt ? (
                 <>
                   <Chip tone={a.passed ? 'success' : 'destructive'}>
@@ -98,7 +98,7 @@ export function QuizAttemptHistory({ userId, badgeId }: { userId: string; badgeI
               ? 'An extra attempt is waiting for this member.'
               : e.canStart
                 ? 'The member can start a new attempt now.'
-                : `Next attempt opens ${dateTime(e.nextAttemptAt)}.`}
+                : <>Next attempt opens <LocalTime iso={e.nextAttemptAt} withTime />.</>}
           </p>
           {!e.canStart && e.extraAttempts === 0 && (
             <Button size="sm" variant="outline" onClick={grant} disabled={busy} data-testid="grant-attempt">

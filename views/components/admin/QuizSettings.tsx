@@ -8,8 +8,8 @@ import { Dialog, DialogContent, DialogDescription, DialogHeader, DialogTitle } f
 import { Button, Card, CardContent, CardDescription, CardHeader, CardTitle, Chip, Input, Skeleton } from '../ui';
 import { api, errorMessage } from '../../lib/api';
 import { useResource } from '../../lib/hooks/useResource';
-import { dateTime } from '../../lib/format';
 import { Field, numberOrNull, toastFail, toastSuccess, type AdminQuiz } from './BadgeAdminKit';
+import { LocalTime } from '../LocalTime';
 
 export function QuizSettingsDialog({ open, onOpenChange, quiz, onSaved }: { open: boolean; onOpenChange: (v: boolean) => void; quiz: AdminQuiz; onSaved: () => void }) {
   const [v, setV] = useState({ passingScore: '', timeLimit: '', draw: '', wait: '', max: '', period: '' });
@@ -289,7 +289,7 @@ export function QuizMembers({ quizId, refresh }: { quizId: string; refresh: unkn
                       <Chip tone="secondary">Can start now</Chip>
                     ) : (
                       <>
-                        <span className="text-xs text-muted-foreground">Next attempt {dateTime(e.nextAttemptAt)}</span>
+                        <span className="text-xs text-muted-foreground">Next attempt <LocalTime iso={e.nextAttemptAt} withTime /></span>
                         <Button size="sm" variant="outline" onClick={() => grant(m)} disabled={busy !== null} data-testid="grant-attempt">
                           {busy === m.user._id ? 'Granting…' : 'Grant extra attempt'}
                         </Button>

@@ -13,12 +13,13 @@ import { Tabs, TabsContent, TabsList, TabsTrigger } from '../tabs';
 import { Button, Card, CardContent, CardDescription, CardHeader, CardTitle, Chip } from '../ui';
 import { BadgeIcon, priceLabel } from '../badges';
 import { api } from '../../lib/api';
-import { date, capitalize, plural } from '../../lib/format';
+import { capitalize, plural } from '../../lib/format';
 import { cn } from '../../lib/cn';
 import { CATEGORIES, CardsSkeleton, NativeSelect, SearchInput, SectionHeader, StatCard, toastFail, type AdminBadge, type AdminQuiz, type Question } from './BadgeAdminKit';
 import { EmptyState } from '../ui/empty-state';
 import { QuizManager } from './QuizManager';
 import { QuestionBank } from './QuestionBank';
+import { LocalTime } from '../LocalTime';
 
 /** Number of recent quizzes on the overview (spec section 9). */
 const RECENT_QUIZZES = 5;
@@ -54,7 +55,7 @@ function Overview({ quizzes, questions, onOpen }: { quizzes: AdminQuiz[] | null;
                   <div className="min-w-0 flex-1">
                     <p className="truncate font-medium">{q.title}</p>
                     <p className="text-sm text-muted-foreground">
-                      {q.badge.name} · {plural(q.questionCount, 'question')} · pass {q.passingScore}% · {q.timeLimit} min · {date(q.createdAt)}
+                      {q.badge.name} · {plural(q.questionCount, 'question')} · pass {q.passingScore}% · {q.timeLimit} min · <LocalTime iso={q.createdAt} />
                     </p>
                   </div>
                   <div className="flex items-center gap-2">

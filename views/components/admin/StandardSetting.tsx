@@ -10,8 +10,8 @@ import X from 'lucide-react/icons/x';
 import { Button, Card, CardContent, CardDescription, CardHeader, CardTitle, Chip, Input, Skeleton } from '../ui';
 import { api, errorMessage } from '../../lib/api';
 import { useResource } from '../../lib/hooks/useResource';
-import { dateTime } from '../../lib/format';
 import { toastFail, toastSuccess } from './BadgeAdminKit';
+import { LocalTime } from '../LocalTime';
 
 type RaterView = { _id: string; name: string; email: string; rated: number; skipped: number; startedAt: string | null; submittedAt: string | null; cut: number | null };
 type Panel = {
@@ -128,8 +128,8 @@ export function StandardSetting({ quizId, refresh, onChanged }: { quizId: string
             {p && (
               <div className="space-y-4" data-testid="angoff-panel">
                 <p className="text-sm text-muted-foreground">
-                  Panel opened {dateTime(p.createdAt)} · {p.raters.length} {p.raters.length === 1 ? 'rater' : 'raters'} · {st.pool} questions in the pool
-                  {p.adoptedAt ? ` · cut adopted ${dateTime(p.adoptedAt)}` : p.closedAt ? ` · closed ${dateTime(p.closedAt)}` : ''}
+                  Panel opened <LocalTime iso={p.createdAt} withTime /> · {p.raters.length} {p.raters.length === 1 ? 'rater' : 'raters'} · {st.pool} questions in the pool
+                  {p.adoptedAt ? <> · cut adopted <LocalTime iso={p.adoptedAt} withTime /></> : p.closedAt ? <> · closed <LocalTime iso={p.closedAt} withTime /></> : ''}
                 </p>
                 <div className="relative overflow-x-auto">
                   <table className="w-full min-w-[30rem] text-sm" data-testid="angoff-raters">

@@ -13,7 +13,6 @@ import { Card, CardContent, CardDescription, CardHeader, CardTitle, Chip, Skelet
 import { Dialog, DialogDescription, DialogHeader, DialogTitle, SheetContent } from '../dialog';
 import { api, errorMessage } from '../../lib/api';
 import { toastError } from '../../lib/toast';
-import { date } from '../../lib/format';
 import { cn } from '../../lib/cn';
 import { SearchBox } from './list';
 import { ExportLink, FilterChips, LayoutToggle, OpenRowButton, PageSizeSelect, SortHeader, TH as th, TablePager, rowOpener, useLayout, type SortState } from './table';
@@ -21,6 +20,7 @@ import { AdminUser, GrantAction, UserList } from './users/model';
 import { UserCard } from './users/UserCard';
 import { EditDialog, ExpiryDialog, RevokeDialog } from './users/dialogs';
 import type { DashboardView } from './view';
+import { LocalTime } from '../LocalTime';
 
 const LIMIT = 25;
 const LAYOUT_KEY = 'meritmark.admin.users.view';
@@ -85,7 +85,7 @@ function UsersTable({ users, currentUserId, sort, onSort, onOpen, onEdit }: {
                 </td>
                 <td className="max-w-48 truncate px-3 py-1.5">{u.position || '—'}</td>
                 <td className="px-3 py-1.5 text-right tabular-nums">{held}</td>
-                <td className="whitespace-nowrap px-3 py-1.5 tabular-nums">{date(u.createdAt)}</td>
+                <td className="whitespace-nowrap px-3 py-1.5 tabular-nums"><LocalTime iso={u.createdAt} /></td>
                 <td className="px-3 py-1">
                   <button
                     type="button"

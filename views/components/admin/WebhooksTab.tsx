@@ -19,11 +19,11 @@ import { EmptyState } from '../ui/empty-state';
 import { api, errorMessage } from '../../lib/api';
 import { toast } from '../../lib/toast';
 import { Field, SectionHeader, toastFail, toastSuccess } from './BadgeAdminKit';
+import { LocalTime } from '../LocalTime';
 
 type Endpoint = { _id: string; url: string; description: string; events: string[]; paused: boolean; failing: boolean; failingSince: string | null; createdAt: string };
 type Delivery = { _id: string; eventId: string; eventType: string; status: string; attempts: number; responseCode: number; lastError: string; createdAt: string; nextAttemptAt: string | null; deliveredAt: string | null };
 
-const when = (iso: string | null) => (iso ? new Date(iso).toLocaleString() : '');
 const statusTone = { succeeded: 'success', failed: 'destructive', pending: 'warning', sending: 'secondary' } as const;
 
 function SecretDialog({ secret, onClose }: { secret: string; onClose: () => void }) {
@@ -152,7 +152,7 @@ function Deliveries({ endpoint }: { endpoint: Endpoint }) {
               <td className="pr-3"><Chip tone={statusTone[d.status as keyof typeof statusTone] ?? 'secondary'}>{d.status}</Chip></td>
               <td className="pr-3" title={d.lastError || undefined}>{d.responseCode || (d.lastError ? 'no answer' : '')}</td>
               <td className="pr-3 tabular-nums">{d.attempts}</td>
-              <td className="pr-3 text-xs">{when(d.deliveredAt ?? d.createdAt)}{d.nextAttemptAt && d.attempts > 0 ? ` · next ${when(d.nextAttemptAt)}` : ''}</td>
+              <td className="pr-3 text-xs"><LocalTime iso={d.deliveredAt ?? d.createdAt} withTime />{d.nextAttemptAt && d.attempts > 0 ? <> · next <LocalTime iso={d.nextAttemptAt} withTime /></> : ''}</td>
               <td className="text-right">
                 {d.status !== 'sending' && (
                   <Button variant="ghost" size="sm" onClick={() => resend(d)} disabled={busy === d._id} aria-label={`Resend ${d.eventType}`}>
@@ -239,7 +239,7 @@ export function WebhooksTab() {
               <p className="break-all font-mono text-sm font-medium">{ep.url}</p>
               {ep.description && <p className="text-sm text-muted-foreground">{ep.description}</p>}
               <div className="mt-2 flex flex-wrap gap-1.5">
-                {ep.failing ? <Chip tone="destructive">Failing since {when(ep.failingSince)}</Chip> : ep.paused ? <Chip tone="secondary">Paused</Chip> : <Chip tone="success">Active</Chip>}
+                {ep.failing ? <Chip tone="destructive">Failing since <LocalTime iso={ep.failingSince} withTime /></Chip> : ep.paused ? <Chip tone="secondary">Paused</Chip> : <Chip tone="success">Active</Chip>}
                 {ep.events.map((t) => <Chip key={t} className="font-mono">{t === '*' ? 'all events' : t}</Chip>)}
               </div>
             </div>

@@ -8,13 +8,14 @@ import Target from 'lucide-react/icons/target';
 import Timer from 'lucide-react/icons/timer';
 import Play from 'lucide-react/icons/play';
 import Layers from 'lucide-react/icons/layers';
-import { useState } from 'react';
+import { useState, type ReactNode } from 'react';
 import ArrowRight from 'lucide-react/icons/arrow-right';
-import { dateTime, pct } from '../../lib/format';
+import { pct } from '../../lib/format';
 import { ConfirmDialog } from '../ui/confirm-dialog';
 import type { PageState } from './blocked';
 import { Button, Card, LinkButton, Skeleton } from '../ui';
 import { Eligibility, Quiz } from './model';
+import { LocalTime } from '../LocalTime';
 
 export function LoadingQuiz() {
   return (
@@ -93,12 +94,14 @@ export function NoQuestions({ quiz }: { quiz: Quiz }) {
   );
 }
 
-/** When the member may next start, as one sentence (null when they may start now). */
-export function nextAttemptText(e: Eligibility | null | undefined): string | null {
+/** When the member may next start, as one sentence (null when they may start now); the
+ * time is in the reader's zone (LocalTime). */
+export function nextAttemptText(e: Eligibility | null | undefined): ReactNode {
   if (!e || !e.nextAttemptAt || (e.canStart && !e.usesExtra)) return null;
-  if (e.usesExtra) return `An administrator granted you an extra attempt, so you may start now. Otherwise your next attempt would open ${dateTime(e.nextAttemptAt)}.`;
-  if (e.reason === 'cap') return `You have used all ${e.maxAttempts} attempts allowed in ${e.periodDays} days. Your next attempt opens ${dateTime(e.nextAttemptAt)}.`;
-  return `Your next attempt opens ${dateTime(e.nextAttemptAt)}.`;
+  const at = <LocalTime iso={e.nextAttemptAt} withTime />;
+  if (e.usesExtra) return <>An administrator granted you an extra attempt, so you may start now. Otherwise your next attempt would open {at}.</>;
+  if (e.reason === 'cap') return <>You have used all {e.maxAttempts} attempts allowed in {e.periodDays} days. Your next attempt opens {at}.</>;
+  return <>Your next attempt opens {at}.</>;
 }
 
 export function NextAttempt({ e }: { e: Eligibility | null | undefined }) {
@@ -162,7 +165,7 @@ export function StartScreen({ quiz: q, starting, msg, onStart, page }: { quiz: Q
         </p>
         {q.lastAttempt && (
           <p className="mt-2 text-sm text-muted-foreground">
-            Your last attempt ({dateTime(q.lastAttempt.submittedAt)}): {pct(q.lastAttempt.score)}%, {q.lastAttempt.passed ? 'passed' : 'not passed'}.
+            Your last attempt (<LocalTime iso={q.lastAttempt.submittedAt} withTime />): {pct(q.lastAttempt.score)}%, {q.lastAttempt.passed ? 'passed' : 'not passed'}.
           </p>
         )}
         <NextAttempt e={e} />

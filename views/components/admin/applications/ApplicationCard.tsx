@@ -8,10 +8,11 @@ import RotateCcw from 'lucide-react/icons/rotate-ccw';
 import X from 'lucide-react/icons/x';
 import { Button, Chip } from '../../ui';
 import { Avatar } from '../../avatar';
-import { date, money } from '../../../lib/format';
+import { money } from '../../../lib/format';
 import { cn } from '../../../lib/cn';
 import { Actions, Application, DEFAULT_REASON, STATUS_LABEL, STATUS_TONE, canApprove, paid, reviewed, revokedApproval, typeLabel } from './model';
 import { Detail, PaymentChip, RenewalNote, ScoreChip } from './parts';
+import { LocalTime } from '../../LocalTime';
 
 export function ApplicationCard({ a, actions }: { a: Application; actions: Actions }) {
   if (!a.user || !a.badge) {
@@ -69,7 +70,7 @@ export function ApplicationCard({ a, actions }: { a: Application; actions: Actio
         <Detail label="Quiz score">
           <ScoreChip score={a.quizScore} />
         </Detail>
-        <Detail label="Submitted">{date(a.createdAt)}</Detail>
+        <Detail label="Submitted"><LocalTime iso={a.createdAt} /></Detail>
       </dl>
       {a.status === 'rejected' && a.rejectionReason && (
         <p className="mt-3 rounded-md bg-destructive/5 px-3 py-2 text-sm">
@@ -83,13 +84,13 @@ export function ApplicationCard({ a, actions }: { a: Application; actions: Actio
       )}
       {a.grant?.revokedAt && (
         <p className="mt-3 rounded-md bg-destructive/5 px-3 py-2 text-sm" data-testid="grant-revoked">
-          <span className="font-medium text-destructive">Badge revoked {date(a.grant.revokedAt)}:</span> {a.grant.revocationReason || 'no reason given'}
+          <span className="font-medium text-destructive">Badge revoked <LocalTime iso={a.grant.revokedAt} />:</span> {a.grant.revocationReason || 'no reason given'}
         </p>
       )}
       {a.status === 'approved' && a.grant && (
         <p className="mt-3 text-sm text-muted-foreground">
           Verification ID <code className="rounded bg-muted px-1.5 py-0.5 text-xs text-foreground">{a.grant.verificationId}</code>
-          {a.reviewedAt && <> · approved {date(a.reviewedAt)}</>}
+          {a.reviewedAt && <> · approved <LocalTime iso={a.reviewedAt} /></>}
         </p>
       )}
       <ReviewButtons a={a} actions={actions} className="mt-4 border-t pt-4" withDetails />

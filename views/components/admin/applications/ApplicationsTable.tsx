@@ -2,10 +2,11 @@
 // columns, a row per application whose name button (Tab, Enter) or row click opens the
 // details dialog with the review actions.
 import { Chip } from '../../ui';
-import { date, money } from '../../../lib/format';
+import { money } from '../../../lib/format';
 import { Actions, Application, STATUS_LABEL, STATUS_TONE, revokedApproval } from './model';
 import { PaymentChip } from './parts';
 import { OpenRowButton, SortHeader, TH as th, rowOpener, type SortState } from '../table';
+import { LocalTime } from '../../LocalTime';
 
 export function ApplicationsTable({ apps, actions, sort, onSort, selected, allMatching, onToggle }: {
   apps: Application[];
@@ -57,7 +58,7 @@ export function ApplicationsTable({ apps, actions, sort, onSort, selected, allMa
               </td>
               <td className="px-3 py-1.5"><PaymentChip a={a} /></td>
               <td className="px-3 py-1.5 text-right tabular-nums">{money(a.paymentId ? a.paymentId.amount : a.price)}</td>
-              <td className="whitespace-nowrap px-3 py-1.5 tabular-nums">{date(a.createdAt)}</td>
+              <td className="whitespace-nowrap px-3 py-1.5 tabular-nums"><LocalTime iso={a.createdAt} /></td>
             </tr>
           ))}
         </tbody>

@@ -3,9 +3,9 @@
 import { useState } from 'react';
 import { Button, Chip } from '../../ui';
 import { api, ApiError } from '../../../lib/api';
-import { dateTime } from '../../../lib/format';
 import { toast, toastError } from '../../../lib/toast';
 import type { IntegrityReview } from './model';
+import { LocalTime } from '../../LocalTime';
 
 const STATE: Record<string, { label: string; tone: 'warning' | 'success' | 'destructive' | 'secondary' }> = {
   flagged: { label: 'Under review', tone: 'warning' },
@@ -39,7 +39,7 @@ export function IntegritySection({ review }: { review: IntegrityReview }) {
     <div className="grid gap-3" data-testid="integrity-review" data-status={r.status}>
       <p className="text-sm">
         <Chip tone={st.tone}>{st.label}</Chip>
-        {r.decidedAt && <span className="ml-2 text-muted-foreground">decided {dateTime(r.decidedAt)}</span>}
+        {r.decidedAt && <span className="ml-2 text-muted-foreground">decided <LocalTime iso={r.decidedAt} withTime /></span>}
       </p>
       <ul className="list-disc space-y-1 pl-5 text-sm" data-testid="integrity-flags">
         {r.flags.map((f) => (
@@ -52,7 +52,7 @@ export function IntegritySection({ review }: { review: IntegrityReview }) {
         <p className="mt-1 whitespace-pre-line" data-testid="integrity-member-statement">
           {r.statement || 'No statement yet.'}
         </p>
-        {r.statementAt && <p className="mt-1 text-xs text-muted-foreground">{dateTime(r.statementAt)}</p>}
+        {r.statementAt && <p className="mt-1 text-xs text-muted-foreground"><LocalTime iso={r.statementAt} withTime /></p>}
       </div>
       {r.status === 'flagged' && (
         <div className="flex flex-wrap gap-2">

@@ -8,13 +8,14 @@ import { Button, Chip, Label, Skeleton, Textarea } from '../../ui';
 import { Dialog, DialogContent, DialogDescription, DialogFooter, DialogHeader, DialogTitle } from '../../dialog';
 import { Avatar } from '../../avatar';
 import { api } from '../../../lib/api';
-import { date, dateTime, money, capitalize, fileSize } from '../../../lib/format';
+import { money, capitalize, fileSize } from '../../../lib/format';
 import { AuditChanges, actionLabel, type AuditEntry } from '../AuditLog';
 import { QuizAttemptHistory } from '../QuizAttemptHistory';
 import { Actions, Application, DEFAULT_REASON, STATUS_LABEL, STATUS_TONE, reviewed, typeLabel } from './model';
 import { Detail, ExternalLink, PaymentChip, RenewalNote, ScoreChip } from './parts';
 import { ReviewButtons } from './ApplicationCard';
 import { IntegritySection } from './IntegritySection';
+import { LocalTime } from '../../LocalTime';
 
 export function RejectDialog({ app, busy, onClose, onReject }: { app: Application | null; busy: boolean; onClose: () => void; onReject: (a: Application, reason: string) => void }) {
   const [reason, setReason] = useState('');
@@ -143,8 +144,8 @@ export function DetailsDialog({ app, actions, onClose }: { app: Application | nu
                 <Detail label="Badge">{app.badge.name}</Detail>
                 <Detail label="Type">{typeLabel(app.badge.type)}</Detail>
                 <Detail label="Category">{app.badge.category}</Detail>
-                <Detail label="Submitted">{dateTime(app.createdAt)}</Detail>
-                <Detail label="Reviewed">{app.reviewedAt ? `${dateTime(app.reviewedAt)}${app.reviewedBy ? ' by ' + app.reviewedBy.name : ''}` : '—'}</Detail>
+                <Detail label="Submitted"><LocalTime iso={app.createdAt} withTime /></Detail>
+                <Detail label="Reviewed">{app.reviewedAt ? <><LocalTime iso={app.reviewedAt} withTime />{app.reviewedBy ? ' by ' + app.reviewedBy.name : ''}</> : '—'}</Detail>
                 <Detail label="Quiz score">
                   <ScoreChip score={app.quizScore} />
                 </Detail>
@@ -202,7 +203,7 @@ export function DetailsDialog({ app, actions, onClose }: { app: Application | nu
                   <PaymentChip a={app} />
                 </Detail>
                 <Detail label="Amount">{money(app.paymentId ? app.paymentId.amount : app.price)}</Detail>
-                <Detail label="Completed">{app.paymentCompletedAt ? dateTime(app.paymentCompletedAt) : '—'}</Detail>
+                <Detail label="Completed">{app.paymentCompletedAt ? <LocalTime iso={app.paymentCompletedAt} withTime /> : '—'}</Detail>
                 {app.paymentId && (
                   <>
                     {app.paymentId.discountAmount > 0 && (
@@ -229,9 +230,9 @@ export function DetailsDialog({ app, actions, onClose }: { app: Application | nu
                   <Detail label="Public verification ID">
                     <code className="break-all rounded bg-muted px-1.5 py-0.5 text-xs">{app.grant.publicVerificationId}</code>
                   </Detail>
-                  <Detail label="Granted">{dateTime(app.grant.grantedAt)}</Detail>
+                  <Detail label="Granted"><LocalTime iso={app.grant.grantedAt} withTime /></Detail>
                   <Detail label="State">
-                    {app.grant.revokedAt ? <Chip tone="destructive">Revoked {date(app.grant.revokedAt)}</Chip> : <Chip tone="success">In force</Chip>}
+                    {app.grant.revokedAt ? <Chip tone="destructive">Revoked <LocalTime iso={app.grant.revokedAt} /></Chip> : <Chip tone="success">In force</Chip>}
                   </Detail>
                 </dl>
               </Section>
@@ -248,7 +249,7 @@ export function DetailsDialog({ app, actions, onClose }: { app: Application | nu
                     <li key={h._id} className="rounded-md border px-3 py-2 text-sm">
                       <p>
                         <span className="font-medium">{actionLabel(h.action)}</span>
-                        <span className="text-muted-foreground"> · {h.actor?.name || h.actor?.email || 'system'} · {dateTime(h.createdAt)}</span>
+                        <span className="text-muted-foreground"> · {h.actor?.name || h.actor?.email || 'system'} · <LocalTime iso={h.createdAt} withTime /></span>
                       </p>
                       <AuditChanges before={h.before} after={h.after} />
                     </li>

@@ -10,9 +10,10 @@ import { cn } from '../../../lib/cn';
 import { externalHref } from '../../../lib/url';
 import RefreshCw from 'lucide-react/icons/refresh-cw';
 import { Group, PAY_FILTER_EMPTY, paymentState, paymentTone, type Application, type PayFilter } from './model';
-import { capitalize, date } from '../../../lib/format';
+import { capitalize } from '../../../lib/format';
 
 import { scoreTone } from '../../../lib/format';
+import { LocalTime } from '../../LocalTime';
 /** A labelled value in a definition list (dt + dd); the form field is BadgeAdminKit Field. */
 export function Detail({ label, children, className }: { label: string; children: ReactNode; className?: string }) {
   return (
@@ -97,7 +98,7 @@ export function RenewalNote({ a, className }: { a: Application; className?: stri
       <RefreshCw className="h-3.5 w-3.5 shrink-0 text-primary" aria-hidden="true" />
       <span>
         <span className="font-medium text-foreground">Renewal</span> of <code className="rounded bg-muted px-1">{g.verificationId}</code>
-        {g.expiresAt && <>, valid until {date(g.expiresAt)}</>}
+        {g.expiresAt && <>, valid until <LocalTime iso={g.expiresAt} /></>}
       </span>
     </p>
   );

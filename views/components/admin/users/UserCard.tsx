@@ -16,9 +16,9 @@ import { copyText } from '../../user';
 import { Avatar } from '../../avatar';
 import { api, errorMessage } from '../../../lib/api';
 import { toast, toastError } from '../../../lib/toast';
-import { date } from '../../../lib/format';
 import { externalHref } from '../../../lib/url';
 import { AdminUser, GrantAction, MAX_PICTURE, UserGrant } from './model';
+import { LocalTime } from '../../LocalTime';
 
 /** A value with a copy button ('Copied!' for 2 seconds). */
 export function CopyValue({ label, value }: { label: string; value: string }) {
@@ -121,7 +121,7 @@ export function UserCard({
           <p className="truncate text-sm text-muted-foreground">{u.email}</p>
           {u.position && <p className="mt-0.5 truncate text-sm">{u.position}</p>}
           <div className="mt-1 flex flex-wrap gap-x-3 gap-y-1 text-xs text-muted-foreground">
-            <span>Joined {date(u.createdAt)}</span>
+            <span>Joined <LocalTime iso={u.createdAt} /></span>
             {externalHref(u.linkedin) && (
               <a href={externalHref(u.linkedin)} target="_blank" rel="noopener noreferrer nofollow" className="inline-flex items-center gap-1 text-primary hover:underline">
                 <Link2 className="h-3 w-3" aria-hidden="true" /> LinkedIn
@@ -172,7 +172,7 @@ export function GrantItem({ g, all = [], onAction }: { g: UserGrant; all?: UserG
         <Award className="h-4 w-4 text-primary" aria-hidden="true" />
         <span className="text-sm font-medium">{g.badgeName}</span>
         <span className="text-xs text-muted-foreground">
-          {g.badgeCategory} · {date(g.grantedAt)}
+          {g.badgeCategory} · <LocalTime iso={g.grantedAt} />
         </span>
         {g.revokedAt ? <Chip tone="destructive">Revoked</Chip> : expired && <Chip tone="warning">Expired</Chip>}
       </div>
@@ -205,7 +205,7 @@ export function GrantItem({ g, all = [], onAction }: { g: UserGrant; all?: UserG
         <p className="mt-2 flex items-start gap-1.5 text-xs text-destructive" data-testid="grant-revoked">
           <Ban className="mt-px h-3.5 w-3.5 shrink-0" aria-hidden="true" />
           <span>
-            Revoked on {date(g.revokedAt)}
+            Revoked on <LocalTime iso={g.revokedAt} />
             {g.revocationReason && (
               <>
                 : <span className="text-foreground">{g.revocationReason}</span>
@@ -217,7 +217,7 @@ export function GrantItem({ g, all = [], onAction }: { g: UserGrant; all?: UserG
         <div className="mt-2 flex flex-wrap items-center justify-between gap-2">
           <p className={`flex items-center gap-1.5 text-xs ${expired ? 'text-destructive' : 'text-muted-foreground'}`} data-testid="grant-expiry">
             <CalendarClock className="h-3.5 w-3.5 shrink-0" aria-hidden="true" />
-            {g.expiresAt ? `${expired ? 'Expired on' : 'Expires on'} ${date(g.expiresAt)}` : 'No expiry'}
+            {g.expiresAt ? <>{expired ? 'Expired on' : 'Expires on'} <LocalTime iso={g.expiresAt} /></> : 'No expiry'}
           </p>
           <div className="flex gap-1.5">
             <Button variant="outline" size="sm" className="h-8 px-2.5 text-xs" onClick={() => onAction('expiry')} aria-label={`Set expiry of ${g.badgeName}`}>

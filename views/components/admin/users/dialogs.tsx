@@ -9,6 +9,7 @@ import { api, errorMessage, ApiError } from '../../../lib/api';
 import { toast, toastError } from '../../../lib/toast';
 import { date } from '../../../lib/format';
 import { AdminUser, GrantAction, MAX_REVOKE_REASON, REVOCATION_CATEGORIES } from './model';
+import { LocalTime } from '../../LocalTime';
 
 /** Collapses runs of white space, as the server does before checking the reason. */
 export function squash(s: string): string {
@@ -154,7 +155,7 @@ export function ExpiryDialog({ action, onClose, onDone }: { action: GrantAction 
           <DialogHeader>
             <DialogTitle>Set expiry</DialogTitle>
             <DialogDescription>
-              {action.grant.badgeName} held by {action.user.name}, issued {date(action.grant.grantedAt)}. {current ? `It expires on ${date(current)}.` : 'It has no expiry.'} The
+              {action.grant.badgeName} held by {action.user.name}, issued <LocalTime iso={action.grant.grantedAt} />. {current ? <>It expires on <LocalTime iso={current} />.</> : 'It has no expiry.'} The
               credential is signed again with the new date.
             </DialogDescription>
           </DialogHeader>
