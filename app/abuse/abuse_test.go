@@ -64,7 +64,6 @@ func allocatedMB() uint64 {
 // announces 50 MB (and 200 MB for the upload route) and never sends it, so an answer
 // proves the server did not wait for, nor buffer, the body.
 func TestOversizedBodyIsRefusedBeforeItIsRead(t *testing.T) {
-	t.Parallel()
 	e := apptest.New(t)
 	tok := sessionToken(t, e)
 	for _, tc := range []struct {
@@ -110,7 +109,6 @@ func TestOversizedBodyIsRefusedBeforeItIsRead(t *testing.T) {
 
 // A chunked body (no Content-Length) is cut at the route's limit too.
 func TestChunkedBodyOverTheLimitIsRefused(t *testing.T) {
-	t.Parallel()
 	e := apptest.New(t)
 	c := rawConn(t, e)
 	io.WriteString(c, "POST "+web.APIBase+"/auth/login HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nTransfer-Encoding: chunked\r\n\r\n")
@@ -209,7 +207,6 @@ func TestCompressedBodiesAreRefused(t *testing.T) {
 // depth of 10,000); JSON over the 1 MB limit gets 413 before it is read (see
 // TestOversizedBodyIsRefusedBeforeItIsRead).
 func TestJSONBombsAreRefused(t *testing.T) {
-	t.Parallel()
 	e := apptest.New(t)
 	_, admin := e.Admin("boss@x.io")
 	c := e.Client()
@@ -244,7 +241,6 @@ func TestJSONBombsAreRefused(t *testing.T) {
 // after the read timeout (here 1 s) while everyone else is served; an upload route gets
 // the long upload timeout instead.
 func TestSlowClientsAreCutOffOthersServed(t *testing.T) {
-	t.Parallel()
 	e := apptest.New(t, func(d *app.Deps) { d.ReadTimeout = time.Second })
 	addr := strings.TrimPrefix(e.URL, "http://")
 	const slow = 100
@@ -343,7 +339,6 @@ func cpuTime() time.Duration {
 // (10 per email, 50 per address, then growing waits), quickly, and a refused attempt never
 // hashes a password: their CPU cost is a fraction of one argon2 hash each.
 func TestFailedLoginFlood(t *testing.T) {
-	t.Parallel()
 	now := time.Date(2026, 3, 1, 10, 1, 0, 0, time.UTC) // fixed: the whole test is one window
 	e := apptest.New(t, func(d *app.Deps) { d.Limiter.Now = func() time.Time { return now } })
 	e.CreateUser("victim@x.io", "correct-horse", "user")
@@ -442,7 +437,6 @@ func multipartFile(field, name string, data []byte) []byte {
 // A request the server cannot read (a broken multipart body, a garbled header) is
 // answered 400 with a plain JSON message: not an HTML page quoting the parser's error.
 func TestUnreadableRequestsAnswerPlainJSON(t *testing.T) {
-	t.Parallel()
 	e := apptest.New(t)
 	tok := sessionToken(t, e)
 	r := e.Client().Raw("POST", web.APIBase+"/applications", strings.NewReader("--FUZZ\r\nContent-Disposition: form-data; name=\"badgeId\"\r\n\r\nx\r\n--FUZZ"),
@@ -462,7 +456,6 @@ func TestUnreadableRequestsAnswerPlainJSON(t *testing.T) {
 
 // A multipart body of thousands of tiny parts (a parser bomb) is refused at once.
 func TestManyMultipartPartsAreRefused(t *testing.T) {
-	t.Parallel()
 	e := apptest.New(t)
 	tok := sessionToken(t, e)
 	var b bytes.Buffer

@@ -13,7 +13,6 @@ import (
 )
 
 func TestChangePasswordEndsOtherSessions(t *testing.T) {
-	t.Parallel()
 	e := apptest.New(t)
 	u := e.CreateUser("chg@example.com", "first-kettle-lamp", model.RoleUser)
 	here := e.Client()

@@ -404,7 +404,6 @@ func TestCrossSitePostsAreRefused(t *testing.T) {
 }
 
 func TestLoginRateLimits(t *testing.T) {
-	t.Parallel()
 	e := apptest.New(t)
 	e.CreateUser("target@example.com", "right-password", model.RoleUser)
 	c := e.Client()

@@ -34,7 +34,6 @@ func login(c *apptest.Client, email, pw string) *apptest.Resp {
 // the owner, on the device and on the network they signed in from before, still signs in
 // at once, while a new client is slowed like the attacker.
 func TestVictimSignsInWhileAttackerHammersFromOtherAddresses(t *testing.T) {
-	t.Parallel()
 	e := apptest.New(t)
 	e.CreateUser("owner@example.com", "owner-long-password", model.RoleUser)
 	// the owner signed in before: from their laptop (device cookie) at home (.0.2)
@@ -82,7 +81,6 @@ func TestVictimSignsInWhileAttackerHammersFromOtherAddresses(t *testing.T) {
 }
 
 func TestThrottleDelaysGrow(t *testing.T) {
-	t.Parallel()
 	for _, tc := range []struct {
 		n    int
 		want time.Duration
@@ -95,7 +93,6 @@ func TestThrottleDelaysGrow(t *testing.T) {
 
 // Past its wait, an account's count lets one more guess through, then waits twice as long.
 func TestWaitEndsThenDoubles(t *testing.T) {
-	t.Parallel()
 	e := apptest.New(t)
 	e.CreateUser("w@example.com", "right-password-1", model.RoleUser)
 	c := from(e, "127.0.2.1")
