@@ -4,6 +4,7 @@
 package pagetest
 
 import (
+	"sync"
 	"testing"
 
 	"meritmark/app"
@@ -12,17 +13,19 @@ import (
 	"meritmark/ssr"
 )
 
-var pool *ssr.Pool
+var (
+	poolOnce sync.Once
+	pool     *ssr.Pool
+	poolErr  error
+)
 
-// Pool is the shared isolate pool for this test binary.
+// Pool is the shared isolate pool for this test binary (made once, by whichever of the
+// parallel tests asks first).
 func Pool(t testing.TB) *ssr.Pool {
 	t.Helper()
-	if pool == nil {
-		p, err := ssr.New(ssr.Options{Workers: 2})
-		if err != nil {
-			t.Fatalf("ssr pool: %v (run `make assets` first)", err)
-		}
-		pool = p
+	poolOnce.Do(func() { pool, poolErr = ssr.New(ssr.Options{Workers: 2}) })
+	if poolErr != nil {
+		t.Fatalf("ssr pool: %v (run `make assets` first)", poolErr)
 	}
 	return pool
 }
