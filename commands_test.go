@@ -14,7 +14,6 @@ import (
 
 // A command's own flags are taken out of the arguments; the settings' flags stay.
 func TestCommandFlags(t *testing.T) {
-	t.Parallel()
 	fs := flag.NewFlagSet("x", flag.ContinueOnError)
 	email := fs.String("email", "", "")
 	keep := fs.Bool("keep", false, "")

@@ -27,7 +27,6 @@ func secure(d *app.Deps) {
 }
 
 func TestHSTSOnlyOnAnHTTPSOrigin(t *testing.T) {
-	t.Parallel()
 	e := apptest.New(t, secure)
 	r := e.Client().Abs("GET", "/", nil)
 	if got := r.Header.Get("Strict-Transport-Security"); got != "max-age=63072000; includeSubDomains" {
@@ -39,7 +38,6 @@ func TestHSTSOnlyOnAnHTTPSOrigin(t *testing.T) {
 }
 
 func TestSessionCookieHasTheHostPrefixOnHTTPS(t *testing.T) {
-	t.Parallel()
 	e := apptest.New(t, secure)
 	e.CreateUser("member@example.com", "password123", model.RoleUser)
 	c := e.Client()
@@ -72,7 +70,6 @@ func TestSessionCookieHasTheHostPrefixOnHTTPS(t *testing.T) {
 }
 
 func TestCrossOriginComparesSchemeHostAndPort(t *testing.T) {
-	t.Parallel()
 	e := apptest.New(t)
 	host := strings.TrimPrefix(e.URL, "http://")
 	_, port, _ := net.SplitHostPort(host)
@@ -97,7 +94,6 @@ func TestCrossOriginComparesSchemeHostAndPort(t *testing.T) {
 }
 
 func TestJSONRoutesRequireAJSONContentType(t *testing.T) {
-	t.Parallel()
 	e := apptest.New(t)
 	e.CreateUser("member@example.com", "password123", model.RoleUser)
 	c := e.Client()
@@ -115,7 +111,6 @@ func TestJSONRoutesRequireAJSONContentType(t *testing.T) {
 }
 
 func TestControlCharactersAre400(t *testing.T) {
-	t.Parallel()
 	e := apptest.New(t)
 	c := e.Client()
 	for _, p := range []string{"/hall-of-fame?search=%00", "/hall-of-fame?search=a%01b", "/badges?q=%7F", "/hall-of-fame?x%00=1"} {
@@ -139,7 +134,6 @@ func TestControlCharactersAre400(t *testing.T) {
 }
 
 func TestSignedInAnswersAreNotStored(t *testing.T) {
-	t.Parallel()
 	e := apptest.New(t)
 	_, m := e.Member("member@example.com")
 	for _, r := range []*apptest.Resp{m.Get("/auth/me").Expect(200), m.Get("/no-such-route")} {
@@ -164,7 +158,6 @@ func TestSignedInAnswersAreNotStored(t *testing.T) {
 // takes 50 MB from a member) is refused from its header alone, before the server reads a
 // byte of it; with a live session the server waits for the body.
 func TestMadeUpSessionDoesNotWidenTheBodyLimit(t *testing.T) {
-	t.Parallel()
 	e := apptest.New(t)
 	_, m := e.Member("member@example.com")
 	var real string
@@ -201,7 +194,6 @@ func TestMadeUpSessionDoesNotWidenTheBodyLimit(t *testing.T) {
 }
 
 func TestSimulatorBannerReachesEveryPage(t *testing.T) {
-	t.Parallel()
 	e := apptest.New(t, func(d *app.Deps) { d.Site.SimulatorBanner = true })
 	for _, p := range []string{"/", "/badges", "/no-such-page"} {
 		_, props := e.Client().Page(p)

@@ -16,7 +16,6 @@ import (
 // itself would change a public page without recording an event, so no file but the
 // subscribers calls those; this test fails on such a call anywhere else.
 func TestPublicPagesFollowOnlyFromEvents(t *testing.T) {
-	t.Parallel()
 	forbidden := map[string]bool{"pagecache.Bump": true, "halloffame.Refresh": true, "Issuer.Changed": true}
 	allowed := map[string]bool{"subscribers.go": true}
 	fset := token.NewFileSet()

@@ -14,7 +14,6 @@ import (
 func TestMain(m *testing.M) { apptest.Main(m) }
 
 func TestHealthAndReady(t *testing.T) {
-	t.Parallel()
 	e := apptest.New(t)
 	c := e.Client()
 	if h := c.Abs("GET", "/healthz", nil).Expect(200).Text(); !strings.Contains(h, `"version":"`+app.Version) {
@@ -32,7 +31,6 @@ func TestHealthAndReady(t *testing.T) {
 }
 
 func TestNotFound(t *testing.T) {
-	t.Parallel()
 	e := apptest.New(t)
 	c := e.Client()
 	r, props := c.Page("/no/such/page")
@@ -44,7 +42,6 @@ func TestNotFound(t *testing.T) {
 }
 
 func TestMarketingPagesRender(t *testing.T) {
-	t.Parallel()
 	e := apptest.New(t)
 	c := e.Client()
 	for path, page := range map[string]string{
@@ -66,7 +63,6 @@ func TestMarketingPagesRender(t *testing.T) {
 }
 
 func TestSecurityHeaders(t *testing.T) {
-	t.Parallel()
 	e := apptest.New(t)
 	r := e.Client().Abs("GET", "/", nil)
 	for _, h := range []string{"Content-Security-Policy", "X-Content-Type-Options", "Referrer-Policy", "X-Frame-Options", "X-Request-ID"} {
@@ -80,7 +76,6 @@ func TestSecurityHeaders(t *testing.T) {
 }
 
 func TestCrossSiteWritesRefused(t *testing.T) {
-	t.Parallel()
 	e := apptest.New(t)
 	c := e.Client()
 	c.Origin = "" // headers below only
@@ -102,7 +97,6 @@ func TestCrossSiteWritesRefused(t *testing.T) {
 }
 
 func TestRouteTableHasAccessForEveryRoute(t *testing.T) {
-	t.Parallel()
 	e := apptest.New(t)
 	seen := map[string]bool{}
 	for _, r := range e.App.Routes {
@@ -118,7 +112,6 @@ func TestRouteTableHasAccessForEveryRoute(t *testing.T) {
 }
 
 func TestRobotsAndSitemapListActiveBadges(t *testing.T) {
-	t.Parallel()
 	e := apptest.New(t)
 	now := model.Now()
 	active := &model.Badge{ID: model.NewID(), Name: "Shown", Category: "Design", Type: "proof", Level: "beginner", IsActive: true, CreatedAt: now, UpdatedAt: now}

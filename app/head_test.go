@@ -20,7 +20,6 @@ import (
 // one, answers HEAD with the same status and Content-Type as GET and an empty body, for
 // a visitor, a member and an administrator.
 func TestHeadAnswersWhereverGetDoes(t *testing.T) {
-	t.Parallel()
 	e := apptest.New(t)
 	adminUser, admin := e.Admin("admin@meritmark.test")
 	member, mc := e.Member("holder@meritmark.test")

@@ -13,7 +13,6 @@ import (
 // needs it answers 503 with Retry-After: the API the {"msg"}, a page the error page
 // saying the service is temporarily unavailable. Before, they answered 500.
 func TestClosedDatabaseAnswers503WithRetryAfter(t *testing.T) {
-	t.Parallel()
 	e := apptest.New(t)
 	_, member := e.Member("outage@example.com")
 	visitor := e.Client()

@@ -102,7 +102,6 @@ func (w *pcWorld) warm(paths ...string) {
 // wrote and on the other one: grant, badge edit, profile edit, expiry, revoke, toggle,
 // and a grant's expiry passing with no write at all.
 func TestPageCacheFollowsEveryWriteOnBothInstances(t *testing.T) {
-	t.Parallel()
 	w := newPCWorld(t)
 	profile := "/profile/" + w.member.ID
 	badgePage := "/badges/" + w.badge.ID
@@ -186,7 +185,6 @@ func TestPageCacheFollowsEveryWriteOnBothInstances(t *testing.T) {
 // signed-in pages are never stored or shared; a write that does not touch a page's
 // scopes leaves it cached.
 func TestPageCacheHitsETagsAndSignedInPages(t *testing.T) {
-	t.Parallel()
 	w := newPCWorld(t)
 	pc := w.a.App.PageCache
 	v := w.visitors[0]
@@ -247,7 +245,6 @@ func TestPageCacheHitsETagsAndSignedInPages(t *testing.T) {
 
 // Bump moves only the named scopes, and only when the transaction commits.
 func TestPageCacheBumpIsTransactional(t *testing.T) {
-	t.Parallel()
 	e := apptest.New(t)
 	ctx := e.Ctx()
 	v0, err := pagecache.Read(ctx, e.DB)
@@ -277,7 +274,6 @@ func TestPageCacheBumpIsTransactional(t *testing.T) {
 // The technical report counts quiz attempts, which no scope follows: its cached copies
 // live five minutes, while the badge page's keep the cache's ten.
 func TestTechnicalReportIsCachedBriefly(t *testing.T) {
-	t.Parallel()
 	a := apptest.New(t, apptest.WithPageCache)
 	pc := a.App.PageCache
 	now := time.Now()

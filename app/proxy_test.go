@@ -74,7 +74,6 @@ var forged = map[string]string{
 }
 
 func TestForwardedHeadersIgnoredFromUntrustedPeers(t *testing.T) {
-	t.Parallel()
 	e := apptest.New(t, probe()) // no trusted proxy: the loopback peer is a client
 	m := probeOf(t, e, forged)
 	apptest.Expect(t, "forwarded headers believed from an untrusted peer", m,
@@ -90,7 +89,6 @@ func TestForwardedHeadersIgnoredFromUntrustedPeers(t *testing.T) {
 }
 
 func TestForwardedHeadersUsedFromTrustedProxies(t *testing.T) {
-	t.Parallel()
 	e := apptest.New(t, probe("127.0.0.0/8"))
 	m := probeOf(t, e, forged)
 	// the right-most address the proxy added, not the left-most one the client wrote
@@ -119,7 +117,6 @@ func TestForwardedHeadersUsedFromTrustedProxies(t *testing.T) {
 }
 
 func TestPerIPLimitsSeeTheClientBehindATrustedProxy(t *testing.T) {
-	t.Parallel()
 	e := apptest.New(t, probe("127.0.0.0/8"))
 	ok := 0
 	for i := 0; i < 3; i++ {
@@ -137,7 +134,6 @@ func TestPerIPLimitsSeeTheClientBehindATrustedProxy(t *testing.T) {
 }
 
 func TestResetLinkNeverFollowsAForeignHost(t *testing.T) {
-	t.Parallel()
 	e := apptest.New(t)
 	e.CreateUser("victim@example.com", "password123", model.RoleUser)
 	status, b := send(t, "POST", e.URL+web.APIBase+"/auth/forgot-password", `{"email":"victim@example.com"}`,
@@ -161,7 +157,6 @@ func TestResetLinkNeverFollowsAForeignHost(t *testing.T) {
 }
 
 func TestConfiguredOriginIsTheOnlyOrigin(t *testing.T) {
-	t.Parallel()
 	e := apptest.New(t, func(d *app.Deps) {
 		d.Config.BaseURL = "https://badges.example"
 		d.Site.BaseURL = d.Config.BaseURL

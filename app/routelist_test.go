@@ -11,7 +11,6 @@ import (
 // `meritmark routes --pages` (the browser tests' list of pages to sweep) lists exactly the
 // GET page rows of the route table the server registers, with their access.
 func TestRouteRowsListThePageRoutes(t *testing.T) {
-	t.Parallel()
 	e := apptest.New(t)
 	rows := app.RouteRows(e.App.Deps, true)
 	got := map[string]string{}
@@ -47,7 +46,6 @@ func TestRouteRowsListThePageRoutes(t *testing.T) {
 // it shows: a page that shows grants but forgets the scope would serve a revoked badge as
 // valid until the TTL.
 func TestCachedRowsNameTheirScopes(t *testing.T) {
-	t.Parallel()
 	e := apptest.New(t)
 	got := map[string]string{}
 	for _, r := range app.RouteRows(e.App.Deps, false) {

@@ -14,7 +14,6 @@ import (
 // The first instance of a database records a fingerprint of each shared secret (never
 // the secret); a later instance compares with it.
 func TestStartRecordsSharedSecretFingerprints(t *testing.T) {
-	t.Parallel()
 	e := apptest.New(t)
 	for _, s := range db.SharedSecrets {
 		b, err := os.ReadFile(filepath.Join(e.DataDir, "secrets", s.Name))

@@ -17,7 +17,6 @@ import (
 // is widened for a signed-in route only when the header carries a live session (checked
 // in the database before any body byte is read) of a user the route admits.
 func TestRequestConfigFollowsTheRoute(t *testing.T) {
-	t.Parallel()
 	ok := func(c fiber.Ctx) error { return c.SendStatus(204) }
 	e := apptest.New(t, func(d *app.Deps) {
 		d.Extra = append(d.Extra,

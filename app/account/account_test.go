@@ -6,7 +6,6 @@ import (
 )
 
 func TestSafeName(t *testing.T) {
-	t.Parallel()
 	for in, want := range map[string]string{
 		"engine notes.pdf":    "engine_notes.pdf",
 		"../../etc/passwd":    "_.._etc_passwd",
@@ -29,7 +28,6 @@ func TestSafeName(t *testing.T) {
 }
 
 func TestNames(t *testing.T) {
-	t.Parallel()
 	if got := ExportName(time.Date(2026, 11, 25, 23, 59, 0, 0, time.FixedZone("x", -3600))); got != "meritmark-data-2026-11-26.zip" {
 		t.Errorf("ExportName = %q", got)
 	}

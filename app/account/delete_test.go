@@ -40,7 +40,6 @@ func (w *world) snap(t *testing.T) snapshot {
 // A wrong or missing password or two-step code is refused with a clear message and
 // changes nothing.
 func TestDeleteRefused(t *testing.T) {
-	t.Parallel()
 	w := newWorld(t)
 	m := w.m
 	before := w.snap(t)
@@ -79,7 +78,6 @@ func TestDeleteRefused(t *testing.T) {
 // A deletion revokes the grants for good (the public verify says revoked), keeps the
 // payments without the person, erases the rest, ends the sessions, audits and mails.
 func TestDeleteByMember(t *testing.T) {
-	t.Parallel()
 	w := newWorld(t)
 	e, m := w.e, w.m
 	anon := e.Client()
@@ -192,7 +190,6 @@ func TestDeleteByMember(t *testing.T) {
 // An administrator deletes a member's account with their own password and code; never
 // their own account this way.
 func TestDeleteByAdmin(t *testing.T) {
-	t.Parallel()
 	w := newWorld(t)
 	e, m := w.e, w.m
 	path := "/admin/users/" + m.u.ID + "/delete"

@@ -17,7 +17,6 @@ import (
 // The member's export holds every part of their data, the credentials exactly as their
 // download links serve them and the uploaded files, and no secret or answer key.
 func TestExportContents(t *testing.T) {
-	t.Parallel()
 	w := newWorld(t)
 	e, m := w.e, w.m
 	// two-step sign-in on, so that a secret and recovery codes exist to leak
@@ -152,7 +151,6 @@ func TestExportContents(t *testing.T) {
 
 // Who may export whose data.
 func TestExportAccess(t *testing.T) {
-	t.Parallel()
 	w := newWorld(t)
 	e := w.e
 	e.Client().Get("/users/export").ExpectMsg(http.StatusUnauthorized, "Please log in to continue.")
@@ -188,7 +186,6 @@ func TestExportAccess(t *testing.T) {
 
 // Exports are expensive: a member gets a few an hour, then 429 with the message.
 func TestExportRateLimit(t *testing.T) {
-	t.Parallel()
 	w := newWorld(t)
 	for i := 0; i < 5; i++ {
 		w.m.c.Get("/users/export").Expect(http.StatusOK)

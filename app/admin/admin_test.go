@@ -8,7 +8,6 @@ import (
 )
 
 func TestRoleChangeRule(t *testing.T) {
-	t.Parallel()
 	admin := &model.User{ID: "a", Role: model.RoleAdmin}
 	member := &model.User{ID: "m", Role: model.RoleUser}
 	for _, c := range []struct {
@@ -34,7 +33,6 @@ func TestRoleChangeRule(t *testing.T) {
 }
 
 func TestParsers(t *testing.T) {
-	t.Parallel()
 	if p, msg := ParsePage("", ""); msg != "" || p.Page != 1 || p.Limit != DefaultLimit || p.Offset() != 0 {
 		t.Fatalf("defaults: %+v %q", p, msg)
 	}
@@ -75,7 +73,6 @@ func TestParsers(t *testing.T) {
 }
 
 func TestSeries(t *testing.T) {
-	t.Parallel()
 	since := time.Date(2026, 2, 27, 0, 0, 0, 0, time.UTC)
 	days := Series(since, 4, []dayCount{{"2026-02-28", 2}, {"2026-03-02", 5}}, []dayCount{{"2026-03-01", 1999}})
 	want := []Day{{"2026-02-27", 0, 0}, {"2026-02-28", 2, 0}, {"2026-03-01", 0, 19.99}, {"2026-03-02", 5, 0}}

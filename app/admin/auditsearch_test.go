@@ -22,7 +22,6 @@ type auditRows struct {
 // The audit log's search finds what its rows show (badge names, applicants, coupon codes,
 // grant ids), rows name their targets, and the filter offers every action.
 func TestAuditSearchFindsWhatRowsShow(t *testing.T) {
-	t.Parallel()
 	e := apptest.New(t)
 	_, ac := e.Admin("boss@x.io")
 	u, _ := e.Member("ann@x.io")

@@ -46,7 +46,6 @@ func countRows(t *testing.T, e *apptest.Env, m any, where string, args ...any) i
 }
 
 func TestBulkApplicationsRefusesBadInput(t *testing.T) {
-	t.Parallel()
 	e := apptest.New(t)
 	_, ac := e.Admin("boss@x.io")
 	_, mc := e.Member("ann@x.io")
@@ -74,7 +73,6 @@ func TestBulkApplicationsRefusesBadInput(t *testing.T) {
 // A preview runs the real rules and keeps nothing; the run does what the preview said, one
 // audit entry per item with the batch id; a retry changes nothing.
 func TestBulkApprovePreviewRunRetry(t *testing.T) {
-	t.Parallel()
 	e := apptest.New(t)
 	_, ac := e.Admin("boss@x.io")
 	b := newBadge(t, e, "Go Expert", 4900)
@@ -159,7 +157,6 @@ func TestBulkApprovePreviewRunRetry(t *testing.T) {
 // Each item is all-or-nothing: an item whose transaction fails half-way keeps nothing, the
 // others are kept.
 func TestBulkItemsAreAtomic(t *testing.T) {
-	t.Parallel()
 	e := apptest.New(t)
 	_, ac := e.Admin("boss@x.io")
 	b := newBadge(t, e, "Rust", 100)
@@ -193,7 +190,6 @@ func TestBulkItemsAreAtomic(t *testing.T) {
 
 // "All that match the filter": the server selects; above the limit it refuses.
 func TestBulkByFilter(t *testing.T) {
-	t.Parallel()
 	e := apptest.New(t)
 	_, ac := e.Admin("boss@x.io")
 	b := newBadge(t, e, "Kotlin", 100)
@@ -218,7 +214,6 @@ func TestBulkByFilter(t *testing.T) {
 }
 
 func TestBulkExtraAttemptNeedsAQuiz(t *testing.T) {
-	t.Parallel()
 	e := apptest.New(t)
 	_, ac := e.Admin("boss@x.io")
 	u, _ := e.Member("q@x.io")

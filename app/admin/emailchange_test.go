@@ -16,7 +16,6 @@ import (
 // link goes to the new address, a notice to the old one; the address changes only when the
 // link is followed (once), and both steps are audited.
 func TestAdminEmailChangeWaitsForConfirmation(t *testing.T) {
-	t.Parallel()
 	e := apptest.New(t)
 	_, ac := e.Admin("boss@x.io")
 	u, _ := e.Member("ann@x.io")

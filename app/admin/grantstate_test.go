@@ -13,7 +13,6 @@ import (
 // (the grant id, expiresAt, revokedAt, revocationReason, with null rather than a missing
 // key), and follows the admin's Set expiry and Revoke (app/verify) at once.
 func TestUserListShowsGrantState(t *testing.T) {
-	t.Parallel()
 	e := apptest.New(t)
 	_, ac := e.Admin("boss@x.io")
 	carol, _ := e.Member("carol@x.io")
@@ -85,7 +84,6 @@ func TestUserListShowsGrantState(t *testing.T) {
 // the revocation reason and changes nothing (no grant, no mail); confirmed, it restores
 // the same grant and tells the holder.
 func TestReapproveRevokedGrantNeedsConfirmation(t *testing.T) {
-	t.Parallel()
 	e := apptest.New(t)
 	_, ac := e.Admin("boss@x.io")
 	carol, _ := e.Member("carol@x.io")

@@ -14,7 +14,6 @@ import (
 // A skill application resting on a flagged pass: View Details lists the reasons and the
 // member's statement; approval waits until the attempt is cleared (issue 35, item 3).
 func TestFlaggedPassHoldsTheApplicationUntilCleared(t *testing.T) {
-	t.Parallel()
 	e := apptest.New(t)
 	_, ac := e.Admin("boss@x.io")
 	ctx := e.Ctx()

@@ -20,7 +20,6 @@ func ids(apps []admin.ApplicationJSON) string {
 }
 
 func TestApplicationListFiltersSearchAndShape(t *testing.T) {
-	t.Parallel()
 	e := apptest.New(t)
 	boss, ac := e.Admin("boss@x.io")
 	ann, _ := e.Member("ann@x.io")
@@ -143,7 +142,6 @@ func TestApplicationListFiltersSearchAndShape(t *testing.T) {
 }
 
 func TestPaymentsList(t *testing.T) {
-	t.Parallel()
 	e := apptest.New(t)
 	_, ac := e.Admin("boss@x.io")
 	ann, _ := e.Member("ann@x.io")
@@ -186,7 +184,6 @@ func TestPaymentsList(t *testing.T) {
 }
 
 func TestSummary(t *testing.T) {
-	t.Parallel()
 	e := apptest.New(t)
 	_, ac := e.Admin("boss@x.io")
 	ann, _ := e.Member("ann@x.io")
@@ -256,7 +253,6 @@ func TestSummary(t *testing.T) {
 }
 
 func TestAuditLogList(t *testing.T) {
-	t.Parallel()
 	e := apptest.New(t)
 	boss, ac := e.Admin("boss@x.io")
 	ann, _ := e.Member("ann@x.io")

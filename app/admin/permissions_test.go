@@ -35,7 +35,6 @@ func concretePath(pattern string) string {
 // member API route 401 to a visitor; admin and member pages send visitors to /login, and
 // the admin page shows members 'Access Denied' with 403.
 func TestPermissionWalk(t *testing.T) {
-	t.Parallel()
 	e := apptest.New(t)
 	visitor := e.Client()
 	_, member := e.Member("member@x.io")
@@ -94,7 +93,6 @@ func TestPermissionWalk(t *testing.T) {
 
 // TestAdminRoutesAreAdminOnly: every /admin API row of the table is marked web.Admin.
 func TestAdminRoutesAreAdminOnly(t *testing.T) {
-	t.Parallel()
 	e := apptest.New(t)
 	for _, r := range e.App.Routes {
 		if (strings.HasPrefix(r.Path, web.APIBase+"/admin/") || r.Path == "/admin") && r.Access != web.Admin {
@@ -106,7 +104,6 @@ func TestAdminRoutesAreAdminOnly(t *testing.T) {
 // TestAdminPage: the admin gets the dashboard with its first data; the member 'Access
 // Denied' (403); the visitor a redirect to /login.
 func TestAdminPage(t *testing.T) {
-	t.Parallel()
 	e := apptest.New(t)
 	boss, ac := e.Admin("boss@x.io")
 	u, mc := e.Member("ann@x.io")

@@ -27,7 +27,6 @@ type renewalList struct {
 // A renewal names the grant it renews in the review list (before and after approval), and
 // User Management links the two grants; Grant Free shows as a waived payment.
 func TestRenewalNamesItsGrantAndGrantFreeIsWaived(t *testing.T) {
-	t.Parallel()
 	e := apptest.New(t)
 	_, ac := e.Admin("boss@x.io")
 	u, _ := e.Member("ann@x.io")

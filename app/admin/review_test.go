@@ -19,7 +19,6 @@ var (
 )
 
 func TestApproveRefusesUnpaidApplication(t *testing.T) {
-	t.Parallel()
 	e := apptest.New(t)
 	_, ac := e.Admin("boss@x.io")
 	u, _ := e.Member("ann@x.io")
@@ -46,7 +45,6 @@ func TestApproveRefusesUnpaidApplication(t *testing.T) {
 }
 
 func TestApproveGrantsOnceAndAudits(t *testing.T) {
-	t.Parallel()
 	e := apptest.New(t)
 	boss, ac := e.Admin("boss@x.io")
 	u, _ := e.Member("ann@x.io")
@@ -136,7 +134,6 @@ func TestApproveGrantsOnceAndAudits(t *testing.T) {
 }
 
 func TestConcurrentApprovesMakeOneGrant(t *testing.T) {
-	t.Parallel()
 	e := apptest.New(t)
 	_, ac := e.Admin("boss@x.io")
 	_, ac2 := e.Admin("boss2@x.io")
@@ -175,7 +172,6 @@ func TestConcurrentApprovesMakeOneGrant(t *testing.T) {
 }
 
 func TestGrantFreeApprovesWithoutPayment(t *testing.T) {
-	t.Parallel()
 	e := apptest.New(t)
 	_, ac := e.Admin("boss@x.io")
 	u, _ := e.Member("ann@x.io")
@@ -201,7 +197,6 @@ func TestGrantFreeApprovesWithoutPayment(t *testing.T) {
 }
 
 func TestRejectStoresReasonAndReRejectRevokes(t *testing.T) {
-	t.Parallel()
 	e := apptest.New(t)
 	boss, ac := e.Admin("boss@x.io")
 	u, _ := e.Member("ann@x.io")
@@ -300,7 +295,6 @@ func TestRejectStoresReasonAndReRejectRevokes(t *testing.T) {
 }
 
 func TestReApproveRejectedUnpaidNeedsGrantFree(t *testing.T) {
-	t.Parallel()
 	e := apptest.New(t)
 	_, ac := e.Admin("boss@x.io")
 	u, _ := e.Member("ann@x.io")
@@ -317,7 +311,6 @@ func TestReApproveRejectedUnpaidNeedsGrantFree(t *testing.T) {
 }
 
 func TestApproveRefusesASecondCopyOfAHeldBadge(t *testing.T) {
-	t.Parallel()
 	e := apptest.New(t)
 	_, ac := e.Admin("boss@x.io")
 	u, _ := e.Member("ann@x.io")
@@ -337,7 +330,6 @@ func TestApproveRefusesASecondCopyOfAHeldBadge(t *testing.T) {
 }
 
 func TestReviewBadRequests(t *testing.T) {
-	t.Parallel()
 	e := apptest.New(t)
 	_, ac := e.Admin("boss@x.io")
 	ac.Put("/admin/applications/"+model.NewID()+"/approve", nil).ExpectMsg(404, admin.MsgApplicationMissing)

@@ -156,7 +156,6 @@ func rwSend(c *apptest.Client, r web.Route, path string) *apptest.Resp {
 //   - nobody gets a 5xx for a well-formed request with an unknown id and an empty body;
 //   - every public route is on the rwPublic list, and every entry of the list exists.
 func TestRouteWalkAllRoles(t *testing.T) {
-	t.Parallel()
 	e := apptest.New(t)
 	member := e.CreateUser("walk-member@x.io", "password123", "user")
 	admin := e.CreateUser("walk-admin@x.io", "password123", "admin")

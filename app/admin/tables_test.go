@@ -36,7 +36,6 @@ func tableFixture(t *testing.T, e *apptest.Env) []*model.Application {
 }
 
 func TestApplicationTablePagingSortingAndCSV(t *testing.T) {
-	t.Parallel()
 	e := apptest.New(t)
 	_, ac := e.Admin("boss@x.io")
 	apps := tableFixture(t, e)
@@ -124,7 +123,6 @@ func TestApplicationTablePagingSortingAndCSV(t *testing.T) {
 }
 
 func TestApplicationCSVDefusesFormulas(t *testing.T) {
-	t.Parallel()
 	e := apptest.New(t)
 	_, ac := e.Admin("boss@x.io")
 	u, _ := e.Member("evil@x.io")
@@ -142,7 +140,6 @@ func TestApplicationCSVDefusesFormulas(t *testing.T) {
 }
 
 func TestGrantTable(t *testing.T) {
-	t.Parallel()
 	e := apptest.New(t)
 	_, ac := e.Admin("boss@x.io")
 	ann, _ := e.Member("ann@x.io")
@@ -218,7 +215,6 @@ func TestGrantTable(t *testing.T) {
 }
 
 func TestUserTableSortAndCSV(t *testing.T) {
-	t.Parallel()
 	e := apptest.New(t)
 	_, ac := e.Admin("boss@x.io")
 	e.Member("zed@x.io")

@@ -22,7 +22,6 @@ func (s *countSender) Send(_ context.Context, _ string, m *model.OutboxMessage) 
 // withdraws the mail and puts the application back in review (audited); afterwards, or
 // once the mail has gone, the undo is refused.
 func TestUndoRejectWithdrawsTheWaitingMail(t *testing.T) {
-	t.Parallel()
 	e := apptest.New(t)
 	_, ac := e.Admin("boss@x.io")
 	u, _ := e.Member("ann@x.io")
@@ -93,7 +92,6 @@ func TestUndoRejectWithdrawsTheWaitingMail(t *testing.T) {
 
 // Approving a rejected application whose mail still waits withdraws that mail.
 func TestApproveWithdrawsAWaitingRejectionMail(t *testing.T) {
-	t.Parallel()
 	e := apptest.New(t)
 	_, ac := e.Admin("boss@x.io")
 	u, _ := e.Member("ann@x.io")

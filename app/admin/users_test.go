@@ -38,7 +38,6 @@ func emails(us []admin.UserJSON) string {
 }
 
 func TestUserListSearchAndPages(t *testing.T) {
-	t.Parallel()
 	e := apptest.New(t)
 	_, ac := e.Admin("boss@x.io")
 	ann, _ := e.Member("ann@x.io")
@@ -119,7 +118,6 @@ func urlq(s string) string {
 }
 
 func TestUpdateUser(t *testing.T) {
-	t.Parallel()
 	e := apptest.New(t)
 	boss, ac := e.Admin("boss@x.io")
 	ann, annc := e.Member("ann@x.io")
@@ -216,7 +214,6 @@ func TestUpdateUser(t *testing.T) {
 }
 
 func TestRoleRules(t *testing.T) {
-	t.Parallel()
 	e := apptest.New(t)
 	boss, ac := e.Admin("boss@x.io")
 	ac.Put("/admin/users/"+boss.ID, map[string]any{"role": "user"}).ExpectMsg(409, admin.MsgSelfDemotion)
@@ -275,7 +272,6 @@ func pngOf(w, h int) []byte {
 }
 
 func TestProfilePicture(t *testing.T) {
-	t.Parallel()
 	e := apptest.New(t)
 	boss, ac := e.Admin("boss@x.io")
 	ann, _ := e.Member("ann@x.io")

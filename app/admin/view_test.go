@@ -8,7 +8,6 @@ import (
 // The dashboard's deep link keeps what is valid for its tab and drops the rest, so the page
 // the server renders is the one the island starts from.
 func TestParseView(t *testing.T) {
-	t.Parallel()
 	id := "0123456789abcdef01234567"
 	for _, c := range []struct {
 		query string

@@ -129,7 +129,6 @@ func fp(x *float64) string {
 // resumed, submitted once, the cut, SD and SE as measure.AngoffCut gives them, the cut
 // adopted as the pass mark with its method, every step audited.
 func TestPanelRatesAndAdoptsTheCut(t *testing.T) {
-	t.Parallel()
 	f := newFx(t, 4)
 	st := f.open(t, map[string]any{"name": "  Ada   Lovelace ", "email": "ADA@example.com"}, map[string]any{"name": "Grace"}, map[string]any{"name": "Linus", "email": ""})
 	if st.Pool != 4 || st.Panel.Result.Cut != nil || st.Panel.Result.Message != angoff.MsgNotEnough || len(st.Panel.Raters) != 3 {
@@ -251,7 +250,6 @@ func TestPanelRatesAndAdoptsTheCut(t *testing.T) {
 
 // Bad input answers {"msg"} with a 4xx and writes nothing.
 func TestBadInputIsRefused(t *testing.T) {
-	t.Parallel()
 	f := newFx(t, 2)
 	base := "/admin/quizzes/" + f.quizID + "/angoff"
 	many := make([]map[string]any, 31)
@@ -325,7 +323,6 @@ func TestBadInputIsRefused(t *testing.T) {
 
 // The rater's API and page never carry the answer key or the explanations.
 func TestRaterNeverSeesTheKey(t *testing.T) {
-	t.Parallel()
 	f := newFx(t, 3)
 	st := f.open(t, map[string]any{"name": "Ada"})
 	tok := token(t, st.Links[0].URL)
@@ -354,7 +351,6 @@ func TestRaterNeverSeesTheKey(t *testing.T) {
 // The rater's public routes are rate-limited per address: the 121st request in a minute
 // is refused with 429 whatever the token.
 func TestRaterRoutesAreRateLimited(t *testing.T) {
-	t.Parallel()
 	f := newFx(t, 1)
 	st := f.open(t, map[string]any{"name": "Ada"})
 	tok := token(t, st.Links[0].URL)

@@ -147,7 +147,6 @@ var keyRE = regexp.MustCompile(`^applications/[0-9a-f]{24}/[0-9a-f]{24}\.(pdf|do
 // ---- proof badges ----
 
 func TestProofApplicationIsRecordedWithItsFiles(t *testing.T) {
-	t.Parallel()
 	env := apptest.New(t)
 	u, c := member(t, env, "ada@x.io")
 	b := mkBadge(t, env, model.TypeProof, 2900, true)
@@ -214,7 +213,6 @@ func TestProofApplicationIsRecordedWithItsFiles(t *testing.T) {
 }
 
 func TestFreeBadgeGoesStraightToReview(t *testing.T) {
-	t.Parallel()
 	env := apptest.New(t)
 	_, c := member(t, env, "ada@x.io")
 	b := mkBadge(t, env, model.TypeProof, 0, true)
@@ -228,7 +226,6 @@ func TestFreeBadgeGoesStraightToReview(t *testing.T) {
 }
 
 func TestRequiredProfileFields(t *testing.T) {
-	t.Parallel()
 	env := apptest.New(t)
 	b := mkBadge(t, env, model.TypeProof, 2900, true)
 	_, bare := env.Member("bare@x.io") // name only, no position or LinkedIn
@@ -264,7 +261,6 @@ func TestRequiredProfileFields(t *testing.T) {
 }
 
 func TestProofNeedsFilesOrPortfolio(t *testing.T) {
-	t.Parallel()
 	env := apptest.New(t)
 	_, c := member(t, env, "ada@x.io")
 	b := mkBadge(t, env, model.TypeProof, 2900, true)
@@ -279,7 +275,6 @@ func TestProofNeedsFilesOrPortfolio(t *testing.T) {
 }
 
 func TestFilesAreCheckedByContentAndExtension(t *testing.T) {
-	t.Parallel()
 	env := apptest.New(t)
 	_, c := member(t, env, "ada@x.io")
 	b := mkBadge(t, env, model.TypeProof, 2900, true)
@@ -304,7 +299,6 @@ func TestFilesAreCheckedByContentAndExtension(t *testing.T) {
 }
 
 func TestFileSizeLimit(t *testing.T) {
-	t.Parallel()
 	env := apptest.New(t)
 	_, c := member(t, env, "ada@x.io")
 	b := mkBadge(t, env, model.TypeProof, 2900, true)
@@ -321,7 +315,6 @@ func TestFileSizeLimit(t *testing.T) {
 }
 
 func TestAtMostTenProofFiles(t *testing.T) {
-	t.Parallel()
 	env := apptest.New(t)
 	_, c := member(t, env, "ada@x.io")
 	b := mkBadge(t, env, model.TypeProof, 2900, true)
@@ -338,7 +331,6 @@ func TestAtMostTenProofFiles(t *testing.T) {
 }
 
 func TestPathTraversalNamesAreStoredSafely(t *testing.T) {
-	t.Parallel()
 	env := apptest.New(t)
 	_, c := member(t, env, "ada@x.io")
 	b := mkBadge(t, env, model.TypeProof, 2900, true)
@@ -374,7 +366,6 @@ func TestPathTraversalNamesAreStoredSafely(t *testing.T) {
 // ---- one open application per badge ----
 
 func TestOneOpenApplicationPerBadge(t *testing.T) {
-	t.Parallel()
 	env := apptest.New(t)
 	u, c := member(t, env, "ada@x.io")
 	paid := mkBadge(t, env, model.TypeProof, 2900, true)
@@ -421,7 +412,6 @@ func TestOneOpenApplicationPerBadge(t *testing.T) {
 // Concurrent submissions for the same badge: the unique index decides, exactly one
 // application is recorded and the losers' files are deleted.
 func TestConcurrentSubmissionsRecordOne(t *testing.T) {
-	t.Parallel()
 	env := apptest.New(t)
 	_, c := member(t, env, "ada@x.io")
 	b := mkBadge(t, env, model.TypeProof, 2900, true)
@@ -449,7 +439,6 @@ func TestConcurrentSubmissionsRecordOne(t *testing.T) {
 }
 
 func TestBadgeMustExistAndBeActive(t *testing.T) {
-	t.Parallel()
 	env := apptest.New(t)
 	_, c := member(t, env, "ada@x.io")
 	inactive := mkBadge(t, env, model.TypeProof, 2900, false)
@@ -470,7 +459,6 @@ func skillFiles() []apptest.File {
 }
 
 func TestSkillApplicationNeedsAnUnusedPassingAttempt(t *testing.T) {
-	t.Parallel()
 	env := apptest.New(t)
 	u, c := member(t, env, "ada@x.io")
 	b := mkBadge(t, env, model.TypeSkill, 4900, true)
@@ -535,7 +523,6 @@ func TestSkillApplicationNeedsAnUnusedPassingAttempt(t *testing.T) {
 }
 
 func TestProofBadgeRequiringResume(t *testing.T) {
-	t.Parallel()
 	env := apptest.New(t)
 	_, c := member(t, env, "ada@x.io")
 	b := mkBadge(t, env, model.TypeProof, 2900, true)
@@ -560,7 +547,6 @@ func (f *flakyStore) Put(ctx context.Context, key string, r io.Reader, ct string
 }
 
 func TestStorageFailureLeavesNoOrphans(t *testing.T) {
-	t.Parallel()
 	fs := &flakyStore{}
 	fs.failAt.Store(3)
 	env := apptest.New(t, func(d *app.Deps) { fs.Store = d.Storage; d.Storage = fs })
@@ -575,7 +561,6 @@ func TestStorageFailureLeavesNoOrphans(t *testing.T) {
 // A failure inside the transaction (here: the badge disappears between the checks and
 // the insert, so the foreign key refuses the row) deletes the files already written.
 func TestTransactionFailureDeletesWrittenFiles(t *testing.T) {
-	t.Parallel()
 	var env *apptest.Env
 	var badgeID string
 	hook := &deletingStore{}
@@ -608,7 +593,6 @@ func (d *deletingStore) Put(ctx context.Context, key string, r io.Reader, ct str
 // ---- downloads ----
 
 func TestDownloadIsForTheOwnerAndAdmins(t *testing.T) {
-	t.Parallel()
 	env := apptest.New(t)
 	_, c := member(t, env, "ada@x.io")
 	b := mkBadge(t, env, model.TypeProof, 2900, true)
@@ -643,7 +627,6 @@ func TestDownloadIsForTheOwnerAndAdmins(t *testing.T) {
 }
 
 func TestMineAnswersTheLatestApplication(t *testing.T) {
-	t.Parallel()
 	env := apptest.New(t)
 	_, c := member(t, env, "ada@x.io")
 	b := mkBadge(t, env, model.TypeProof, 2900, true)
@@ -674,7 +657,6 @@ func TestMineAnswersTheLatestApplication(t *testing.T) {
 // ---- pages ----
 
 func TestApplicationPages(t *testing.T) {
-	t.Parallel()
 	env := apptest.New(t)
 	u, c := member(t, env, "ada@x.io")
 	proofBadge := mkBadge(t, env, model.TypeProof, 2900, true)
@@ -740,7 +722,6 @@ func TestApplicationPages(t *testing.T) {
 // ---- orphan sweep ----
 
 func TestSweepOrphans(t *testing.T) {
-	t.Parallel()
 	env := apptest.New(t)
 	_, c := member(t, env, "ada@x.io")
 	b := mkBadge(t, env, model.TypeProof, 2900, true)
@@ -783,7 +764,6 @@ func TestSweepOrphans(t *testing.T) {
 // a racing request after this one's checks turns the insert into 409, and this
 // request's files are deleted.
 func TestUniqueIndexIsTheFinalGuard(t *testing.T) {
-	t.Parallel()
 	hook := &deletingStore{}
 	env := apptest.New(t, func(d *app.Deps) { hook.Store = d.Storage; d.Storage = hook })
 	u, c := member(t, env, "ada@x.io")

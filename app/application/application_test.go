@@ -31,7 +31,6 @@ func zipOf(files map[string]string) []byte {
 }
 
 func TestCheckFileByExtensionAndContent(t *testing.T) {
-	t.Parallel()
 	cases := []struct {
 		kind, name string
 		data       []byte
@@ -76,7 +75,6 @@ func TestCheckFileByExtensionAndContent(t *testing.T) {
 }
 
 func TestCheckFileSize(t *testing.T) {
-	t.Parallel()
 	big := make([]byte, MaxFileBytes+1)
 	copy(big, pdfBytes)
 	_, ferr := CheckFile(KindProof, "big.pdf", int64(len(big)), bytes.NewReader(big))
@@ -89,7 +87,6 @@ func TestCheckFileSize(t *testing.T) {
 }
 
 func TestSanitizeName(t *testing.T) {
-	t.Parallel()
 	cases := map[string]string{
 		"../../etc/passwd.pdf":            "passwd.pdf",
 		`..\..\windows\system32\x.pdf`:    "x.pdf",
@@ -112,7 +109,6 @@ func TestSanitizeName(t *testing.T) {
 }
 
 func TestContentDisposition(t *testing.T) {
-	t.Parallel()
 	got := ContentDisposition("résumé; v2\".pdf")
 	want := `attachment; filename="r_sum__ v2_.pdf"; filename*=UTF-8''r%C3%A9sum%C3%A9%3B%20v2%22.pdf`
 	if got != want {
@@ -121,7 +117,6 @@ func TestContentDisposition(t *testing.T) {
 }
 
 func TestNormalizeURL(t *testing.T) {
-	t.Parallel()
 	ok := map[string]string{
 		"linkedin.com/in/ada":           "https://linkedin.com/in/ada",
 		"https://www.linkedin.com/in/a": "https://www.linkedin.com/in/a",
@@ -141,7 +136,6 @@ func TestNormalizeURL(t *testing.T) {
 }
 
 func TestKeyTime(t *testing.T) {
-	t.Parallel()
 	at, ok := keyTime("applications/6740000000000000000000aa/6740000000000000000000bb.pdf")
 	if !ok || at.Unix() != 0x67400000 {
 		t.Fatalf("keyTime = %v, %v", at, ok)

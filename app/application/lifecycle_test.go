@@ -8,7 +8,6 @@ import (
 )
 
 func TestLifecycle(t *testing.T) {
-	t.Parallel()
 	const (
 		aw = model.StatusAwaitingPayment
 		pe = model.StatusPending

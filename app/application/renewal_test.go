@@ -13,7 +13,6 @@ import (
 // file: they are copied to the new application (its own files); a first application
 // still asks for them.
 func TestRenewalReusesTheResumeAndPictureOnFile(t *testing.T) {
-	t.Parallel()
 	env := apptest.New(t)
 	b := mkBadge(t, env, model.TypeSkill, 4900, true)
 	u, c := member(t, env, "renew@x.io")

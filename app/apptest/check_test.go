@@ -22,7 +22,6 @@ type quote struct {
 }
 
 func TestExpectNamesEachFailedCheck(t *testing.T) {
-	t.Parallel()
 	q := quote{Code: "DEV20", Final: 30}
 	r := &recorder{}
 	Expect(r, "DEV20", q, Eq("q.Code", q.Code, "DEV20"), Eq("q.Final", q.Final, 29), True("q.Free", q.Free))
@@ -40,7 +39,6 @@ func TestExpectNamesEachFailedCheck(t *testing.T) {
 }
 
 func TestWantReportsAndGoesOn(t *testing.T) {
-	t.Parallel()
 	r := &recorder{}
 	if Want(r, "code", "x", Eq("code", "x", "y")) || len(r.errs) != 1 || len(r.fatal) != 0 {
 		t.Fatalf("fatal %q errors %q", r.fatal, r.errs)

@@ -23,7 +23,6 @@ func entries(t *testing.T, env *apptest.Env, targetID string) []model.AuditEntry
 }
 
 func TestWriteRecordsTheEntry(t *testing.T) {
-	t.Parallel()
 	env := apptest.New(t)
 	ctx := context.Background()
 	admin := env.CreateUser("boss@x.io", "password123", model.RoleAdmin)
@@ -55,7 +54,6 @@ func TestWriteRecordsTheEntry(t *testing.T) {
 // A view that cannot be marshalled is an error (never a silent "null"), and the caller's
 // transaction then keeps nothing.
 func TestWriteRefusesAnUnmarshallableView(t *testing.T) {
-	t.Parallel()
 	env := apptest.New(t)
 	ctx := context.Background()
 	for _, tc := range []struct{ before, after any }{{func() {}, nil}, {nil, make(chan int)}} {
@@ -77,7 +75,6 @@ func TestWriteRefusesAnUnmarshallableView(t *testing.T) {
 // A save that changed nothing (the same object, apart from updatedAt) writes no entry;
 // creations, deletions and snapshot-less actions always do.
 func TestWriteSkipsAnUnchangedSave(t *testing.T) {
-	t.Parallel()
 	env := apptest.New(t)
 	ctx := context.Background()
 	same := map[string]any{"name": "Go", "updatedAt": "2026-01-01"}

@@ -55,7 +55,6 @@ func TestChangePasswordEndsOtherSessions(t *testing.T) {
 }
 
 func TestSessionsListRevokeAndSignOutEverywhere(t *testing.T) {
-	t.Parallel()
 	e := apptest.New(t)
 	e.CreateUser("s@example.com", "kettle-lamp-91", model.RoleUser)
 	a, b, c := e.Client(), e.Client(), e.Client()
@@ -124,7 +123,6 @@ func cookieOf(e *apptest.Env, c *apptest.Client) string {
 }
 
 func TestSeededAdminMustChooseANewPassword(t *testing.T) {
-	t.Parallel()
 	e := apptest.New(t)
 	if err := seed.EnsureAdmin(e.Ctx(), e.DB, "admin@meritmark.local", "demo-admin-password", "Demo Admin", false); err != nil {
 		t.Fatal(err)

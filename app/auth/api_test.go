@@ -91,7 +91,6 @@ type userOut struct {
 }
 
 func TestRegisterCreatesMemberThenLoginSignsIn(t *testing.T) {
-	t.Parallel()
 	e := apptest.New(t)
 	c := e.Client()
 	r := c.Post("/auth/register", map[string]any{"name": "  Ann \t Lee ", "email": "  Ann.Lee@Example.COM ", "password": "s3cret-pass", "role": "admin"}).Expect(201)
@@ -139,7 +138,6 @@ func TestRegisterCreatesMemberThenLoginSignsIn(t *testing.T) {
 }
 
 func TestRegisterValidation(t *testing.T) {
-	t.Parallel()
 	e := apptest.New(t)
 	c := e.Client()
 	ok := map[string]any{"name": "Ann", "email": "ann@example.com", "password": "8chars!!"}
@@ -193,7 +191,6 @@ func TestRegisterValidation(t *testing.T) {
 }
 
 func TestRegisterAnswersTheSameForAnExistingAddress(t *testing.T) {
-	t.Parallel()
 	e := apptest.New(t)
 	first := e.Client().Post("/auth/register", map[string]any{"name": "Ann", "email": "ann@example.com", "password": "kettle-lamp-91"}).Expect(201)
 	c := e.Client()
@@ -229,7 +226,6 @@ func TestRegisterAnswersTheSameForAnExistingAddress(t *testing.T) {
 }
 
 func TestLogin(t *testing.T) {
-	t.Parallel()
 	e := apptest.New(t)
 	u := e.CreateUser("kim@example.com", "right-password", model.RoleUser)
 	c := e.Client()
@@ -263,7 +259,6 @@ func TestLogin(t *testing.T) {
 }
 
 func TestLoginRotatesTheSession(t *testing.T) {
-	t.Parallel()
 	e := apptest.New(t)
 	u := e.CreateUser("rot@example.com", "right-password", model.RoleUser)
 	c := e.LoginAs(u) // a session that existed before signing in (e.g. planted)
@@ -285,7 +280,6 @@ func TestLoginRotatesTheSession(t *testing.T) {
 }
 
 func TestLogout(t *testing.T) {
-	t.Parallel()
 	e := apptest.New(t)
 	u, c := e.Member("out@example.com")
 	tok := cookie(t, e, c)
@@ -302,7 +296,6 @@ func TestLogout(t *testing.T) {
 }
 
 func TestMeListsActiveGrants(t *testing.T) {
-	t.Parallel()
 	e := apptest.New(t)
 	e.Client().Get("/auth/me").ExpectMsg(401, web.MsgLoginRequired)
 	u, c := e.Member("me@example.com")
@@ -343,7 +336,6 @@ func TestMeListsActiveGrants(t *testing.T) {
 }
 
 func TestSessionExpiry(t *testing.T) {
-	t.Parallel()
 	e := apptest.New(t)
 	u, c := e.Member("idle@example.com")
 	c.Get("/auth/me").Expect(200)
@@ -379,7 +371,6 @@ func TestSessionExpiry(t *testing.T) {
 }
 
 func TestCrossSitePostsAreRefused(t *testing.T) {
-	t.Parallel()
 	e := apptest.New(t)
 	u := e.CreateUser("csrf@example.com", "right-password", model.RoleUser)
 	victim := e.LoginAs(u)
@@ -432,7 +423,6 @@ func TestLoginRateLimits(t *testing.T) {
 }
 
 func TestRegisterRateLimits(t *testing.T) {
-	t.Parallel()
 	e := apptest.New(t)
 	c := e.Client()
 	// per email: 5 attempts an hour
@@ -478,7 +468,6 @@ func flush(t *testing.T, e *apptest.Env) int {
 }
 
 func TestPasswordResetThroughRealSMTP(t *testing.T) {
-	t.Parallel()
 	srv := mailtest.Start(t)
 	e := apptest.New(t, withSMTP(srv))
 	u := e.CreateUser("reset@example.com", "old-password", model.RoleUser)
@@ -554,7 +543,6 @@ func TestPasswordResetThroughRealSMTP(t *testing.T) {
 }
 
 func TestResetPasswordFailures(t *testing.T) {
-	t.Parallel()
 	srv := mailtest.Start(t)
 	e := apptest.New(t, withSMTP(srv))
 	u := e.CreateUser("fail@example.com", "old-password", model.RoleUser)
@@ -613,7 +601,6 @@ func flip(b byte) string {
 }
 
 func TestResetTokenIsSingleUseUnderRace(t *testing.T) {
-	t.Parallel()
 	srv := mailtest.Start(t)
 	e := apptest.New(t, withSMTP(srv))
 	e.CreateUser("race@example.com", "old-password", model.RoleUser)
@@ -638,7 +625,6 @@ func TestResetTokenIsSingleUseUnderRace(t *testing.T) {
 }
 
 func TestForgotPasswordValidationAndRateLimits(t *testing.T) {
-	t.Parallel()
 	e := apptest.New(t)
 	e.CreateUser("known@example.com", "kettle-lamp-91", model.RoleUser)
 	c := e.Client()
@@ -662,7 +648,6 @@ func TestForgotPasswordValidationAndRateLimits(t *testing.T) {
 }
 
 func TestResetPasswordRateLimit(t *testing.T) {
-	t.Parallel()
 	e := apptest.New(t)
 	c := e.Client()
 	for i := 0; i < 20; i++ {
@@ -672,7 +657,6 @@ func TestResetPasswordRateLimit(t *testing.T) {
 }
 
 func TestResetLinkUsesTheConfiguredBaseURL(t *testing.T) {
-	t.Parallel()
 	srv := mailtest.Start(t)
 	e := apptest.New(t, withSMTP(srv), func(d *app.Deps) { d.Site.BaseURL = "https://badges.example" })
 	e.CreateUser("base@example.com", "kettle-lamp-91", model.RoleUser)
@@ -687,7 +671,6 @@ func TestResetLinkUsesTheConfiguredBaseURL(t *testing.T) {
 }
 
 func TestAuthPages(t *testing.T) {
-	t.Parallel()
 	e := apptest.New(t)
 	c := e.Client()
 	r, props := c.Page("/login?next=%2Fprofile%3Ftab%3D1")
@@ -729,7 +712,6 @@ func TestAuthPages(t *testing.T) {
 }
 
 func TestCookieIsSecureBehindHTTPS(t *testing.T) {
-	t.Parallel()
 	e := apptest.New(t, func(d *app.Deps) { d.Sessions.Secure = true })
 	c := e.Client()
 	c.Post("/auth/register", map[string]any{"name": "Sec", "email": "sec@example.com", "password": "kettle-lamp-91"}).Expect(201)

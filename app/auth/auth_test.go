@@ -9,7 +9,6 @@ import (
 )
 
 func TestNormalizeAndValidEmail(t *testing.T) {
-	t.Parallel()
 	if got := auth.NormalizeEmail("  Ann.Lee@Example.COM \t"); got != "ann.lee@example.com" {
 		t.Fatalf("NormalizeEmail = %q", got)
 	}
@@ -27,7 +26,6 @@ func TestNormalizeAndValidEmail(t *testing.T) {
 }
 
 func TestPasswordProblem(t *testing.T) {
-	t.Parallel()
 	for pw, want := range map[string]string{
 		"":                                   auth.MsgPasswordRequired,
 		"1234567":                            auth.MsgPasswordShort,
@@ -63,14 +61,12 @@ func TestPasswordProblem(t *testing.T) {
 }
 
 func TestCleanName(t *testing.T) {
-	t.Parallel()
 	if got := auth.CleanName("  Ann \t\n  Lee\x00 "); got != "Ann Lee" {
 		t.Fatalf("CleanName = %q", got)
 	}
 }
 
 func TestSafeNext(t *testing.T) {
-	t.Parallel()
 	for in, want := range map[string]string{
 		"":                      "/",
 		"/profile":              "/profile",
@@ -92,7 +88,6 @@ func TestSafeNext(t *testing.T) {
 }
 
 func TestTokensAndLinks(t *testing.T) {
-	t.Parallel()
 	a, b := auth.NewToken(), auth.NewToken()
 	if a == b {
 		t.Fatal("two tokens are equal")
@@ -110,7 +105,6 @@ func TestTokensAndLinks(t *testing.T) {
 }
 
 func TestPasswordHashRoundTrip(t *testing.T) {
-	t.Parallel()
 	h, err := auth.HashPassword("correct horse")
 	if err != nil || !strings.HasPrefix(h, "$argon2id$") || strings.Contains(h, "correct horse") {
 		t.Fatalf("hash %q, %v", h, err)

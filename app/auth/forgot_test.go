@@ -14,7 +14,6 @@ import (
 // hour; the owner, on the laptop (device cookie) or the home network they signed in from
 // before, still gets a link.
 func TestStrangersCannotBlockTheOwnersPasswordReset(t *testing.T) {
-	t.Parallel()
 	e := apptest.New(t)
 	e.CreateUser("owner@example.com", "owner-long-password", model.RoleUser)
 	laptop := from(e, "127.0.6.10")

@@ -33,7 +33,6 @@ func formProps(t *testing.T, r *apptest.Resp) map[string]any {
 // and the typed values (never the password) and a 4xx status. Another site's post is
 // refused (CSRF).
 func TestSignInAndSignUpAsPlainFormPosts(t *testing.T) {
-	t.Parallel()
 	e := apptest.New(t)
 
 	// sign up: passwords that differ, then a good one with a next page
@@ -103,7 +102,6 @@ func decodeProps(t *testing.T, raw string) map[string]any {
 // unknown addresses alike (a reset mail only to the known one), the form again with the
 // message for a bad address (400); another site's post is refused.
 func TestForgotPasswordAsPlainFormPost(t *testing.T) {
-	t.Parallel()
 	e := apptest.New(t)
 	c := e.Client()
 	c.Post("/auth/register", map[string]any{"name": "Forgetful", "email": "forget@example.com", "password": "long-password-1"}).Expect(201)

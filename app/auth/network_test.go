@@ -11,7 +11,6 @@ import (
 
 // KnownNetwork: the /24 of an IPv4 address (mapped ones too), the /64 of an IPv6 one.
 func TestKnownNetworkIsTheSlash24OrSlash64(t *testing.T) {
-	t.Parallel()
 	for _, c := range []struct{ a, b string }{
 		{"203.0.113.7", "203.0.113.250"},
 		{"::ffff:203.0.113.7", "203.0.113.9"},
@@ -40,7 +39,6 @@ func TestKnownNetworkIsTheSlash24OrSlash64(t *testing.T) {
 // hammered from elsewhere, a new browser on a neighbouring address of that network (no
 // device cookie) signs in at once, and one outside it waits like the attacker.
 func TestOwnerOnANeighbouringAddressOfTheirNetworkSignsIn(t *testing.T) {
-	t.Parallel()
 	e := apptest.New(t)
 	e.CreateUser("owner@example.com", "owner-long-password", model.RoleUser)
 	home := from(e, "127.0.3.10")

@@ -11,7 +11,6 @@ import (
 // Recovery codes are replaced with the password and a current authenticator code; the old
 // ones stop working at once, and a spent code gets its own message at sign-in.
 func TestRecoveryCodesReplacedAndUsedCodeNamed(t *testing.T) {
-	t.Parallel()
 	e := apptest.New(t)
 	u := e.CreateUser("rec@example.com", "kettle-lamp-91", model.RoleUser)
 	c := e.Client()

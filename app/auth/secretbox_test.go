@@ -26,7 +26,6 @@ func storedSecret(t *testing.T, e *apptest.Env, userID string) string {
 // still works, a sealed secret copied onto another account does not open, and a row
 // written in plaintext before keeps working and is sealed the first time it is used.
 func TestTOTPSecretSealedAtRest(t *testing.T) {
-	t.Parallel()
 	e := apptest.New(t)
 	u := e.CreateUser("sealed@example.com", "kettle-lamp-91", model.RoleUser)
 	c := e.Client()
@@ -93,7 +92,6 @@ func TestTOTPSecretSealedAtRest(t *testing.T) {
 
 // Two keys do not open each other's secrets; a short key is refused.
 func TestSecretBoxKeys(t *testing.T) {
-	t.Parallel()
 	a, err := auth.NewSecretBox("first-secret-key-0123456789")
 	if err != nil {
 		t.Fatal(err)

@@ -20,7 +20,6 @@ func code(t *testing.T, secret string, offset int64) string {
 }
 
 func TestTOTPEnrolSignInSkewReplayAndRecovery(t *testing.T) {
-	t.Parallel()
 	e := apptest.New(t)
 	u := e.CreateUser("two@example.com", "kettle-lamp-91", model.RoleUser)
 	c := e.Client()
@@ -101,7 +100,6 @@ func TestTOTPEnrolSignInSkewReplayAndRecovery(t *testing.T) {
 }
 
 func TestAdminMustSetUpTwoFactorFirst(t *testing.T) {
-	t.Parallel()
 	e := apptest.New(t)
 	a := e.CreateUser("newadmin@example.com", "kettle-lamp-91", model.RoleUser)
 	if _, err := e.DB.NewUpdate().Model((*model.User)(nil)).Set("role = 'admin'").Where("id = ?", a.ID).Exec(e.Ctx()); err != nil {

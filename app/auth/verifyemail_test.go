@@ -61,7 +61,6 @@ func newApplicationFor(t *testing.T, e *apptest.Env, u *model.User, status strin
 }
 
 func TestUnverifiedAddressGetsNoCredentialUntilConfirmed(t *testing.T) {
-	t.Parallel()
 	srv := mailtest.Start(t)
 	e := apptest.New(t, withSMTP(srv))
 	c := e.Client()
@@ -154,7 +153,6 @@ func TestUnverifiedAddressGetsNoCredentialUntilConfirmed(t *testing.T) {
 }
 
 func TestVerificationLinkExpiresAndResendIsLimited(t *testing.T) {
-	t.Parallel()
 	srv := mailtest.Start(t)
 	e := apptest.New(t, withSMTP(srv))
 	c := e.Client()

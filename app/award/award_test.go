@@ -96,7 +96,6 @@ func pageState(t *testing.T, c *apptest.Client, tok string) (int, string) {
 }
 
 func TestAwardValidation(t *testing.T) {
-	t.Parallel()
 	f := newFx(t)
 	post := func(body map[string]any) *apptest.Resp { return f.admin.Post("/admin/awards", body) }
 	post(map[string]any{"badgeId": f.badge.ID, "email": "not-an-address"}).ExpectMsg(http.StatusBadRequest, award.MsgEmailInvalid)
@@ -129,7 +128,6 @@ func signupPrefill(t *testing.T, c *apptest.Client, next string) (string, string
 }
 
 func TestAwardToAnAddressWithoutAccount(t *testing.T) {
-	t.Parallel()
 	f := newFx(t)
 	tok := f.send(t, " Kim@Example.com ")
 
@@ -228,7 +226,6 @@ func TestAwardToAnAddressWithoutAccount(t *testing.T) {
 }
 
 func TestAwardReplacedExpiredAndRaced(t *testing.T) {
-	t.Parallel()
 	f := newFx(t)
 	first := f.send(t, "lee@example.com")
 	second := f.send(t, "lee@example.com") // sent again: the first link stops working

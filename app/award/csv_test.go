@@ -33,7 +33,6 @@ func uploadAnswer(t *testing.T, c *apptest.Client, badgeID, csv string, preview 
 }
 
 func TestParseCSVRows(t *testing.T) {
-	t.Parallel()
 	today := time.Date(2026, 11, 26, 0, 0, 0, 0, time.UTC)
 	rows, msg := award.ParseCSV([]byte("\xef\xbb\xbfName,E-mail,Evidence note,Expiry\n"+
 		"Ann Lee,ANN@x.io,Gave the keynote,2027-01-31\n"+
@@ -98,7 +97,6 @@ func tooMany(n int) string {
 }
 
 func TestCSVUploadPreviewSendRegisterWithdraw(t *testing.T) {
-	t.Parallel()
 	f := newFx(t)
 	// kim holds the badge already
 	kim, _ := f.e.Member("kim@example.com")
@@ -210,7 +208,6 @@ func TestCSVUploadPreviewSendRegisterWithdraw(t *testing.T) {
 
 // A credential expiry from the file is the grant's expiry when claimed.
 func TestCSVExpiryReachesTheGrant(t *testing.T) {
-	t.Parallel()
 	f := newFx(t)
 	exp := time.Now().UTC().AddDate(0, 3, 0).Format("2006-01-02")
 	run := uploadAnswer(t, f.admin, f.badge.ID, "email,name,expiry\nnia@example.com,Nia,"+exp+"\n", false)
@@ -227,7 +224,6 @@ func TestCSVExpiryReachesTheGrant(t *testing.T) {
 }
 
 func TestCSVUploadRefusals(t *testing.T) {
-	t.Parallel()
 	f := newFx(t)
 	ok := "email,name\na@example.com,A\n"
 	upload(f.admin, "", ok, true).ExpectMsg(400, award.MsgBadgeRequired)
@@ -257,7 +253,6 @@ func TestCSVUploadRefusals(t *testing.T) {
 
 // 1,000 rows: the preview checks them all, the send awards them all, one audit entry each.
 func TestCSVThousandRows(t *testing.T) {
-	t.Parallel()
 	f := newFx(t)
 	csv := tooMany(award.MaxRows)
 	start := time.Now()

@@ -77,7 +77,6 @@ func restoredNotes(t *testing.T, dir string) int {
 }
 
 func TestRoundTrip(t *testing.T) {
-	t.Parallel()
 	for _, pass := range []string{"", "correct horse battery staple"} {
 		_, o := instance(t)
 		o.Passphrase = pass
@@ -110,7 +109,6 @@ func TestRoundTrip(t *testing.T) {
 }
 
 func TestEncryptedBackupRefusesWrongOrDamaged(t *testing.T) {
-	t.Parallel()
 	_, o := instance(t)
 	o.Passphrase = "correct horse battery staple"
 	b := create(t, o)
@@ -142,7 +140,6 @@ func TestEncryptedBackupRefusesWrongOrDamaged(t *testing.T) {
 
 // A crafted archive cannot write outside the data directory's own folders.
 func TestRestoreRefusesForeignEntries(t *testing.T) {
-	t.Parallel()
 	for _, name := range []string{"../evil", "secrets/../../evil", "/etc/evil", "bin/meritmark"} {
 		var buf bytes.Buffer
 		gz := gzip.NewWriter(&buf)

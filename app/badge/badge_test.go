@@ -11,7 +11,6 @@ import (
 )
 
 func TestNormalizeQueryAndCategory(t *testing.T) {
-	t.Parallel()
 	if got := NormalizeQuery("  react \t  developer\n "); got != "react developer" {
 		t.Errorf("NormalizeQuery = %q", got)
 	}
@@ -30,7 +29,6 @@ func TestNormalizeQueryAndCategory(t *testing.T) {
 }
 
 func TestMatches(t *testing.T) {
-	t.Parallel()
 	b := &Card{Name: "React Developer", Description: "Build production React applications.", Category: "Development"}
 	cases := []struct {
 		q, cat string
@@ -56,7 +54,6 @@ func TestMatches(t *testing.T) {
 func held() *Grant { return &Grant{Standing: grant.Standing{State: grant.StateValid, Held: true}} }
 
 func TestActionsFollowTheStartRules(t *testing.T) {
-	t.Parallel()
 	skill := &Badge{ID: "aaaaaaaaaaaaaaaaaaaaaaaa", Type: model.TypeSkill}
 	proof := &Badge{ID: "bbbbbbbbbbbbbbbbbbbbbbbb", Type: model.TypeProof}
 	app := func(s string) *Mine { return &Mine{Application: &Application{Status: s}} }
@@ -90,7 +87,6 @@ func TestActionsFollowTheStartRules(t *testing.T) {
 }
 
 func TestFoldKeepsLatestApplicationAndGrant(t *testing.T) {
-	t.Parallel()
 	t0 := time.Date(2026, 3, 1, 10, 0, 0, 0, time.UTC)
 	recs := []record{
 		{Kind: "a", ID: "a2", BadgeID: "x", Status: model.StatusPending, At: t0.Add(time.Hour)},
@@ -113,7 +109,6 @@ func TestFoldKeepsLatestApplicationAndGrant(t *testing.T) {
 }
 
 func TestShareLinks(t *testing.T) {
-	t.Parallel()
 	b := &Badge{ID: "aaaaaaaaaaaaaaaaaaaaaaaa", Name: "Docker & Containers"}
 	g := &Grant{GrantedAt: time.Date(2026, 11, 3, 9, 0, 0, 0, time.UTC), VerificationID: "MM-PRIVATE", PublicVerificationID: "pub123"}
 	s := ShareFor("https://meritmark.example/", b, g)
@@ -144,7 +139,6 @@ func TestShareLinks(t *testing.T) {
 }
 
 func TestJSONLDAndSummary(t *testing.T) {
-	t.Parallel()
 	days := 365
 	b := &Badge{ID: "aaaaaaaaaaaaaaaaaaaaaaaa", Name: "SQL Data Analyst", Description: strings.Repeat("word ", 60), Category: "Data Science",
 		Type: model.TypeSkill, Level: "beginner", Price: 39, Criteria: "Pass the quiz.", validDays: &days}
@@ -164,7 +158,6 @@ func TestJSONLDAndSummary(t *testing.T) {
 }
 
 func TestLinkedInAddToProfileURL(t *testing.T) {
-	t.Parallel()
 	b := &Badge{Name: "Kubernetes Ops"}
 	exp := time.Date(2028, 3, 15, 0, 0, 0, 0, time.UTC)
 	g := &Grant{GrantedAt: time.Date(2026, 11, 23, 9, 0, 0, 0, time.UTC), VerificationID: "MM-SECRET", PublicVerificationID: "abcdefghijklmnopqrstuvwxyz234567", ExpiresAt: &exp}
@@ -187,7 +180,6 @@ func TestLinkedInAddToProfileURL(t *testing.T) {
 // The holder's side: an expiring or expired badge offers Renew (not Start, not Share), a
 // pass offers Continue application, a locked attempt hides the start.
 func TestActionsForRenewalPassAndLock(t *testing.T) {
-	t.Parallel()
 	now := time.Date(2026, 11, 26, 12, 0, 0, 0, time.UTC)
 	skill := &Badge{ID: "aaaaaaaaaaaaaaaaaaaaaaaa", Type: model.TypeSkill, IsActive: true}
 	proof := &Badge{ID: "bbbbbbbbbbbbbbbbbbbbbbbb", Type: model.TypeProof, IsActive: true}

@@ -159,7 +159,6 @@ func keys(m map[string]any) string {
 // --- API ---
 
 func TestCatalogueForVisitorsIsThePlainActiveList(t *testing.T) {
-	t.Parallel()
 	f := newFx(t)
 	react := f.badge("React Developer", "Development", describe("Build React apps."))
 	f.quiz(react, 3, true)
@@ -220,7 +219,6 @@ func TestCatalogueForVisitorsIsThePlainActiveList(t *testing.T) {
 }
 
 func TestCatalogueOwnershipStates(t *testing.T) {
-	t.Parallel()
 	f := newFx(t)
 	owned := f.badge("Owned", "Development")
 	pending := f.badge("Pending", "Design")
@@ -270,7 +268,6 @@ func TestCatalogueOwnershipStates(t *testing.T) {
 }
 
 func TestBadgeDetailCarriesTheLatestApplicationAndGrant(t *testing.T) {
-	t.Parallel()
 	f := newFx(t)
 	b := f.badge("Docker", "DevOps")
 	u, c := f.env.Member("m@example.com")
@@ -316,7 +313,6 @@ func TestBadgeDetailCarriesTheLatestApplicationAndGrant(t *testing.T) {
 }
 
 func TestInactiveBadgeIsHiddenExceptFromAdmins(t *testing.T) {
-	t.Parallel()
 	f := newFx(t)
 	b := f.badge("Hidden", "Design", inactive)
 	_, member := f.env.Member("m@example.com")
@@ -354,7 +350,6 @@ func TestInactiveBadgeIsHiddenExceptFromAdmins(t *testing.T) {
 }
 
 func TestBadIDsAre404WithAMessage(t *testing.T) {
-	t.Parallel()
 	f := newFx(t)
 	c := f.env.Client()
 	for _, id := range []string{"nope", "ZZZZZZZZZZZZZZZZZZZZZZZZ", model.NewID(), strings.Repeat("a", 300), "%27%20OR%201%3D1--", "5f1b2c3d4e5f6a7b8c9d0e1f%00"} {
@@ -373,7 +368,6 @@ func TestBadIDsAre404WithAMessage(t *testing.T) {
 // --- pages ---
 
 func TestCataloguePageFiltersWithJavaScriptOff(t *testing.T) {
-	t.Parallel()
 	f := newFx(t)
 	react := f.badge("React Developer", "Development", describe("Build React applications."))
 	f.badge("Go Backend Engineer", "Development")
@@ -449,7 +443,6 @@ func TestCataloguePageFiltersWithJavaScriptOff(t *testing.T) {
 }
 
 func TestCataloguePageCarriesOwnership(t *testing.T) {
-	t.Parallel()
 	f := newFx(t)
 	b := f.badge("Owned", "Development")
 	p := f.badge("Pending", "Development")
@@ -482,7 +475,6 @@ func TestCataloguePageCarriesOwnership(t *testing.T) {
 }
 
 func TestDetailPageStatesAndStartRules(t *testing.T) {
-	t.Parallel()
 	f := newFx(t)
 	skill := f.badge("Skill Badge", "Development", criteria(strings.Repeat("word ", 30)))
 	proof := f.badge("Proof Badge", "Design", proofType)
@@ -568,7 +560,6 @@ func TestDetailPageStatesAndStartRules(t *testing.T) {
 }
 
 func TestDetailPageHeadHasSocialTagsAndJSONLD(t *testing.T) {
-	t.Parallel()
 	f := newFx(t)
 	b := f.badge("SQL <Data> Analyst", "Data Science", describe("Query & analyse data."))
 	r := f.env.Client().Raw("GET", "/badges/"+b.ID, nil, map[string]string{"Accept": "text/html"}).Expect(200)
@@ -600,7 +591,6 @@ func TestDetailPageHeadHasSocialTagsAndJSONLD(t *testing.T) {
 }
 
 func TestOldBadgePathRedirects(t *testing.T) {
-	t.Parallel()
 	f := newFx(t)
 	b := f.badge("Docker", "DevOps")
 	r := f.env.Client().Raw("GET", "/badge/"+b.ID+"?criteria=full", nil, map[string]string{"Accept": "text/html"})
@@ -613,7 +603,6 @@ func TestOldBadgePathRedirects(t *testing.T) {
 // --- no N+1 ---
 
 func TestCatalogueQueryCountDoesNotGrowWithBadges(t *testing.T) {
-	t.Parallel()
 	f := newFx(t)
 	qc := &queryCounter{}
 	//lint:ignore SA1019 the hook must count the queries of the running app, which holds this *bun.DB (WithQueryHook would make a clone)
@@ -676,7 +665,6 @@ func TestCatalogueQueryCountDoesNotGrowWithBadges(t *testing.T) {
 // and the detail say the same (paymentProcessing, and no Continue Payment button but a
 // link to the payment's status). A failed last payment is owed again.
 func TestPaymentProcessingIsNotAwaitingPayment(t *testing.T) {
-	t.Parallel()
 	f := newFx(t)
 	b := f.badge("Docker", "DevOps")
 	u, c := f.env.Member("m@example.com")

@@ -10,7 +10,6 @@ import (
 // A refusal about one form field names it ({"msg", "field"}); a save that changes
 // nothing writes no audit row.
 func TestRefusalsNameTheirFieldAndNoOpSaves(t *testing.T) {
-	t.Parallel()
 	e := apptest.New(t)
 	_, c := e.Admin("admin@x.io")
 	createBadge(t, c, map[string]any{"name": "Taken Name", "category": "Design"})

@@ -95,7 +95,6 @@ func addQuiz(t *testing.T, e *apptest.Env, badgeID string, n int) *model.Quiz {
 }
 
 func TestCreateBadgeDefaultsAndAudit(t *testing.T) {
-	t.Parallel()
 	e := apptest.New(t)
 	admin, c := e.Admin("admin@x.io")
 	b := createBadge(t, c, map[string]any{"name": "Go Expert", "category": "Development"})
@@ -158,7 +157,6 @@ func TestCreateBadgeDefaultsAndAudit(t *testing.T) {
 }
 
 func TestCreateBadgeValidation(t *testing.T) {
-	t.Parallel()
 	e := apptest.New(t)
 	_, c := e.Admin("admin@x.io")
 	createBadge(t, c, map[string]any{"name": "Taken Name", "category": "Design"})
@@ -215,7 +213,6 @@ func TestCreateBadgeValidation(t *testing.T) {
 }
 
 func TestUpdateBadge(t *testing.T) {
-	t.Parallel()
 	e := apptest.New(t)
 	_, c := e.Admin("admin@x.io")
 	b := createBadge(t, c, map[string]any{"name": "Go Expert", "category": "Development", "price": 10, "criteria": "Know Go"})
@@ -263,7 +260,6 @@ func TestUpdateBadge(t *testing.T) {
 }
 
 func TestToggleAndStats(t *testing.T) {
-	t.Parallel()
 	e := apptest.New(t)
 	_, c := e.Admin("admin@x.io")
 	skill := createBadge(t, c, map[string]any{"name": "Skill", "category": "Development"})
@@ -311,7 +307,6 @@ func TestToggleAndStats(t *testing.T) {
 }
 
 func TestListIncludesInactiveWithQuizAndUsage(t *testing.T) {
-	t.Parallel()
 	e := apptest.New(t)
 	_, c := e.Admin("admin@x.io")
 	a := createBadge(t, c, map[string]any{"name": "Alpha", "category": "Development"})
@@ -348,7 +343,6 @@ func TestListIncludesInactiveWithQuizAndUsage(t *testing.T) {
 }
 
 func TestDeleteBadge(t *testing.T) {
-	t.Parallel()
 	e := apptest.New(t)
 	admin, c := e.Admin("admin@x.io")
 	u, _ := e.Member("m@x.io")
@@ -421,7 +415,6 @@ func TestDeleteBadge(t *testing.T) {
 }
 
 func TestBadgeAdminAccess(t *testing.T) {
-	t.Parallel()
 	e := apptest.New(t)
 	_, member := e.Member("m@x.io")
 	visitor := e.Client()

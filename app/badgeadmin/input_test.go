@@ -7,7 +7,6 @@ import (
 )
 
 func TestApplyDefaultsAndNormalises(t *testing.T) {
-	t.Parallel()
 	b := NewBadge()
 	name, cat := "  Go   Expert ", "Development"
 	if msg := Apply(&b, Input{Name: &name, Category: &cat}); msg != "" {

@@ -12,7 +12,6 @@ import (
 func env(m map[string]string) Env { return func(k string) string { return m[k] } }
 
 func TestDefaults(t *testing.T) {
-	t.Parallel()
 	c, err := Load(env(nil), nil)
 	if err != nil {
 		t.Fatal(err)
@@ -23,7 +22,6 @@ func TestDefaults(t *testing.T) {
 }
 
 func TestBadValuesAreExplained(t *testing.T) {
-	t.Parallel()
 	cases := map[string]string{
 		"MERITMARK_ADDR":           "localhost",
 		"DATABASE_URL":             "mysql://x",
@@ -42,7 +40,6 @@ func TestBadValuesAreExplained(t *testing.T) {
 }
 
 func TestFlagsOverrideEnv(t *testing.T) {
-	t.Parallel()
 	c, err := Load(env(map[string]string{"MERITMARK_ADDR": ":9000"}), []string{"--addr", ":9100"})
 	if err != nil || c.Addr != ":9100" {
 		t.Fatalf("%v %+v", err, c)
@@ -50,7 +47,6 @@ func TestFlagsOverrideEnv(t *testing.T) {
 }
 
 func TestSecretIsGeneratedOnceAndKept(t *testing.T) {
-	t.Parallel()
 	dir := t.TempDir()
 	c := &Config{DataDir: dir}
 	a, err := c.Secret(env(nil), "signing")
@@ -73,7 +69,6 @@ func TestSecretIsGeneratedOnceAndKept(t *testing.T) {
 // Instances started at the same moment on one data directory all get the one secret
 // written, never an empty or half-written file (several rounds: the race is short).
 func TestSecretRaceGivesEveryoneTheSameValue(t *testing.T) {
-	t.Parallel()
 	for round := 0; round < 20; round++ {
 		c := &Config{DataDir: t.TempDir()}
 		const n = 8
@@ -102,7 +97,6 @@ func TestSecretRaceGivesEveryoneTheSameValue(t *testing.T) {
 }
 
 func TestLinkedInOrganizationID(t *testing.T) {
-	t.Parallel()
 	c, err := Load(env(map[string]string{"MERITMARK_LINKEDIN_ORGANIZATION_ID": "1337"}), nil)
 	if err != nil || c.LinkedInOrganizationID != "1337" {
 		t.Fatalf("%v %+v", err, c)
@@ -121,7 +115,6 @@ func TestLinkedInOrganizationID(t *testing.T) {
 // The development mailbox: on for make run (no SMTP, no base URL), off with either,
 // loopback only, and never on an https origin; shutdown settings and their defaults.
 func TestDevMailboxAndShutdown(t *testing.T) {
-	t.Parallel()
 	load := func(m map[string]string) *Config {
 		t.Helper()
 		c, err := Load(env(m), nil)
@@ -157,7 +150,6 @@ func TestDevMailboxAndShutdown(t *testing.T) {
 
 // meritmark config masks secrets, and -h answers the usage of every setting.
 func TestSettingsMaskedAndHelp(t *testing.T) {
-	t.Parallel()
 	c, err := Load(env(map[string]string{"DATABASE_URL": "postgres://app:hunter2@db:5432/mm", "MERITMARK_PAYPAL_SECRET": "s3cr3t"}), nil)
 	if err != nil {
 		t.Fatal(err)

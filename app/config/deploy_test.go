@@ -6,7 +6,6 @@ import (
 )
 
 func TestTrustedProxiesParsed(t *testing.T) {
-	t.Parallel()
 	c, err := Load(env(map[string]string{"MERITMARK_TRUSTED_PROXIES": " 10.0.0.0/8, 192.168.1.5 ,::1"}), nil)
 	if err != nil {
 		t.Fatal(err)
@@ -27,7 +26,6 @@ func TestTrustedProxiesParsed(t *testing.T) {
 }
 
 func TestLoopbackHosts(t *testing.T) {
-	t.Parallel()
 	for _, h := range []string{"localhost", "LOCALHOST:8080", "127.0.0.1", "127.1.2.3:80", "[::1]:8080", "::1", "app.localhost"} {
 		if !IsLoopbackHost(h) {
 			t.Errorf("%q is loopback", h)
@@ -41,7 +39,6 @@ func TestLoopbackHosts(t *testing.T) {
 }
 
 func TestServeRefusesUnsafeStarts(t *testing.T) {
-	t.Parallel()
 	load := func(m map[string]string) *Config {
 		t.Helper()
 		c, err := Load(env(m), nil)
@@ -82,7 +79,6 @@ func TestServeRefusesUnsafeStarts(t *testing.T) {
 }
 
 func TestHSTSOnlyOnHTTPS(t *testing.T) {
-	t.Parallel()
 	for _, tc := range []struct {
 		base, hsts, want string
 	}{

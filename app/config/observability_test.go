@@ -6,7 +6,6 @@ import (
 )
 
 func TestMetricsAndLogSettings(t *testing.T) {
-	t.Parallel()
 	c, err := Load(env(nil), nil)
 	if err != nil {
 		t.Fatal(err)
@@ -25,7 +24,6 @@ func TestMetricsAndLogSettings(t *testing.T) {
 }
 
 func TestBadMetricsAndLogSettingsAreExplained(t *testing.T) {
-	t.Parallel()
 	cases := []struct {
 		env  map[string]string
 		want string
@@ -53,7 +51,6 @@ func TestBadMetricsAndLogSettingsAreExplained(t *testing.T) {
 }
 
 func TestMetricsExposedBeyondPrivateNetworks(t *testing.T) {
-	t.Parallel()
 	for addr, want := range map[string]bool{
 		"":                         false,
 		"127.0.0.1:9090":           false,

@@ -26,7 +26,6 @@ func decodeCard(t *testing.T, b []byte) image.Image {
 }
 
 func TestBadgeCardPerBadge(t *testing.T) {
-	t.Parallel()
 	a := BadgeCardInput{Name: "Kubernetes Platform Engineer", Category: "DevOps", Level: "advanced", Type: "skill", Color: "blue"}
 	b := BadgeCardInput{Name: "Certified Data Analyst", Category: "Data", Level: "intermediate", Type: "proof", Color: "emerald"}
 	ca, cb := BadgeCard(a), BadgeCard(b)
@@ -51,7 +50,6 @@ func TestBadgeCardPerBadge(t *testing.T) {
 }
 
 func TestProfileCard(t *testing.T) {
-	t.Parallel()
 	pic := image.NewRGBA(image.Rect(0, 0, 300, 200))
 	for y := 0; y < 200; y++ {
 		for x := 0; x < 300; x++ {

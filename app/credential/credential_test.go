@@ -15,7 +15,6 @@ import (
 )
 
 func TestKeyringInTheDataDir(t *testing.T) {
-	t.Parallel()
 	dir := t.TempDir()
 	k1, err := LoadKeyring(dir, "")
 	if err != nil {
@@ -68,7 +67,6 @@ func TestKeyringInTheDataDir(t *testing.T) {
 }
 
 func TestKeyringFromConfiguration(t *testing.T) {
-	t.Parallel()
 	a, b, e := NewSeed(), NewSeed(), NewES256Secret()
 	r, err := LoadKeyring(t.TempDir(), " "+a+" , "+e+", "+b+",")
 	if err != nil {
@@ -94,7 +92,6 @@ func TestKeyringFromConfiguration(t *testing.T) {
 }
 
 func TestJWSSignAndVerify(t *testing.T) {
-	t.Parallel()
 	k, _ := KeyFromSeed(NewSeed())
 	other, _ := KeyFromSeed(NewSeed())
 	tok, err := SignJWT(k, []byte(`{"a":1}`))
@@ -158,7 +155,6 @@ func samplePNG(t *testing.T) []byte {
 }
 
 func TestBakeAndUnbake(t *testing.T) {
-	t.Parallel()
 	src := samplePNG(t)
 	if _, err := Unbake(src); !errors.Is(err, ErrNotBaked) {
 		t.Fatalf("plain PNG: %v", err)
@@ -200,7 +196,6 @@ func sampleInput() Input {
 }
 
 func TestCredentialShape(t *testing.T) {
-	t.Parallel()
 	p := Build(sampleInput())
 	raw, _ := json.Marshal(p)
 	if probs := Validate(raw); len(probs) > 0 {

@@ -10,7 +10,6 @@ import (
 
 // MM_WRITE_IMAGES=dir writes the drawn images there, to look at them.
 func TestImagesDraw(t *testing.T) {
-	t.Parallel()
 	badge := BadgeImage("Kubernetes Platform Engineering Professional", "DevOps", "emerald")
 	card := Card(CardInput{BadgeName: "Kubernetes Platform Engineering Professional", Category: "DevOps", Color: "emerald",
 		Holder: "Ada Lovelace", IssuedOn: "Nov 22, 2026"})

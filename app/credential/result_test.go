@@ -14,7 +14,6 @@ import (
 // the score against the pass mark and the Assessment Extension fields, in both forms, and
 // the JSON-LD form canonicalizes every one of them (no term dropped) and verifies.
 func TestCredentialCarriesTheResult(t *testing.T) {
-	t.Parallel()
 	in := stdInput()
 	score := 85.456
 	method := ExamMethod(20, 60, []model.BlueprintRow{{Topic: "Syntax", Count: 12}, {Topic: "Concurrency", Count: 8}}, 70, "")
@@ -107,7 +106,6 @@ func TestCredentialCarriesTheResult(t *testing.T) {
 
 // A proof badge's result is a reviewed artifact: status only, no score.
 func TestArtifactResult(t *testing.T) {
-	t.Parallel()
 	d, r := resultOf("http://x.io", "b2", proofResult())
 	if d.ResultType != "Status" || d.AssessmentType != "Artifact" || d.RequiredValue != "" || d.ValueMax != "" || d.AssessmentEvaluation != "" ||
 		r.Value != "" || r.Status != "Completed" || r.ResultDescription != "http://x.io/achievements/b2#result" {
@@ -126,7 +124,6 @@ func TestArtifactResult(t *testing.T) {
 }
 
 func TestPercent(t *testing.T) {
-	t.Parallel()
 	for x, want := range map[float64]string{85: "85", 85.456: "85.46", 66.666: "66.67", 100: "100", 0: "0", 70.5: "70.5"} {
 		if got := Percent(x); got != want {
 			t.Errorf("Percent(%v) = %s, want %s", x, got, want)
@@ -137,7 +134,6 @@ func TestPercent(t *testing.T) {
 // A pass mark adopted from a modified-Angoff panel is named in evaluationMethod, with its
 // raters and date; an unknown method text is quoted as it is.
 func TestExamMethodNamesTheStandardSettingMethod(t *testing.T) {
-	t.Parallel()
 	on := time.Date(2026, 12, 1, 23, 30, 0, 0, time.UTC)
 	got := ExamMethod(10, 24, nil, 68, model.AngoffMethod(6, on))
 	want := "Multiple-choice exam scored automatically: each candidate answers a form of 10 questions drawn at random from a pool of 24. The score is the percentage answered correctly. Pass mark: 68%, set by a modified-Angoff panel of 6 raters on 2026-12-01."

@@ -17,7 +17,6 @@ func TestMain(m *testing.M) { apptest.Main(m) }
 // keys sharing the database), that the JWKS lists every key and new credentials use the
 // new one.
 func TestRotationKeepsOldCredentialsVerifying(t *testing.T) {
-	t.Parallel()
 	d := apptest.OpenDB(t)
 	ctx := context.Background()
 	now := model.Now()

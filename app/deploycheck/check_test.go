@@ -119,7 +119,6 @@ func TestUnsafeSettingsAreListed(t *testing.T) {
 }
 
 func TestASafeDeploymentHasNoFindings(t *testing.T) {
-	t.Parallel()
 	ctx := context.Background()
 	d := apptest.OpenDB(t)
 	if _, err := seed.Run(ctx, d, "demo-0123456789ab"); err != nil {
@@ -152,7 +151,6 @@ func TestASafeDeploymentHasNoFindings(t *testing.T) {
 // The metrics server has no authentication: an address beyond loopback and private
 // networks is reported, a loopback or private one is not.
 func TestPublicMetricsAddressIsReported(t *testing.T) {
-	t.Parallel()
 	ctx := context.Background()
 	safe := map[string]string{"MERITMARK_DATA_DIR": filepath.Join(t.TempDir(), "none"), "MERITMARK_ADDR": ":8080", "MERITMARK_BASE_URL": "https://badges.example",
 		"MERITMARK_PAYPAL_BASE_URL": "https://api-m.paypal.com", "MERITMARK_PAYPAL_CLIENT_ID": "id", "MERITMARK_PAYPAL_SECRET": "s",

@@ -60,7 +60,6 @@ func TestSharedDatabaseWithLocalUploadsOrNoWalletSecret(t *testing.T) {
 // An https site without SMTP (members could never confirm their address) and without a
 // trusted proxy (every client shares the proxy's address and the sign-in limit).
 func TestHTTPSSiteWithoutMailOrTrustedProxy(t *testing.T) {
-	t.Parallel()
 	fs := runEnv(t, "MERITMARK_SMTP_URL", "", "MERITMARK_TRUSTED_PROXIES", "")
 	if got := settings(fs); got != "MERITMARK_SMTP_URL,MERITMARK_TRUSTED_PROXIES" || !strings.Contains(fs[0].Problem, "confirm") {
 		t.Fatalf("findings %s: %v", got, fs)
@@ -68,7 +67,6 @@ func TestHTTPSSiteWithoutMailOrTrustedProxy(t *testing.T) {
 }
 
 func TestPprofBeyondLoopback(t *testing.T) {
-	t.Parallel()
 	for _, addr := range []string{"0.0.0.0:6060", ":6060", "10.1.2.3:6060", "[::]:6060", "pprof.internal:6060"} {
 		if got := settings(runEnv(t, "MERITMARK_PPROF", addr)); got != "MERITMARK_PPROF" {
 			t.Errorf("%s: findings %q", addr, got)
@@ -82,7 +80,6 @@ func TestPprofBeyondLoopback(t *testing.T) {
 }
 
 func TestTrustedProxiesWiderThanPrivateRanges(t *testing.T) {
-	t.Parallel()
 	for _, p := range []string{"0.0.0.0/0", "10.0.0.0/7", "::/0", "2000::/3", "::ffff:0.0.0.0/96"} {
 		fs := runEnv(t, "MERITMARK_TRUSTED_PROXIES", "10.0.0.0/8,"+p)
 		if got := settings(fs); got != "MERITMARK_TRUSTED_PROXIES" || !strings.Contains(fs[0].Problem, p) {
@@ -96,7 +93,6 @@ func TestTrustedProxiesWiderThanPrivateRanges(t *testing.T) {
 
 // The seeded demo coupons (FREEGRANT: 100 % off, 25 uses) while they can be redeemed.
 func TestActiveDemoCouponsAreListed(t *testing.T) {
-	t.Parallel()
 	ctx := context.Background()
 	d := apptest.OpenDB(t)
 	if _, err := seed.Run(ctx, d, "demo-0123456789ab"); err != nil {

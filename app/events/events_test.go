@@ -17,7 +17,6 @@ func TestMain(m *testing.M) { apptest.Main(m) }
 // roll back with it); after-commit subscribers run only once it committed; a nested
 // RunInTx joins the outer one; an unknown type is refused.
 func TestSubscribersFollowTheTransaction(t *testing.T) {
-	t.Parallel()
 	d := apptest.OpenDB(t)
 	ctx := context.Background()
 	b := events.New()

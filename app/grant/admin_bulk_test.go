@@ -49,7 +49,6 @@ func grantsAnswer(t *testing.T, c *apptest.Client, body map[string]any) bulk.Ans
 }
 
 func TestGrantsBulkRefusesBadInput(t *testing.T) {
-	t.Parallel()
 	e := apptest.New(t)
 	_, ac := e.Admin("boss@x.io")
 	gs := directGrants(t, e, 1)
@@ -68,7 +67,6 @@ func TestGrantsBulkRefusesBadInput(t *testing.T) {
 }
 
 func TestGrantsBulkRevokePreviewRunRetry(t *testing.T) {
-	t.Parallel()
 	e := apptest.New(t)
 	_, ac := e.Admin("boss@x.io")
 	gs := directGrants(t, e, 3)
@@ -112,7 +110,6 @@ func TestGrantsBulkRevokePreviewRunRetry(t *testing.T) {
 }
 
 func TestGrantsBulkExpiry(t *testing.T) {
-	t.Parallel()
 	e := apptest.New(t)
 	_, ac := e.Admin("boss@x.io")
 	gs := directGrants(t, e, 2)

@@ -11,7 +11,6 @@ import (
 // The admin's revoke dialog takes the categories from views/components/admin/users/model.ts;
 // the server validates against RevocationCategories. The two lists must be the same.
 func TestRevocationCategoriesMatchViews(t *testing.T) {
-	t.Parallel()
 	src, err := os.ReadFile("../../views/components/admin/users/model.ts")
 	if err != nil {
 		t.Fatal(err)

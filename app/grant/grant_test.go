@@ -19,7 +19,6 @@ import (
 func TestMain(m *testing.M) { apptest.Main(m) }
 
 func TestIDs(t *testing.T) {
-	t.Parallel()
 	vre := regexp.MustCompile(`^MM-[0-9A-HJKMNP-TV-Z]{4}-[0-9A-HJKMNP-TV-Z]{4}-[0-9A-HJKMNP-TV-Z]{4}$`)
 	pre := regexp.MustCompile(`^[a-z2-7]{32}$`) // 160 bits
 	seenV, seenP := map[string]bool{}, map[string]bool{}
@@ -43,7 +42,6 @@ func TestIDs(t *testing.T) {
 }
 
 func TestIssueRestoreRevoke(t *testing.T) {
-	t.Parallel()
 	d := apptest.OpenDB(t)
 	ctx := context.Background()
 	now := model.Now()

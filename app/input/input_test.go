@@ -6,7 +6,6 @@ import (
 )
 
 func TestParseHundredths(t *testing.T) {
-	t.Parallel()
 	cases := []struct {
 		raw   string
 		want  int64
@@ -46,7 +45,6 @@ func TestParseHundredths(t *testing.T) {
 }
 
 func TestMoneyMessages(t *testing.T) {
-	t.Parallel()
 	for e, want := range map[MoneyError]string{
 		MoneyNotANumber: "Price must be a number.",
 		MoneyNegative:   "Price cannot be negative.",
@@ -63,7 +61,6 @@ func TestMoneyMessages(t *testing.T) {
 }
 
 func TestParseInt(t *testing.T) {
-	t.Parallel()
 	for raw, want := range map[string]struct {
 		n         int64
 		empty, ok bool

@@ -14,7 +14,6 @@ import (
 // The development mailbox lists the outbox newest first and shows a mail's text with its
 // links clickable; a mail's HTML stays inside a sandboxed frame, escaped, never in the page.
 func TestMailboxShowsTheOutbox(t *testing.T) {
-	t.Parallel()
 	d := apptest.OpenDB(t)
 	ctx := t.Context()
 	box := &mail.Mailbox{}

@@ -44,7 +44,6 @@ func queued(t *testing.T, w *mail.Worker, msg mail.Message) string {
 // 'sending' under its lease; after the lease a new process delivers it, once, with the
 // message's stable Message-ID, and the outbox keeps no body.
 func TestMessageClaimedByACrashedProcessIsDeliveredOnceAfterRestart(t *testing.T) {
-	t.Parallel()
 	ctx := context.Background()
 	srv := mailtest.Start(t)
 	d := apptest.OpenDB(t)
@@ -109,7 +108,6 @@ func TestMessageClaimedByACrashedProcessIsDeliveredOnceAfterRestart(t *testing.T
 // Several workers (instances) flushing the same outbox at once deliver every message
 // exactly once.
 func TestConcurrentWorkersDeliverEachMessageOnce(t *testing.T) {
-	t.Parallel()
 	ctx := context.Background()
 	srv := mailtest.Start(t)
 	d := apptest.OpenDB(t)
@@ -149,7 +147,6 @@ func (failing) Send(context.Context, string, *model.OutboxMessage) error {
 }
 
 func TestFailedSendsAreRetriedThenLeft(t *testing.T) {
-	t.Parallel()
 	ctx := context.Background()
 	d := apptest.OpenDB(t)
 	w := mail.NewWorker(d, failing{}, from)
@@ -172,7 +169,6 @@ func TestFailedSendsAreRetriedThenLeft(t *testing.T) {
 }
 
 func TestRenderFoldsLinesAndUsesRandomBoundaries(t *testing.T) {
-	t.Parallel()
 	long := strings.Repeat("word ", 50) + strings.Repeat("x", 5000) + "\nnext line ünïcödé"
 	m := &model.OutboxMessage{ID: "0123abcd", To: "a@example.com", Subject: strings.Repeat("Ünïcödé subject ", 30), BodyText: long,
 		BodyHTML: "<p>" + strings.Repeat("y", 3000) + "</p>"}

@@ -56,7 +56,6 @@ func expectQueued(t *testing.T, m model.OutboxMessage, sent int, want string) {
 }
 
 func TestSMTPSendsOverSTARTTLSWithAuth(t *testing.T) {
-	t.Parallel()
 	for _, mech := range []string{"PLAIN", "LOGIN"} {
 		t.Run(mech, func(t *testing.T) {
 			srv := mailtest.StartWith(t, mailtest.Options{STARTTLS: true, User: smtpUser, Password: smtpPassword,
@@ -86,7 +85,6 @@ func TestSMTPSendsOverSTARTTLSWithAuth(t *testing.T) {
 }
 
 func TestSMTPWrongPasswordKeepsTheMessageQueued(t *testing.T) {
-	t.Parallel()
 	srv := mailtest.StartWith(t, mailtest.Options{STARTTLS: true, User: smtpUser, Password: smtpPassword})
 	snd := srv.Sender()
 	snd.URL.User = url.UserPassword(smtpUser, "wrong-"+smtpPassword[:4])
@@ -104,7 +102,6 @@ func TestSMTPWrongPasswordKeepsTheMessageQueued(t *testing.T) {
 }
 
 func TestSMTPRefusesWithoutTLSWhenRequired(t *testing.T) {
-	t.Parallel()
 	// the server offers AUTH in clear but no STARTTLS; the URL requires TLS
 	srv := mailtest.StartWith(t, mailtest.Options{User: smtpUser, Password: smtpPassword})
 	snd := srv.Sender()
@@ -120,7 +117,6 @@ func TestSMTPRefusesWithoutTLSWhenRequired(t *testing.T) {
 }
 
 func TestSMTPRefusesAnUntrustedCertificate(t *testing.T) {
-	t.Parallel()
 	srv := mailtest.StartWith(t, mailtest.Options{STARTTLS: true, User: smtpUser, Password: smtpPassword})
 	snd := srv.Sender()
 	snd.TLSConfig = nil // the system roots do not know the test's certificate
@@ -132,7 +128,6 @@ func TestSMTPRefusesAnUntrustedCertificate(t *testing.T) {
 }
 
 func TestSMTPRefusesAServerWithoutAuthWhenGivenCredentials(t *testing.T) {
-	t.Parallel()
 	srv := mailtest.StartWith(t, mailtest.Options{STARTTLS: true}) // no AUTH at all
 	snd := srv.Sender()
 	snd.URL.User = url.UserPassword(smtpUser, smtpPassword)

@@ -40,7 +40,6 @@ func rasch(rng *rand.Rand, n int) []float64 {
 // typical form of that length: here the mean textbook KR-20 of 20 fixed random forms
 // taken by the same population.
 func TestPoolKR20MatchesFixedForms(t *testing.T) {
-	t.Parallel()
 	rng := rand.New(rand.NewPCG(3, 4))
 	pool := rasch(rng, 60)
 	const k = 15

@@ -59,7 +59,6 @@ func handMatrix() []Attempt {
 }
 
 func TestKR20ByHandOnACompleteMatrix(t *testing.T) {
-	t.Parallel()
 	rel := ReliabilityOf(handMatrix())
 	near(t, "KR20", rel.KR20, 8.0/11, 1e-12)
 	near(t, "SEM", rel.SEM, math.Sqrt(0.48), 1e-12)
@@ -129,7 +128,6 @@ func cronbachAlpha(x [][]int) float64 {
 // On complete matrices the pool method must equal the textbook KR-20 and Cronbach's
 // alpha, computed independently above.
 func TestKR20EqualsTextbookAndAlphaOnCompleteMatrices(t *testing.T) {
-	t.Parallel()
 	rng := rand.New(rand.NewPCG(1, 2))
 	for trial := 0; trial < 20; trial++ {
 		n, k := 30+rng.IntN(200), 2+rng.IntN(30)
@@ -171,7 +169,6 @@ func TestKR20EqualsTextbookAndAlphaOnCompleteMatrices(t *testing.T) {
 // Scores 2 0 2 1: mean 1.25, σ² = (.5625 + 1.5625 + .5625 + .0625) / 4 = .6875;
 // SEM = sqrt(.6875 · 13/53) = 0.410648 items = 20.5324 %.
 func TestKR20ByHandOnPoolForms(t *testing.T) {
-	t.Parallel()
 	attempts := []Attempt{form("AB", "11", 1), form("AB", "00", 1), form("BC", "11", 1), form("AC", "10", 1)}
 	rel := ReliabilityOf(attempts)
 	near(t, "KR20", rel.KR20, 40.0/53, 1e-12)
@@ -181,7 +178,6 @@ func TestKR20ByHandOnPoolForms(t *testing.T) {
 
 // The form length stated is the most common one; attempts with an empty form are left out.
 func TestModalFormLength(t *testing.T) {
-	t.Parallel()
 	attempts := []Attempt{form("AB", "10", 1), form("ABC", "110", 2), form("BCD", "011", 2), {}, form("AC", "01", 1), form("ABCD", "1111", 3)}
 	rel := ReliabilityOf(attempts)
 	if rel.FormLength != 3 || rel.ReliabN != 5 {
@@ -191,7 +187,6 @@ func TestModalFormLength(t *testing.T) {
 
 // No variance, one-item forms, no attempts: nothing computable, nothing NaN.
 func TestReliabilityNotComputable(t *testing.T) {
-	t.Parallel()
 	cases := map[string][]Attempt{
 		"all right":     {form("AB", "11", 1), form("AB", "11", 1), form("AB", "11", 1)},
 		"all wrong":     {form("AB", "00", 1), form("AB", "00", 1)},
@@ -218,7 +213,6 @@ func TestReliabilityNotComputable(t *testing.T) {
 // r = 1 (no regression): P = 1 for X = 2, .5² = .25 for X = 1. P0 = (1 + (1/16 + 9/16))
 // / 2 = 13/16; p̄ = .625, Pc = .390625 + .140625 = .53125; kappa = .28125 / .46875 = 0.6.
 func TestSubkoviakByHand(t *testing.T) {
-	t.Parallel()
 	attempts := []Attempt{form("AB", "11", 2), form("AC", "11", 2), form("BC", "10", 2), form("AB", "01", 2)}
 	d := DecisionConsistency(attempts, 0.5)
 	near(t, "P0 (r .5)", d.P0, 4772.0/8192, 1e-12)
@@ -239,7 +233,6 @@ func TestSubkoviakByHand(t *testing.T) {
 }
 
 func TestBinomialTail(t *testing.T) {
-	t.Parallel()
 	cases := []struct {
 		n    int
 		p    float64
@@ -302,7 +295,6 @@ func pearson(x, y []float64) float64 {
 // D: right c1 (rest 1), wrong c2..c5 with rest 1 2/3 2/3 0: M1 - M0 = 1 - 7/12 = 5/12,
 // mean 2/3, Σ (rest - mean)² = 2/3, s = sqrt(2/15): r = (5/12) / sqrt(2/15) · .4 = 0.456435.
 func TestPointBiserialByHand(t *testing.T) {
-	t.Parallel()
 	rep := newMatrix(handMatrix(), []string{"A", "B", "C", "D"})
 	pb := rep.pointBiserials()
 	near(t, "A", pb[0], 3.5/math.Sqrt(26), 1e-12)
@@ -336,7 +328,6 @@ func TestPointBiserialByHand(t *testing.T) {
 // Earlier 15/30, latest 21/30 (.7): pooled .6, SE = sqrt(.24 · 2/30) = .126491,
 // z = .2 / .126491 = 1.5811: not flagged. A fall (latest 5/30) is never flagged.
 func TestDriftByHand(t *testing.T) {
-	t.Parallel()
 	seq := func(parts ...int) []bool { // pairs of (count, right)
 		var s []bool
 		for i := 0; i < len(parts); i += 2 {
@@ -399,7 +390,6 @@ func TestDriftByHand(t *testing.T) {
 // 2.7778 + 177.7778 + 136.1111 = 316.6667; SD = sqrt(316.6667 / 2) = 12.5831;
 // SE = 12.5831 / sqrt(3) = 7.2648.
 func TestAngoffByHand(t *testing.T) {
-	t.Parallel()
 	panel := []Rater{
 		{ID: "R1", Ratings: map[string]float64{"q1": 60, "q2": 70, "q3": 80, "q4": 90}},
 		{ID: "R2", Ratings: map[string]float64{"q1": 50, "q3": 70, "q4": 60}},
@@ -435,7 +425,6 @@ func TestAngoffByHand(t *testing.T) {
 // Analyze withholds every figure below MinAttempts attempts, and an item's figures
 // below MinAttempts answers to it.
 func TestAnalyzeMinimumN(t *testing.T) {
-	t.Parallel()
 	var attempts []Attempt
 	for i := 0; i < MinAttempts; i++ {
 		marks := strings.Repeat("1", i%5) + strings.Repeat("0", 4-i%5)
@@ -485,7 +474,6 @@ func TestAnalyzeMinimumN(t *testing.T) {
 
 // A degenerate quiz (everyone right on everything) encodes as JSON: no NaN anywhere.
 func TestDegenerateReportEncodes(t *testing.T) {
-	t.Parallel()
 	var attempts []Attempt
 	for i := 0; i < 40; i++ {
 		attempts = append(attempts, form("ABC", "111", 2))

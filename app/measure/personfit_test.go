@@ -18,7 +18,6 @@ func pattern(right string) map[string]bool {
 
 // Each count below is worked by hand in the comment beside it.
 func TestGuttmanByHand(t *testing.T) {
-	t.Parallel()
 	cases := []struct {
 		name        string
 		right       string
@@ -58,7 +57,6 @@ func TestGuttmanByHand(t *testing.T) {
 }
 
 func TestTooFast(t *testing.T) {
-	t.Parallel()
 	for _, c := range []struct {
 		secs  []float64
 		floor float64
@@ -78,7 +76,6 @@ func TestTooFast(t *testing.T) {
 }
 
 func TestIdenticalWrong(t *testing.T) {
-	t.Parallel()
 	w := func(c ...int) Answer { return Answer{Chosen: c} }
 	r := func(c ...int) Answer { return Answer{Chosen: c, Right: true} }
 	a := map[string]Answer{"q1": w(1), "q2": w(2), "q3": w(0), "q4": r(3), "q5": w(1), "q7": {}}

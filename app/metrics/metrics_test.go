@@ -94,7 +94,6 @@ func want(t *testing.T, body string, series map[string]float64) {
 }
 
 func TestExpositionCountsRequestsByRouteAndSignInFailures(t *testing.T) {
-	t.Parallel()
 	m := metrics.New("test-version")
 	env := apptest.New(t, withMetrics(m), apptest.WithPageCache)
 	base := serve(t, m)
@@ -164,7 +163,6 @@ func TestExpositionCountsRequestsByRouteAndSignInFailures(t *testing.T) {
 // account from untrusted clients, and the account from this client); the next attempt is
 // refused while the wait runs. A wrong second-step code is a two_factor failure.
 func TestSignInLockoutsAndTwoFactorFailuresAreCounted(t *testing.T) {
-	t.Parallel()
 	m := metrics.New("v")
 	env := apptest.New(t, withMetrics(m))
 	base := serve(t, m)
@@ -211,7 +209,6 @@ func (failingSender) Send(context.Context, string, *model.OutboxMessage) error {
 // The outbox backlog is counted on each scrape; failed attempts are counted as retries
 // until the last, which leaves the message failed.
 func TestOutboxBacklogAndFailures(t *testing.T) {
-	t.Parallel()
 	m := metrics.New("v")
 	env := apptest.New(t, withMetrics(m))
 	base := serve(t, m)
@@ -243,7 +240,6 @@ func TestOutboxBacklogAndFailures(t *testing.T) {
 
 // A nil *Metrics (metrics off) records nothing and never panics.
 func TestNilMetricsIsOff(t *testing.T) {
-	t.Parallel()
 	var m *metrics.Metrics
 	m.ObserveRender(time.Millisecond, time.Millisecond)
 	m.MailFailed(true)
@@ -260,7 +256,6 @@ func TestNilMetricsIsOff(t *testing.T) {
 // A database that does not answer costs the scrape its outbox count only: the other
 // metrics are still served, and the failure is counted.
 func TestScrapeSurvivesAnUnreachableDatabase(t *testing.T) {
-	t.Parallel()
 	m := metrics.New("v")
 	d := apptest.OpenDB(t)
 	m.WatchDB(d)

@@ -46,7 +46,6 @@ func keysOf(m map[string]any) []string {
 // of the schema's pattern) and errors are imsx_StatusInfo with 1EdTech's codeMinor
 // values; the discovery document describes both with additionalProperties false.
 func TestOneEdTechResponseShapes(t *testing.T) {
-	t.Parallel()
 	w := newWorld(t, 2)
 	_, tok := w.connected(t)
 	resp := schemaOf(t, w, "GetOpenBadgeCredentialsResponse")
@@ -106,7 +105,6 @@ func TestOneEdTechResponseShapes(t *testing.T) {
 // every field comes back (scope reduced to what is offered: offline_access and upsert
 // are dropped, not refused).
 func TestRegistrationEchoesMetadata(t *testing.T) {
-	t.Parallel()
 	w := newWorld(t, 0)
 	req := map[string]any{
 		"client_name": "Example Client Application", "client_uri": "https://client.example/", "logo_uri": "https://client.example/logo.png",
@@ -147,7 +145,6 @@ func TestRegistrationEchoesMetadata(t *testing.T) {
 // offered or not registered are dropped and the answer's scope says what was granted
 // (RFC 6749 3.3); a state of any length is accepted and echoed.
 func TestScopesAndStateAtAuthorization(t *testing.T) {
-	t.Parallel()
 	w := newWorld(t, 1)
 	ctx := context.Background()
 	conf := w.register(t, obapi.ScopeCredentialRead)
@@ -197,7 +194,6 @@ func TestScopesAndStateAtAuthorization(t *testing.T) {
 // TestCORS: browser wallets get the preflight answered and may read the API's answers
 // (and its Link and X-Total-Count headers) from any origin; no cookie is ever allowed.
 func TestCORS(t *testing.T) {
-	t.Parallel()
 	w := newWorld(t, 1)
 	_, tok := w.connected(t)
 	for _, path := range []string{"/credentials", "/profile", "/discovery"} {

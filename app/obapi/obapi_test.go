@@ -196,7 +196,6 @@ func (w *world) count(t *testing.T, q string, args ...any) int {
 }
 
 func TestDiscovery(t *testing.T) {
-	t.Parallel()
 	e := apptest.New(t)
 	r := e.Client().Abs("GET", obapi.BasePath+"/discovery", nil).Expect(http.StatusOK)
 	var doc struct {
@@ -237,7 +236,6 @@ func TestDiscovery(t *testing.T) {
 // TestWholeFlow drives register -> consent -> token (PKCE) -> getCredentials (paged) ->
 // getProfile -> refresh (rotation) -> revoke with golang.org/x/oauth2.
 func TestWholeFlow(t *testing.T) {
-	t.Parallel()
 	w := newWorld(t, 3)
 	ctx := context.Background()
 	conf := w.register(t, obapi.ScopeCredentialRead+" "+obapi.ScopeProfileRead+" "+obapi.ScopeCredentialUpsert)
@@ -373,7 +371,6 @@ func TestWholeFlow(t *testing.T) {
 // TestConnectedApps: the member sees the app with its scopes and dates; revoking it
 // deletes the consent and every token of the app for the member.
 func TestConnectedApps(t *testing.T) {
-	t.Parallel()
 	w := newWorld(t, 1)
 	ctx := context.Background()
 	conf := w.register(t, "")
@@ -421,7 +418,6 @@ func TestConnectedApps(t *testing.T) {
 }
 
 func TestRegistrationErrors(t *testing.T) {
-	t.Parallel()
 	e := apptest.New(t)
 	c := e.Client()
 	c.Origin = "" // a wallet's server sends no Origin
@@ -479,7 +475,6 @@ func TestRegistrationErrors(t *testing.T) {
 }
 
 func TestRegistrationRateLimit(t *testing.T) {
-	t.Parallel()
 	e := apptest.New(t)
 	c := e.Client()
 	body := map[string]any{"client_name": "W", "redirect_uris": []string{"https://wallet.example/cb"}}
@@ -498,7 +493,6 @@ func TestRegistrationRateLimit(t *testing.T) {
 // TestAuthorizeErrors: each bad authorization request gets the standard error, and no
 // code, token or consent is written.
 func TestAuthorizeErrors(t *testing.T) {
-	t.Parallel()
 	w := newWorld(t, 0)
 	conf := w.register(t, "")
 	verifier := oauth2.GenerateVerifier()
@@ -590,7 +584,6 @@ func TestAuthorizeErrors(t *testing.T) {
 // TestTokenErrors: reused, expired and PKCE-less codes, wrong verifiers and client
 // secrets, expired access tokens and scopes not granted.
 func TestTokenErrors(t *testing.T) {
-	t.Parallel()
 	w := newWorld(t, 1)
 	ctx := context.Background()
 	conf := w.register(t, "")
@@ -723,7 +716,6 @@ func TestTokenErrors(t *testing.T) {
 
 // TestSweepExpired: the hourly sweep deletes what expired and keeps what is live.
 func TestSweepExpired(t *testing.T) {
-	t.Parallel()
 	w := newWorld(t, 0)
 	ctx := context.Background()
 	conf := w.register(t, "")
@@ -751,7 +743,6 @@ func TestSweepExpired(t *testing.T) {
 // TestUnconfirmedHolder: a holder whose address is not confirmed has no credential issued,
 // so getCredentials lists none (and the count agrees).
 func TestUnconfirmedHolder(t *testing.T) {
-	t.Parallel()
 	w := newWorld(t, 2)
 	ctx := context.Background()
 	// connected while confirmed (an unconfirmed account cannot connect), then the

@@ -6,7 +6,6 @@ import (
 )
 
 func TestCheckRedirectURI(t *testing.T) {
-	t.Parallel()
 	for _, ok := range []string{"https://w.example/cb", "https://w.example:8443/cb?x=1", "http://127.0.0.1:9/cb", "http://localhost/cb", "http://[::1]:7/cb"} {
 		if msg := CheckRedirectURI(ok); msg != "" {
 			t.Errorf("%s refused: %s", ok, msg)
@@ -21,7 +20,6 @@ func TestCheckRedirectURI(t *testing.T) {
 }
 
 func TestRegisteredScopes(t *testing.T) {
-	t.Parallel()
 	got, ok := RegisteredScopes("")
 	if !ok || len(got) != 2 {
 		t.Fatalf("default: %v", got)
@@ -36,7 +34,6 @@ func TestRegisteredScopes(t *testing.T) {
 }
 
 func TestParsePaging(t *testing.T) {
-	t.Parallel()
 	if l, o, msg := ParsePaging("", ""); l != DefaultLimit || o != 0 || msg != "" {
 		t.Fatal(l, o, msg)
 	}
@@ -51,7 +48,6 @@ func TestParsePaging(t *testing.T) {
 }
 
 func TestLinkHeader(t *testing.T) {
-	t.Parallel()
 	b := "https://m.example/ims/ob/v3p0/credentials"
 	cases := []struct {
 		limit, offset, total int
@@ -71,7 +67,6 @@ func TestLinkHeader(t *testing.T) {
 }
 
 func TestCleanClientName(t *testing.T) {
-	t.Parallel()
 	for in, want := range map[string]string{
 		"Pocket Wallet":                   "Pocket Wallet",
 		"  Pocket \t\n Wallet  ":          "Pocket Wallet",
@@ -88,7 +83,6 @@ func TestCleanClientName(t *testing.T) {
 }
 
 func TestClaimsSite(t *testing.T) {
-	t.Parallel()
 	for _, name := range []string{"Meritmark", "meritmark wallet", "Official MERIT-MARK", "Merit mark badges", "M.e.r.i.t.m.a.r.k"} {
 		if !ClaimsSite(name, "Meritmark") {
 			t.Errorf("%q passes as not claiming the site", name)
@@ -102,7 +96,6 @@ func TestClaimsSite(t *testing.T) {
 }
 
 func TestCheckCodeChallenge(t *testing.T) {
-	t.Parallel()
 	ok := "E9Melhoa2OwvFrEMTJguCHaoeK1t8URWbuGJSstw-cM" // RFC 7636 appendix B
 	if msg := CheckCodeChallenge(ok); msg != "" {
 		t.Fatalf("RFC 7636 example refused: %s", msg)

@@ -19,7 +19,6 @@ import (
 // TestRefreshTokenIsNotAnAccessToken: the bearer endpoints refuse a refresh token (RFC
 // 6750): a leaked refresh token must not read the API without the client secret.
 func TestRefreshTokenIsNotAnAccessToken(t *testing.T) {
-	t.Parallel()
 	w := newWorld(t, 1)
 	ctx := context.Background()
 	conf := w.register(t, "")
@@ -102,7 +101,6 @@ func (w *world) otherHolder(t *testing.T, conf *oauth2.Config) (*oauth2.Token, f
 // consent screen and no code (ASVS account pre-hijacking: whoever signs up first with
 // someone else's address must not hold a grant).
 func TestUnconfirmedAccountCannotConnect(t *testing.T) {
-	t.Parallel()
 	w := newWorld(t, 1)
 	if _, err := w.e.DB.NewRaw("UPDATE users SET email_verified_at = NULL WHERE id = ?", w.member.ID).Exec(w.e.Ctx()); err != nil {
 		t.Fatal(err)
@@ -132,7 +130,6 @@ func TestUnconfirmedAccountCannotConnect(t *testing.T) {
 // TestPasswordResetEndsWalletGrants: the owner taking the account back with a reset
 // link disconnects every app, and is told.
 func TestPasswordResetEndsWalletGrants(t *testing.T) {
-	t.Parallel()
 	w := newWorld(t, 1)
 	conf, tok := w.connected(t)
 	_, bystander := w.otherHolder(t, conf)
@@ -150,7 +147,6 @@ func TestPasswordResetEndsWalletGrants(t *testing.T) {
 
 // TestPasswordChangeEndsWalletGrants: so does a change of password from the profile.
 func TestPasswordChangeEndsWalletGrants(t *testing.T) {
-	t.Parallel()
 	w := newWorld(t, 1)
 	conf, tok := w.connected(t)
 	_, bystander := w.otherHolder(t, conf)
@@ -165,7 +161,6 @@ func TestPasswordChangeEndsWalletGrants(t *testing.T) {
 // disconnected when the address is first confirmed; a later confirmation link of a
 // confirmed address changes nothing.
 func TestFirstConfirmationEndsWalletGrants(t *testing.T) {
-	t.Parallel()
 	w := newWorld(t, 1)
 	conf, tok := w.connected(t)
 	_, bystander := w.otherHolder(t, conf)
@@ -197,7 +192,6 @@ func TestFirstConfirmationEndsWalletGrants(t *testing.T) {
 // a registration or from a row stored before the rule; a name may not claim to be this
 // site (the consent page would read as if Meritmark itself asked).
 func TestClientNames(t *testing.T) {
-	t.Parallel()
 	w := newWorld(t, 0)
 	for _, name := range []string{"\u200b\u200d\u2060", "Meritmark Wallet", "Merit\u200bmark", "MERIT-MARK"} {
 		r := w.e.Client().Abs("POST", obapi.RegisterPath, map[string]any{"client_name": name, "redirect_uris": []string{w.cb}})

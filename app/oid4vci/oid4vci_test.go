@@ -158,7 +158,6 @@ func (wl *wallet) kid() string { return wl.did + "#" + strings.TrimPrefix(wl.did
 // holder's did:key and a JSON-LD credential bound to their did:jwk, each a new credential
 // with its own status index, both verifying with the issuer's keys.
 func TestOfferToWalletBothForms(t *testing.T) {
-	t.Parallel()
 	w := newWorld(t)
 	ctx := w.e.Ctx()
 	origin := w.e.URL
@@ -295,7 +294,6 @@ func TestOfferToWalletBothForms(t *testing.T) {
 // proofs by another key, for another audience, of another type or too old are refused
 // with OpenID4VCI's error codes.
 func TestRefusals(t *testing.T) {
-	t.Parallel()
 	w := newWorld(t)
 	origin := w.e.URL
 	v := w.offer(t, true)
@@ -357,7 +355,6 @@ func TestRefusals(t *testing.T) {
 // presentation over another challenge or by a key that is not the holder's, answers the
 // credential bound to the holder's did:key once, and refuses a replay.
 func TestExchange(t *testing.T) {
-	t.Parallel()
 	w := newWorld(t)
 	ctx := w.e.Ctx()
 	v := w.offer(t, false)
@@ -444,7 +441,6 @@ func (w *world) listBit(t *testing.T, purpose string, idx int) bool {
 // took its copy (whose validUntil says nothing of it) suspends the copy too: reversible,
 // never a revocation.
 func TestCopiesSuspendedWithTheirGrant(t *testing.T) {
-	t.Parallel()
 	w := newWorld(t)
 	// granted two days ago, so an expiry an hour ago is after the grant
 	if _, err := w.e.DB.NewRaw("UPDATE badge_grants SET granted_at = ? WHERE id = ?", model.Now().Add(-48*time.Hour), w.grant.ID).Exec(w.e.Ctx()); err != nil {

@@ -39,7 +39,6 @@ func audits(t *testing.T, e *apptest.Env, action, userID string) int {
 // a temporary password must be changed, the member is mailed and the change audited; a
 // weak password and an unknown address are refused.
 func TestResetPassword(t *testing.T) {
-	t.Parallel()
 	e := apptest.New(t)
 	u, old := e.Member("reset@example.com")
 	old.Get("/auth/me").Expect(200)
@@ -65,7 +64,6 @@ func TestResetPassword(t *testing.T) {
 
 // reset-2fa: a member who lost their authenticator signs in with the password alone.
 func TestReset2FA(t *testing.T) {
-	t.Parallel()
 	e := apptest.New(t)
 	u := e.CreateUser("lost@example.com", "password123", model.RoleAdmin) // two-step on
 	login(e.Client(), u.Email, "password123").ExpectMsg(200, auth.MsgMFARequired)
@@ -87,7 +85,6 @@ func TestReset2FA(t *testing.T) {
 // the account is disabled (a wrong one learns nothing), the last admin cannot be disabled,
 // and enable-user lets it sign in again.
 func TestDisableAndEnableUser(t *testing.T) {
-	t.Parallel()
 	e := apptest.New(t)
 	u, c := e.Member("gone@example.com")
 	c.Get("/auth/me").Expect(200)
@@ -117,7 +114,6 @@ func TestDisableAndEnableUser(t *testing.T) {
 
 // flush-sessions: one account's, or everyone's.
 func TestFlushSessions(t *testing.T) {
-	t.Parallel()
 	e := apptest.New(t)
 	a, ca := e.Member("a@example.com")
 	_, cb := e.Member("b@example.com")

@@ -15,7 +15,6 @@ func TestMain(m *testing.M) { apptest.Main(m) }
 // A request never takes the versions of a read that started before it: with readers
 // hammering the shared read, every read begun after a bump committed sees the bump.
 func TestSharedReadSeesEveryEarlierCommit(t *testing.T) {
-	t.Parallel()
 	d := apptest.OpenDB(t)
 	pc := New(d, nil)
 	ctx := context.Background()

@@ -55,7 +55,6 @@ func eventually(t *testing.T, what string, cond func() bool) {
 // another pool (another process, another instance) shows in them: at once on SQLite, on
 // PostgreSQL as soon as its notification arrives.
 func TestWatchedVersionsFollowOtherWriters(t *testing.T) {
-	t.Parallel()
 	ctx := context.Background()
 	a, b, dsn := openTwice(t)
 	pc := New(a, nil)
@@ -90,7 +89,6 @@ func TestWatchedVersionsFollowOtherWriters(t *testing.T) {
 // On PostgreSQL, a LISTEN connection that drops (its backend terminated) sends requests
 // back to reading the versions until it listens again: no write in between is missed.
 func TestDroppedListenConnectionFallsBackToReads(t *testing.T) {
-	t.Parallel()
 	if apptest.Engine() != "postgres" {
 		t.Skip("LISTEN/NOTIFY is PostgreSQL's")
 	}

@@ -31,7 +31,6 @@ func contactProps(t *testing.T, r *apptest.Resp) map[string]any {
 // and the typed values; a complete form with the prefilled mailto link the script would
 // open, encoded as encodeURIComponent does. Nothing is cached.
 func TestContactFormPost(t *testing.T) {
-	t.Parallel()
 	e := apptest.New(t)
 	c := e.Client()
 	post := func(v url.Values) *apptest.Resp {

@@ -38,7 +38,6 @@ func robotsAllows(rules, path string) bool {
 // copies) must be crawlable, or link-preview bots give its shares no card; the private
 // pages are disallowed one by one.
 func TestRobotsKeepsPublicPagesOpen(t *testing.T) {
-	t.Parallel()
 	e := apptest.New(t)
 	body := e.Client().Abs("GET", "/robots.txt", nil).Expect(200).Text()
 	if !strings.Contains(body, "Sitemap: "+e.URL+"/sitemap.xml") {
@@ -61,7 +60,6 @@ func TestRobotsKeepsPublicPagesOpen(t *testing.T) {
 // TestLinkPreviewImageIsDescribed: every page's og:image comes with its size and a text
 // alternative (og:image:width, og:image:height, og:image:alt, twitter:image:alt).
 func TestLinkPreviewImageIsDescribed(t *testing.T) {
-	t.Parallel()
 	e := apptest.New(t)
 	for _, p := range []string{"/", "/about", "/badges"} {
 		html := e.Client().Abs("GET", p, nil).Expect(200).Text()

@@ -98,7 +98,6 @@ func html(c *apptest.Client, path string) *apptest.Resp {
 // The catalogue as a browser receives it: real cards in the raw HTML, each state's text,
 // and the filters applied by the server.
 func TestCataloguePagesRenderOnTheServer(t *testing.T) {
-	t.Parallel()
 	e := New(t)
 	u, c := e.Member("reader@example.com")
 	badges := catalogueFixture(t, e, 30, 2, u)

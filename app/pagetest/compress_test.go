@@ -52,7 +52,6 @@ func decode(t *testing.T, r *apptest.Resp) []byte {
 // CPU, and so is a visitor's page in the page cache until it has been served
 // pagecache.BrotliAfter times; then it is sent in brotli.
 func TestPagesAndAPIAreCompressedByNegotiation(t *testing.T) {
-	t.Parallel()
 	for _, cached := range []bool{false, true} {
 		t.Run(map[bool]string{false: "per request", true: "page cache"}[cached], func(t *testing.T) {
 			var opts []apptest.Option
@@ -127,7 +126,6 @@ func TestPagesAndAPIAreCompressedByNegotiation(t *testing.T) {
 // as written by the build) with a year of immutable caching; a revalidation of the
 // compressed variant answers 304.
 func TestStaticAssetsArePrecompressedAndImmutable(t *testing.T) {
-	t.Parallel()
 	e := New(t)
 	page := fetch(t, e, e.Client(), "/", "", "text/html").Expect(200).Text()
 	var files []string

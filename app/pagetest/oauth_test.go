@@ -15,7 +15,6 @@ import (
 // name shows as text, the scopes in plain words, the form posts every parameter back, and
 // a script URL is refused as the client's URI at registration.
 func TestOAuthConsentPage(t *testing.T) {
-	t.Parallel()
 	e := New(t)
 	u := e.CreateUser("holder@x.io", "password123", model.RoleUser)
 	member := e.LoginAs(u)

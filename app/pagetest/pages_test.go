@@ -25,7 +25,6 @@ func get(t *testing.T, e *apptest.Env, path string) *apptest.Resp {
 }
 
 func TestPublicPagesHaveRealContentInRawHTML(t *testing.T) {
-	t.Parallel()
 	e := New(t)
 	home := []string{
 		"Discover Badges", `href="/badges"`, "View Hall of Fame", `href="/hall-of-fame"`,
@@ -88,7 +87,6 @@ func beyondLatin1(page string) string {
 }
 
 func TestPublicPagesStayWithinLatin1(t *testing.T) {
-	t.Parallel()
 	e := New(t)
 	for _, path := range []string{"/", "/badges", "/hall-of-fame", "/verify-badge", "/verify/MM-NOPE-0000", "/about", "/services", "/contact",
 		"/cancellationsandrefunds", "/shippingpolicy", "/termsandconditions", "/privacypolicy", "/login", "/signup", "/reset-password", "/no-such-page"} {
@@ -101,7 +99,6 @@ func TestPublicPagesStayWithinLatin1(t *testing.T) {
 // The 11 logos are real files with hashed names (cached for a year), and so is the
 // default social card every page points to.
 func TestMarketingImagesAreServed(t *testing.T) {
-	t.Parallel()
 	e := New(t)
 	body := get(t, e, "/").Text()
 	logos := regexp.MustCompile(`src="(/static/dist/images/[a-z]+-[0-9A-F]{8}\.svg)"`).FindAllStringSubmatch(body, -1)
@@ -137,7 +134,6 @@ func TestMarketingImagesAreServed(t *testing.T) {
 }
 
 func TestNotFoundPage(t *testing.T) {
-	t.Parallel()
 	e := New(t)
 	r := get(t, e, "/definitely/missing").Expect(404)
 	for _, w := range []string{"Return Home", "Explore Badges"} {
@@ -149,7 +145,6 @@ func TestNotFoundPage(t *testing.T) {
 
 // A props value that tries to close the props <script> must come out inert.
 func TestIslandPropsCannotBreakOutOfTheirScript(t *testing.T) {
-	t.Parallel()
 	e := New(t)
 	u, c := e.Member("xss@example.com")
 	if _, err := e.DB.NewUpdate().Table("users").Set("name = ?", "</script><script>alert(1)</script>").Where("id = ?", u.ID).Exec(e.Ctx()); err != nil {
@@ -167,7 +162,6 @@ func TestIslandPropsCannotBreakOutOfTheirScript(t *testing.T) {
 
 // A page whose render fails answers the fallback screen with 500 and the server lives on.
 func TestRenderErrorAnswersFallbackScreen(t *testing.T) {
-	t.Parallel()
 	var site *web.Site
 	e := New(t, func(d *app.Deps) {
 		site = d.Site
@@ -183,7 +177,6 @@ func TestRenderErrorAnswersFallbackScreen(t *testing.T) {
 }
 
 func TestStaticAssetsAreServedCompressedAndCached(t *testing.T) {
-	t.Parallel()
 	e := New(t)
 	body := get(t, e, "/").Text()
 	css := regexp.MustCompile(`href="(/static/dist/app-[A-Z0-9]+\.css)"`).FindStringSubmatch(body)
@@ -201,7 +194,6 @@ func TestStaticAssetsAreServedCompressedAndCached(t *testing.T) {
 // A page whose only island is the header loads almost no JavaScript: the header hydrates
 // on first interaction, so at load the page ships only the client entry.
 func TestJavaScriptBudgetForHeaderOnlyPages(t *testing.T) {
-	t.Parallel()
 	e := New(t)
 	m := e.Deps.Site.Assets
 	if m.Entry == "" {
@@ -231,7 +223,6 @@ func TestJavaScriptBudgetForHeaderOnlyPages(t *testing.T) {
 // and chips) carries no badge data and hydrates on first touch, so /badges loads at most
 // 30 KB of script (gzipped) and no React.
 func TestJavaScriptBudgetForTheCatalogue(t *testing.T) {
-	t.Parallel()
 	e := New(t)
 	if _, err := seed.Run(e.Ctx(), e.DB, "password123"); err != nil {
 		t.Fatal(err)
@@ -270,7 +261,6 @@ func TestJavaScriptBudgetForTheCatalogue(t *testing.T) {
 // quizzes and coupons tabs are chunks of their own, neither preloaded by /admin nor among
 // the files the dashboard island needs to hydrate.
 func TestAdminDashboardLoadsTabsOnDemand(t *testing.T) {
-	t.Parallel()
 	e := New(t)
 	_, admin := e.Admin("admin@meritmark.test")
 	body := admin.Raw("GET", "/admin", nil, map[string]string{"Accept": "text/html"}).Expect(200).Text()

@@ -37,7 +37,6 @@ func seededBadge(t *testing.T, e *apptest.Env, name string) *model.Badge {
 // "not enough attempts yet" for a quiz nobody took; a 404 for a proof badge and for an
 // unknown one; and the links from the badge page.
 func TestTechnicalReportRendered(t *testing.T) {
-	t.Parallel()
 	e := New(t)
 	if _, err := seed.Run(e.Ctx(), e.DB, "demo-password"); err != nil {
 		t.Fatal(err)
@@ -133,7 +132,6 @@ func TestTechnicalReportRendered(t *testing.T) {
 // TestVerifyPageLinksToTheReport: the verify page of a skill badge's credential links to
 // the badge's technical report; a proof badge's does not.
 func TestVerifyPageLinksToTheReport(t *testing.T) {
-	t.Parallel()
 	e := New(t)
 	if _, err := seed.Run(e.Ctx(), e.DB, "demo-password"); err != nil {
 		t.Fatal(err)

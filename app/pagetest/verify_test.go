@@ -77,7 +77,6 @@ func verifyPageHas(t *testing.T, page, body string, want ...string) {
 // the spec's reasons; a revoked badge with its reason; visitors get one cached page
 // (ETag, 304).
 func TestVerifyPagesRendered(t *testing.T) {
-	t.Parallel()
 	e := New(t)
 	g := verifyGrantFixture(t, e, []string{"Ada Lovelace", "Grace Hopper"}, []int{1, 1})
 	ada, grace := g[0][0], g[1][0]
@@ -141,7 +140,6 @@ func TestVerifyPagesRendered(t *testing.T) {
 // TestHallOfFameRendered renders the Hall of Fame with V8: stats, Top Performers with #1,
 // All Badge Earners with joined dates, a filtered view from the address, both empty states.
 func TestHallOfFameRendered(t *testing.T) {
-	t.Parallel()
 	e := New(t)
 	c := e.Client()
 	r := c.Raw("GET", "/hall-of-fame", nil, map[string]string{"Accept": "text/html"}).Expect(http.StatusOK)

@@ -77,7 +77,6 @@ func mustInsert(t *testing.T, e *apptest.Env, v any) {
 // no executable markup, no script URL in a link, no breakout from the JSON props or the
 // JSON-LD, and each field visibly reached its page as text.
 func TestXSSStoredFieldsNeverBecomeMarkup(t *testing.T) {
-	t.Parallel()
 	e := New(t)
 	now := model.Now()
 	ctx := e.Ctx()
@@ -189,7 +188,6 @@ func TestXSSStoredFieldsNeverBecomeMarkup(t *testing.T) {
 // by every endpoint that stores a link (only http(s) is kept), and the text fields that
 // are accepted come back on the pages as text.
 func TestXSSThroughTheAPI(t *testing.T) {
-	t.Parallel()
 	e := New(t)
 	u, c := e.Member("ann@x.io")
 	_, admin := e.Admin("boss@x.io")
@@ -241,7 +239,6 @@ func TestXSSThroughTheAPI(t *testing.T) {
 // TestAdminPageDeniedText: a member opening /admin gets the spec's 'Access Denied' text in
 // the real page, with 403, and none of the dashboard.
 func TestAdminPageDeniedText(t *testing.T) {
-	t.Parallel()
 	e := New(t)
 	_, c := e.Member("ann@x.io")
 	r := xssPage(c, "/admin")

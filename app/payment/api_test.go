@@ -13,7 +13,6 @@ import (
 )
 
 func TestCouponValidate(t *testing.T) {
-	t.Parallel()
 	f := newFixture(t)
 	u, c := f.member("ada@x.io")
 	f.application(u, f.badge)
@@ -84,7 +83,6 @@ func TestCouponValidate(t *testing.T) {
 }
 
 func TestPayPalPaymentRecordedOnceWithServerPrice(t *testing.T) {
-	t.Parallel()
 	f := newFixture(t)
 	u, c := f.member("ada@x.io")
 	app := f.application(u, f.badge)
@@ -194,7 +192,6 @@ func TestPayPalPaymentRecordedOnceWithServerPrice(t *testing.T) {
 }
 
 func TestConcurrentVerifiesOfOneOrderRecordOnePayment(t *testing.T) {
-	t.Parallel()
 	f := newFixture(t)
 	u, c := f.member("ada@x.io")
 	app := f.application(u, f.badge)
@@ -241,7 +238,6 @@ func TestConcurrentVerifiesOfOneOrderRecordOnePayment(t *testing.T) {
 }
 
 func TestCaptureWithDifferentAmountIsRefused(t *testing.T) {
-	t.Parallel()
 	f := newFixture(t)
 	u, c := f.member("ada@x.io")
 	app := f.application(u, f.badge)
@@ -275,7 +271,6 @@ func TestCaptureWithDifferentAmountIsRefused(t *testing.T) {
 }
 
 func TestOrderRules(t *testing.T) {
-	t.Parallel()
 	f := newFixture(t)
 	u, c := f.member("ada@x.io")
 	c.Post("/payments/paypal-order", map[string]any{"amount": 49, "badgeId": f.badge.ID}).ExpectMsg(404, payment.MsgNoApplication)
@@ -308,7 +303,6 @@ func TestOrderRules(t *testing.T) {
 }
 
 func TestDeclinedPaymentCanBeRetried(t *testing.T) {
-	t.Parallel()
 	f := newFixture(t)
 	u, c := f.member("ada@x.io")
 	app := f.application(u, f.badge)
@@ -341,7 +335,6 @@ func TestDeclinedPaymentCanBeRetried(t *testing.T) {
 }
 
 func TestPendingCaptureCompletedByWebhook(t *testing.T) {
-	t.Parallel()
 	f := newFixture(t)
 	u, c := f.member("ada@x.io")
 	app := f.application(u, f.badge)
@@ -410,7 +403,6 @@ func TestPendingCaptureCompletedByWebhook(t *testing.T) {
 }
 
 func TestWebhookVerifiedAndIdempotent(t *testing.T) {
-	t.Parallel()
 	f := newFixture(t)
 	u, c := f.member("ada@x.io")
 	app := f.application(u, f.badge)
@@ -482,7 +474,6 @@ func TestWebhookVerifiedAndIdempotent(t *testing.T) {
 }
 
 func TestWebhookWithWrongAmountIsNotRecorded(t *testing.T) {
-	t.Parallel()
 	f := newFixture(t)
 	u, c := f.member("ada@x.io")
 	app := f.application(u, f.badge)
@@ -498,7 +489,6 @@ func TestWebhookWithWrongAmountIsNotRecorded(t *testing.T) {
 }
 
 func TestFreeGrant(t *testing.T) {
-	t.Parallel()
 	f := newFixture(t)
 	u, c := f.member("ada@x.io")
 	app := f.application(u, f.badge)
@@ -559,7 +549,6 @@ func TestFreeGrant(t *testing.T) {
 
 // Fifty members race for a coupon with usage limit 5: exactly 5 get it.
 func TestConcurrentFreeGrantsRespectUsageLimit(t *testing.T) {
-	t.Parallel()
 	f := newFixture(t)
 	cp := f.coupon("FIVE", "percentage", 10000, limit(5))
 	clients := make([]*apptest.Client, 50)
@@ -600,7 +589,6 @@ func TestConcurrentFreeGrantsRespectUsageLimit(t *testing.T) {
 // Fifty members approved PayPal orders priced with a coupon limited to 5 and verify at
 // once: 5 are captured and recorded; the others are refused before any money moves.
 func TestConcurrentPayPalRedemptionsRespectUsageLimit(t *testing.T) {
-	t.Parallel()
 	f := newFixture(t)
 	cp := f.coupon("FIVE", "percentage", 2000, limit(5))
 	clients := make([]*apptest.Client, 50)
@@ -648,7 +636,6 @@ func TestConcurrentPayPalRedemptionsRespectUsageLimit(t *testing.T) {
 }
 
 func TestPaymentPages(t *testing.T) {
-	t.Parallel()
 	f := newFixture(t)
 	u, c := f.member("ada@x.io")
 	// visitors are sent to log in
@@ -727,7 +714,6 @@ func TestPaymentPages(t *testing.T) {
 // the success page must not send the member back to payment (the old loop between 'View
 // payment details' and 'No payment found … Go to payment').
 func TestFreeBadgeNeedsNoPayment(t *testing.T) {
-	t.Parallel()
 	f := newFixture(t)
 	free := f.addBadge("Community Helper", "Management", 0)
 	u, c := f.member("free@x.io")

@@ -51,7 +51,6 @@ func instance(f *fixture, secret string) (*payment.Service, *paypalsim.Sim, *los
 // simulator answers the capture A made, and the payment is recorded once (with the
 // simulator in each process's memory, B would not have known the order at all).
 func TestCaptureTimedOutOnOneInstanceIsRecordedOnceThroughAnother(t *testing.T) {
-	t.Parallel()
 	f := newFixture(t)
 	ctx := context.Background()
 	svcA, simA, netA := instance(f, "secret-a")

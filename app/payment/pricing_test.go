@@ -9,7 +9,6 @@ import (
 )
 
 func TestPriceTable(t *testing.T) {
-	t.Parallel()
 	now := time.Date(2026, 11, 22, 12, 0, 0, 0, time.UTC)
 	dev := &model.Badge{ID: "b-dev", Category: "Development", PriceCents: 4900}
 	design := &model.Badge{ID: "b-design", Category: "Design", PriceCents: 3900}
@@ -124,7 +123,6 @@ func TestPriceTable(t *testing.T) {
 }
 
 func TestCouponMessages(t *testing.T) {
-	t.Parallel()
 	now := time.Date(2026, 11, 22, 12, 0, 0, 0, time.UTC)
 	b := &model.Badge{ID: "b", Category: "Design", PriceCents: 3900}
 	c := &model.Coupon{DiscountType: "fixed", DiscountValue: 2000, MinimumCents: 4000, IsActive: true,
@@ -147,7 +145,6 @@ func TestCouponMessages(t *testing.T) {
 }
 
 func TestAmounts(t *testing.T) {
-	t.Parallel()
 	for cents, s := range map[int64]string{0: "0.00", 1: "0.01", 100: "1.00", 4900: "49.00", 4410: "44.10", 123456: "1234.56"} {
 		if Amount(cents) != s {
 			t.Errorf("Amount(%d) = %s", cents, Amount(cents))

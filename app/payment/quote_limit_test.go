@@ -9,7 +9,6 @@ import (
 // two share one budget of 30 a minute per member, and a quote without a coupon is not
 // counted.
 func TestCouponQuotesAreRateLimited(t *testing.T) {
-	t.Parallel()
 	f := newFixture(t)
 	u, c := f.member("guesser@x.io")
 	f.application(u, f.badge)

@@ -92,7 +92,6 @@ func (fp *flakyPayPal) drainIDs() []string {
 }
 
 func TestCaptureTimeoutRetriedWithSameRequestIDRecordedOnce(t *testing.T) {
-	t.Parallel()
 	f := newFixture(t)
 	fp := newFlaky(t)
 	svc := fp.service(f)
@@ -140,7 +139,6 @@ func TestCaptureTimeoutRetriedWithSameRequestIDRecordedOnce(t *testing.T) {
 }
 
 func TestEveryCaptureAttemptTimesOutThenOrderLookupTellsTheTruth(t *testing.T) {
-	t.Parallel()
 	f := newFixture(t)
 	fp := newFlaky(t)
 	svc := fp.service(f)
@@ -166,7 +164,6 @@ func TestEveryCaptureAttemptTimesOutThenOrderLookupTellsTheTruth(t *testing.T) {
 }
 
 func TestUnknownCaptureOutcomeKeepsTheClaimAndIsSettledOnce(t *testing.T) {
-	t.Parallel()
 	f := newFixture(t)
 	fp := newFlaky(t)
 	svc := fp.service(f)
@@ -214,7 +211,6 @@ func TestUnknownCaptureOutcomeKeepsTheClaimAndIsSettledOnce(t *testing.T) {
 }
 
 func TestTokenIsCachedAndRenewedAfterRejection(t *testing.T) {
-	t.Parallel()
 	sim := paypalsim.New("client", "secret", "WH")
 	var tokens atomic.Int32
 	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {

@@ -105,7 +105,6 @@ func newOrder(amount string) map[string]any {
 // either, tokens issued by one are honoured by the other, and a new process (a restart)
 // still knows everything.
 func TestSharedStateAcrossInstances(t *testing.T) {
-	t.Parallel()
 	d := apptest.OpenDB(t)
 	a := newInstance(t, paypalsim.NewShared("id", "secret-a", "WH", d))
 	b := newInstance(t, paypalsim.NewShared("id", "secret-b", "WH", d))
@@ -154,7 +153,6 @@ func TestSharedStateAcrossInstances(t *testing.T) {
 // different request ids one wins and the others are told it is already captured; with
 // one request id every caller gets the same capture.
 func TestConcurrentCapturesAcrossInstancesCaptureOnce(t *testing.T) {
-	t.Parallel()
 	d := apptest.OpenDB(t)
 	ins := []*instance{
 		newInstance(t, paypalsim.NewShared("id", "s1", "WH", d)),
@@ -212,7 +210,6 @@ func TestConcurrentCapturesAcrossInstancesCaptureOnce(t *testing.T) {
 // A pending capture made through A is settled through B, which delivers the signed
 // webhook to its own receiver.
 func TestSettleThroughAnotherInstance(t *testing.T) {
-	t.Parallel()
 	d := apptest.OpenDB(t)
 	a := newInstance(t, paypalsim.NewShared("id", "sa", "WH", d))
 	bsim := paypalsim.NewShared("id", "sb", "WH", d)

@@ -86,7 +86,6 @@ func newOrder(amount string) map[string]any {
 }
 
 func TestAuth(t *testing.T) {
-	t.Parallel()
 	s := New("id", "secret", "WH")
 	c := &client{t: t, hc: &http.Client{Transport: Transport(s)}}
 	req, _ := http.NewRequest("POST", "http://sim/v1/oauth2/token", strings.NewReader("grant_type=client_credentials"))
@@ -106,7 +105,6 @@ func TestAuth(t *testing.T) {
 }
 
 func TestOrderLifecycle(t *testing.T) {
-	t.Parallel()
 	s := New("id", "secret", "WH")
 	c := newClient(t, s)
 	for _, bad := range []string{"0.00", "1.234", "-1", "abc", ""} {
@@ -155,7 +153,6 @@ func TestOrderLifecycle(t *testing.T) {
 }
 
 func TestDeclineAndPendingWithSignedWebhook(t *testing.T) {
-	t.Parallel()
 	s := New("id", "secret", "WH")
 	var delivered []byte
 	var header http.Header

@@ -215,7 +215,6 @@ func collectKeys(v any, path string, out map[string]bool) {
 }
 
 func TestQuizNeverRevealsAnswersBeforeSubmission(t *testing.T) {
-	t.Parallel()
 	f := newFx(t, 5)
 	_, c := f.env.Member("taker@x.io")
 	r := c.Post("/quiz/badge/"+f.badge.ID+"/start", nil).Expect(http.StatusOK)
@@ -259,7 +258,6 @@ func TestQuizNeverRevealsAnswersBeforeSubmission(t *testing.T) {
 }
 
 func TestQuizShowsEveryQuestionWithShuffledOptionsPerAttempt(t *testing.T) {
-	t.Parallel()
 	f := newFx(t, 6)
 	sameOrder := 0
 	for i := 0; i < 4; i++ {
@@ -313,7 +311,6 @@ func TestQuizShowsEveryQuestionWithShuffledOptionsPerAttempt(t *testing.T) {
 }
 
 func TestGradingAllCorrectAllWrongAndPartial(t *testing.T) {
-	t.Parallel()
 	f := newFx(t, 5)
 	cases := []struct {
 		right   int
@@ -376,7 +373,6 @@ func TestGradingAllCorrectAllWrongAndPartial(t *testing.T) {
 }
 
 func TestUnansweredQuestionsCountAsWrongAndClientScoreIsIgnored(t *testing.T) {
-	t.Parallel()
 	f := newFx(t, 5)
 	_, c := f.env.Member("cheat@x.io")
 	v := start(t, c, f.badge.ID)
@@ -399,7 +395,6 @@ func TestUnansweredQuestionsCountAsWrongAndClientScoreIsIgnored(t *testing.T) {
 }
 
 func TestSubmitValidatesAnswers(t *testing.T) {
-	t.Parallel()
 	f := newFx(t, 3)
 	_, c := f.env.Member("v@x.io")
 	v := start(t, c, f.badge.ID)
@@ -434,7 +429,6 @@ func TestSubmitValidatesAnswers(t *testing.T) {
 }
 
 func TestResumeKeepsAttemptDeadlineOrderAndAnswers(t *testing.T) {
-	t.Parallel()
 	f := newFx(t, 4)
 	_, c := f.env.Member("resume@x.io")
 	v1 := start(t, c, f.badge.ID)
@@ -515,7 +509,6 @@ func indexOf(q model.Question, text string) int {
 }
 
 func TestLateSubmissionWithinGraceIsGradedInFull(t *testing.T) {
-	t.Parallel()
 	f := newFx(t, 5)
 	_, c := f.env.Member("grace@x.io")
 	v := start(t, c, f.badge.ID)
@@ -537,7 +530,6 @@ func TestLateSubmissionWithinGraceIsGradedInFull(t *testing.T) {
 }
 
 func TestLateSubmissionAfterGraceGradesOnlyAnswersSavedBeforeTheDeadline(t *testing.T) {
-	t.Parallel()
 	f := newFx(t, 5)
 	_, c := f.env.Member("late@x.io")
 	v := start(t, c, f.badge.ID)
@@ -579,7 +571,6 @@ func TestLateSubmissionAfterGraceGradesOnlyAnswersSavedBeforeTheDeadline(t *test
 }
 
 func TestAbandonedAttemptIsGradedAndANewOneStarts(t *testing.T) {
-	t.Parallel()
 	f := newFx(t, 5)
 	_, c := f.env.Member("gone@x.io")
 	v := start(t, c, f.badge.ID)
@@ -620,7 +611,6 @@ func TestAbandonedAttemptIsGradedAndANewOneStarts(t *testing.T) {
 }
 
 func TestDoubleSubmitReturnsTheStoredResult(t *testing.T) {
-	t.Parallel()
 	f := newFx(t, 5)
 	_, c := f.env.Member("twice@x.io")
 	v := start(t, c, f.badge.ID)
@@ -656,7 +646,6 @@ func TestDoubleSubmitReturnsTheStoredResult(t *testing.T) {
 }
 
 func TestAnotherUsersAttemptIsNotFound(t *testing.T) {
-	t.Parallel()
 	f := newFx(t, 3)
 	_, owner := f.env.Member("owner@x.io")
 	_, other := f.env.Member("other@x.io")
@@ -679,7 +668,6 @@ func TestAnotherUsersAttemptIsNotFound(t *testing.T) {
 }
 
 func TestStartRefusals(t *testing.T) {
-	t.Parallel()
 	env := apptest.New(t)
 	ctx := env.Ctx()
 	u, c := env.Member("r@x.io")
@@ -751,7 +739,6 @@ func TestStartRefusals(t *testing.T) {
 }
 
 func TestQuizWithoutQuestions(t *testing.T) {
-	t.Parallel()
 	env := apptest.New(t)
 	b := mkBadge(t, env, model.TypeSkill, true)
 	qz, _ := mkQuiz(t, env, b, true, 70, 0)
@@ -772,7 +759,6 @@ func TestQuizWithoutQuestions(t *testing.T) {
 }
 
 func TestPassingAttemptIsTheServersLatestUnusedPass(t *testing.T) {
-	t.Parallel()
 	f := newFx(t, 5)
 	ctx := f.env.Ctx()
 	u, c := f.env.Member("pass@x.io")
@@ -830,7 +816,6 @@ func TestPassingAttemptIsTheServersLatestUnusedPass(t *testing.T) {
 }
 
 func TestTooManyNewAttemptsAreRateLimited(t *testing.T) {
-	t.Parallel()
 	f := newFx(t, 2)
 	_, c := f.env.Member("spam@x.io")
 	for i := 0; i < quiz.StartLimit; i++ {
@@ -841,7 +826,6 @@ func TestTooManyNewAttemptsAreRateLimited(t *testing.T) {
 }
 
 func TestQuizPage(t *testing.T) {
-	t.Parallel()
 	f := newFx(t, 3)
 	// visitors are sent to log in
 	r := f.env.Client().Abs("GET", "/quiz/"+f.badge.ID, nil)
@@ -882,7 +866,6 @@ func TestQuizPage(t *testing.T) {
 }
 
 func TestQuestionDeletedDuringAnAttemptIsLeftOut(t *testing.T) {
-	t.Parallel()
 	f := newFx(t, 5)
 	_, c := f.env.Member("edit@x.io")
 	v := start(t, c, f.badge.ID)

@@ -102,7 +102,6 @@ func ids(f quiz.Form) []string {
 }
 
 func TestFiveHundredDrawsMeetBlueprintFamiliesAndBand(t *testing.T) {
-	t.Parallel()
 	pool := demoPool()
 	target := quiz.PoolMean(pool, demoBlueprint)
 	r := rand.New(rand.NewPCG(1, 2))
@@ -158,7 +157,6 @@ func TestFiveHundredDrawsMeetBlueprintFamiliesAndBand(t *testing.T) {
 }
 
 func TestExposureStaysUnderTheCapOverAThousandDraws(t *testing.T) {
-	t.Parallel()
 	// Hooks: 6 items, 2 per form (33 % on average), and the band favours the medium ones
 	// (an easy item is best paired with a hard one): without the cap some items go over.
 	var pool []quiz.Item
@@ -204,7 +202,6 @@ func TestExposureStaysUnderTheCapOverAThousandDraws(t *testing.T) {
 }
 
 func TestCapYieldsOnlyWhenThePoolNeedsIt(t *testing.T) {
-	t.Parallel()
 	// 2 items, 2 per form: both on every form, over the cap, since nothing else can fill it
 	pool := []quiz.Item{{ID: "a", Topic: "T", P: 0.6, Exposure: 150}, {ID: "b", Topic: "T", P: 0.6, Exposure: 199}}
 	f, err := quiz.Draw(pool, quiz.Spec{Blueprint: []model.BlueprintRow{{Topic: "T", Count: 2}}, Target: 0.6, Cap: 80}, rand.New(rand.NewPCG(1, 1)))
@@ -222,7 +219,6 @@ func TestCapYieldsOnlyWhenThePoolNeedsIt(t *testing.T) {
 }
 
 func TestDrawRefusesWhatThePoolCannotMeet(t *testing.T) {
-	t.Parallel()
 	pool := []quiz.Item{
 		{ID: "a", Topic: "T", P: 0.8, Family: "f"}, {ID: "b", Topic: "T", P: 0.8, Family: "f"}, {ID: "c", Topic: "T", P: 0.8},
 		{ID: "d", Topic: "U", P: 0.4},
@@ -252,7 +248,6 @@ func TestDrawRefusesWhatThePoolCannotMeet(t *testing.T) {
 }
 
 func TestFamilyRootsAndEstimates(t *testing.T) {
-	t.Parallel()
 	links := map[string]string{"b": "a", "c": "b", "x": "y", "y": "x"}
 	for id, want := range map[string]string{"a": "a", "b": "a", "c": "a", "d": "d"} {
 		if got := quiz.FamilyRoot(links, id); got != want {
@@ -268,7 +263,6 @@ func TestFamilyRootsAndEstimates(t *testing.T) {
 }
 
 func TestEmptyBlueprintDrawKeepsOnePerFamily(t *testing.T) {
-	t.Parallel()
 	qs := []model.Question{{ID: "a", Options: []string{"1", "2"}}, {ID: "b", Options: []string{"1", "2"}}, {ID: "c", Options: []string{"1", "2"}}}
 	ident := func(n int) []int {
 		p := make([]int, n)

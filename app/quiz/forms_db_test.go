@@ -95,7 +95,6 @@ func checkForm(t *testing.T, what string, layout []model.AttemptItem, p *quiz.Po
 }
 
 func TestPoolLoadsFamiliesEstimatesExposureAndLeavesRetiredOut(t *testing.T) {
-	t.Parallel()
 	f, byName := blueprintFx(t)
 	u, _ := f.env.Member("history@x.io")
 	b5 := byName["B5"]
@@ -150,7 +149,6 @@ func TestPoolLoadsFamiliesEstimatesExposureAndLeavesRetiredOut(t *testing.T) {
 }
 
 func TestStartDrawsBalancedFormsAndAvoidsThePreviousForm(t *testing.T) {
-	t.Parallel()
 	f, byName := blueprintFx(t)
 	qz := new(model.Quiz)
 	if err := f.env.DB.NewSelect().Model(qz).Where("id = ?", f.quiz.ID).Scan(f.env.Ctx()); err != nil {
@@ -201,7 +199,6 @@ func TestStartDrawsBalancedFormsAndAvoidsThePreviousForm(t *testing.T) {
 }
 
 func TestStartRefusesWhenThePoolCannotDraw(t *testing.T) {
-	t.Parallel()
 	f, byName := blueprintFx(t)
 	// B1-B7 retired behind the administrators' back (the admin API refuses this): B:2
 	// cannot be filled, so a start is refused and nothing is stored

@@ -91,7 +91,6 @@ func codes(a *model.QuizAttempt) string {
 func all(int) bool { return true }
 
 func TestSpeedFlagFiresUnderTheFloorOnly(t *testing.T) {
-	t.Parallel()
 	f := integrityFx(t, false)
 	// no floor set: an instant submission is not flagged
 	a, _, _ := f.takeQuiz(t, "nofloor@x.io", all, 1, 0)
@@ -130,7 +129,6 @@ func TestSpeedFlagFiresUnderTheFloorOnly(t *testing.T) {
 }
 
 func TestPersonFitFlagFiresOnHardRightEasyWrong(t *testing.T) {
-	t.Parallel()
 	f := integrityFx(t, true)
 	// the five hard right, the five easy wrong: 50% (a pass), G* = 25/25 = 1
 	a, _, _ := f.takeQuiz(t, "reversed@x.io", func(i int) bool { return i >= 5 }, 1, 10*time.Minute)
@@ -148,7 +146,6 @@ func TestPersonFitFlagFiresOnHardRightEasyWrong(t *testing.T) {
 }
 
 func TestSimilarityFlagFiresOnIdenticalWrongAnswersWithinTheWindow(t *testing.T) {
-	t.Parallel()
 	f := integrityFx(t, false)
 	wrong4 := func(i int) bool { return i >= 4 } // questions 1-4 wrong, 6 of 10 right
 	first, _, _ := f.takeQuiz(t, "first@x.io", wrong4, 1, 10*time.Minute)
@@ -181,7 +178,6 @@ func TestSimilarityFlagFiresOnIdenticalWrongAnswersWithinTheWindow(t *testing.T)
 }
 
 func TestReviewStatementClearAndVoid(t *testing.T) {
-	t.Parallel()
 	f := integrityFx(t, false)
 	if _, err := f.env.DB.NewUpdate().Model((*model.Quiz)(nil)).Set("min_item_seconds = 5, retake_wait_hours = 24").Where("id = ?", f.quiz.ID).Exec(f.env.Ctx()); err != nil {
 		t.Fatal(err)

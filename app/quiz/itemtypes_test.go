@@ -50,7 +50,6 @@ func shownOf(t *testing.T, v quizResp, qid string, texts ...string) []int {
 }
 
 func TestMultipleResponseIsRightOnlyForTheExactSet(t *testing.T) {
-	t.Parallel()
 	f := newFx(t, 1)
 	mq := f.addMultiple(t, false)
 	single := f.qs[0]
@@ -100,7 +99,6 @@ func TestMultipleResponseIsRightOnlyForTheExactSet(t *testing.T) {
 }
 
 func TestMultipleResponseSavedMidAttemptIsGraded(t *testing.T) {
-	t.Parallel()
 	f := newFx(t, 1)
 	mq := f.addMultiple(t, true)
 	_, c := f.env.Member("saver@x.io")
@@ -145,7 +143,6 @@ func TestMultipleResponseSavedMidAttemptIsGraded(t *testing.T) {
 // Every answer a member receives, from the start screen to the result, leaves the key of
 // a multiple-response question out (and its count, unless the administrator shows it).
 func TestMultipleResponseKeyNeverReachesTheMember(t *testing.T) {
-	t.Parallel()
 	f := newFx(t, 1)
 	mq := f.addMultiple(t, false)
 	_, c := f.env.Member("peek@x.io")
@@ -176,7 +173,6 @@ func TestMultipleResponseKeyNeverReachesTheMember(t *testing.T) {
 }
 
 func TestResponsesAreRecordedWithTimesAndChanges(t *testing.T) {
-	t.Parallel()
 	f := newFx(t, 2)
 	mq := f.addMultiple(t, false)
 	_, c := f.env.Member("recorded@x.io")

@@ -13,7 +13,6 @@ import (
 func TestMain(m *testing.M) { apptest.Main(m) }
 
 func TestNewLayoutUsesThePermutationForQuestionsAndOptions(t *testing.T) {
-	t.Parallel()
 	qs := []model.Question{
 		{ID: "a", Options: []string{"a0", "a1", "a2"}},
 		{ID: "b", Options: []string{"b0", "b1"}},
@@ -52,7 +51,6 @@ func TestNewLayoutUsesThePermutationForQuestionsAndOptions(t *testing.T) {
 }
 
 func TestShownAndOriginalIndicesMapBothWays(t *testing.T) {
-	t.Parallel()
 	q := &model.Question{Options: []string{"w", "x", "y", "z"}, CorrectIndex: 2}
 	it := model.AttemptItem{OptionOrder: []int{3, 0, 2, 1}}
 	order := quiz.VisibleOrder(it, q)
@@ -84,7 +82,6 @@ func TestShownAndOriginalIndicesMapBothWays(t *testing.T) {
 }
 
 func TestScoreAndPass(t *testing.T) {
-	t.Parallel()
 	cases := []struct {
 		correct, total, passing int
 		score                   float64
@@ -112,7 +109,6 @@ func TestScoreAndPass(t *testing.T) {
 }
 
 func TestGradeAnswersCountsOnlyExistingQuestions(t *testing.T) {
-	t.Parallel()
 	layout := []model.AttemptItem{{QuestionID: "a"}, {QuestionID: "b"}, {QuestionID: "gone"}, {QuestionID: "c"}}
 	qs := map[string]*model.Question{
 		"a": {ID: "a", CorrectIndex: 1}, "b": {ID: "b", CorrectIndex: 0}, "c": {ID: "c", CorrectIndex: 3},
@@ -132,7 +128,6 @@ func TestGradeAnswersCountsOnlyExistingQuestions(t *testing.T) {
 }
 
 func TestTimeSpentAndLateness(t *testing.T) {
-	t.Parallel()
 	start := time.Date(2026, 1, 1, 10, 0, 0, 0, time.UTC)
 	a := &model.QuizAttempt{StartedAt: start, Deadline: start.Add(15 * time.Minute)}
 	sub := start.Add(3*time.Minute + 12*time.Second + 400*time.Millisecond)
@@ -158,7 +153,6 @@ func TestTimeSpentAndLateness(t *testing.T) {
 }
 
 func TestRetakeRuleCheck(t *testing.T) {
-	t.Parallel()
 	now := time.Date(2026, 11, 23, 12, 0, 0, 0, time.UTC)
 	at := func(h float64) *time.Time { x := now.Add(time.Duration(h * float64(time.Hour))); return &x }
 	r := quiz.Rule{WaitHours: 24, MaxAttempts: 3, PeriodDays: 30}
@@ -210,7 +204,6 @@ func TestRetakeRuleCheck(t *testing.T) {
 }
 
 func TestDrawSizeAndTopics(t *testing.T) {
-	t.Parallel()
 	for _, c := range [][3]int{{0, 6, 6}, {4, 6, 4}, {9, 6, 6}, {-1, 6, 6}, {3, 0, 0}} {
 		if got := quiz.DrawSize(c[0], c[1]); got != c[2] {
 			t.Errorf("DrawSize(%d, %d) = %d", c[0], c[1], got)

@@ -14,7 +14,6 @@ import (
 // A holder whose skill badge expires within the renewal window (30 days) may take the quiz
 // again to renew it; before that the badge is still owned.
 func TestRenewalAttemptInTheLast30Days(t *testing.T) {
-	t.Parallel()
 	env := apptest.New(t)
 	u, c := env.Member("renew@x.io")
 	b := mkBadge(t, env, model.TypeSkill, true)
@@ -36,7 +35,6 @@ func TestRenewalAttemptInTheLast30Days(t *testing.T) {
 // its application offers 'Continue application'; an application awaiting payment or a
 // badge owned says so with the next step; a badge in its renewal window is a renewal.
 func TestQuizPageState(t *testing.T) {
-	t.Parallel()
 	f := newFx(t, 3)
 	u, c := f.env.Member("state@x.io")
 	state := func() map[string]any {

@@ -67,7 +67,6 @@ func (f *fx) leaks(body string) string {
 // page) and searches the raw bytes of each answer for the key and the explanations; the
 // result's JSON has exactly the figures' fields.
 func TestNoResponseEverCarriesTheKey(t *testing.T) {
-	t.Parallel()
 	f := newFx(t, 8)
 	f.setRules(t, 5, 24, 3, 30)
 	_, c := f.env.Member("keyless@x.io")
@@ -144,7 +143,6 @@ func TestNoResponseEverCarriesTheKey(t *testing.T) {
 // TestStartIsAnExplicitPost: reading the start screen never starts the clock; the start is
 // a POST refused from another site; concurrent starts make one attempt.
 func TestStartIsAnExplicitPost(t *testing.T) {
-	t.Parallel()
 	f := newFx(t, 4)
 	_, c := f.env.Member("explicit@x.io")
 	for i := 0; i < 3; i++ {
@@ -223,7 +221,6 @@ type screen struct {
 // TestRetakeWaitsAfterAFailAndCapsAttempts: a fail closes the quiz for 24 hours (the refusal
 // and the start screen say until when); three attempts in 30 days are the most.
 func TestRetakeWaitsAfterAFailAndCapsAttempts(t *testing.T) {
-	t.Parallel()
 	f := newFx(t, 5)
 	f.setRules(t, 0, 24, 3, 30)
 	_, c := f.env.Member("retake@x.io")
@@ -286,7 +283,6 @@ func TestRetakeWaitsAfterAFailAndCapsAttempts(t *testing.T) {
 // TestEachAttemptDrawsFromThePool: questions per attempt below the pool draws that many
 // distinct pool questions, a different set across attempts; the start screen tells both.
 func TestEachAttemptDrawsFromThePool(t *testing.T) {
-	t.Parallel()
 	f := newFx(t, 9)
 	f.setRules(t, 4, 0, 0, 0)
 	seen := map[string]bool{}
@@ -329,7 +325,6 @@ func TestEachAttemptDrawsFromThePool(t *testing.T) {
 // time limit, retake rule, pass rate and holders; a member who failed sees when the next
 // attempt opens. Nothing of the key is in the props.
 func TestBadgePageShowsTheAssessment(t *testing.T) {
-	t.Parallel()
 	f := newFx(t, 8)
 	f.setRules(t, 5, 24, 3, 30)
 	_, passer := f.env.Member("passer@x.io")

@@ -7,7 +7,6 @@ import (
 )
 
 func TestParseBlueprintTargetAndExposure(t *testing.T) {
-	t.Parallel()
 	for raw, want := range map[string]string{
 		`null`: "[] ",
 		`[]`:   "[] ",
@@ -41,7 +40,6 @@ func TestParseBlueprintTargetAndExposure(t *testing.T) {
 }
 
 func TestFamilyLoop(t *testing.T) {
-	t.Parallel()
 	links := map[string]string{"b": "a", "c": "b"}
 	cases := []struct {
 		id, parent string

@@ -68,7 +68,6 @@ func quizForms(t *testing.T, c *apptest.Client, id string) formQuizJSON {
 }
 
 func TestBlueprintIsValidatedAndNothingHalfSaved(t *testing.T) {
-	t.Parallel()
 	e := apptest.New(t)
 	_, c := e.Admin("admin@x.io")
 	_, qid, _ := topicQuiz(t, e, c, map[string]int{"A": 4, "B": 3})
@@ -135,7 +134,6 @@ func TestBlueprintIsValidatedAndNothingHalfSaved(t *testing.T) {
 }
 
 func TestFamiliesAreEditedInTheBankAndKeepTheBlueprintFillable(t *testing.T) {
-	t.Parallel()
 	e := apptest.New(t)
 	_, c := e.Admin("admin@x.io")
 	_, qid, ids := topicQuiz(t, e, c, map[string]int{"A": 3, "B": 2})
@@ -200,7 +198,6 @@ func TestFamiliesAreEditedInTheBankAndKeepTheBlueprintFillable(t *testing.T) {
 }
 
 func TestRetiredQuestionsAreNeverDrawnAndRunningAttemptsKeepTheirForms(t *testing.T) {
-	t.Parallel()
 	e := apptest.New(t)
 	_, c := e.Admin("admin@x.io")
 	b, qid, ids := topicQuiz(t, e, c, map[string]int{"A": 4, "B": 3})
@@ -302,7 +299,6 @@ func TestRetiredQuestionsAreNeverDrawnAndRunningAttemptsKeepTheirForms(t *testin
 
 // The integrity check's speed floor (issue 35): validated, saved, shown; 0 turns it off.
 func TestMinItemSecondsIsValidatedAndSaved(t *testing.T) {
-	t.Parallel()
 	e := apptest.New(t)
 	_, c := e.Admin("admin@x.io")
 	_, qid, _ := topicQuiz(t, e, c, map[string]int{"A": 3})

@@ -109,7 +109,6 @@ func actions(t *testing.T, e *apptest.Env) []string {
 }
 
 func TestCreateQuizDefaultsAndRules(t *testing.T) {
-	t.Parallel()
 	e := apptest.New(t)
 	_, c := e.Admin("admin@x.io")
 	skill := newBadge(t, e, "Go Expert", model.TypeSkill, "Development")
@@ -178,7 +177,6 @@ func TestCreateQuizDefaultsAndRules(t *testing.T) {
 }
 
 func TestQuestionValidation(t *testing.T) {
-	t.Parallel()
 	e := apptest.New(t)
 	_, c := e.Admin("admin@x.io")
 	q := func(kv ...any) map[string]any {
@@ -237,7 +235,6 @@ func TestQuestionValidation(t *testing.T) {
 }
 
 func TestQuestionForQuizAndBankLinks(t *testing.T) {
-	t.Parallel()
 	e := apptest.New(t)
 	_, c := e.Admin("admin@x.io")
 	b := newBadge(t, e, "Docker Pro", model.TypeSkill, "DevOps")
@@ -324,7 +321,6 @@ func TestQuestionForQuizAndBankLinks(t *testing.T) {
 }
 
 func TestEditQuestion(t *testing.T) {
-	t.Parallel()
 	e := apptest.New(t)
 	_, c := e.Admin("admin@x.io")
 	q := createQuestion(t, c, map[string]any{"text": "Old", "options": []string{"a", "b"}, "correctIndex": 0, "topic": "T", "category": "C"})
@@ -354,7 +350,6 @@ func TestEditQuestion(t *testing.T) {
 }
 
 func TestQuestionBankSearch(t *testing.T) {
-	t.Parallel()
 	e := apptest.New(t)
 	_, c := e.Admin("admin@x.io")
 	createQuestion(t, c, map[string]any{"text": "What does a Dockerfile do?", "options": []string{"a", "b"}, "correctIndex": 0, "topic": "Images", "category": "DevOps"})
@@ -380,7 +375,6 @@ func TestQuestionBankSearch(t *testing.T) {
 }
 
 func TestQuizAdminAccess(t *testing.T) {
-	t.Parallel()
 	e := apptest.New(t)
 	_, member := e.Member("m@x.io")
 	visitor := e.Client()

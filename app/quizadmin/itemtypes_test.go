@@ -33,7 +33,6 @@ func countQuestions(t *testing.T, e *apptest.Env) int {
 }
 
 func TestQuestionTypesAreValidatedAndStored(t *testing.T) {
-	t.Parallel()
 	e := apptest.New(t)
 	_, admin := e.Admin("admin@x.io")
 	six := []string{"a", "b", "c", "d", "e", "f"}
@@ -114,7 +113,6 @@ func TestQuestionTypesAreValidatedAndStored(t *testing.T) {
 // its exact set counts as right, and an answer only in the attempts' JSON counts for
 // nothing.
 func TestAnalysisReadsTheResponsesTable(t *testing.T) {
-	t.Parallel()
 	m := newMeasureQuiz(t)
 	for i := 0; i < 3; i++ {
 		m.submit(t, "1100")

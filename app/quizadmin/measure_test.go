@@ -137,7 +137,6 @@ func fp(x *float64) string {
 
 // 29 attempts: the existing figures are there, the new ones null with the message.
 func TestAnalysisMeasurementBelowMinimum(t *testing.T) {
-	t.Parallel()
 	m := newMeasureQuiz(t)
 	for i := 0; i < measure.MinAttempts-1; i++ {
 		m.submit(t, handRows[i%5])
@@ -178,7 +177,6 @@ func TestAnalysisMeasurementBelowMinimum(t *testing.T) {
 // P0 = mean of P² + (1-P)² = .697593; p̄ = .449169, Pc = .505167,
 // kappa = (.697593 - .505167) / (1 - .505167) = .388869.
 func TestAnalysisMeasurementByHand(t *testing.T) {
-	t.Parallel()
 	m := newMeasureQuiz(t)
 	for i := 0; i < 30; i++ {
 		m.submit(t, handRows[i%5])
@@ -211,7 +209,6 @@ func TestAnalysisMeasurementByHand(t *testing.T) {
 // right. D: pooled p = 36/60 = .6, z = (1 - .2) / sqrt(.24 · 2/30) = 6.32: drift. A, B
 // and C keep their proportions in both windows (z = 0): no drift.
 func TestAnalysisDrift(t *testing.T) {
-	t.Parallel()
 	m := newMeasureQuiz(t)
 	for i := 0; i < 30; i++ {
 		m.submit(t, handRows[i%5])
@@ -233,7 +230,6 @@ func TestAnalysisDrift(t *testing.T) {
 // results), gives the same decision figures; with everyone passing and no mark carried
 // they are unknown, with the mark carried they are computed.
 func TestAnalyzePassMark(t *testing.T) {
-	t.Parallel()
 	ids := []string{"A", "B", "C", "D"}
 	build := func(mark int, rows ...string) []quizadmin.Sitting {
 		var out []quizadmin.Sitting

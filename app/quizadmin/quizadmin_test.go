@@ -7,7 +7,6 @@ import (
 )
 
 func TestOptionsRemapsTheCorrectIndex(t *testing.T) {
-	t.Parallel()
 	cases := []struct {
 		in      []string
 		correct int
@@ -31,7 +30,6 @@ func TestOptionsRemapsTheCorrectIndex(t *testing.T) {
 }
 
 func TestNormalizeQuizDefaults(t *testing.T) {
-	t.Parallel()
 	f, msg := NormalizeQuiz(QuizInput{}, "Go Expert")
 	if msg != "" || f.Title != "Go Expert Assessment" || f.Description != "Answer each question to show your Go Expert skills." ||
 		f.PassingScore != 70 || f.TimeLimit != 15 {

@@ -51,7 +51,6 @@ func quizRow(t *testing.T, e *apptest.Env, id string) *model.Quiz {
 }
 
 func TestQuizPoolAndRetakeSettings(t *testing.T) {
-	t.Parallel()
 	e := apptest.New(t)
 	_, c := e.Admin("admin@x.io")
 	b := newBadge(t, e, "Pool Badge", model.TypeSkill, "Development")
@@ -129,7 +128,6 @@ func TestQuizPoolAndRetakeSettings(t *testing.T) {
 // TestActiveSkillBadgeKeepsAUsableQuiz: the pool cannot fall below the draw, an active
 // badge's quiz keeps a question and cannot be switched off.
 func TestActiveSkillBadgeKeepsAUsableQuiz(t *testing.T) {
-	t.Parallel()
 	e := apptest.New(t)
 	_, c := e.Admin("admin@x.io")
 	b, q := quizWithPool(t, e, c, "Usable", 4, true)
@@ -175,7 +173,6 @@ func TestActiveSkillBadgeKeepsAUsableQuiz(t *testing.T) {
 // TestGrantAnExtraAttemptAndHistory: while a failed member waits, an admin grants one
 // extra attempt; the member starts at once, using it; the history shows the attempts.
 func TestGrantAnExtraAttemptAndHistory(t *testing.T) {
-	t.Parallel()
 	e := apptest.New(t)
 	_, admin := e.Admin("admin@x.io")
 	b, q := quizWithPool(t, e, admin, "Grantable", 3, true)
@@ -328,7 +325,6 @@ func TestGrantAnExtraAttemptAndHistory(t *testing.T) {
 // Question C right by all five: p = 1, r undefined, flagged too easy. Question D was asked
 // only of the first four and answered wrong by all: p = 0, fewer than 5 answers, no flag.
 func TestPointBiserialAndMedianByHand(t *testing.T) {
-	t.Parallel()
 	scores := []float64{100, 80, 60, 40, 20}
 	a := []bool{true, true, true, false, false}
 	b := []bool{false, true, false, false, true}
@@ -402,7 +398,6 @@ func nonNil(s []string) []string {
 
 // TestItemAnalysisEndpoint runs the analysis over real attempts.
 func TestItemAnalysisEndpoint(t *testing.T) {
-	t.Parallel()
 	e := apptest.New(t)
 	_, admin := e.Admin("admin@x.io")
 	b, q := quizWithPool(t, e, admin, "Analysed", 3, true)

@@ -14,7 +14,6 @@ import (
 func TestMain(m *testing.M) { apptest.Main(m) }
 
 func TestFixedWindowSharedThroughTheDatabase(t *testing.T) {
-	t.Parallel()
 	d := apptest.OpenDB(t)
 	now := time.Date(2026, 11, 22, 10, 0, 0, 0, time.UTC)
 	// two limiters over one database behave like two instances

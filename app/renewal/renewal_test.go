@@ -113,7 +113,6 @@ func (f *fixture) hofTotal(t *testing.T, userID string) int {
 }
 
 func TestGrantGetsValidUntilFromMonths(t *testing.T) {
-	t.Parallel()
 	f := newFixture(t)
 	u := f.user(t, "ann@example.com")
 	r, g := f.approve(t, u)
@@ -138,7 +137,6 @@ func TestGrantGetsValidUntilFromMonths(t *testing.T) {
 // The reminders are mailed exactly once each, with two sweepers running at the same time
 // on one database (two instances), again and again.
 func TestExpiryRemindersSentOnceAcrossTwoSweepers(t *testing.T) {
-	t.Parallel()
 	f := newFixture(t)
 	now := model.Now()
 	users := map[string]*model.User{}
@@ -212,7 +210,6 @@ func TestExpiryRemindersSentOnceAcrossTwoSweepers(t *testing.T) {
 // A holder in the renewal window applies again; the approved renewal is a new credential
 // linking to the old one, the verify page shows the history, and the badge counts once.
 func TestRenewalLinksToThePreviousGrant(t *testing.T) {
-	t.Parallel()
 	f := newFixture(t)
 	u := f.user(t, "renee@example.com")
 	_, old := f.approve(t, u)
@@ -264,7 +261,6 @@ func TestRenewalLinksToThePreviousGrant(t *testing.T) {
 }
 
 func TestKindForAndDaysLeft(t *testing.T) {
-	t.Parallel()
 	now := time.Date(2026, 11, 23, 12, 0, 0, 0, time.UTC)
 	d := 24 * time.Hour
 	for left, want := range map[time.Duration]string{31 * d: "", 30 * d: renewal.Remind30, 8 * d: renewal.Remind30, 7 * d: renewal.Remind7,

@@ -19,7 +19,6 @@ import (
 func TestMain(m *testing.M) { apptest.Main(m) }
 
 func TestSeedIsCompleteAndIdempotent(t *testing.T) {
-	t.Parallel()
 	d := apptest.OpenDB(t)
 	ctx := context.Background()
 	res, err := seed.Run(ctx, d, "demo-password")
@@ -89,7 +88,6 @@ func TestSeedIsCompleteAndIdempotent(t *testing.T) {
 }
 
 func TestCreateAdminResetsAnExistingAccount(t *testing.T) {
-	t.Parallel()
 	d := apptest.OpenDB(t)
 	ctx := context.Background()
 	if err := seed.EnsureAdmin(ctx, d, "boss@example.com", "first-password", "Boss", true); err != nil {
@@ -110,7 +108,6 @@ func TestCreateAdminResetsAnExistingAccount(t *testing.T) {
 // TestSeededCriteriaMatchTheQuiz: a skill badge's criteria text names the score its quiz
 // really passes at (the Go Backend Engineer once said 75 % while its quiz passed at 70 %).
 func TestSeededCriteriaMatchTheQuiz(t *testing.T) {
-	t.Parallel()
 	d := apptest.OpenDB(t)
 	ctx := context.Background()
 	if _, err := seed.Run(ctx, d, "demo-password"); err != nil {
@@ -144,7 +141,6 @@ func TestSeededCriteriaMatchTheQuiz(t *testing.T) {
 // of 24 for 7 per form; its pool draws forms meeting every rule, and over 1,000 draws the
 // exposure cap is what keeps the most used items at 40 % of the forms.
 func TestSeededBlueprintQuizDrawsBalancedForms(t *testing.T) {
-	t.Parallel()
 	d := apptest.OpenDB(t)
 	ctx := context.Background()
 	if _, err := seed.Run(ctx, d, "demo-password"); err != nil {
@@ -247,7 +243,6 @@ func countMultiple(qs []model.Question) int {
 // report shows, by demo candidates only, on balanced forms, graded as the quiz grades,
 // the same on every install (fixed seed). How long seeding takes is BenchmarkSeed's.
 func TestSeededDemoAttemptsShowEveryFigure(t *testing.T) {
-	t.Parallel()
 	d := apptest.OpenDB(t)
 	ctx := context.Background()
 	if _, err := seed.Run(ctx, d, "demo-password"); err != nil {

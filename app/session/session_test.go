@@ -16,7 +16,6 @@ func TestMain(m *testing.M) { apptest.Main(m) }
 
 // Lookup reads the session and its user in one query; every field of both comes back.
 func TestLookupReturnsSessionAndUser(t *testing.T) {
-	t.Parallel()
 	d := apptest.OpenDB(t)
 	ctx := context.Background()
 	now := model.Now()

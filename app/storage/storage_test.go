@@ -23,7 +23,6 @@ import (
 // without one).
 
 func TestLocalStore(t *testing.T) {
-	t.Parallel()
 	s, err := NewLocal(t.TempDir())
 	if err != nil {
 		t.Fatal(err)
@@ -32,7 +31,6 @@ func TestLocalStore(t *testing.T) {
 }
 
 func TestS3Store(t *testing.T) {
-	t.Parallel()
 	raw := s3test.URL(t)
 	s, err := NewS3(context.Background(), raw)
 	if err != nil {
@@ -221,7 +219,6 @@ func runSuite(t *testing.T, s Store, root string) {
 }
 
 func TestParseS3URL(t *testing.T) {
-	t.Parallel()
 	e, a, s, b, p, r, sec, err := ParseS3URL("s3://AKIA:se%2Fcret@127.0.0.1:9000/uploads?secure=false&region=eu-west-1")
 	if err != nil {
 		t.Fatal(err)
@@ -242,7 +239,6 @@ func TestParseS3URL(t *testing.T) {
 
 // Uploads are this user's alone: files 0600 in 0700 folders.
 func TestLocalFilesArePrivate(t *testing.T) {
-	t.Parallel()
 	root := filepath.Join(t.TempDir(), "uploads")
 	l, err := NewLocal(root)
 	if err != nil {

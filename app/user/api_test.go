@@ -63,7 +63,6 @@ type earned struct {
 }
 
 func TestUsersBadges(t *testing.T) {
-	t.Parallel()
 	e := apptest.New(t)
 	e.Client().Get("/users/badges").ExpectMsg(401, web.MsgLoginRequired)
 	u, c := e.Member("holder@example.com")
@@ -99,7 +98,6 @@ func TestUsersBadges(t *testing.T) {
 }
 
 func TestUpdateProfile(t *testing.T) {
-	t.Parallel()
 	e := apptest.New(t)
 	e.Client().Post("/users/profile", map[string]any{"name": "X"}).ExpectMsg(401, web.MsgLoginRequired)
 	u, c := e.Member("pro@example.com")
@@ -161,7 +159,6 @@ func upload(c *apptest.Client, name, ctype string, data []byte) *apptest.Resp {
 }
 
 func TestProfilePictureUpload(t *testing.T) {
-	t.Parallel()
 	e := apptest.New(t)
 	upload(e.Client(), "a.png", "image/png", pngBytes(t, testImage(10, 10))).ExpectMsg(401, web.MsgLoginRequired)
 	u, c := e.Member("pic@example.com")
@@ -217,7 +214,6 @@ func TestProfilePictureUpload(t *testing.T) {
 }
 
 func TestProfilePictureRefusals(t *testing.T) {
-	t.Parallel()
 	e := apptest.New(t)
 	u, c := e.Member("bad@example.com")
 	var ok struct {
@@ -259,7 +255,6 @@ func TestProfilePictureRefusals(t *testing.T) {
 }
 
 func TestMediaServesOnlyGeneratedKeys(t *testing.T) {
-	t.Parallel()
 	e := apptest.New(t)
 	c := e.Client()
 	// a file under another prefix exists in storage but is never served
@@ -276,7 +271,6 @@ func TestMediaServesOnlyGeneratedKeys(t *testing.T) {
 }
 
 func TestProfilePages(t *testing.T) {
-	t.Parallel()
 	e := apptest.New(t)
 	u, c := e.Member("page@example.com")
 	c.Post("/users/profile", map[string]any{"name": "Page Owner", "position": "Designer & <Lead>", "linkedin": "https://linkedin.com/in/po"}).Expect(200)
@@ -356,7 +350,6 @@ func TestProfilePages(t *testing.T) {
 }
 
 func TestProfilePictureRateLimit(t *testing.T) {
-	t.Parallel()
 	e := apptest.New(t)
 	_, c := e.Member("busy@example.com")
 	pic := pngBytes(t, testImage(8, 8))

@@ -53,7 +53,6 @@ func fetchCard(t *testing.T, e *apptest.Env, path string) *apptest.Resp {
 }
 
 func TestPublicProfileCard(t *testing.T) {
-	t.Parallel()
 	e := apptest.New(t)
 	u, c := e.Member("card@example.com")
 	c.Post("/users/profile", map[string]any{"name": "Card Holder", "position": "Platform Engineer"}).Expect(200)

@@ -16,7 +16,6 @@ import (
 // IdentityObject beside the hashed e-mail address; earlier ones keep what they say; the
 // choice is audited.
 func TestNameInCredentials(t *testing.T) {
-	t.Parallel()
 	e := apptest.New(t)
 	u, c := e.Member("grace@example.com")
 	if _, err := e.DB.NewUpdate().Model(u).Set("name = ?", "Grace Hopper").WherePK().Exec(e.Ctx()); err != nil {

@@ -9,7 +9,6 @@ import (
 )
 
 func TestCleanNameDropsBidiAndZeroWidthCharacters(t *testing.T) {
-	t.Parallel()
 	for in, want := range map[string]string{
 		"Ada \u202eecalovol\u202c":             "Ada ecalovol", // right-to-left override and pop
 		"\u2066Ada\u2069 \u200fLovelace\u200e": "Ada Lovelace", // isolates and marks
@@ -28,7 +27,6 @@ func TestCleanNameDropsBidiAndZeroWidthCharacters(t *testing.T) {
 // Names reach public pages (Hall of Fame, credentials): the profile, sign-up and the
 // admin's edit all store them cleaned.
 func TestStoredNamesAreCleaned(t *testing.T) {
-	t.Parallel()
 	e := apptest.New(t)
 	u, c := e.Member("pat@example.com")
 	c.Post("/users/profile", map[string]any{"name": "Pat \u202eeoD\u202c\u200b", "position": "Dev\u2066ops\u2069"}).Expect(200)

@@ -12,7 +12,6 @@ import (
 // A renewed badge is one badge with its state, and the profile, the public profile and
 // the Hall of Fame count the same badges in force.
 func TestProfileStandingAndOneCount(t *testing.T) {
-	t.Parallel()
 	e := apptest.New(t)
 	u, c := e.Member("holder@example.com")
 	now := model.Now()

@@ -105,7 +105,6 @@ func decodePNG(t testing.TB, b []byte) image.Image {
 }
 
 func TestSniff(t *testing.T) {
-	t.Parallel()
 	for name, tc := range map[string]struct {
 		b    []byte
 		want string
@@ -127,7 +126,6 @@ func TestSniff(t *testing.T) {
 }
 
 func TestProcessPictureCropsScalesAndStripsMetadata(t *testing.T) {
-	t.Parallel()
 	// landscape 800x600: the centre 600x600 square, scaled to 512
 	out, err := user.ProcessPicture(withTextChunk(pngBytes(t, testImage(800, 600)), "GPS 51.5N SECRET-META"))
 	if err != nil {
@@ -180,7 +178,6 @@ func TestProcessPictureCropsScalesAndStripsMetadata(t *testing.T) {
 }
 
 func TestProcessPictureRefusals(t *testing.T) {
-	t.Parallel()
 	good := pngBytes(t, testImage(40, 40))
 	for name, tc := range map[string]struct {
 		b   []byte
@@ -204,7 +201,6 @@ func TestProcessPictureRefusals(t *testing.T) {
 }
 
 func TestCleanProfile(t *testing.T) {
-	t.Parallel()
 	email := "ann@example.com"
 	ptr := func(s string) *string { return &s }
 	p, err := user.CleanProfile(user.ProfileInput{Name: "  Ann \n Lee ", Position: " Staff  Engineer ", LinkedIn: " https://www.linkedin.com/in/ann ", Portfolio: "", Email: ptr(" ANN@example.com ")}, email)
@@ -235,7 +231,6 @@ func TestCleanProfile(t *testing.T) {
 }
 
 func TestPictureKeys(t *testing.T) {
-	t.Parallel()
 	k := user.NewPictureKey()
 	if !user.ValidPictureKey(k) || !strings.HasPrefix(k, "avatars/") || !strings.HasSuffix(k, ".png") {
 		t.Fatalf("key %q", k)

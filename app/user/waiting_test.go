@@ -10,7 +10,6 @@ import (
 // The own profile names the approved badges that wait for the address to be confirmed
 // (waitingBadges); none once a grant exists or the address is confirmed.
 func TestProfileNamesBadgesWaitingForTheConfirmedAddress(t *testing.T) {
-	t.Parallel()
 	e := apptest.New(t)
 	u := e.CreateUser("waits@example.com", "password123", model.RoleUser)
 	if _, err := e.DB.NewUpdate().Model(u).Set("email_verified_at = NULL").WherePK().Exec(e.Ctx()); err != nil {

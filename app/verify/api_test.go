@@ -51,7 +51,6 @@ type result struct {
 }
 
 func TestVerifyByEitherIDAsEntered(t *testing.T) {
-	t.Parallel()
 	w := newWorld(t)
 	_, g := w.grant(t, "Ada Lovelace", "Ada@Example.com", w.badge)
 	if g.CredentialJWT == "" || g.CredentialOrigin != w.e.URL || g.StatusIndex < 1 {
@@ -136,7 +135,6 @@ func urlPath(s string) string {
 // signed them): the signature against the published JWKS, the VC-JWT claims, the OB 3.0
 // shape, and that one changed byte breaks it.
 func TestCredentialWithIndependentJOSE(t *testing.T) {
-	t.Parallel()
 	w := newWorld(t)
 	u, g := w.grant(t, "Grace Hopper", "grace@example.com", w.badge)
 	visitor := w.e.Client()
@@ -351,7 +349,6 @@ func set2source(set jose.JSONWebKeySet) credential.KeySource {
 }
 
 func TestDocumentsAndBakedPNG(t *testing.T) {
-	t.Parallel()
 	w := newWorld(t)
 	_, g := w.grant(t, "Alan Turing", "alan@example.com", w.badge)
 	c := w.e.Client()
@@ -422,7 +419,6 @@ func TestDocumentsAndBakedPNG(t *testing.T) {
 }
 
 func TestRevokeAndExpiryShowTheReasons(t *testing.T) {
-	t.Parallel()
 	w := newWorld(t)
 	holder, g := w.grant(t, "Katherine Johnson", "kj@example.com", w.badge)
 	c := w.e.Client()
@@ -611,7 +607,6 @@ func TestRejectAfterApprovalRevokesAndReapproveRestores(t *testing.T) {
 }
 
 func TestUnsignedGrantIsSignedOnFirstVerification(t *testing.T) {
-	t.Parallel()
 	w := newWorld(t)
 	u := w.e.CreateUser("old@example.com", "password123", model.RoleUser)
 	g := &model.BadgeGrant{ID: model.NewID(), UserID: u.ID, BadgeID: w.badge.ID, VerificationID: "MM-ABCD-EFGH-JKMN",

@@ -37,7 +37,6 @@ func bulkWorld(t *testing.T) (*world, [3]*model.BadgeGrant) {
 }
 
 func TestBulkVerifyMixedList(t *testing.T) {
-	t.Parallel()
 	w, gs := bulkWorld(t)
 	c := w.e.Client()
 	unknown := "MM-0000-0000-0000"
@@ -98,7 +97,6 @@ func TestBulkVerifyMixedList(t *testing.T) {
 }
 
 func TestBulkVerifyCSVForms(t *testing.T) {
-	t.Parallel()
 	w, gs := bulkWorld(t)
 	c := w.e.Client()
 	csvText := "\uFEFFCandidate name,E-mail,Verification link\r\n" +
@@ -151,7 +149,6 @@ func TestBulkVerifyCSVForms(t *testing.T) {
 }
 
 func TestBulkVerifyBadInput(t *testing.T) {
-	t.Parallel()
 	w, gs := bulkWorld(t)
 	c := w.e.Client()
 	post := func(body, ctype string) *apptest.Resp {
@@ -227,7 +224,6 @@ func TestBulkVerifyRateLimitPerClient(t *testing.T) {
 }
 
 func TestVerificationReceipt(t *testing.T) {
-	t.Parallel()
 	w, gs := bulkWorld(t)
 	c := w.e.Client()
 	var res bulkAnswer
@@ -278,7 +274,6 @@ func TestVerificationReceipt(t *testing.T) {
 // (urlencoded "ids" to /verify-badge) answers the page with the same table and a signed
 // receipt, or the message and the text as typed (400); never cached.
 func TestBulkVerifyFormPost(t *testing.T) {
-	t.Parallel()
 	w, gs := bulkWorld(t)
 	c := w.e.Client()
 	post := func(text string) *apptest.Resp {

@@ -23,7 +23,6 @@ func metaContent(t *testing.T, doc, prop string) string {
 }
 
 func TestBadgePageHasItsOwnCard(t *testing.T) {
-	t.Parallel()
 	w := newWorld(t)
 	other := w.newBadge(t, "Data Analyst", "Data", nil)
 	c := w.e.Client()
@@ -103,7 +102,6 @@ func TestBadgePageHasItsOwnCard(t *testing.T) {
 }
 
 func TestVerifyPageLinksTheHolderAndKnowsThem(t *testing.T) {
-	t.Parallel()
 	w := newWorld(t)
 	holder, g := w.grant(t, "Grace Hopper", "grace@example.com", w.badge)
 	path := "/verify/" + g.PublicVerificationID

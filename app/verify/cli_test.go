@@ -20,7 +20,6 @@ import (
 // running server: a verify link, a baked PNG file with a JWKS file, offline, a recipient
 // check, and a revoked credential.
 func TestCommandLineVerifier(t *testing.T) {
-	t.Parallel()
 	w := newWorld(t)
 	_, g := w.grant(t, "Barbara Liskov", "barbara@example.com", w.badge)
 	ctx := context.Background()

@@ -26,7 +26,6 @@ import (
 // credential was issued with, an expiry still ahead and an extended one leave every bit off;
 // a revocation turns the revocation bit on for good.
 func TestExpiryReachesDownloadedCopies(t *testing.T) {
-	t.Parallel()
 	w := newWorld(t)
 	ctx := w.e.Ctx()
 	c := w.e.Client()

@@ -13,7 +13,6 @@ import (
 // The verify answer's Add-to-profile link carries the configured LinkedIn organization id,
 // the expiry month and year, certId (the public id) and certUrl (the verify page).
 func TestLinkedInLinkCarriesOrganizationAndExpiry(t *testing.T) {
-	t.Parallel()
 	w := newWorld(t, apptest.Option(func(d *app.Deps) { d.Config.LinkedInOrganizationID = "424242" }))
 	days := 400
 	b := w.newBadge(t, "Cloud Architect", "DevOps", &days)

@@ -15,7 +15,6 @@ import (
 // with the technical report; the holder may hide the score there (issue 35, item 4): the
 // credential still carries it.
 func TestVerifyShowsTheScoreUnlessTheHolderHidesIt(t *testing.T) {
-	t.Parallel()
 	w := newWorld(t)
 	u, g := w.grant(t, "Ada Lovelace", "ada@example.com", w.badge)
 	ctx := w.e.Ctx()

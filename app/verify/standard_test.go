@@ -19,7 +19,6 @@ import (
 // proof by a key of our did:web, the DID document lists that key, and revoking sets the
 // credential's bit in the signed Bitstring Status List.
 func TestJSONLDCredentialDIDAndBitstringList(t *testing.T) {
-	t.Parallel()
 	w := newWorld(t)
 	u, g := w.grant(t, "Ada Lovelace", "ada@example.com", w.badge)
 	ctx := w.e.Ctx()
@@ -192,7 +191,6 @@ func TestJSONLDCredentialDIDAndBitstringList(t *testing.T) {
 // TestProofBadgeEvidenceNamesNoDocuments: a proof badge's evidence says documents were
 // reviewed, never which.
 func TestProofBadgeEvidenceNamesNoDocuments(t *testing.T) {
-	t.Parallel()
 	w := newWorld(t)
 	b := w.newBadge(t, "Design Portfolio", "Design", nil)
 	if _, err := w.e.DB.NewUpdate().Model(b).Set("type = ?", model.TypeProof).WherePK().Exec(w.e.Ctx()); err != nil {
@@ -214,7 +212,6 @@ func TestProofBadgeEvidenceNamesNoDocuments(t *testing.T) {
 // TestOldEdDSACredentialStillVerifies: a credential signed before ES256 (EdDSA, issuer
 // /issuer, its index in the status id) keeps verifying on the verify API.
 func TestOldEdDSACredentialStillVerifies(t *testing.T) {
-	t.Parallel()
 	w := newWorld(t)
 	_, g := w.grant(t, "Old Holder", "old@example.com", w.badge)
 	iss := w.e.Deps.Issuer
@@ -271,7 +268,6 @@ func TestOldEdDSACredentialStillVerifies(t *testing.T) {
 // TestStatusIndexesAreRandomAndUnique: indexes are drawn at random over at least 131072
 // slots and never handed out twice (the table refuses a duplicate).
 func TestStatusIndexesAreRandomAndUnique(t *testing.T) {
-	t.Parallel()
 	w := newWorld(t)
 	ctx := context.Background()
 	seen := map[int]bool{}
@@ -308,7 +304,6 @@ func TestStatusIndexesAreRandomAndUnique(t *testing.T) {
 // TestStatusIndexSkipsIndexesHeldWithoutASlot: an index held by a grant row written
 // without a slot (imports, benchmarks) is never handed out again.
 func TestStatusIndexSkipsIndexesHeldWithoutASlot(t *testing.T) {
-	t.Parallel()
 	w := newWorld(t)
 	ctx := context.Background()
 	// index 1 held by a slot, the grant's index by its row only
@@ -332,7 +327,6 @@ func TestStatusIndexSkipsIndexesHeldWithoutASlot(t *testing.T) {
 // TestTamperedStoredJSONLDFailsTheVerifyPage: the verify API checks the JSON-LD form's
 // proof too.
 func TestTamperedStoredJSONLDFailsTheVerifyPage(t *testing.T) {
-	t.Parallel()
 	w := newWorld(t)
 	_, g := w.grant(t, "Tamper Target", "tt@example.com", w.badge)
 	if _, err := w.e.DB.NewRaw("UPDATE badge_grant_credentials SET credential_ld = REPLACE(credential_ld, 'idiomatic', 'idiomatik') WHERE grant_id = ?", g.ID).Exec(w.e.Ctx()); err != nil {
