@@ -7,6 +7,7 @@ import (
 	"regexp"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/gofiber/fiber/v3"
 
@@ -57,7 +58,7 @@ func TestPublicPagesHaveRealContentInRawHTML(t *testing.T) {
 	} {
 		r := get(t, e, path).Expect(200)
 		body := r.Text()
-		for _, w := range append(want, "© 2025", `data-island="Header"`, "/verify-badge", "Admin Portal", "support@meritmark.example") {
+		for _, w := range append(want, fmt.Sprintf("© %d", time.Now().UTC().Year()), `data-island="Header"`, "/verify-badge", "Admin Portal", "support@meritmark.example") {
 			if !strings.Contains(body, w) {
 				t.Errorf("%s: raw HTML lacks %q", path, w)
 			}

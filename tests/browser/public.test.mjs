@@ -34,7 +34,7 @@ test('each public page renders with the shell and no script errors', async () =>
     const res = await page.goto(server.url + path);
     assert.equal(res.status(), path === '/no-such-page' ? 404 : 200, path);
     await page.getByText(text, { exact: false }).first().waitFor();
-    assert.ok(await page.locator('footer').getByText('© 2025').isVisible(), `${path}: footer copyright`);
+    assert.ok(await page.locator('footer').getByText(`© ${new Date().getUTCFullYear()}`).isVisible(), `${path}: footer copyright`);
     assert.ok(await page.locator('footer').getByText(SUPPORT).isVisible(), `${path}: footer support address`);
   }
   assert.deepEqual(errors.filter((e) => !e.includes('404')), []);

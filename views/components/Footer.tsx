@@ -64,7 +64,7 @@ export function Footer({ supportEmail }: { supportEmail: string }) {
       </div>
       <div className="border-t">
         <div className="mx-auto flex max-w-6xl flex-col items-center justify-between gap-2 px-4 py-6 text-xs text-muted-foreground sm:flex-row sm:px-6 lg:px-8">
-          <p>© 2025 Meritmark. All rights reserved.</p>
+          <p>{`© ${new Date().getUTCFullYear()} Meritmark. All rights reserved.`}</p>
           <p className="inline-flex items-center gap-1.5">
             <ShieldCheck className="h-3.5 w-3.5 text-success" /> Every badge is signed and publicly verifiable
           </p>
