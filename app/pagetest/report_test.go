@@ -59,7 +59,7 @@ func TestTechnicalReportRendered(t *testing.T) {
 		"Questions per attempt", "Question pool", "Time limit", "15 min", "Pass mark",
 		"Aggregation", "Joins & filtering", "Query design", "drawn from a pool of 24",
 		"Fixed by the administrator at 70%",
-		fmt.Sprintf("Computed from 120 submitted attempts, %s", f.From.UTC().Format("Jan 2, 2006")),
+		"Computed from 120 submitted attempts, <time", fmt.Sprintf(">%s UTC</time>", f.From.UTC().Format("Jan 2, 2006")),
 		"on sets of 7 questions",
 		fmt.Sprintf(`data-testid="report-reliability">%.2f<`, *f.Reliability),
 		fmt.Sprintf(`data-testid="report-sem">± %v points<`, *f.SEM),
