@@ -132,10 +132,11 @@ test-credentials: deps build
 ## and Chromium profile): on two cores one file at a time left ~40 % of the CPU idle
 ## waiting on the browser; BROWSER_JOBS=1 runs them one by one
 BROWSER_JOBS ?= 2
-## each file may run 10 minutes (a hang still fails): the a11y sweep, the longest file, took
-## 228-232 s alone on a slow day (24 Nov) and ran past 300 s beside another file
+## each file may run 15 minutes (a hang still fails): the a11y sweep, the longest file, took
+## 228-232 s alone on a slow day (24 Nov), and past 600 s beside another file and the fuzz
+## step on a loaded machine (26 Nov: its visitor sweep alone took 334 s)
 test-browser: browser-deps build
-	node --test --test-concurrency=$(BROWSER_JOBS) --test-timeout=600000 tests/browser/
+	node --test --test-concurrency=$(BROWSER_JOBS) --test-timeout=900000 tests/browser/
 
 ## screenshots: the a11y sweep with a full-page screenshot of every page of the route table,
 ## as its role, at 1440 and 390 px (tests/browser/screenshots/page-*.png)
