@@ -60,9 +60,7 @@ export function DialogContent({ className, children, onOpenAutoFocus, onCloseAut
         {...rest}
       >
         {children}
-        <D.Close className="absolute right-4 top-4 rounded-sm opacity-70 transition-opacity hover:opacity-100" aria-label="Close">
-          <X className="h-4 w-4" />
-        </D.Close>
+        <CloseX />
       </D.Content>
     </D.Portal>
   );
@@ -83,9 +81,7 @@ export function SheetContent({ children, onOpenAutoFocus, onCloseAutoFocus, onIn
         {...rest}
       >
         {children}
-        <D.Close className="absolute right-4 top-4 rounded-sm opacity-70 transition-opacity hover:opacity-100" aria-label="Close">
-          <X className="h-4 w-4" />
-        </D.Close>
+        <CloseX />
       </D.Content>
     </D.Portal>
   );
@@ -96,4 +92,13 @@ export function DialogTitle({ className, ...rest }: ComponentPropsWithoutRef<typ
 }
 export function DialogDescription({ className, ...rest }: ComponentPropsWithoutRef<typeof D.Description>) {
   return <D.Description className={cn('text-sm text-muted-foreground', className)} {...rest} />;
+}
+
+/** The ✕ in a dialog's or a side panel's corner. */
+function CloseX() {
+  return (
+    <D.Close className="absolute right-4 top-4 rounded-sm opacity-70 transition-opacity hover:opacity-100" aria-label="Close">
+      <X className="h-4 w-4" />
+    </D.Close>
+  );
 }
