@@ -278,6 +278,10 @@ func TestKillDuringPaymentsAndApprovals(t *testing.T) {
 		if !exists(uploads, youngKey) {
 			t.Fatalf("cycle %d: the startup sweep removed a file younger than its age limit", cycle)
 		}
+		// the sweep logs once it has removed every file, so the line may follow the removal
+		for len(srv.logs.lines("removed orphaned uploads")) < cycle && time.Now().Before(deadline) {
+			time.Sleep(20 * time.Millisecond)
+		}
 		if len(srv.logs.lines("removed orphaned uploads")) < cycle {
 			t.Fatalf("cycle %d: no sweep logged", cycle)
 		}
