@@ -184,6 +184,11 @@ test('the users as a dense table: sort, page size, role filter, export, a side p
   const admins = all.users.filter((u) => u.role === 'admin').length;
   assert.ok(all.total > 50 && admins >= 1, `seeded users: ${all.total}, ${admins} admin`);
 
+  // the server renders the tab the address opens (its code is fetched on demand, and
+  // hydration keeps the server's HTML until it is here: no client-side fallback)
+  const html = await (await browser.context.request.get(server.url + '/admin?tab=users')).text();
+  assert.match(html, /data-testid="user-stats"/, 'the server rendered the users tab');
+  assert.doesNotMatch(html, /data-testid="tab-loading"/);
   await page.goto(server.url + '/admin?tab=users');
   await hydrated(page, 'AdminDashboard');
   // the users tab (the applications tab stays mounted beside it)

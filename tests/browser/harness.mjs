@@ -159,7 +159,9 @@ export function watchErrors(page) {
   const errors = [];
   page.on('pageerror', (e) => errors.push(String(e)));
   page.on('console', (m) => {
-    if (m.type() === 'error') errors.push(m.text());
+    // a recoverable hydration error is reported as a warning (views/lib/hydrate.tsx): the
+    // server's HTML was thrown away, which is a defect too
+    if (m.type() === 'error' || (m.type() === 'warning' && m.text().startsWith('hydration:'))) errors.push(m.text());
   });
   return errors;
 }

@@ -1,6 +1,6 @@
 // The admin dashboard island (/admin). Owned by the admin-review work; the badge, quiz
 // and coupon tabs live in views/components/admin/ and are owned by the catalogue-admin work.
-import { lazy, Suspense, useEffect, useRef, useState, type ReactNode } from 'react';
+import { useEffect, useRef, useState, type ComponentType, type ReactNode } from 'react';
 import Award from 'lucide-react/icons/award';
 import BadgeCheck from 'lucide-react/icons/badge-check';
 import ClipboardList from 'lucide-react/icons/clipboard-list';
@@ -15,37 +15,34 @@ import Webhook from 'lucide-react/icons/webhook';
 import { Tabs, TabsContent, TabsList, TabsTrigger } from '../components/tabs';
 import { ApplicationsTab, type AppList } from '../components/admin/ApplicationsTab';
 import { SummaryCards, type Summary } from '../components/admin/SummaryCards';
-import { SummaryChart } from '../components/admin/SummaryChart';
-import { AuditLog } from '../components/admin/AuditLog';
 import { Button, Container } from '../components/ui';
 import { api } from '../lib/api';
 import { toast } from '../lib/toast';
 import { parseView, viewQuery, type DashboardView } from '../components/admin/view';
+import { deferred } from '../lib/deferred';
 
-// The other tabs' code is loaded when a tab is first opened (each is its own chunk).
-const UsersTab = lazy(() => import('../components/admin/UsersTab').then((m) => ({ default: m.UsersTab })));
-const BadgesTab = lazy(() => import('../components/admin/BadgesTab').then((m) => ({ default: m.BadgesTab })));
-const QuizTab = lazy(() => import('../components/admin/QuizTab').then((m) => ({ default: m.QuizTab })));
-const CouponsTab = lazy(() => import('../components/admin/CouponsTab').then((m) => ({ default: m.CouponsTab })));
-const WebhooksTab = lazy(() => import('../components/admin/WebhooksTab').then((m) => ({ default: m.WebhooksTab })));
-const GrantsTab = lazy(() => import('../components/admin/GrantsTab').then((m) => ({ default: m.GrantsTab })));
-const PaymentsTab = lazy(() => import('../components/admin/PaymentsTab').then((m) => ({ default: m.PaymentsTab })));
-const AwardByEmail = lazy(() => import('../components/admin/AwardByEmail').then((m) => ({ default: m.AwardByEmail })));
-const AwardsCsv = lazy(() => import('../components/admin/AwardsCsv').then((m) => ({ default: m.AwardsCsv })));
-
-function TabLoading({ children }: { children: ReactNode }) {
-  return (
-    <Suspense
-      fallback={
-        <p className="flex items-center gap-2 py-10 text-sm text-muted-foreground" data-testid="tab-loading">
-          <Loader2 className="h-4 w-4 animate-spin" aria-hidden="true" /> Loading…
-        </p>
-      }
-    >
-      {children}
-    </Suspense>
-  );
+// The other tabs' code is fetched when a tab is first shown (each is its own chunk); the
+// server renders a tab the address opens (/admin?tab=users), and hydration keeps that HTML
+// until the tab's code is here. The chart below the queue is fetched beside React.
+const tabLoading = (
+  <p className="flex items-center gap-2 py-10 text-sm text-muted-foreground" data-testid="tab-loading">
+    <Loader2 className="h-4 w-4 animate-spin" aria-hidden="true" /> Loading…
+  </p>
+);
+function tabPart<P extends object>(load: () => Promise<ComponentType<P>>, fallback: ReactNode = tabLoading) {
+  return deferred(load, { onDemand: true, fallback });
 }
+const SummaryChart = deferred(() => import('../components/admin/SummaryChart').then((m) => m.SummaryChart));
+const UsersTab = tabPart(() => import('../components/admin/UsersTab').then((m) => m.UsersTab));
+const BadgesTab = tabPart(() => import('../components/admin/BadgesTab').then((m) => m.BadgesTab));
+const QuizTab = tabPart(() => import('../components/admin/QuizTab').then((m) => m.QuizTab));
+const CouponsTab = tabPart(() => import('../components/admin/CouponsTab').then((m) => m.CouponsTab));
+const WebhooksTab = tabPart(() => import('../components/admin/WebhooksTab').then((m) => m.WebhooksTab));
+const GrantsTab = tabPart(() => import('../components/admin/GrantsTab').then((m) => m.GrantsTab));
+const PaymentsTab = tabPart(() => import('../components/admin/PaymentsTab').then((m) => m.PaymentsTab));
+const AwardByEmail = tabPart(() => import('../components/admin/AwardByEmail').then((m) => m.AwardByEmail), null);
+const AuditLog = tabPart(() => import('../components/admin/AuditLog').then((m) => m.AuditLog));
+const AwardsCsv = tabPart(() => import('../components/admin/AwardsCsv').then((m) => m.AwardsCsv), null);
 
 export type AdminDashboardProps = { adminName: string; adminId: string; summary: Summary; applications: AppList; view?: DashboardView };
 
@@ -178,28 +175,28 @@ export default function AdminDashboard({ adminName, adminId, summary: initialSum
           />
         </TabsContent>
         <TabsContent value="users">
-          <TabLoading><UsersTab key={navKey} view={views.users} onView={onView('users')} currentUserId={adminId} refreshKey={refreshKey} onChanged={loadSummary} /></TabLoading>
+          <UsersTab key={navKey} view={views.users} onView={onView('users')} currentUserId={adminId} refreshKey={refreshKey} onChanged={loadSummary} />
         </TabsContent>
         <TabsContent value="grants">
-          <TabLoading><GrantsTab refreshKey={refreshKey} /></TabLoading>
+          <GrantsTab refreshKey={refreshKey} />
         </TabsContent>
         <TabsContent value="badges">
-          <TabLoading><BadgesTab key={refreshKey} /><AwardByEmail /><AwardsCsv /></TabLoading>
+          <BadgesTab key={refreshKey} /><AwardByEmail /><AwardsCsv />
         </TabsContent>
         <TabsContent value="quizzes">
-          <TabLoading><QuizTab key={refreshKey} /></TabLoading>
+          <QuizTab key={refreshKey} />
         </TabsContent>
         <TabsContent value="coupons">
-          <TabLoading><CouponsTab key={refreshKey} /></TabLoading>
+          <CouponsTab key={refreshKey} />
         </TabsContent>
         <TabsContent value="payments">
-          <TabLoading><PaymentsTab refreshKey={refreshKey} /></TabLoading>
+          <PaymentsTab refreshKey={refreshKey} />
         </TabsContent>
         <TabsContent value="audit">
           <AuditLog refreshKey={refreshKey} />
         </TabsContent>
         <TabsContent value="webhooks">
-          <TabLoading><WebhooksTab key={refreshKey} /></TabLoading>
+          <WebhooksTab key={refreshKey} />
         </TabsContent>
       </Tabs>
       <div className="mt-8">

@@ -10,27 +10,41 @@
 // boundary as it is until the code arrives, then hydrates it: the same DOM, no mismatch.
 // The island is marked hydrated (data-hydrated, which tests wait for) only once its
 // deferred parts are hydrated too (views/lib/hydrate.tsx, HydrationWait).
-import { Suspense, use, useContext, useEffect, useState, type ComponentType } from 'react';
+import { Suspense, use, useContext, useEffect, useState, type ComponentType, type ReactNode } from 'react';
 import { HydrationWait } from './hydration-wait';
 
 const browser = typeof document !== 'undefined';
 
-export function deferred<P extends object>(load: () => Promise<ComponentType<P>>): ComponentType<P> {
-  let loaded: ComponentType<P> | null = null;
+/** Options: onDemand fetches the code in the browser only when the part first renders (a
+ * tab opened later, or one the address opens at once: the server renders it either way), and
+ * fallback is what shows while that fetch runs after a click (nothing by default; during
+ * hydration the server's HTML stays). */
+export type DeferredOptions = { onDemand?: boolean; fallback?: ReactNode };
+
+export function deferred<P extends object>(load: () => Promise<ComponentType<P>>, opts: DeferredOptions = {}): ComponentType<P> {
+  // The promise carries its outcome as React's use() reads it (status and value), so a part
+  // whose code is here renders at once, and use() is called on every render: a part that
+  // suspended and is replayed calls the same hooks in the same order (calling use() only
+  // while the code was missing broke that replay: React error 467 during hydration).
   let loading: Promise<ComponentType<P>> | null = null;
-  const start = () =>
-    (loading ??= load().then((c) => {
-      loaded = c;
-      return c;
-    }));
-  // in the browser the fetch starts with the island's module, beside React's; on the server
-  // it settles before the first render
-  void start().catch(() => undefined);
+  const start = () => {
+    if (!loading) {
+      const p = load().then((c) => {
+        Object.assign(p, { status: 'fulfilled', value: c });
+        return c;
+      });
+      loading = p;
+    }
+    return loading;
+  };
+  // in the browser the fetch starts with the island's module, beside React's (or on the first
+  // render, onDemand); on the server it settles before the first render
+  if (!browser || !opts.onDemand) void start().catch(() => undefined);
 
   // Once the code is here a part renders at once (React.lazy would suspend on its first
   // render even then, and a screen shown after a click would miss that render's effects).
   function Part({ onReady, ...rest }: P & { onReady?: () => void }) {
-    const C = loaded ?? use(start());
+    const C = use(start());
     useEffect(() => onReady?.(), [onReady]);
     return <C {...(rest as P)} />;
   }
@@ -40,7 +54,7 @@ export function deferred<P extends object>(load: () => Promise<ComponentType<P>>
     // counted in once, on the first render (the hydration that meets the boundary)
     const [done] = useState(() => (browser && wait ? wait() : undefined));
     return (
-      <Suspense fallback={null}>
+      <Suspense fallback={opts.fallback ?? null}>
         <Part {...props} onReady={done} />
       </Suspense>
     );

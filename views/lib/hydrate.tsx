@@ -42,6 +42,6 @@ export function hydrateIsland(el: HTMLElement, C: ComponentType<Record<string, u
     <Hydrated el={el}>
       <C {...props} />
     </Hydrated>,
-    { onRecoverableError: (e) => console.warn('hydration:', name, e) },
+    { onRecoverableError: (e, info) => console.warn('hydration:', name, String(e), String((e as Error)?.cause ?? ''), info.componentStack ?? '') },
   );
 }

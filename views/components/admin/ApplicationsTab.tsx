@@ -15,13 +15,20 @@ import { ApplicationsTable } from './applications/ApplicationsTable';
 import { Actions, AppList, Application, DEFAULT_REASON, Group, PAY_FILTERS, PayFilter, canApprove } from './applications/model';
 import { ConfirmDialog, Empty } from './applications/parts';
 import { ApplicationCard } from './applications/ApplicationCard';
-import { DetailsDialog, RejectDialog } from './applications/dialogs';
-import { BulkBar, type BulkSelection } from './bulk/BulkBar';
-import { ShortcutsDialog, useReviewShortcuts } from './applications/shortcuts';
+import type { BulkSelection } from './bulk/BulkBar';
+import { useReviewShortcuts } from './applications/shortcuts';
 import type { DashboardView } from './view';
 import { LocalTime } from '../LocalTime';
+import { deferred } from '../../lib/deferred';
 
 export type { AppList };
+
+// What a click opens (the details, the reject and help dialogs, the bulk bar once rows are
+// selected) is fetched beside React, apart from the queue's own code.
+const DetailsDialog = deferred(() => import('./applications/dialogs').then((m) => m.DetailsDialog));
+const RejectDialog = deferred(() => import('./applications/dialogs').then((m) => m.RejectDialog));
+const BulkBar = deferred(() => import('./bulk/BulkBar').then((m) => m.BulkBar));
+const ShortcutsDialog = deferred(() => import('./applications/shortcuts-dialog').then((m) => m.ShortcutsDialog));
 
 const LIMIT = 25;
 const LAYOUT_KEY = 'meritmark.admin.applications.view';
