@@ -8,6 +8,7 @@ import (
 
 	"meritmark/app/events"
 	"meritmark/app/metrics"
+	"meritmark/app/middleware"
 	"meritmark/app/pagecache"
 	"meritmark/app/session"
 	"meritmark/app/web"
@@ -28,7 +29,6 @@ func (a *App) cachePages() {
 	if a.Deps.Metrics != nil {
 		pc.EarlyHit = func(c fiber.Ctx, r *fiber.Route) { metrics.AnswerFor(c, r) }
 	}
-	a.pageHit = pc.Early(session.CookieName, session.SecureCookieName)
 	a.Hooks().OnPostShutdown(func(error) error { pc.Close(); return nil })
 	// this instance's own writes show at once, before their notification arrives
 	types := make([]string, 0, len(pageScopes))
@@ -51,10 +51,16 @@ func (a *App) cachePages() {
 	}
 }
 
-// cacheHit serves a held visitor's page (pagecache.Cache.Early) when the cache is on.
+// cacheHit serves a held visitor's page (pagecache.Cache.Hit) when the cache is on, with
+// the security headers, counted and logged as the access log does for every answer.
 func (a *App) cacheHit(c fiber.Ctx) error {
-	if a.pageHit == nil {
+	if a.PageCache == nil {
 		return c.Next()
 	}
-	return a.pageHit(c)
+	start := time.Now()
+	if !a.PageCache.Hit(c, a.headers.Set, session.CookieName, session.SecureCookieName) {
+		return c.Next()
+	}
+	middleware.Logged(c, start, a.observe)
+	return nil
 }

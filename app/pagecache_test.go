@@ -203,6 +203,17 @@ func TestPageCacheHitsETagsAndSignedInPages(t *testing.T) {
 		apptest.Eq("r2.Header.Get(\"Content-Security-Policy\")", r2.Header.Get("Content-Security-Policy"), r1.Header.Get("Content-Security-Policy")),
 		apptest.True("r2.Header.Get(\"X-Request-Id\") != \"\"", r2.Header.Get("X-Request-Id") != ""),
 		apptest.True("r2.Header.Get(\"X-Request-Id\") != r1.Header.Get(\"X-Request-Id\")", r2.Header.Get("X-Request-Id") != r1.Header.Get("X-Request-Id")))
+	// a hit leaves the chain before most of its layers: it still carries every header the
+	// render did, with the same values, but the ones made per request
+	for name, vals := range r1.Header {
+		switch name {
+		case "Date", "X-Request-Id", "Content-Length":
+			continue
+		}
+		if got := r2.Header.Values(name); strings.Join(got, ", ") != strings.Join(vals, ", ") {
+			t.Errorf("a hit's %s is %q, the render's %q", name, got, vals)
+		}
+	}
 	nm := v.Raw("GET", "/badges", nil, map[string]string{"Accept": "text/html", "If-None-Match": tag})
 	if nm.Status != http.StatusNotModified || len(nm.Body) != 0 {
 		t.Fatalf("If-None-Match: %d, %d bytes", nm.Status, len(nm.Body))

@@ -4,6 +4,7 @@ package middleware
 
 import (
 	"crypto/rand"
+	"encoding/binary"
 	"encoding/hex"
 	"fmt"
 	"log/slog"
@@ -11,6 +12,7 @@ import (
 	"net/url"
 	"runtime/debug"
 	"strings"
+	"sync/atomic"
 	"time"
 
 	"github.com/gofiber/fiber/v3"
@@ -25,14 +27,31 @@ func RequestID() fiber.Handler {
 	return func(c fiber.Ctx) error {
 		id := c.Get("X-Request-ID")
 		if id == "" || len(id) > 64 || strings.ContainsAny(id, " \t\r\n\"<>") {
-			var b [8]byte
-			_, _ = rand.Read(b[:])
-			id = hex.EncodeToString(b[:])
+			id = newRequestID()
 		}
 		c.Locals(requestIDKey, id)
 		c.Set("X-Request-ID", id)
 		return c.Next()
 	}
+}
+
+// Request ids are unique, not secret: a random prefix drawn at start and a counter (16 hex
+// digits as before, without a read of the system's random source per request).
+var (
+	ridPrefix = func() uint64 {
+		var b [8]byte
+		_, _ = rand.Read(b[:])
+		return binary.BigEndian.Uint64(b[:]) &^ (1<<32 - 1)
+	}()
+	ridNext atomic.Uint64
+)
+
+func newRequestID() string {
+	var n [8]byte
+	binary.BigEndian.PutUint64(n[:], ridPrefix|(ridNext.Add(1)&(1<<32-1)))
+	var b [16]byte
+	hex.Encode(b[:], n[:])
+	return string(b[:])
 }
 
 // ID returns this request's id.
@@ -67,35 +86,74 @@ func AccessLog(errorHandler fiber.ErrorHandler, observe func(c fiber.Ctx, status
 				_ = c.SendStatus(fiber.StatusInternalServerError)
 			}
 		}
-		status := c.Response().StatusCode()
-		dur := time.Since(start)
-		if observe != nil {
-			observe(c, status, dur)
-		}
-		level := slog.LevelInfo
-		if status >= 500 {
-			level = slog.LevelError
-		} else if strings.HasPrefix(c.Path(), "/static/") || c.Path() == "/healthz" || c.Path() == "/readyz" {
-			level = slog.LevelDebug
-		}
-		slog.Log(c.Context(), level, "request", "method", c.Method(), "path", c.Path(), "status", status,
-			"dur_ms", float64(dur.Microseconds())/1000, "ip", c.IP(), "rid", ID(c))
+		Logged(c, start, observe)
 		return nil
 	}
+}
+
+// Logged counts and logs the answer c holds, begun at start: what AccessLog does after
+// the chain, for an answer given before AccessLog's place in it (a held page).
+func Logged(c fiber.Ctx, start time.Time, observe func(c fiber.Ctx, status int, d time.Duration)) {
+	status := c.Response().StatusCode()
+	dur := time.Since(start)
+	if observe != nil {
+		observe(c, status, dur)
+	}
+	level := slog.LevelInfo
+	if status >= 500 {
+		level = slog.LevelError
+	} else if strings.HasPrefix(c.Path(), "/static/") || c.Path() == "/healthz" || c.Path() == "/readyz" {
+		level = slog.LevelDebug
+	}
+	if !slog.Default().Enabled(c.Context(), level) {
+		return // the line's fields (the client's address among them) are not worth making
+	}
+	slog.Log(c.Context(), level, "request", "method", c.Method(), "path", c.Path(), "status", status,
+		"dur_ms", float64(dur.Microseconds())/1000, "ip", c.IP(), "rid", ID(c))
 }
 
 // SecurityHeaders sets the headers every answer carries. extraScriptSrc and extraFrameSrc
 // name the payment provider's origins (its SDK also talks to the frame origins).
 func SecurityHeaders(extraScriptSrc, extraFrameSrc string) fiber.Handler {
+	return NewHeaders(extraScriptSrc, extraFrameSrc, "").Handler()
+}
+
+// Headers are the headers every answer carries (SecurityHeaders, and HSTS when it is
+// configured), made once and set without parsing or normalising their names: a held page
+// (app/pagecache) sets them itself before the rest of the chain would.
+type Headers struct{ kv [][2][]byte }
+
+// NewHeaders makes the security headers; hsts is the Strict-Transport-Security value
+// ("" for none).
+func NewHeaders(extraScriptSrc, extraFrameSrc, hsts string) *Headers {
 	csp := "default-src 'self'; script-src 'self' " + web.ThemeScriptCSP + extraScriptSrc +
 		"; style-src 'self' 'unsafe-inline'; img-src 'self' data: blob: https:; font-src 'self' data:; connect-src 'self'" + extraFrameSrc +
 		"; frame-src 'self'" + extraFrameSrc + "; frame-ancestors 'none'; base-uri 'self'; form-action 'self'; object-src 'none'"
+	h := &Headers{}
+	add := func(k, v string) { h.kv = append(h.kv, [2][]byte{[]byte(k), []byte(v)}) }
+	add("X-Content-Type-Options", "nosniff")
+	add("Referrer-Policy", "strict-origin-when-cross-origin")
+	add("X-Frame-Options", "DENY")
+	add("Permissions-Policy", "camera=(), microphone=(), geolocation=()")
+	add("Content-Security-Policy", csp)
+	if hsts != "" {
+		add(fiber.HeaderStrictTransportSecurity, hsts)
+	}
+	return h
+}
+
+// Set puts the headers on c's answer (their names are already canonical).
+func (h *Headers) Set(c fiber.Ctx) {
+	rh := &c.Response().Header
+	for _, kv := range h.kv {
+		rh.SetCanonical(kv[0], kv[1])
+	}
+}
+
+// Handler sets the headers on every answer.
+func (h *Headers) Handler() fiber.Handler {
 	return func(c fiber.Ctx) error {
-		c.Set("X-Content-Type-Options", "nosniff")
-		c.Set("Referrer-Policy", "strict-origin-when-cross-origin")
-		c.Set("X-Frame-Options", "DENY")
-		c.Set("Permissions-Policy", "camera=(), microphone=(), geolocation=()")
-		c.Set("Content-Security-Policy", csp)
+		h.Set(c)
 		return c.Next()
 	}
 }

@@ -125,7 +125,7 @@ type Cache struct {
 	MaxBytes int
 	// Now is the clock (tests).
 	Now func() time.Time
-	// EarlyHit, when set, is told of each page Early serves and the route it was stored
+	// EarlyHit, when set, is told of each page Hit serves and the route it was stored
 	// from (the request never reaches the router: metrics count it for that route).
 	EarlyHit func(c fiber.Ctx, route *fiber.Route)
 
@@ -153,9 +153,10 @@ type entry struct {
 
 	route   *fiber.Route // the route that rendered it
 	status  int
-	headers [][2]string
+	headers [][2][]byte // canonical names, set as they are
 	body    []byte
 	etag    string
+	etagB   []byte       // etag, as it is set
 	coded   [3]codedBody // by web.Encoding: the gzip and brotli forms, made on demand
 	served  atomic.Int64
 }
@@ -304,6 +305,7 @@ func (pc *Cache) build(c fiber.Ctx, stamp Versions, scopes []Scope, now time.Tim
 	sum := sha256.Sum256(body)
 	e := &entry{stamp: stamp, scopes: scopes, expires: now.Add(pc.TTL), route: c.Route(), status: res.StatusCode(), body: body,
 		etag: `W/"p-` + base64.RawURLEncoding.EncodeToString(sum[:12]) + `"`}
+	e.etagB = []byte(e.etag)
 	for _, s := range scopes {
 		if s == Grants {
 			if t, ok := pc.nextExpiry(c.Context(), now); ok && t.Before(e.expires) {
@@ -314,7 +316,7 @@ func (pc *Cache) build(c fiber.Ctx, stamp Versions, scopes []Scope, now time.Tim
 	for k, v := range res.Header.All() {
 		name := string(k)
 		if !skipped[name] {
-			e.headers = append(e.headers, [2]string{name, string(v)})
+			e.headers = append(e.headers, [2][]byte{[]byte(name), append([]byte(nil), v...)})
 		}
 	}
 	return e
@@ -362,9 +364,9 @@ func (pc *Cache) serve(c fiber.Ctx, e *entry) error {
 	res := c.Response()
 	res.ResetBody()
 	for _, h := range e.headers {
-		res.Header.Set(h[0], h[1])
+		res.Header.SetCanonical(h[0], h[1])
 	}
-	res.Header.Set(fiber.HeaderETag, e.etag)
+	res.Header.SetCanonical(etagName, e.etagB)
 	web.AddVary(c, fiber.HeaderAcceptEncoding)
 	res.Header.Del(fiber.HeaderContentEncoding)
 	if inm := c.Get(fiber.HeaderIfNoneMatch); inm != "" && etagMatch(inm, e.etag) {
@@ -374,9 +376,11 @@ func (pc *Cache) serve(c fiber.Ctx, e *entry) error {
 	c.Status(e.status)
 	// a young entry goes out as a per-request answer would (gzip on a tie), a proven one
 	// as a kept body (brotli on a tie)
-	enc := web.DynamicEncoding(c)
+	var enc web.Encoding
 	if e.served.Add(1) > BrotliAfter {
 		enc = web.RequestEncoding(c)
+	} else {
+		enc = web.DynamicEncoding(c)
 	}
 	if b := e.encoded(enc); b != nil {
 		res.Header.SetContentEncoding(enc.Token())
@@ -384,6 +388,8 @@ func (pc *Cache) serve(c fiber.Ctx, e *entry) error {
 	}
 	return c.Send(e.body)
 }
+
+var etagName = []byte(fiber.HeaderETag)
 
 // etagMatch is If-None-Match's weak comparison against tag.
 func etagMatch(header, tag string) bool {
@@ -459,50 +465,54 @@ func (r *reader) run(f *flight) {
 	}
 }
 
-// Early answers, as early in the middleware chain as it is placed, a visitor's GET whose
-// page is held and current, and passes every other request on. A request carrying any of
-// cookies (a session's), an Authorization header or a body goes on (its answer may be a
-// signed-in one, or a refusal); a held page was stored by Wrap for this very URL, origin and kind, so the checks
-// the chain runs on the URL before Wrap stored it hold for the hit too.
-func (pc *Cache) Early(cookies ...string) fiber.Handler {
-	return func(c fiber.Ctx) error {
-		if c.Method() != fiber.MethodGet {
-			return c.Next()
-		}
-		h := &c.Request().Header
-		// a body (which the checks after this point would read) or credentials: the whole way
-		if len(h.Peek(fiber.HeaderAuthorization)) > 0 || h.ContentLength() > 0 || len(c.Request().Body()) > 0 {
-			return c.Next()
-		}
-		for _, name := range cookies {
-			if len(h.Cookie(name)) > 0 {
-				return c.Next()
-			}
-		}
-		key := pc.key(c)
-		pc.mu.Lock()
-		e := pc.entries[key]
-		pc.mu.Unlock()
-		if e == nil || !pc.Now().Before(e.expires) {
-			return c.Next()
-		}
-		var cur Versions
-		if len(e.scopes) > 0 {
-			// only versions had without the database: a read goes the whole way, under
-			// the request's deadline (Wrap)
-			v, ok := pc.held()
-			if !ok {
-				return c.Next()
-			}
-			cur = v
-		}
-		if !e.current(cur) {
-			return c.Next()
-		}
-		pc.hits.Add(1)
-		if pc.EarlyHit != nil {
-			pc.EarlyHit(c, e.route)
-		}
-		return pc.serve(c, e)
+// Hit answers, as early in the middleware chain as it is called, a visitor's GET whose
+// page is held and current, and reports whether it did; any other request it leaves alone
+// for the caller to pass on. A request carrying any of cookies (a session's), an
+// Authorization header or a body goes on (its answer may be a signed-in one, or a
+// refusal); a held page was stored by Wrap for this very URL, origin and kind, so the
+// checks the chain runs on the URL before Wrap stored it hold for the hit too. before,
+// when given, runs just ahead of the answer (app sets the security headers there).
+func (pc *Cache) Hit(c fiber.Ctx, before func(fiber.Ctx), cookies ...string) bool {
+	if c.Method() != fiber.MethodGet {
+		return false
 	}
+	h := &c.Request().Header
+	// a body (which the checks after this point would read) or credentials: the whole way
+	if len(h.Peek(fiber.HeaderAuthorization)) > 0 || h.ContentLength() > 0 || len(c.Request().Body()) > 0 {
+		return false
+	}
+	for _, name := range cookies {
+		if len(h.Cookie(name)) > 0 {
+			return false
+		}
+	}
+	key := pc.key(c)
+	pc.mu.Lock()
+	e := pc.entries[key]
+	pc.mu.Unlock()
+	if e == nil || !pc.Now().Before(e.expires) {
+		return false
+	}
+	var cur Versions
+	if len(e.scopes) > 0 {
+		// only versions had without the database: a read goes the whole way, under
+		// the request's deadline (Wrap)
+		v, ok := pc.held()
+		if !ok {
+			return false
+		}
+		cur = v
+	}
+	if !e.current(cur) {
+		return false
+	}
+	pc.hits.Add(1)
+	if pc.EarlyHit != nil {
+		pc.EarlyHit(c, e.route)
+	}
+	if before != nil {
+		before(c)
+	}
+	_ = pc.serve(c, e) // setting a status and a body: no error
+	return true
 }

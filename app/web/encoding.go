@@ -125,9 +125,16 @@ func Compressible(ctype string) bool {
 	return false
 }
 
+var varyName = []byte(fiber.HeaderVary)
+
 // AddVary adds token to the response's Vary header (once).
 func AddVary(c fiber.Ctx, token string) {
-	v := string(c.Response().Header.Peek(fiber.HeaderVary))
+	h := &c.Response().Header
+	if len(h.Peek(fiber.HeaderVary)) == 0 {
+		h.SetCanonical(varyName, []byte(token))
+		return
+	}
+	v := string(h.Peek(fiber.HeaderVary))
 	for _, t := range strings.Split(v, ",") {
 		if strings.EqualFold(strings.TrimSpace(t), token) {
 			return

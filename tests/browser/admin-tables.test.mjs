@@ -169,10 +169,8 @@ test('the review queue as a dense table: paging, page size, sorting, export, a r
   assert.deepEqual(errors, []);
 });
 
-/** Where the work tree keeps its screenshots to look at (not committed). */
-const SHOTS = path.join(path.dirname(new URL(import.meta.url).pathname), '..', '..', 'shots');
-fs.mkdirSync(SHOTS, { recursive: true });
-const look = (page, name) => page.screenshot({ path: path.join(SHOTS, name + '.png') });
+/** A screenshot of the first screen, to look at (tests/browser/screenshots, not committed). */
+const look = (page, name) => page.screenshot({ path: path.join(screenshotDir, name + '.png') });
 const ACTIVE = '[role="tabpanel"][data-state="active"]';
 const wideness = (page) => page.evaluate(() => document.documentElement.scrollWidth);
 
