@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"io"
 	"net/http"
+	"regexp"
 	"strings"
 
 	"github.com/gofiber/fiber/v3"
@@ -77,13 +78,18 @@ type View struct {
 	Page   int    `json:"page,omitempty"`
 	App    string `json:"app,omitempty"`
 	User   string `json:"user,omitempty"`
+	Action string `json:"action,omitempty"` // the audit log's filter: an action or "area.*"
 }
+
+// auditActionRe is what an audit filter in a deep link may be (an action such as
+// "coupon.create", or an area's "coupon.*").
+var auditActionRe = regexp.MustCompile(`^[a-z][a-z_]{0,30}\.(\*|[a-z][a-z_.]{0,60})$`)
 
 // dashboardTabs are the tabs a deep link may name (the first is the default).
 var dashboardTabs = []string{"applications", "users", "grants", "badges", "quizzes", "coupons", "payments", "audit", "webhooks"}
 
 // ParseView reads the dashboard's deep link from the query (tab, status, q, page, app,
-// user), dropping what is not valid.
+// user, action), dropping what is not valid.
 func ParseView(get func(string) string) View {
 	var v View
 	for _, t := range dashboardTabs[1:] {
@@ -110,6 +116,10 @@ func ParseView(get func(string) string) View {
 	case "users":
 		if id := get("user"); model.ValidID(id) {
 			v.User = id
+		}
+	case "audit":
+		if a := get("action"); auditActionRe.MatchString(a) {
+			v.Action = a
 		}
 	default:
 		v.Q, v.Page = "", 0

@@ -21,6 +21,10 @@ func TestParseView(t *testing.T) {
 		{"tab=users&q=grace&user=" + id + "&app=" + id + "&status=approved", View{Tab: "users", Q: "grace", User: id}},
 		{"tab=coupons&q=x&page=4&user=" + id, View{Tab: "coupons"}},
 		{"tab=../../etc", View{}},
+		{"tab=audit&action=coupon.create&q=spring&page=2", View{Tab: "audit", Action: "coupon.create", Q: "spring", Page: 2}},
+		{"tab=audit&action=coupon.*", View{Tab: "audit", Action: "coupon.*"}},
+		{"tab=audit&action=%3Cscript%3E", View{Tab: "audit"}},
+		{"action=coupon.create", View{}},
 	} {
 		v, _ := url.ParseQuery(c.query)
 		if got := ParseView(v.Get); got != c.want {

@@ -47,10 +47,12 @@ const AwardsCsv = tabPart(() => import('../components/admin/AwardsCsv').then((m)
 export type AdminDashboardProps = { adminName: string; adminId: string; summary: Summary; applications: AppList; view?: DashboardView };
 
 /** Each list tab's part of the view (what the address holds while that tab is open). */
-type TabViews = { applications: DashboardView; users: DashboardView };
+type TabViews = { applications: DashboardView; users: DashboardView; audit: DashboardView };
+const LIST_TABS: (keyof TabViews)[] = ['applications', 'users', 'audit'];
+const isListTab = (t: string): t is keyof TabViews => (LIST_TABS as string[]).includes(t);
 const split = (v: DashboardView): [string, TabViews] => {
   const { tab = 'applications', ...rest } = v;
-  return [tab, { applications: tab === 'applications' ? rest : {}, users: tab === 'users' ? rest : {} }];
+  return [tab, { applications: tab === 'applications' ? rest : {}, users: tab === 'users' ? rest : {}, audit: tab === 'audit' ? rest : {} }];
 };
 
 export default function AdminDashboard({ adminName, adminId, summary: initialSummary, applications, view = {} }: AdminDashboardProps) {
@@ -67,12 +69,12 @@ export default function AdminDashboard({ adminName, adminId, summary: initialSum
   // the address follows the view: a new entry for a tab, filter, page or dialog; the
   // search typed replaces the current one
   useEffect(() => {
-    const v: DashboardView = { tab, ...(tab === 'applications' || tab === 'users' ? views[tab] : {}) };
+    const v: DashboardView = { tab, ...(isListTab(tab) ? views[tab] : {}) };
     const qs = viewQuery(v);
     if (qs === window.location.search || (qs === '' && window.location.search === '')) return;
     const prev = shown.current;
     shown.current = v;
-    const onlySearch = (prev.tab || 'applications') === tab && prev.status === v.status && prev.page === v.page && prev.app === v.app && prev.user === v.user;
+    const onlySearch = (prev.tab || 'applications') === tab && prev.status === v.status && prev.page === v.page && prev.app === v.app && prev.user === v.user && prev.action === v.action;
     const url = window.location.pathname + qs + window.location.hash;
     if (onlySearch) window.history.replaceState(null, '', url);
     else window.history.pushState(null, '', url);
@@ -193,7 +195,7 @@ export default function AdminDashboard({ adminName, adminId, summary: initialSum
           <PaymentsTab refreshKey={refreshKey} />
         </TabsContent>
         <TabsContent value="audit">
-          <AuditLog refreshKey={refreshKey} />
+          <AuditLog key={navKey} view={views.audit} onView={onView('audit')} refreshKey={refreshKey} />
         </TabsContent>
         <TabsContent value="webhooks">
           <WebhooksTab key={refreshKey} />

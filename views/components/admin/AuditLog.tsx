@@ -12,6 +12,7 @@ import { SearchBox, type PageInfo } from './list';
 import { ExportLink, OpenRowButton, PageSizeSelect, SortHeader, TH as th, TablePager, rowOpener, type SortState } from './table';
 import { Detail } from './applications/parts';
 import { LocalTime } from '../LocalTime';
+import type { DashboardView } from './view';
 
 export type AuditEntry = {
   _id: string;
@@ -149,7 +150,9 @@ export function groupActions(actions: string[]): [string, string, string[]][] {
     .map(([area, list]) => [area, AREA_LABELS[area] || area.charAt(0).toUpperCase() + area.slice(1), list]);
 }
 
-export function AuditLog({ refreshKey = 0 }: { refreshKey?: number }) {
+type Props = { refreshKey?: number; view?: DashboardView; onView?: (v: DashboardView) => void };
+
+export function AuditLog({ refreshKey = 0, view = {}, onView }: Props) {
   const [groups, setGroups] = useState(ACTION_GROUPS);
   useEffect(() => {
     let live = true;
@@ -160,9 +163,13 @@ export function AuditLog({ refreshKey = 0 }: { refreshKey?: number }) {
       live = false;
     };
   }, []);
-  const [action, setAction] = useState('');
-  const [query, setQuery] = useState('');
-  const [page, setPage] = useState(1);
+  // the deep link's filter, search and page (/admin?tab=audit&action=coupon.*&q=spring)
+  const [action, setAction] = useState(view.action || '');
+  const [query, setQuery] = useState(view.q || '');
+  const [page, setPage] = useState(view.page || 1);
+  useEffect(() => {
+    onView?.({ action: action || undefined, q: query || undefined, page: page > 1 ? page : undefined });
+  }, [action, query, page]); // eslint-disable-line react-hooks/exhaustive-deps -- onView is a new function each render
   const [pageSize, setPageSize] = useState(25);
   const [sort, setSort] = useState<SortState>('');
   const [viewing, setViewing] = useState<AuditEntry | null>(null);
@@ -231,6 +238,7 @@ export function AuditLog({ refreshKey = 0 }: { refreshKey?: number }) {
               ))}
             </select>
             <SearchBox
+              initial={view.q}
               label="Search the audit log"
               placeholder="Search names, codes, badges or IDs"
               onSearch={(q) => {

@@ -1,12 +1,15 @@
-// The dashboard's deep link: the tab, the list's status, search and page, and an opened
-// application or user live in the address (/admin?tab=users&q=ada&user=<id>), so a reload
+// The dashboard's deep link: the tab, the list's status, search and page, an opened
+// application or user, and the audit log's action filter live in the address
+// (/admin?tab=users&q=ada&user=<id>, /admin?tab=audit&action=coupon.*), so a reload
 // or a shared link opens the same view. The server reads the same query (admin.ParseView)
 // and renders the page the island hydrates.
-export type DashboardView = { tab?: string; status?: string; q?: string; page?: number; app?: string; user?: string };
+export type DashboardView = { tab?: string; status?: string; q?: string; page?: number; app?: string; user?: string; action?: string };
 
-export const TABS = ['applications', 'users', 'badges', 'quizzes', 'coupons', 'payments', 'audit', 'webhooks'];
+export const TABS = ['applications', 'users', 'grants', 'badges', 'quizzes', 'coupons', 'payments', 'audit', 'webhooks'];
 const STATUSES = ['pending', 'awaiting_payment', 'approved', 'rejected'];
 const ID = /^[0-9a-f]{24}$/;
+// an audit action or an area's "area.*" (as app/admin.ParseView)
+const ACTION = /^[a-z][a-z_]{0,30}\.(\*|[a-z][a-z_.]{0,60})$/;
 
 /** The view an address's query names (what is not valid is dropped, as the server does). */
 export function parseView(search: string): DashboardView {
@@ -26,6 +29,9 @@ export function parseView(search: string): DashboardView {
   } else if (v.tab === 'users') {
     const user = p.get('user') || '';
     if (ID.test(user)) v.user = user;
+  } else if (v.tab === 'audit') {
+    const action = p.get('action') || '';
+    if (ACTION.test(action)) v.action = action;
   } else {
     delete v.q;
     delete v.page;
@@ -42,6 +48,7 @@ export function viewQuery(v: DashboardView): string {
   if (v.page && v.page > 1) p.set('page', String(v.page));
   if (v.app) p.set('app', v.app);
   if (v.user) p.set('user', v.user);
+  if (v.action) p.set('action', v.action);
   const s = p.toString();
   return s ? '?' + s : '';
 }
