@@ -32,6 +32,9 @@ func (h *Handler) Routes() []web.Route {
 	}
 }
 
+// GET /coupons?status=&search= -> every coupon the filter shows, as an array (the spec's
+// client); with page, pageSize, sort or format -> {coupons, total, page, pageSize, ...}, or
+// format=csv every coupon the filter shows as a CSV download.
 func (h *Handler) list(c fiber.Ctx) error {
 	search := c.Query("search")
 	if len(search) > 200 {

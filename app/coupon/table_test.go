@@ -55,6 +55,8 @@ func tableFixture(t *testing.T) (*apptest.Env, *apptest.Client) {
 			body["code"], body["description"] = "-MINUS", "=HYPERLINK(\"http://evil\")"
 		case 2:
 			body["description"] = "@SUM(1+1)"
+		case 3:
+			body["description"] = "50%_off deal" // LIKE's wildcards are searched as typed
 		}
 		cp := create(t, c, body)
 		if i%6 == 5 {
@@ -191,7 +193,7 @@ func TestCouponTableFiltersWithPaging(t *testing.T) {
 	_, c := tableFixture(t)
 	seen := map[string]int{}
 	for _, status := range []string{"all", "active", "inactive", "expired"} {
-		for _, search := range []string{"", "batch", "BATCH 1", "tbl-0", "outside", "evil", "nothing"} {
+		for _, search := range []string{"", "batch", "BATCH 1", "tbl-0", "outside", "evil", "%_o", "_", "nothing"} {
 			q := "status=" + status + "&search=" + url.QueryEscape(search)
 			want := all(t, c, q)
 			for _, sortKey := range []string{"", "code", "-usedCount"} {
@@ -227,6 +229,10 @@ func TestCouponTableFiltersWithPaging(t *testing.T) {
 		}
 	}
 	var pg couponPage
+	c.Get("/coupons?search=" + url.QueryEscape("%_o") + "&pageSize=10").Expect(200).JSON(&pg)
+	if pg.Total != 1 || pg.Coupons[0].Description != "50%_off deal" {
+		t.Fatalf("search %%_o: %d found", pg.Total)
+	}
 	c.Get("/coupons?status=expired&search=batch&pageSize=10&page=1").Expect(200).JSON(&pg)
 	if pg.Total != 4 { // i = 4, 9, 14, 19
 		t.Fatalf("expired batch coupons: %d", pg.Total)
