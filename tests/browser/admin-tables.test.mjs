@@ -373,9 +373,9 @@ test('the coupons as a dense table: sort, page size, status filter and search, e
   const page = await browser.context.newPage();
   const errors = watchErrors(page);
   const req = browser.context.request;
-  // 30 coupons: every sixth expired, every fifth switched off, some with a usage limit;
+  // 31 coupons: every sixth expired, every fifth switched off, some with a usage limit;
   // TBLC-12 (expired) has a formula for a description
-  for (let i = 0; i < 30; i++) {
+  for (let i = 0; i <= 30; i++) {
     const code = `TBLC-${String(i).padStart(2, '0')}`;
     const data = { code, name: `Table coupon ${30 - i}`, description: i === 12 ? '=HYPERLINK("http://evil")' : 'Table test', discountValue: 5 + ((i * 7) % 40) };
     if (i % 4 === 3) Object.assign(data, { discountType: 'fixed', discountValue: 2 + i / 2 });
@@ -390,7 +390,7 @@ test('the coupons as a dense table: sort, page size, status filter and search, e
   }
   const api = async (q) => (await req.get(server.url + API + '/coupons' + q)).json();
   const all = await api('?pageSize=100&sort=code');
-  assert.ok(all.total >= 30 && all.total <= 100, 'coupons: ' + all.total);
+  assert.ok(all.total >= 31 && all.total <= 100, 'coupons: ' + all.total);
   const codes = all.coupons.map((c) => c.code);
 
   await page.goto(server.url + '/admin?tab=coupons');
@@ -405,7 +405,7 @@ test('the coupons as a dense table: sort, page size, status filter and search, e
   await rangeIs(`1–25 of ${all.total}`);
   assert.equal(await crows.count(), 25);
   // newest first: the last coupon made
-  await firstCode('TBLC-29');
+  await firstCode('TBLC-30');
 
   // sort by code, ascending, then descending
   await tp.getByTestId('sort-code').click();
@@ -482,6 +482,23 @@ test('the coupons as a dense table: sort, page size, status filter and search, e
   await target.getByTestId('coupon-status').getByText('Inactive').waitFor();
   assert.equal(await panel.count(), 0, 'the switch does not open the row');
   assert.equal((await api('?search=TBLC-07'))[0].isActive, false);
+
+  // deleting the only coupon of the last page steps back to the page before
+  await page.getByLabel('Search coupons').fill('TBLC');
+  await rangeIs('1–10 of 31');
+  for (const r of ['11–20 of 31', '21–30 of 31', '31–31 of 31']) {
+    await tp.getByTestId('page-next').click();
+    await rangeIs(r);
+  }
+  const lone = crows.first();
+  const code = await lone.getAttribute('data-code');
+  assert.equal(code, 'TBLC-00', 'sorted by code, descending');
+  await lone.getByRole('button', { name: `Delete ${code}` }).click();
+  await page.getByRole('alertdialog').getByText(`Delete coupon ${code}?`).waitFor();
+  await page.getByTestId('confirm-action').click();
+  await page.locator('#toaster [role="status"]').filter({ hasText: 'Coupon deleted successfully' }).waitFor();
+  await rangeIs('21–30 of 30');
+  await firstCode('TBLC-10');
 
   await page.getByLabel('Search coupons').fill('');
   await page.waitForFunction(() => document.querySelectorAll('[data-testid="coupon-row"]').length === 10);

@@ -233,7 +233,11 @@ export function CouponsTab() {
       if (search.trim()) q += `&search=${encodeURIComponent(search.trim())}`;
       if (sort) q += `&sort=${sort}`;
       const res = await api<CouponList>(`/coupons?${q}`);
-      if (n === seq.current) setList(res);
+      if (n === seq.current) {
+        setList(res);
+        // the last page emptied (its last coupon deleted): step back to the new last page
+        if (res.coupons.length === 0 && res.total > 0 && page > 1) setPage(res.totalPages);
+      }
     } catch (e) {
       if (n === seq.current) {
         toastFail(e, 'Failed to fetch coupons');
