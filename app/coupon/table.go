@@ -18,9 +18,11 @@ import (
 )
 
 // Sorts are the columns the coupons table sorts by (newest first by default). The name
-// sorts without regard to case, alike on both databases.
+// sorts without regard to case, alike on both databases; percentages and dollar amounts
+// do not compare, so the discount sorts the percentage coupons first, then the fixed ones,
+// each by value in the direction asked.
 var Sorts = []admin.SortCol{{Key: "code", Col: "code"}, {Key: "name", Col: "lower(name)"},
-	{Key: "discountValue", Col: "discount_value"}, {Key: "usedCount", Col: "used_count"},
+	{Key: "discountValue", Col: "discount_type DESC, discount_value"}, {Key: "usedCount", Col: "used_count"},
 	{Key: "validUntil", Col: "valid_until"}, {Key: "createdAt", Col: "created_at"}}
 
 // CSVHeader is the coupons export's first line.
