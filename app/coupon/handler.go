@@ -6,6 +6,7 @@ import (
 	"github.com/gofiber/fiber/v3"
 	"github.com/uptrace/bun"
 
+	"meritmark/app/admin"
 	"meritmark/app/model"
 	"meritmark/app/web"
 )
@@ -31,16 +32,50 @@ func (h *Handler) Routes() []web.Route {
 	}
 }
 
+// GET /coupons?status=&search= -> every coupon the filter shows, as an array (the spec's
+// client); with page, pageSize, sort or format -> {coupons, total, page, pageSize, ...}, or
+// format=csv every coupon the filter shows as a CSV download.
 func (h *Handler) list(c fiber.Ctx) error {
 	search := c.Query("search")
 	if len(search) > 200 {
 		return web.BadRequest("The search text is too long.")
 	}
-	vs, err := h.svc.List(c.Context(), c.Query("status"), search)
+	args := c.RequestCtx().QueryArgs()
+	if !args.Has("page") && !args.Has("pageSize") && !args.Has("sort") && !args.Has("format") {
+		// the spec's client: every coupon the filter shows, as an array
+		vs, err := h.svc.List(c.Context(), c.Query("status"), search)
+		if err != nil {
+			return err
+		}
+		return c.JSON(vs)
+	}
+	// the dashboard's table: a page, a sort, or every row as CSV
+	pg, msg := admin.ParsePage(c.Query("page"), c.Query("limit"))
+	if msg != "" {
+		return web.BadRequest(msg)
+	}
+	if pg, msg = admin.ParsePageSize(c.Query("pageSize"), pg); msg != "" {
+		return web.BadRequest(msg)
+	}
+	if pg.Sort, msg = admin.ParseSort(c.Query("sort"), Sorts, admin.Sort{}); msg != "" {
+		return web.BadRequest(msg)
+	}
+	asCSV, err := admin.WantsCSV(c)
 	if err != nil {
 		return err
 	}
-	return c.JSON(vs)
+	if asCSV {
+		t, err := h.svc.Export(c.Context(), c.Query("status"), search, pg.Sort)
+		if err != nil {
+			return err
+		}
+		return t.Send(c, "coupons")
+	}
+	out, err := h.svc.Page(c.Context(), c.Query("status"), search, pg)
+	if err != nil {
+		return err
+	}
+	return c.JSON(out)
 }
 
 func (h *Handler) stats(c fiber.Ctx) error {

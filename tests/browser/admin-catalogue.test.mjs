@@ -277,6 +277,8 @@ test('the admin manages coupons: free grant, new coupon, copy, filter, delete', 
   await page.goto(server.url + '/admin');
   await hydrated(page, 'AdminDashboard');
   await openAdminTab(page, 'Coupons');
+  // the cards (wide screens show a table unless an admin keeps the cards)
+  await page.getByRole('tabpanel').getByTestId('view-cards').click();
   await page.locator('[data-testid="coupon"][data-code="WELCOME10"]').waitFor();
 
   await page.getByTestId('free-grant').click();

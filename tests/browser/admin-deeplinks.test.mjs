@@ -243,6 +243,7 @@ test('undo: a rejection from review comes back before its mail goes; a coupon to
   assert.equal(made.status, 201, JSON.stringify(made.body));
   const coupon = async () => { const j = await (await browser.context.request.get(server.url + API + '/coupons')).json(); return (Array.isArray(j) ? j : j.coupons).find((c) => c.code === code); };
   await page.getByRole('tab', { name: 'Coupons' }).click();
+  await page.getByRole('tabpanel').getByTestId('view-cards').click(); // the coupons' cards
   const cc = page.locator(`[data-testid="coupon"][data-code="${code}"]`);
   await cc.waitFor();
   await cc.getByTestId('coupon-active-toggle').click();

@@ -4,7 +4,8 @@
 // filter shows (formulas defused); a row opens the details dialog from the keyboard; axe
 // in both themes; cards at 390 px. The grants table filters, sorts and opens a grant. The
 // users table sorts, pages, filters by role, exports, and opens a user in a side panel;
-// the audit log's table likewise (its action filter kept).
+// the audit log's table likewise (its action filter kept); the coupons table sorts, pages,
+// filters by status and search, exports, and opens a coupon in a side panel.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import path from 'node:path';
@@ -363,6 +364,165 @@ test('the audit log as a dense table: sort, page size, action filter, export, a 
   }
   await page.setViewportSize({ width: 390, height: 844 });
   await look(page, 'audit-list-390');
+  await page.setViewportSize({ width: 1280, height: 800 });
+  assert.deepEqual(errors, []);
+  await page.close();
+});
+
+test('the coupons as a dense table: sort, page size, status filter and search, export, a side panel, cards on phones', async () => {
+  const page = await browser.context.newPage();
+  const errors = watchErrors(page);
+  const req = browser.context.request;
+  // 31 coupons: every sixth expired, every fifth switched off, some with a usage limit;
+  // TBLC-12 (expired) has a formula for a description
+  for (let i = 0; i <= 30; i++) {
+    const code = `TBLC-${String(i).padStart(2, '0')}`;
+    const data = { code, name: `Table coupon ${30 - i}`, description: i === 12 ? '=HYPERLINK("http://evil")' : 'Table test', discountValue: 5 + ((i * 7) % 40) };
+    if (i % 4 === 3) Object.assign(data, { discountType: 'fixed', discountValue: 2 + i / 2 });
+    if (i % 3 === 1) data.usageLimit = 10 + i;
+    if (i % 6 === 0) Object.assign(data, { validFrom: '2020-01-01T00:00:00Z', validUntil: '2020-02-01T00:00:00Z' });
+    const r = await req.post(server.url + API + '/coupons', { data, headers: { Origin: server.url } });
+    assert.equal(r.status(), 201, await r.text());
+    if (i % 5 === 4) {
+      const t = await req.patch(server.url + API + `/coupons/${(await r.json()).coupon._id}/toggle`, { headers: { Origin: server.url } });
+      assert.equal(t.status(), 200, await t.text());
+    }
+  }
+  const api = async (q) => (await req.get(server.url + API + '/coupons' + q)).json();
+  const all = await api('?pageSize=100&sort=code');
+  assert.ok(all.total >= 31 && all.total <= 100, 'coupons: ' + all.total);
+  const codes = all.coupons.map((c) => c.code);
+
+  await page.goto(server.url + '/admin?tab=coupons');
+  await hydrated(page, 'AdminDashboard');
+  const tp = page.locator(ACTIVE);
+  const table = page.getByTestId('coupons-table');
+  await table.waitFor();
+  const crows = page.getByTestId('coupon-row');
+  const firstCode = (c) => page.waitForFunction((c) => document.querySelector('[data-testid="coupon-row"] [data-testid="open-row"]')?.textContent === c, c);
+  const rangeIs = (t) => page.waitForFunction((t) => document.querySelector('[role="tabpanel"][data-state="active"] [data-testid="page-range"]')?.textContent === t, t);
+  assert.equal(await page.getByTestId('coupon').first().isVisible(), false, 'no cards at 1280');
+  await rangeIs(`1–25 of ${all.total}`);
+  assert.equal(await crows.count(), 25);
+  // newest first: the last coupon made
+  await firstCode('TBLC-30');
+
+  // sort by code, ascending, then descending
+  await tp.getByTestId('sort-code').click();
+  await page.waitForFunction(() => document.querySelector('[data-testid="coupons-table"] th[aria-sort="ascending"]')?.textContent?.includes('Code'));
+  await firstCode(codes[0]);
+  // page size 10, then the second page
+  await tp.getByTestId('page-size').selectOption('10');
+  await rangeIs(`1–10 of ${all.total}`);
+  await tp.getByTestId('page-next').click();
+  await rangeIs(`11–20 of ${all.total}`);
+  await firstCode(codes[10]);
+  await tp.getByTestId('sort-code').click();
+  await page.waitForFunction(() => document.querySelector('[data-testid="coupons-table"] th[aria-sort="descending"]')?.textContent?.includes('Code'));
+  await rangeIs(`1–10 of ${all.total}`); // a new sort starts from the first page
+  await firstCode(codes.at(-1));
+  // the other columns sort as the API does
+  for (const [key, label] of [['usedCount', 'Used'], ['validUntil', 'Valid until'], ['discountValue', 'Discount'], ['name', 'Name']]) {
+    await tp.getByTestId('sort-' + key).click();
+    await page.waitForFunction((l) => document.querySelector('[data-testid="coupons-table"] th[aria-sort="ascending"]')?.textContent === l, label);
+    await firstCode((await api(`?pageSize=10&sort=${key}`)).coupons[0].code);
+  }
+  await tp.getByTestId('sort-code').click();
+  await tp.getByTestId('sort-code').click();
+  await page.waitForFunction(() => document.querySelector('[data-testid="coupons-table"] th[aria-sort="descending"]')?.textContent?.includes('Code'));
+
+  // the status filter and the search together: the expired TBLC-1x
+  await page.selectOption('[data-testid="coupon-status-filter"]', 'expired');
+  const expired = (await api('?status=expired&pageSize=100')).total;
+  await rangeIs(`1–${Math.min(10, expired)} of ${expired}`);
+  await page.getByLabel('Search coupons').fill('tblc-1');
+  await page.waitForFunction(() => [...document.querySelectorAll('[data-testid="coupon-row"]')].map((r) => r.dataset.code).join() === 'TBLC-18,TBLC-12');
+  assert.deepEqual(await crows.getByTestId('coupon-status').allInnerTexts(), ['Expired', 'Expired']);
+  await rangeIs('1–2 of 2');
+  // Export CSV: the filter's rows, in the table's order, the formula defused
+  const href = await tp.getByTestId('export-csv').getAttribute('href');
+  assert.equal(href, API + '/coupons?status=expired&search=tblc-1&sort=-code&format=csv');
+  const csv = (await (await req.get(server.url + href)).text()).trim().split('\n');
+  assert.equal(csv[0], 'id,code,name,description,discount type,discount value,minimum amount,maximum discount,usage limit,used,valid from,valid until,active,status,applicable badges,applicable categories,created');
+  assert.equal(csv.length, 3);
+  assert.ok(csv[1].includes(',TBLC-18,') && csv[2].includes(',TBLC-12,'), csv.join('\n'));
+  assert.ok(csv[2].includes(`"'=HYPERLINK(""http://evil"")"`), 'the formula is defused: ' + csv[2]);
+  await look(page, 'coupons-table-filtered-1280');
+  await page.selectOption('[data-testid="coupon-status-filter"]', 'all');
+
+  // keyboard: Tab to a row's code, Enter opens the side panel; Escape closes it and the
+  // focus returns to the row
+  await page.getByLabel('Search coupons').fill('TBLC-07');
+  await page.waitForFunction(() => document.querySelectorAll('[data-testid="coupon-row"]').length === 1);
+  const target = crows.filter({ hasText: 'TBLC-07' });
+  await target.getByTestId('open-row').focus();
+  await page.keyboard.press('Enter');
+  const panel = page.getByRole('dialog', { name: 'Coupon details' });
+  await panel.waitFor();
+  const text = await panel.innerText();
+  assert.match(text, /TBLC-07/);
+  assert.match(text, /Table coupon 23/);
+  assert.match(text, /\$5\.50 off/); // i = 7: fixed, 2 + 7 / 2
+  assert.match(text, /Minimum order/);
+  assert.match(text, /Last changed/);
+  const box = await panel.boundingBox();
+  assert.ok(box.x >= 1280 - 576 - 1 && box.x + box.width <= 1280 + 1, `a sheet on the right (${JSON.stringify(box)})`);
+  await axeBothThemes(page, 'the coupon side panel');
+  await look(page, 'coupons-panel-1280');
+  await page.keyboard.press('Escape');
+  await panel.waitFor({ state: 'detached' });
+  assert.equal(await page.evaluate(() => document.activeElement?.closest('[data-testid="coupon-row"]')?.dataset.code), 'TBLC-07', 'the focus is back on the row');
+  // a row's click opens it too, and its switch acts on the row (with Undo on the toast)
+  await target.locator('td').nth(1).click();
+  await panel.waitFor();
+  await page.keyboard.press('Escape');
+  await panel.waitFor({ state: 'detached' });
+  await target.getByTestId('coupon-row-toggle').click();
+  await page.locator('#toaster [role="status"]').filter({ hasText: 'Coupon status updated successfully' }).waitFor();
+  await target.getByTestId('coupon-status').getByText('Inactive').waitFor();
+  assert.equal(await panel.count(), 0, 'the switch does not open the row');
+  assert.equal((await api('?search=TBLC-07'))[0].isActive, false);
+
+  // deleting the only coupon of the last page steps back to the page before
+  await page.getByLabel('Search coupons').fill('TBLC');
+  await rangeIs('1–10 of 31');
+  for (const r of ['11–20 of 31', '21–30 of 31', '31–31 of 31']) {
+    await tp.getByTestId('page-next').click();
+    await rangeIs(r);
+  }
+  const lone = crows.first();
+  const code = await lone.getAttribute('data-code');
+  assert.equal(code, 'TBLC-00', 'sorted by code, descending');
+  await lone.getByRole('button', { name: `Delete ${code}` }).click();
+  await page.getByRole('alertdialog').getByText(`Delete coupon ${code}?`).waitFor();
+  await page.getByTestId('confirm-action').click();
+  await page.locator('#toaster [role="status"]').filter({ hasText: 'Coupon deleted successfully' }).waitFor();
+  await rangeIs('21–30 of 30');
+  await firstCode('TBLC-10');
+
+  await page.getByLabel('Search coupons').fill('');
+  await page.waitForFunction(() => document.querySelectorAll('[data-testid="coupon-row"]').length === 10);
+  await axeBothThemes(page, 'the coupons table');
+  await look(page, 'coupons-table-1280');
+  assert.equal(await wideness(page), 1280, 'no sideways scrolling at 1280 px');
+  // the admin may keep the cards on a wide screen
+  await tp.getByTestId('view-cards').click();
+  await page.getByTestId('coupon').first().waitFor();
+  assert.equal(await table.isVisible(), false, 'no table when the cards are chosen');
+  await look(page, 'coupons-cards-1280');
+  await tp.getByTestId('view-table').click();
+  await table.waitFor();
+
+  // phones: the cards
+  for (const width of [390, 320]) {
+    await page.setViewportSize({ width, height: 844 });
+    await page.getByTestId('coupon').first().waitFor();
+    assert.equal(await table.isVisible(), false, `no table at ${width}`);
+    assert.equal(await wideness(page), width, `no sideways scrolling at ${width} px`);
+  }
+  await page.setViewportSize({ width: 390, height: 844 });
+  await page.getByTestId('coupon').first().scrollIntoViewIfNeeded();
+  await look(page, 'coupons-cards-390');
   await page.setViewportSize({ width: 1280, height: 800 });
   assert.deepEqual(errors, []);
   await page.close();

@@ -315,6 +315,7 @@ test('admin: Pending Review payment filter, quick reject asks first, used-up cou
 
   // Coupons: the used-up coupon says so, not a bare 'Inactive' beside a switch reading On
   await page.getByRole('tab', { name: /Coupons/ }).click();
+  await page.getByRole('tabpanel').getByTestId('view-cards').click(); // this test follows the cards
   const coupon = page.locator(`[data-testid="coupon"][data-code="${code}"]`);
   await coupon.waitFor();
   assert.equal((await coupon.getByTestId('coupon-status').textContent()).trim(), 'Used up');

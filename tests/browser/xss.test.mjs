@@ -76,6 +76,10 @@ test('payloads in quiz questions, coupons and names stay text in every client-re
   await page.goto(server.url + '/admin');
   await hydrated(page, 'AdminDashboard');
   await page.getByRole('tab', { name: 'Coupons' }).click();
+  // the table (wide screens), then the cards
+  await page.locator('[data-testid="coupon-row"][data-code="XSSPROBE"]').waitFor();
+  await probe(page, 'admin coupons table', 'CN', dialogs);
+  await page.getByRole('tabpanel').getByTestId('view-cards').click();
   await page.locator('[data-testid="coupon"][data-code="XSSPROBE"]').waitFor();
   await probe(page, 'admin coupons', 'CN', dialogs);
   await page.getByRole('tab', { name: 'Quiz Management' }).click();
