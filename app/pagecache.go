@@ -26,9 +26,6 @@ func (a *App) cachePages() {
 	// SQLite (pagecache/versions.go); stopped with the server
 	a.PageCache.Watch(a.Deps.Config.DatabaseURL)
 	pc := a.PageCache
-	if a.Deps.Metrics != nil {
-		pc.EarlyHit = func(c fiber.Ctx, r *fiber.Route) { metrics.AnswerFor(c, r) }
-	}
 	a.Hooks().OnPostShutdown(func(error) error { pc.Close(); return nil })
 	// this instance's own writes show at once, before their notification arrives
 	types := make([]string, 0, len(pageScopes))
@@ -58,9 +55,18 @@ func (a *App) cacheHit(c fiber.Ctx) error {
 		return c.Next()
 	}
 	start := time.Now()
-	if !a.PageCache.Hit(c, a.headers.Set, session.CookieName, session.SecureCookieName) {
+	if !a.PageCache.Hit(c, a.beforeHit, session.CookieName, session.SecureCookieName) {
 		return c.Next()
 	}
 	middleware.Logged(c, start, a.observe)
 	return nil
+}
+
+// beforeHit readies a held page's answer: the security headers the chain after the hit
+// would have set, and the route metrics count it for.
+func (a *App) beforeHit(c fiber.Ctx, route *fiber.Route) {
+	a.headers.Set(c)
+	if a.Deps.Metrics != nil {
+		metrics.AnswerFor(c, route)
+	}
 }

@@ -112,19 +112,14 @@ func Logged(c fiber.Ctx, start time.Time, observe func(c fiber.Ctx, status int, 
 		"dur_ms", float64(dur.Microseconds())/1000, "ip", c.IP(), "rid", ID(c))
 }
 
-// SecurityHeaders sets the headers every answer carries. extraScriptSrc and extraFrameSrc
-// name the payment provider's origins (its SDK also talks to the frame origins).
-func SecurityHeaders(extraScriptSrc, extraFrameSrc string) fiber.Handler {
-	return NewHeaders(extraScriptSrc, extraFrameSrc, "").Handler()
-}
-
-// Headers are the headers every answer carries (SecurityHeaders, and HSTS when it is
+// Headers are the headers every answer carries (the security headers, and HSTS when it is
 // configured), made once and set without parsing or normalising their names: a held page
 // (app/pagecache) sets them itself before the rest of the chain would.
 type Headers struct{ kv [][2][]byte }
 
-// NewHeaders makes the security headers; hsts is the Strict-Transport-Security value
-// ("" for none).
+// NewHeaders makes the security headers; extraScriptSrc and extraFrameSrc name the payment
+// provider's origins (its SDK also talks to the frame origins), and hsts is the
+// Strict-Transport-Security value ("" = off: the origin is not https, or MERITMARK_HSTS=0).
 func NewHeaders(extraScriptSrc, extraFrameSrc, hsts string) *Headers {
 	csp := "default-src 'self'; script-src 'self' " + web.ThemeScriptCSP + extraScriptSrc +
 		"; style-src 'self' 'unsafe-inline'; img-src 'self' data: blob: https:; font-src 'self' data:; connect-src 'self'" + extraFrameSrc +
@@ -230,15 +225,4 @@ func NormalizeOrigin(raw string) string {
 		}
 	}
 	return scheme + "://" + host
-}
-
-// HSTS sets Strict-Transport-Security to value on every answer ("" = off: the origin is
-// not https, or MERITMARK_HSTS=0).
-func HSTS(value string) fiber.Handler {
-	return func(c fiber.Ctx) error {
-		if value != "" {
-			c.Set(fiber.HeaderStrictTransportSecurity, value)
-		}
-		return c.Next()
-	}
 }

@@ -125,9 +125,6 @@ type Cache struct {
 	MaxBytes int
 	// Now is the clock (tests).
 	Now func() time.Time
-	// EarlyHit, when set, is told of each page Hit serves and the route it was stored
-	// from (the request never reaches the router: metrics count it for that route).
-	EarlyHit func(c fiber.Ctx, route *fiber.Route)
 
 	reader reader
 	w      watch
@@ -471,8 +468,10 @@ func (r *reader) run(f *flight) {
 // Authorization header or a body goes on (its answer may be a signed-in one, or a
 // refusal); a held page was stored by Wrap for this very URL, origin and kind, so the
 // checks the chain runs on the URL before Wrap stored it hold for the hit too. before,
-// when given, runs just ahead of the answer (app sets the security headers there).
-func (pc *Cache) Hit(c fiber.Ctx, before func(fiber.Ctx), cookies ...string) bool {
+// when given, runs just ahead of the answer with the route that rendered the page (app
+// sets the security headers there, and metrics count the hit for that route: the request
+// never reaches the router).
+func (pc *Cache) Hit(c fiber.Ctx, before func(c fiber.Ctx, route *fiber.Route), cookies ...string) bool {
 	if c.Method() != fiber.MethodGet {
 		return false
 	}
@@ -507,11 +506,8 @@ func (pc *Cache) Hit(c fiber.Ctx, before func(fiber.Ctx), cookies ...string) boo
 		return false
 	}
 	pc.hits.Add(1)
-	if pc.EarlyHit != nil {
-		pc.EarlyHit(c, e.route)
-	}
 	if before != nil {
-		before(c)
+		before(c, e.route)
 	}
 	_ = pc.serve(c, e) // setting a status and a body: no error
 	return true
