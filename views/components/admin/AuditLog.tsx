@@ -7,7 +7,7 @@ import { Card, CardContent, CardDescription, CardHeader, CardTitle, Chip, Skelet
 import { api, errorMessage } from '../../lib/api';
 import { toastError } from '../../lib/toast';
 import { cn } from '../../lib/cn';
-import { Dialog, DialogDescription, DialogHeader, DialogTitle, SheetContent } from '../dialog';
+import { SidePanel } from './SidePanel';
 import { SearchBox, type PageInfo } from './list';
 import { ExportLink, OpenRowButton, PageSizeSelect, SortHeader, TH as th, TablePager, rowOpener, type SortState } from './table';
 import { Detail } from './applications/parts';
@@ -313,26 +313,32 @@ export function AuditLog({ refreshKey = 0, view = {}, onView }: Props) {
           <PageSizeSelect id="audit-page-size" value={pageSize} onChange={(n) => { setPageSize(n); setPage(1); }} />
         </TablePager>
       </CardContent>
-      <Dialog open={!!viewing} onOpenChange={(o) => !o && setViewing(null)}>
-        {viewing && (
-          <SheetContent aria-describedby="audit-panel-desc">
-            <DialogHeader className="pr-8">
-              <DialogTitle>Audit entry</DialogTitle>
-              <DialogDescription id="audit-panel-desc">{actionLabel(viewing.action)} · <LocalTime iso={viewing.createdAt} withTime /></DialogDescription>
-            </DialogHeader>
+      <SidePanel
+        item={viewing}
+        onClose={() => setViewing(null)}
+        id="audit"
+        title="Audit entry"
+        description={(v) => (
+          <>
+            {actionLabel(v.action)} · <LocalTime iso={v.createdAt} withTime />
+          </>
+        )}
+      >
+        {(v) => (
+          <>
             <dl className="grid gap-4 sm:grid-cols-2" data-testid="audit-details">
-              <Detail label="Action"><Chip tone={tone(viewing.action)}>{actionLabel(viewing.action)}</Chip> <code className="text-xs">{viewing.action}</code></Detail>
-              <Detail label="By">{actor(viewing)}{viewing.actor?.email && viewing.actor.name ? ` <${viewing.actor.email}>` : ''}</Detail>
-              <Detail label="Target">{target(viewing)}</Detail>
-              <Detail label="Target ID"><span className="break-all font-mono text-xs">{viewing.targetType} {viewing.targetId}</span></Detail>
+              <Detail label="Action"><Chip tone={tone(v.action)}>{actionLabel(v.action)}</Chip> <code className="text-xs">{v.action}</code></Detail>
+              <Detail label="By">{actor(v)}{v.actor?.email && v.actor.name ? ` <${v.actor.email}>` : ''}</Detail>
+              <Detail label="Target">{target(v)}</Detail>
+              <Detail label="Target ID"><span className="break-all font-mono text-xs">{v.targetType} {v.targetId}</span></Detail>
             </dl>
             <section>
               <h3 className="text-sm font-semibold">What changed</h3>
-              <AuditChanges before={viewing.before} after={viewing.after} className="text-sm" />
+              <AuditChanges before={v.before} after={v.after} className="text-sm" />
             </section>
-          </SheetContent>
+          </>
         )}
-      </Dialog>
+      </SidePanel>
     </Card>
   );
 }

@@ -26,7 +26,7 @@ import { EmptyState } from '../ui/empty-state';
 import { CouponFormDialog } from './CouponFormDialog';
 import { LocalTime } from '../LocalTime';
 import { Switch } from '../ui/switch';
-import { Dialog, DialogDescription, DialogHeader, DialogTitle, SheetContent } from '../dialog';
+import { SidePanel } from './SidePanel';
 import type { PageInfo } from './list';
 import { ExportLink, LayoutToggle, OpenRowButton, PageSizeSelect, SortHeader, TH as th, TablePager, rowOpener, useLayout, type SortState } from './table';
 
@@ -407,33 +407,30 @@ export function CouponsTab() {
         </TablePager>
       </div>
 
-      <Dialog open={!!shown} onOpenChange={(o) => !o && setOpenId(null)}>
-        {shown && (
-          <SheetContent aria-describedby="coupon-panel-desc">
-            <DialogHeader className="pr-8">
-              <DialogTitle>Coupon details</DialogTitle>
-              <DialogDescription id="coupon-panel-desc">
-                {shown.code}
-                {shown.name ? ` · ${shown.name}` : ''}
-              </DialogDescription>
-            </DialogHeader>
-            <div className="flex flex-col" data-testid="coupon-panel" data-code={shown.code}>
-              <CouponBody c={shown} full />
-              <CardActions
-                name={shown.code}
-                active={shown.isActive}
-                activeText="On"
-                inactiveText="Off"
-                busy={toggling === shown._id}
-                onToggle={() => toggle(shown)}
-                onEdit={() => setEditing(shown)}
-                onDelete={() => setToDelete(shown)}
-                toggleTestId="coupon-panel-toggle"
-              />
-            </div>
-          </SheetContent>
+      <SidePanel
+        item={shown}
+        onClose={() => setOpenId(null)}
+        id="coupon"
+        title="Coupon details"
+        description={(c) => `${c.code}${c.name ? ` · ${c.name}` : ''}`}
+      >
+        {(c) => (
+          <div className="flex flex-col" data-testid="coupon-panel" data-code={c.code}>
+            <CouponBody c={c} full />
+            <CardActions
+              name={c.code}
+              active={c.isActive}
+              activeText="On"
+              inactiveText="Off"
+              busy={toggling === c._id}
+              onToggle={() => toggle(c)}
+              onEdit={() => setEditing(c)}
+              onDelete={() => setToDelete(c)}
+              toggleTestId="coupon-panel-toggle"
+            />
+          </div>
         )}
-      </Dialog>
+      </SidePanel>
 
       <CouponFormDialog open={creating} onOpenChange={setCreating} coupon={null} badges={badges} onSaved={refresh} />
       <CouponFormDialog open={!!editing} onOpenChange={(o) => !o && setEditing(null)} coupon={editing} badges={badges} onSaved={refresh} />

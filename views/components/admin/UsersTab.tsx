@@ -10,7 +10,7 @@ import Fingerprint from 'lucide-react/icons/fingerprint';
 import Pencil from 'lucide-react/icons/pencil';
 import Users from 'lucide-react/icons/users';
 import { Card, CardContent, CardDescription, CardHeader, CardTitle, Chip, Skeleton } from '../ui';
-import { Dialog, DialogDescription, DialogHeader, DialogTitle, SheetContent } from '../dialog';
+import { SidePanel } from './SidePanel';
 import { api, errorMessage } from '../../lib/api';
 import { toastError } from '../../lib/toast';
 import { cn } from '../../lib/cn';
@@ -247,25 +247,17 @@ export function UsersTab({ currentUserId = '', refreshKey = 0, onChanged, view =
           <PageSizeSelect id="users-page-size" value={pageSize} onChange={again(setPageSize)} />
         </TablePager>
       </CardContent>
-      <Dialog open={!!shown} onOpenChange={(o) => !o && setOpenId(undefined)}>
-        {shown && (
-          <SheetContent aria-describedby="user-panel-desc">
-            <DialogHeader className="pr-8">
-              <DialogTitle>User details</DialogTitle>
-              <DialogDescription id="user-panel-desc">
-                {shown.name} · {shown.email}
-              </DialogDescription>
-            </DialogHeader>
-            <UserCard
-              u={shown}
-              self={shown._id === currentUserId}
-              onEdit={() => setEditing(shown)}
-              onPicture={(url) => replace({ ...shown, profilePicUrl: url })}
-              onGrant={(kind, grant) => setActing({ kind, user: shown, grant })}
-            />
-          </SheetContent>
+      <SidePanel item={shown} onClose={() => setOpenId(undefined)} id="user" title="User details" description={(u) => `${u.name} · ${u.email}`}>
+        {(u) => (
+          <UserCard
+            u={u}
+            self={u._id === currentUserId}
+            onEdit={() => setEditing(u)}
+            onPicture={(url) => replace({ ...u, profilePicUrl: url })}
+            onGrant={(kind, grant) => setActing({ kind, user: u, grant })}
+          />
         )}
-      </Dialog>
+      </SidePanel>
       <EditDialog
         user={editing}
         self={editing?._id === currentUserId}
