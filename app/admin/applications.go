@@ -22,15 +22,32 @@ type ApplicationList struct {
 // ListApplications pages the applications in statuses (nil = all) matching search, with
 // the per-status counts (matching search) the review tabs show.
 func (s *Service) ListApplications(ctx context.Context, statuses []string, search string, pg Page) (*ApplicationList, error) {
-	apps, total, err := s.st.applications(ctx, s.DB, statuses, search, pg)
+	// the review tabs' counts first: the page's total is their sum over its statuses (one
+	// pass over the matching rows, not a second count: a search reads every row), and
+	// how many there are tells the page query how to read (see applicationsQuery)
+	counts, err := s.st.statusCounts(ctx, s.DB, search)
+	if err != nil {
+		return nil, err
+	}
+	var total, matching int64
+	for _, n := range counts {
+		matching += n
+	}
+	if len(statuses) == 0 {
+		total = matching
+	}
+	for _, st := range statuses {
+		total += counts[st]
+	}
+	// walking the sort's index finds a row for the page in every N/total read (N rows in
+	// all), so a page costs (offset+limit)·N/total reads; reading the statuses' rows
+	// costs their share, N·total/matching (statuses and search taken as independent)
+	walk := int64(pg.Offset()+pg.Limit)*matching < total*total
+	apps, _, err := s.st.applicationsOnly(ctx, s.DB, statuses, search, pg, walk)
 	if err != nil {
 		return nil, err
 	}
 	items, err := s.buildApplications(ctx, s.DB, apps)
-	if err != nil {
-		return nil, err
-	}
-	counts, err := s.st.statusCounts(ctx, s.DB, search)
 	if err != nil {
 		return nil, err
 	}

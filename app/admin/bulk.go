@@ -72,11 +72,11 @@ func (s *Service) MatchingApplicationIDs(ctx context.Context, f BulkFilter) ([]s
 		q = q.Where("status IN (?)", bun.List(statuses))
 	}
 	var ids []string
-	if err := applicationSearch(q, search).OrderExpr("created_at DESC, id DESC").Limit(bulk.Max+1).Scan(ctx, &ids); err != nil && !db.IsNoRows(err) {
+	if err := applicationSearch(s.DB, q, search).OrderExpr("created_at DESC, id DESC").Limit(bulk.Max+1).Scan(ctx, &ids); err != nil && !db.IsNoRows(err) {
 		return nil, err
 	}
 	if len(ids) > bulk.Max {
-		n, err := applicationSearch(s.DB.NewSelect().Model((*model.Application)(nil)).Where("status IN (?)", bun.List(orAll(statuses))), search).Count(ctx)
+		n, err := applicationSearch(s.DB, s.DB.NewSelect().Model((*model.Application)(nil)).Where("status IN (?)", bun.List(orAll(statuses))), search).Count(ctx)
 		if err != nil {
 			return nil, err
 		}

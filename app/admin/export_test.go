@@ -14,5 +14,5 @@ func ExplainList(d bun.IDB, kind, status, search string, pg Page) string {
 	}
 	statuses, _ := ParseStatuses(status)
 	var apps []model.Application
-	return applicationsQuery(d, &apps, statuses, search, pg).String()
+	return applicationsQuery(d, &apps, statuses, search, pg, true).String()
 }

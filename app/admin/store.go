@@ -16,50 +16,58 @@ type store struct{}
 
 const likeEsc = ` ESCAPE '\'`
 
+// folded is col as a search compares it: SQLite's LIKE already ignores ASCII case and its
+// lower() folds ASCII only, so there the bare column matches alike and spares a call per
+// row (about a third of a search over 100,000 applications); PostgreSQL's LIKE does not.
+func folded(d bun.IDB, col string) string {
+	if db.EngineOf(d) == db.SQLite {
+		return col
+	}
+	return "lower(" + col + ")"
+}
+
 // applicationSearch narrows q (over applications) to rows matching search: applicant
 // name or email (account or application), badge name, application id, payment
 // transaction id.
-func applicationSearch(q *bun.SelectQuery, search string) *bun.SelectQuery {
+func applicationSearch(d bun.IDB, q *bun.SelectQuery, search string) *bun.SelectQuery {
 	if search == "" {
 		return q
 	}
 	p := LikePattern(search)
+	like := func(col string) string { return folded(d, col) + " LIKE ?" + likeEsc }
 	return q.WhereGroup(" AND ", func(q *bun.SelectQuery) *bun.SelectQuery {
-		return q.Where("lower(full_name) LIKE ?"+likeEsc, p).
-			WhereOr("lower(email) LIKE ?"+likeEsc, p).
+		return q.Where(like("full_name"), p).
+			WhereOr(like("email"), p).
 			WhereOr("id = ?", search).
-			WhereOr("user_id IN (SELECT u.id FROM users AS u WHERE lower(u.name) LIKE ?"+likeEsc+" OR lower(u.email) LIKE ?"+likeEsc+")", p, p).
-			WhereOr("badge_id IN (SELECT b.id FROM badges AS b WHERE lower(b.name) LIKE ?"+likeEsc+")", p).
-			WhereOr("id IN (SELECT p.application_id FROM payments AS p WHERE lower(p.transaction_id) LIKE ?"+likeEsc+")", p)
+			WhereOr("user_id IN (SELECT u.id FROM users AS u WHERE "+like("u.name")+" OR "+like("u.email")+")", p, p).
+			WhereOr("badge_id IN (SELECT b.id FROM badges AS b WHERE "+like("b.name")+")", p).
+			WhereOr("id IN (SELECT p.application_id FROM payments AS p WHERE "+like("p.transaction_id")+")", p)
 	})
 }
 
-func (store) applications(ctx context.Context, d bun.IDB, statuses []string, search string, pg Page) ([]model.Application, int64, error) {
-	var apps []model.Application
-	q := applicationsQuery(d, &apps, statuses, search, pg)
-	n, err := q.ScanAndCount(ctx)
-	return apps, int64(n), err
-}
-
 // applicationsOnly is one page without the count (the export reads page after page).
-func (store) applicationsOnly(ctx context.Context, d bun.IDB, statuses []string, search string, pg Page) ([]model.Application, int64, error) {
+// walk says the statuses asked for are a large share of the rows (see applicationsQuery).
+func (store) applicationsOnly(ctx context.Context, d bun.IDB, statuses []string, search string, pg Page, walk bool) ([]model.Application, int64, error) {
 	var apps []model.Application
-	err := applicationsQuery(d, &apps, statuses, search, pg).Scan(ctx)
+	err := applicationsQuery(d, &apps, statuses, search, pg, walk).Scan(ctx)
 	return apps, 0, err
 }
 
-func applicationsQuery(d bun.IDB, apps *[]model.Application, statuses []string, search string, pg Page) *bun.SelectQuery {
+// applicationsQuery is one page of the applications in statuses matching search. On
+// SQLite, when the statuses are a large share of the rows (walk), the page walks the
+// sort's own index and filters, reading about a page's worth; else it reads the statuses'
+// rows through the status index and sorts them (few, so cheap). SQLite would otherwise
+// pick the status index every time and sort tens of thousands of rows for a page (the
+// unary + keeps the planner off it). PostgreSQL's planner weighs that itself.
+func applicationsQuery(d bun.IDB, apps *[]model.Application, statuses []string, search string, pg Page, walk bool) *bun.SelectQuery {
 	q := d.NewSelect().Model(apps)
 	switch {
-	case len(statuses) > 1 && db.EngineOf(d) == db.SQLite:
-		// SQLite sorts every row of two status ranges of the status index; walking the
-		// sort's own index and filtering reads a page's worth (the unary + keeps the
-		// planner off the status index)
+	case len(statuses) > 0 && walk && db.EngineOf(d) == db.SQLite:
 		q = q.Where("+status IN (?)", bun.List(statuses))
 	case len(statuses) > 0:
 		q = q.Where("status IN (?)", bun.List(statuses))
 	}
-	return applicationSearch(q, search).OrderExpr(pg.order("")).Limit(int64(pg.Limit)).Offset(int64(pg.Offset()))
+	return applicationSearch(d, q, search).OrderExpr(pg.order("")).Limit(int64(pg.Limit)).Offset(int64(pg.Offset()))
 }
 
 // statusCounts counts applications per status (matching search).
@@ -69,7 +77,14 @@ func (store) statusCounts(ctx context.Context, d bun.IDB, search string) (map[st
 		N      int64  `bun:"n"`
 	}
 	q := d.NewSelect().Model((*model.Application)(nil)).ColumnExpr("status, count(*) AS n")
-	if err := applicationSearch(q, search).GroupExpr("status").Scan(ctx, &rows); err != nil {
+	group := "status"
+	if search != "" && db.EngineOf(d) == db.SQLite {
+		// a search reads every row: in the table's order (then a small sort by status),
+		// not through the status index with a table lookup per row (46 against 96 ms at
+		// 100,000 applications)
+		group = "+status"
+	}
+	if err := applicationSearch(d, q, search).GroupExpr(group).Scan(ctx, &rows); err != nil {
 		return nil, err
 	}
 	m := map[string]int64{}
@@ -139,13 +154,18 @@ func (store) filesByApplication(ctx context.Context, d bun.IDB, appIDs []string)
 	return m, nil
 }
 
+// grantRefCols are the columns the applications list reads of a grant (a grant's link
+// and renewal; never its signed credential, the largest column).
+var grantRefCols = []string{"id", "user_id", "badge_id", "application_id", "verification_id", "public_verification_id",
+	"granted_at", "expires_at", "revoked_at", "revocation_reason", "previous_grant_id"}
+
 func (store) grantsByApplication(ctx context.Context, d bun.IDB, appIDs []string) (map[string]*model.BadgeGrant, error) {
 	m := map[string]*model.BadgeGrant{}
 	if len(appIDs) == 0 {
 		return m, nil
 	}
 	var gs []model.BadgeGrant
-	if err := d.NewSelect().Model(&gs).Where("application_id IN (?)", bun.List(appIDs)).Scan(ctx); err != nil {
+	if err := d.NewSelect().Model(&gs).Column(grantRefCols...).Where("application_id IN (?)", bun.List(appIDs)).Scan(ctx); err != nil {
 		return nil, err
 	}
 	for i := range gs {
@@ -168,7 +188,7 @@ func (store) renewedGrants(ctx context.Context, d bun.IDB, apps []model.Applicat
 		}
 	}
 	var gs []model.BadgeGrant
-	q := d.NewSelect().Model(&gs).Where("user_id IN (?) AND badge_id IN (?)", bun.List(userIDs), bun.List(badgeIDs))
+	q := d.NewSelect().Model(&gs).Column(grantRefCols...).Where("user_id IN (?) AND badge_id IN (?)", bun.List(userIDs), bun.List(badgeIDs))
 	if len(prevIDs) > 0 {
 		q = q.WhereOr("id IN (?)", bun.List(prevIDs))
 	}

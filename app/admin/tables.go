@@ -222,7 +222,7 @@ var ApplicationCSVHeader = []string{"id", "applicant", "email", "badge", "type",
 func (s *Service) ExportApplications(ctx context.Context, statuses []string, search string, sort Sort) (*csvTable, error) {
 	t := newCSV(ApplicationCSVHeader)
 	for pg := (Page{Page: 1, Limit: exportChunk, Sort: sort}); pg.Offset() < MaxExportRows; pg.Page++ {
-		apps, _, err := s.st.applicationsOnly(ctx, s.DB, statuses, search, pg)
+		apps, _, err := s.st.applicationsOnly(ctx, s.DB, statuses, search, pg, len(statuses) > 1)
 		if err != nil {
 			return nil, err
 		}
