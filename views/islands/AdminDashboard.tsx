@@ -14,7 +14,7 @@ import Users from 'lucide-react/icons/users';
 import Webhook from 'lucide-react/icons/webhook';
 import { Tabs, TabsContent, TabsList, TabsTrigger } from '../components/tabs';
 import { ApplicationsTab, type AppList } from '../components/admin/ApplicationsTab';
-import { SummaryCards, type Summary } from '../components/admin/SummaryCards';
+import type { Summary } from '../components/admin/SummaryCards';
 import { Button, Container } from '../components/ui';
 import { api } from '../lib/api';
 import { toast } from '../lib/toast';
@@ -32,6 +32,9 @@ const tabLoading = (
 function tabPart<P extends object>(load: () => Promise<ComponentType<P>>, fallback: ReactNode = tabLoading) {
   return deferred(load, { onDemand: true, fallback });
 }
+// the summary cards only show numbers: their code comes beside React, and until it is
+// here the server's cards stay as they are
+const SummaryCards = deferred(() => import('../components/admin/SummaryCards').then((m) => m.SummaryCards));
 const SummaryChart = deferred(() => import('../components/admin/SummaryChart').then((m) => m.SummaryChart));
 const UsersTab = tabPart(() => import('../components/admin/UsersTab').then((m) => m.UsersTab));
 const BadgesTab = tabPart(() => import('../components/admin/BadgesTab').then((m) => m.BadgesTab));

@@ -14,7 +14,6 @@ import { ExportLink, LayoutToggle, PageSizeSelect, TablePager, useLayout, type S
 import { ApplicationsTable } from './applications/ApplicationsTable';
 import { Actions, AppList, Application, DEFAULT_REASON, Group, PAY_FILTERS, PayFilter, canApprove } from './applications/model';
 import { ConfirmDialog, Empty } from './applications/parts';
-import { ApplicationCard } from './applications/ApplicationCard';
 import type { BulkSelection } from './bulk/BulkBar';
 import { useReviewShortcuts } from './applications/shortcuts';
 import type { DashboardView } from './view';
@@ -29,6 +28,9 @@ const DetailsDialog = deferred(() => import('./applications/dialogs').then((m) =
 const RejectDialog = deferred(() => import('./applications/dialogs').then((m) => m.RejectDialog));
 const BulkBar = deferred(() => import('./bulk/BulkBar').then((m) => m.BulkBar));
 const ShortcutsDialog = deferred(() => import('./applications/shortcuts-dialog').then((m) => m.ShortcutsDialog));
+// the cards are what phones (and admins who chose them) see; at 1280 px the table shows and
+// the cards are hidden, so their code comes beside React rather than in the island
+const ApplicationCard = deferred(() => import('./applications/ApplicationCard').then((m) => m.ApplicationCard));
 
 const LIMIT = 25;
 const LAYOUT_KEY = 'meritmark.admin.applications.view';
