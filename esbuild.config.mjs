@@ -93,6 +93,59 @@ const badgeIcons = {
   },
 };
 
+// The back office's icons from a sprite (both bundles): every `lucide-react/icons/<name>`
+// imported by views/islands/AdminDashboard.tsx or a module under views/components/admin/
+// becomes spriteIcon(sprite, '<name>') (views/lib/sprite-icon.tsx), and their paths are
+// one SVG file, static/dist/images/admin-icons-<HASH>.svg, found by reading those modules'
+// imports before the build. The dashboard is the largest island: its ~40 icons were ~3 KiB
+// gz of its script, now a file fetched beside it and cached. Other pages keep lucide's
+// icons (a sprite of every icon would cost a first visit more than their few icons do).
+const spriteArea = (file) => file === path.join(views, 'islands', 'AdminDashboard.tsx') || file.startsWith(path.join(views, 'components', 'admin') + path.sep);
+const lucideFile = (name) => path.join(root, 'node_modules/lucide-react/dist/esm/icons', name + '.js');
+let adminSprite;
+function buildAdminSprite() {
+  adminSprite ??= (async () => {
+    const files = [path.join(views, 'islands', 'AdminDashboard.tsx')];
+    const walk = (d) => fs.readdirSync(d, { withFileTypes: true }).forEach((e) => (e.isDirectory() ? walk(path.join(d, e.name)) : /\.tsx?$/.test(e.name) && files.push(path.join(d, e.name))));
+    walk(path.join(views, 'components', 'admin'));
+    const used = new Set();
+    for (const f of files) for (const m of fs.readFileSync(f, 'utf8').matchAll(/['"]lucide-react\/icons\/([a-z0-9-]+)['"]/g)) used.add(m[1]);
+    const attr = (v) => String(v).replace(/&/g, '&amp;').replace(/"/g, '&quot;');
+    let symbols = '';
+    for (const name of [...used].sort()) {
+      const { __iconNode } = await import(lucideFile(name));
+      const body = __iconNode.map(([tag, a]) => `<${tag} ${Object.entries(a).filter(([k]) => k !== 'key').map(([k, v]) => `${k}="${attr(v)}"`).join(' ')}/>`).join('');
+      symbols += `<symbol id="${name}" viewBox="0 0 24 24">${body}</symbol>`;
+    }
+    const svg = Buffer.from(`<svg xmlns="http://www.w3.org/2000/svg">${symbols}</svg>\n`);
+    const hash = createHash('sha256').update(svg).digest('hex').slice(0, 8).toUpperCase();
+    fs.mkdirSync(path.join(staticDist, 'images'), { recursive: true });
+    fs.writeFileSync(path.join(staticDist, 'images', `admin-icons-${hash}.svg`), svg);
+    return { url: `/static/dist/images/admin-icons-${hash}.svg`, used };
+  })();
+  return adminSprite;
+}
+const adminIcons = {
+  name: 'admin-icons',
+  setup(build) {
+    build.onStart(() => {
+      adminSprite = undefined; // a rebuild (--watch) reads the imports again
+    });
+    build.onResolve({ filter: /^lucide-react\/icons\/[a-z0-9-]+$/ }, (a) => {
+      if (!spriteArea(a.importer)) return undefined;
+      // a copy per importer, as iconsByCopy does: shared, each icon became a chunk of its own
+      return { path: a.path.slice('lucide-react/icons/'.length) + '?from=' + path.relative(root, a.importer), namespace: 'admin-icon' };
+    });
+    build.onLoad({ filter: /.*/, namespace: 'admin-icon' }, async (a) => {
+      const { url, used } = await buildAdminSprite();
+      const name = a.path.slice(0, a.path.indexOf('?from='));
+      if (!used.has(name)) return { errors: [{ text: `admin icon ${name} was not found by the sprite's scan of the imports` }] };
+      const lib = JSON.stringify(path.join(views, 'lib', 'sprite-icon.tsx'));
+      return { contents: `import { spriteIcon } from ${lib};\nexport default spriteIcon(${JSON.stringify(url)}, ${JSON.stringify(name)});\n`, loader: 'js', resolveDir: root };
+    });
+  },
+};
+
 // Icons by copy (client only): every module importing a lucide icon gets its own copy of the
 // icon's few hundred bytes (they share createLucideIcon), so an icon lands in the chunk of the
 // island that draws it. Shared as esbuild would share them, each icon used by a different set
@@ -181,7 +234,7 @@ async function buildServer() {
     target: 'es2022',
     // React's string renderer for browsers needs no Node or Web Streams polyfills.
     alias: { 'react-dom/server': path.join(root, 'node_modules/react-dom/cjs/react-dom-server-legacy.browser.production.js') },
-    plugins: [registry('server'), hashedImages, badgeIcons],
+    plugins: [registry('server'), hashedImages, badgeIcons, adminIcons],
   });
 }
 
@@ -197,7 +250,7 @@ async function buildClient() {
     platform: 'browser',
     target: ['es2022', 'chrome100', 'firefox100', 'safari15'],
     metafile: true,
-    plugins: [registry('client'), hashedImages, badgeIcons, iconsByCopy, reactOneChunk],
+    plugins: [registry('client'), hashedImages, badgeIcons, adminIcons, iconsByCopy, reactOneChunk],
   });
   // the metafile, for bench/islands.mjs (what each island's closure holds, by module)
   fs.mkdirSync(path.join(root, '.cache'), { recursive: true });

@@ -13,7 +13,7 @@ import { SearchBox } from './list';
 import { ExportLink, LayoutToggle, PageSizeSelect, TablePager, useLayout, type SortState } from './table';
 import { ApplicationsTable } from './applications/ApplicationsTable';
 import { Actions, AppList, Application, DEFAULT_REASON, Group, PAY_FILTERS, PayFilter, canApprove } from './applications/model';
-import { ConfirmDialog, Empty } from './applications/parts';
+import { Empty } from './applications/empty';
 import type { BulkSelection } from './bulk/BulkBar';
 import { useReviewShortcuts } from './applications/shortcuts';
 import type { DashboardView } from './view';
@@ -27,6 +27,7 @@ export type { AppList };
 const DetailsDialog = deferred(() => import('./applications/dialogs').then((m) => m.DetailsDialog));
 const RejectDialog = deferred(() => import('./applications/dialogs').then((m) => m.RejectDialog));
 const BulkBar = deferred(() => import('./bulk/BulkBar').then((m) => m.BulkBar));
+const ConfirmDialog = deferred(() => import('./applications/confirm').then((m) => m.ConfirmDialog));
 const ShortcutsDialog = deferred(() => import('./applications/shortcuts-dialog').then((m) => m.ShortcutsDialog));
 // the cards are what phones (and admins who chose them) see; at 1280 px the table shows and
 // the cards are hidden, so their code comes beside React rather than in the island

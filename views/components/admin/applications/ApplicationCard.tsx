@@ -11,7 +11,8 @@ import { Avatar } from '../../avatar';
 import { money } from '../../../lib/format';
 import { cn } from '../../../lib/cn';
 import { Actions, Application, DEFAULT_REASON, STATUS_LABEL, STATUS_TONE, canApprove, paid, reviewed, revokedApproval, typeLabel } from './model';
-import { Detail, PaymentChip, RenewalNote, ScoreChip } from './parts';
+import { Detail, RenewalNote, ScoreChip } from './parts';
+import { PaymentChip } from './model';
 import { LocalTime } from '../../LocalTime';
 
 export function ApplicationCard({ a, actions }: { a: Application; actions: Actions }) {

@@ -3,8 +3,7 @@
 // details dialog with the review actions.
 import { Chip } from '../../ui';
 import { money } from '../../../lib/format';
-import { Actions, Application, STATUS_LABEL, STATUS_TONE, revokedApproval } from './model';
-import { PaymentChip } from './parts';
+import { Actions, Application, PaymentChip, STATUS_LABEL, STATUS_TONE, revokedApproval } from './model';
 import { OpenRowButton, SortHeader, TH as th, rowOpener, type SortState } from '../table';
 import { LocalTime } from '../../LocalTime';
 

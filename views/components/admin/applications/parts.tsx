@@ -1,16 +1,12 @@
-// Small pieces of the applications tab: a labelled value, a profile link, the quiz score
-// chip, the confirmation dialog and the empty list.
+// Small pieces of the applications' details and cards: a labelled value, a profile link,
+// the quiz score chip, a renewal's note (the queue's first screen needs none of them).
 import { type ReactNode } from 'react';
-import BadgeCheck from 'lucide-react/icons/badge-check';
 import Link2 from 'lucide-react/icons/link-2';
-import Loader2 from 'lucide-react/icons/loader-circle';
-import { Button, Chip } from '../../ui';
-import { Dialog, DialogContent, DialogDescription, DialogFooter, DialogHeader, DialogTitle } from '../../dialog';
+import { Chip } from '../../ui';
 import { cn } from '../../../lib/cn';
 import { externalHref } from '../../../lib/url';
 import RefreshCw from 'lucide-react/icons/refresh-cw';
-import { Group, PAY_FILTER_EMPTY, paymentState, paymentTone, type Application, type PayFilter } from './model';
-import { capitalize } from '../../../lib/format';
+import type { Application } from './model';
 
 import { scoreTone } from '../../../lib/format';
 import { LocalTime } from '../../LocalTime';
@@ -46,49 +42,6 @@ export function ScoreChip({ score }: { score: number | null }) {
   );
 }
 
-export function ConfirmDialog({ open, title, confirm, destructive, busy, testid, onClose, onConfirm, children }: {
-  open: boolean;
-  title: string;
-  confirm: string;
-  destructive?: boolean;
-  busy: boolean;
-  testid: string;
-  onClose: () => void;
-  onConfirm: () => void;
-  children: ReactNode;
-}) {
-  return (
-    <Dialog open={open} onOpenChange={(o) => !o && onClose()}>
-      {open && (
-        <DialogContent data-testid={testid}>
-          <DialogHeader>
-            <DialogTitle>{title}</DialogTitle>
-            <DialogDescription>{children}</DialogDescription>
-          </DialogHeader>
-          <DialogFooter>
-            <Button variant="outline" onClick={onClose}>
-              Cancel
-            </Button>
-            <Button variant={destructive ? 'destructive' : 'default'} disabled={busy} onClick={onConfirm}>
-              {busy && <Loader2 className="animate-spin" />} {confirm}
-            </Button>
-          </DialogFooter>
-        </DialogContent>
-      )}
-    </Dialog>
-  );
-}
-
-/** The payment chip: Completed (green), Pending (yellow), Failed (red), Waived (Grant Free). */
-export function PaymentChip({ a }: { a: Application }) {
-  const s = paymentState(a);
-  return (
-    <Chip tone={paymentTone(s)} data-testid="payment-chip">
-      {capitalize(s)}
-    </Chip>
-  );
-}
-
 /** Says an application renews a badge, and which grant. */
 export function RenewalNote({ a, className }: { a: Application; className?: string }) {
   if (!a.renews) return null;
@@ -101,28 +54,5 @@ export function RenewalNote({ a, className }: { a: Application; className?: stri
         {g.expiresAt && <>, valid until <LocalTime iso={g.expiresAt} /></>}
       </span>
     </p>
-  );
-}
-
-export function Empty({ group, query, payFilter = 'review' }: { group: Group; query: string; payFilter?: PayFilter }) {
-  if (query) {
-    return (
-      <div className="rounded-lg border border-dashed py-12 text-center">
-        <p className="font-medium">No applications match “{query}”</p>
-        <p className="mt-1 text-sm text-muted-foreground">Try a name, an email, a badge or a transaction ID.</p>
-      </div>
-    );
-  }
-  const text: Record<Group, [string, string]> = {
-    review: PAY_FILTER_EMPTY[payFilter],
-    approved: ['No approved applications', 'Approved applications will appear here.'],
-    rejected: ['No rejected applications', 'Rejected applications will appear here.'],
-  };
-  return (
-    <div className="rounded-lg border border-dashed py-12 text-center" data-testid="empty-applications">
-      <BadgeCheck className="mx-auto h-10 w-10 text-muted-foreground/60" aria-hidden="true" />
-      <p className="mt-3 font-medium">{text[group][0]}</p>
-      <p className="mt-1 text-sm text-muted-foreground">{text[group][1]}</p>
-    </div>
   );
 }

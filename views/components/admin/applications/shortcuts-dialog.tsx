@@ -2,7 +2,16 @@
 // fetched apart from the dashboard's (ApplicationsTab, deferred).
 import { Button } from '../../ui';
 import { Dialog, DialogContent, DialogDescription, DialogFooter, DialogHeader, DialogTitle } from '../../dialog';
-import { SHORTCUTS } from './shortcuts';
+
+// what the keys do (the handler is useReviewShortcuts, shortcuts.tsx): kept here so that
+// the queue's own code does not carry the list, and shortcuts.tsx no chunk of its own
+const SHORTCUTS: [string[], string][] = [
+  [['j', 'n'], 'Next application'],
+  [['k'], 'Previous application'],
+  [['a'], 'Approve the current application (asks first)'],
+  [['r'], 'Reject the current application (opens the reject dialog)'],
+  [['?'], 'Show these shortcuts'],
+];
 
 export function ShortcutsDialog({ open, onClose }: { open: boolean; onClose: () => void }) {
   return (

@@ -4,14 +4,6 @@
 // modifier held, or while a dialog is open.
 import { useEffect, useRef } from 'react';
 
-export const SHORTCUTS: [string[], string][] = [
-  [['j', 'n'], 'Next application'],
-  [['k'], 'Previous application'],
-  [['a'], 'Approve the current application (asks first)'],
-  [['r'], 'Reject the current application (opens the reject dialog)'],
-  [['?'], 'Show these shortcuts'],
-];
-
 function typing(t: EventTarget | null): boolean {
   if (!(t instanceof HTMLElement)) return false;
   return t.isContentEditable || !!t.closest('input, textarea, select, [contenteditable="true"], [role="textbox"]');

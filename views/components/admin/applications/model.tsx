@@ -1,6 +1,8 @@
 // The applications tab's data: the server's application shape and the rules the cards and
 // dialogs share (status labels and tones, which actions an application allows).
 import { PageInfo } from '../list';
+import { Chip } from '../../ui';
+import { capitalize } from '../../../lib/format';
 
 export type AppUser = {
   _id: string;
@@ -169,3 +171,13 @@ export type IntegrityReview = {
   statementAt: string | null;
   decidedAt: string | null;
 };
+
+/** The payment chip: Completed (green), Pending (yellow), Failed (red), Waived (Grant Free). */
+export function PaymentChip({ a }: { a: Application }) {
+  const s = paymentState(a);
+  return (
+    <Chip tone={paymentTone(s)} data-testid="payment-chip">
+      {capitalize(s)}
+    </Chip>
+  );
+}
