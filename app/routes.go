@@ -43,7 +43,7 @@ func (a *App) routeTable() []web.Route {
 	rs = append(rs, badge.New(d.DB, d.Site).Routes()...)
 	rs = append(rs, quiz.New(d.DB, d.Site, d.Limiter).Routes()...)
 	rs = append(rs, application.New(d.DB, d.Site, d.Storage, d.Limiter, d.Events).Routes()...)
-	rs = append(rs, admin.New(d.DB, d.Site, d.Storage, d.Issuer, d.Mailer, d.Events).Routes()...)
+	rs = append(rs, admin.New(d.DB, d.Site, d.Storage, d.Issuer, d.Mailer, d.Events).WithAttempts(&quizadmin.Service{DB: d.DB, Events: d.Events}).Routes()...)
 	rs = append(rs, badgeadmin.New(d.DB, d.Events).Routes()...)
 	rs = append(rs, quizadmin.New(d.DB, d.Events).Routes()...)
 	rs = append(rs, angoff.New(d.DB, d.Site, d.Mailer, d.Events, d.Limiter).Routes()...)

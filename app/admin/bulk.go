@@ -12,7 +12,6 @@ import (
 	"meritmark/app/bulk"
 	"meritmark/app/model"
 	"meritmark/app/quiz"
-	"meritmark/app/quizadmin"
 	"meritmark/app/web"
 	"meritmark/db"
 )
@@ -36,7 +35,7 @@ const (
 )
 
 // AttemptGranter grants a member one extra attempt at a quiz (app/quizadmin's
-// GrantAttempt, given by the wiring).
+// GrantAttempt, given by the wiring: Handler.WithAttempts).
 type AttemptGranter interface {
 	GrantAttempt(ctx context.Context, actor *model.User, quizID, userID string) (*quiz.Eligibility, error)
 }
@@ -194,7 +193,7 @@ func (s *Service) bulkStep(ctx context.Context, actor *model.User, action, reaso
 	out.Done, out.Will = "An extra attempt was granted.", "Will get an extra attempt at the quiz."
 	_, err := s.Attempts.GrantAttempt(ctx, actor, quizID[0], a.UserID)
 	var we *web.Error
-	if errors.As(err, &we) && we.Msg == quizadmin.MsgGrantWaiting {
+	if errors.As(err, &we) && we.Msg == quiz.MsgGrantWaiting {
 		return out, &bulk.Unchanged{Msg: MsgBulkAttemptWaiting}
 	}
 	return out, err

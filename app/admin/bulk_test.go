@@ -14,6 +14,7 @@ import (
 	"meritmark/app/bulk"
 	"meritmark/app/events"
 	"meritmark/app/model"
+	"meritmark/app/quizadmin"
 )
 
 const bulkPath = "/admin/applications/bulk"
@@ -220,6 +221,24 @@ func TestBulkExtraAttemptNeedsAQuiz(t *testing.T) {
 	a := paidApplication(t, e, u, newBadge(t, e, "No quiz", 100))
 	ans := bulkCall(t, ac, map[string]any{"ids": []string{a.ID}, "action": "extra_attempt"})
 	if r := resultOf(t, ans, a.ID); r.OK || r.Msg != admin.MsgBulkNoQuiz {
+		t.Fatalf("row %+v", r)
+	}
+}
+
+// The wiring gives the bulk action app/quizadmin's granter: with a quiz the row is
+// decided by the quiz's rules (this member may start already), not refused as switched off.
+func TestBulkExtraAttemptUsesTheQuizRules(t *testing.T) {
+	e := apptest.New(t)
+	_, ac := e.Admin("boss@x.io")
+	u, _ := e.Member("q@x.io")
+	b := newBadge(t, e, "With quiz", 100)
+	if _, err := e.DB.NewUpdate().Model(b).Set("type = ?", model.TypeSkill).WherePK().Exec(e.Ctx()); err != nil {
+		t.Fatal(err)
+	}
+	ac.Post("/admin/badges/"+b.ID+"/quiz", map[string]any{}).Expect(http.StatusCreated)
+	a := paidApplication(t, e, u, b)
+	ans := bulkCall(t, ac, map[string]any{"ids": []string{a.ID}, "action": "extra_attempt"})
+	if r := resultOf(t, ans, a.ID); r.OK || r.Msg != quizadmin.MsgGrantNotNeeded {
 		t.Fatalf("row %+v", r)
 	}
 }

@@ -30,6 +30,12 @@ func New(d *bun.DB, site *web.Site, s storage.Store, iss *credential.Issuer, m *
 	return &Handler{svc: NewService(d, s, iss, m, bus), site: site}
 }
 
+// WithAttempts gives the bulk action its extra-attempt granter (app/quizadmin's service).
+func (h *Handler) WithAttempts(g AttemptGranter) *Handler {
+	h.svc.Attempts = g
+	return h
+}
+
 // Service exposes the use cases (for tests and other features).
 func (h *Handler) Service() *Service { return h.svc }
 

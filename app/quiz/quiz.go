@@ -45,6 +45,9 @@ const (
 	MsgTooManyAttempts  = "Too many quiz attempts. Please wait a while before starting another."
 	MsgNoQuestions      = "This quiz has no questions yet."
 	MsgLate             = "Time is up for this attempt: only the answers saved before the deadline were graded."
+	// MsgGrantWaiting refuses an extra attempt while one is already waiting (app/quizadmin
+	// answers it; the back office's bulk action reads it as "nothing changed").
+	MsgGrantWaiting = "This member already has an extra attempt waiting."
 )
 
 // DrawSize is how many questions an attempt asks: draw (questions per attempt) but at

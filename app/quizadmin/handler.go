@@ -4,6 +4,7 @@ import (
 	"github.com/gofiber/fiber/v3"
 	"github.com/uptrace/bun"
 
+	"meritmark/app/admin"
 	"meritmark/app/events"
 	"meritmark/app/model"
 	"meritmark/app/web"
@@ -44,19 +45,54 @@ func (h *Handler) quizzes(c fiber.Ctx) error {
 	return c.JSON(vs)
 }
 
+// GET /admin/questions?search=&category=&difficulty=&status= -> the bank the filter shows,
+// newest first, as an array (the quiz screens); with page, pageSize, sort or format ->
+// {questions, total, page, pageSize, limit, totalPages, sort}, or format=csv every
+// question the filter shows as a CSV download (no answer key).
 func (h *Handler) questions(c fiber.Ctx) error {
 	search := c.Query("search")
 	if search == "" {
 		search = c.Query("q")
 	}
-	if len(search) > 200 {
-		return web.BadRequest("The search text is too long.")
+	f, msg := ParseBankFilter(search, c.Query("category"), c.Query("difficulty"), c.Query("status"))
+	if msg != "" {
+		return web.BadRequest(msg)
 	}
-	vs, err := h.svc.Questions(c.Context(), search)
+	args := c.RequestCtx().QueryArgs()
+	if !args.Has("page") && !args.Has("pageSize") && !args.Has("sort") && !args.Has("format") {
+		vs, err := h.svc.Questions(c.Context(), f)
+		if err != nil {
+			return err
+		}
+		return c.JSON(vs)
+	}
+	// the question bank's table: a page, a sort, or every row as CSV
+	pg, msg := admin.ParsePage(c.Query("page"), c.Query("limit"))
+	if msg != "" {
+		return web.BadRequest(msg)
+	}
+	if pg, msg = admin.ParsePageSize(c.Query("pageSize"), pg); msg != "" {
+		return web.BadRequest(msg)
+	}
+	if pg.Sort, msg = admin.ParseSort(c.Query("sort"), BankSorts, admin.Sort{}); msg != "" {
+		return web.BadRequest(msg)
+	}
+	asCSV, err := admin.WantsCSV(c)
 	if err != nil {
 		return err
 	}
-	return c.JSON(vs)
+	if asCSV {
+		t, err := h.svc.ExportQuestions(c.Context(), f, pg.Sort)
+		if err != nil {
+			return err
+		}
+		return t.Send(c, "questions")
+	}
+	out, err := h.svc.QuestionPage(c.Context(), f, pg)
+	if err != nil {
+		return err
+	}
+	return c.JSON(out)
 }
 
 func (h *Handler) createQuiz(c fiber.Ctx) error {

@@ -8,6 +8,7 @@ import (
 
 	"meritmark/app/input"
 	"meritmark/app/model"
+	"meritmark/app/quiz"
 )
 
 // Quiz defaults and limits (spec sections 5 and 9).
@@ -86,7 +87,7 @@ const (
 	MsgQuizOffActive  = "%s is active in the catalogue, so its quiz cannot be switched off. Deactivate the badge first."
 	MsgUserNotFound   = "User not found"
 	MsgUserIDRequired = "User ID is required."
-	MsgGrantWaiting   = "This member already has an extra attempt waiting."
+	MsgGrantWaiting   = quiz.MsgGrantWaiting
 	MsgGrantNotNeeded = "This member can already start the quiz; an extra attempt is only needed while a retake waits."
 )
 

@@ -34,9 +34,10 @@ func (s *Service) changed(ctx context.Context, tx bun.IDB, actor *model.User, ac
 // Quizzes answers every quiz with its badge and questions.
 func (s *Service) Quizzes(ctx context.Context) ([]QuizView, error) { return quizViews(ctx, s.DB, nil) }
 
-// Questions answers the bank, filtered by search over text, category and topic.
-func (s *Service) Questions(ctx context.Context, search string) ([]QuestionView, error) {
-	return questionViews(ctx, s.DB, search, nil)
+// Questions answers the bank as the filter shows it (search over text, category and
+// topic), newest first.
+func (s *Service) Questions(ctx context.Context, f BankFilter) ([]QuestionView, error) {
+	return questionViews(ctx, s.DB, f, nil)
 }
 
 // CreateQuiz gives a skill badge its quiz (one per badge).

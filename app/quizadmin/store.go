@@ -4,11 +4,11 @@ import (
 	"context"
 	"database/sql"
 	"errors"
-	"strings"
 	"time"
 
 	"github.com/uptrace/bun"
 
+	"meritmark/app/admin"
 	"meritmark/app/model"
 	"meritmark/app/quiz"
 )
@@ -219,26 +219,12 @@ func quizView(ctx context.Context, db bun.IDB, id string) (*QuizView, error) {
 	return &vs[0], nil
 }
 
-// likePattern makes a case-insensitive LIKE pattern matching s anywhere (with \ as the
-// escape character).
-func likePattern(s string) string {
-	r := strings.NewReplacer(`\`, `\\`, `%`, `\%`, `_`, `\_`)
-	return "%" + r.Replace(strings.ToLower(s)) + "%"
-}
-
-// questionViews loads the bank (newest first), optionally only questions whose text,
-// category or topic contains search (any case), each with the quizzes using it.
-func questionViews(ctx context.Context, db bun.IDB, search string, ids []string) ([]QuestionView, error) {
+// questionViews loads the bank (newest first) as the filter narrows it (see BankFilter;
+// the zero filter: the whole bank), optionally only the questions ids, each with the
+// quizzes using it.
+func questionViews(ctx context.Context, db bun.IDB, f BankFilter, ids []string) ([]QuestionView, error) {
 	var questions []model.Question
-	q := db.NewSelect().Model(&questions).Order("created_at DESC", "id DESC")
-	if s := strings.TrimSpace(search); s != "" {
-		p := likePattern(s)
-		q = q.WhereGroup(" AND ", func(q *bun.SelectQuery) *bun.SelectQuery {
-			return q.Where(`LOWER(text) LIKE ? ESCAPE '\'`, p).
-				WhereOr(`LOWER(category) LIKE ? ESCAPE '\'`, p).
-				WhereOr(`LOWER(topic) LIKE ? ESCAPE '\'`, p)
-		})
-	}
+	q := f.apply(db.NewSelect().Model(&questions)).OrderExpr(bankOrder(admin.Sort{}))
 	if ids != nil {
 		if len(ids) == 0 {
 			return []QuestionView{}, nil
@@ -248,6 +234,12 @@ func questionViews(ctx context.Context, db bun.IDB, search string, ids []string)
 	if err := q.Scan(ctx); err != nil {
 		return nil, err
 	}
+	return viewsOf(ctx, db, questions)
+}
+
+// viewsOf answers questions as the bank shows them, in their order, each with its family
+// and the quizzes using it.
+func viewsOf(ctx context.Context, db bun.IDB, questions []model.Question) ([]QuestionView, error) {
 	out := make([]QuestionView, 0, len(questions))
 	if len(questions) == 0 {
 		return out, nil
@@ -288,7 +280,7 @@ func questionViews(ctx context.Context, db bun.IDB, search string, ids []string)
 }
 
 func questionViewByID(ctx context.Context, db bun.IDB, id string) (*QuestionView, error) {
-	vs, err := questionViews(ctx, db, "", []string{id})
+	vs, err := questionViews(ctx, db, BankFilter{}, []string{id})
 	if err != nil {
 		return nil, err
 	}

@@ -147,6 +147,7 @@ test('the admin creates a skill badge, its quiz and three questions, and activat
   // ---- question bank: search by topic, edit (the flow the spec did not show) ----
   await page.getByRole('tab', { name: 'Question Bank' }).click();
   await page.getByTestId('question-bank').waitFor();
+  await page.getByTestId('question-bank').getByTestId('view-cards').click(); // this test follows the cards
   await page.getByLabel('Search questions').fill('kubernetes operator'); // the topic
   await page.waitForFunction(() => document.querySelectorAll('[data-testid="bank-question"]').length === 3);
   const first = page.getByTestId('bank-question').filter({ hasText: QUESTIONS[0].text });

@@ -5,7 +5,8 @@
 // in both themes; cards at 390 px. The grants table filters, sorts and opens a grant. The
 // users table sorts, pages, filters by role, exports, and opens a user in a side panel;
 // the audit log's table likewise (its action filter kept); the coupons table sorts, pages,
-// filters by status and search, exports, and opens a coupon in a side panel.
+// filters by status and search, exports, and opens a coupon in a side panel; the question
+// bank likewise, its export without the answers, its panel editing, retiring and deleting.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import path from 'node:path';
@@ -523,6 +524,189 @@ test('the coupons as a dense table: sort, page size, status filter and search, e
   await page.setViewportSize({ width: 390, height: 844 });
   await page.getByTestId('coupon').first().scrollIntoViewIfNeeded();
   await look(page, 'coupons-cards-390');
+  await page.setViewportSize({ width: 1280, height: 800 });
+  assert.deepEqual(errors, []);
+  await page.close();
+});
+
+test('the question bank as a dense table: sort, page size, filters and search, export without the key, a side panel that edits, cards on phones', async () => {
+  const page = await browser.context.newPage();
+  const errors = watchErrors(page);
+  const req = browser.context.request;
+  const post = async (p, data, method = 'POST') => {
+    const r = await req.fetch(server.url + API + p, { method, data, headers: { Origin: server.url } });
+    assert.ok(r.status() < 300, `${method} ${p}: ${r.status()} ${await r.text()}`);
+    return r.json();
+  };
+  // 32 questions: three categories in two cases, every difficulty, four topics; every
+  // seventh retired; TBQ-05's text is a formula; each question's key is "KEY-SECRET-nn"
+  const cats = ['Table Alpha', 'table beta', 'Table Gamma'];
+  const diffs = ['easy', 'medium', 'hard'];
+  for (let i = 0; i < 32; i++) {
+    const n = String((i * 13) % 32).padStart(2, '0');
+    const text = i === 5 ? '=HYPERLINK("http://evil") TBQ-05' : `TBQ-${n} which table question is this?`;
+    const options = [`KEY-SECRET-${n}`, `Other ${n} a`, `Other ${n} b`].slice(0, 2 + (i % 2));
+    const { question } = await post('/admin/questions', { text, options, correctIndex: 0, difficulty: diffs[Math.floor(i / 3) % 3], category: cats[i % 3], topic: `Topic ${'WXYZ'[i % 4]}`, explanation: `Because ${n}` });
+    if (i % 7 === 6) await post(`/admin/questions/${question._id}/retired`, { retired: true }, 'PUT');
+  }
+  const api = async (q) => (await req.get(server.url + API + '/admin/questions' + q)).json();
+  const total = (await api('?pageSize=10')).total;
+  assert.ok(total >= 32 && total <= 100, 'questions: ' + total);
+  const tbq = (await api('?pageSize=100&search=tbq')).total;
+  assert.equal(tbq, 32);
+
+  await page.goto(server.url + '/admin?tab=quizzes');
+  await hydrated(page, 'AdminDashboard');
+  await page.getByRole('tab', { name: 'Question Bank' }).click();
+  const bank = page.getByTestId('question-bank');
+  const table = page.getByTestId('question-bank-table');
+  await table.waitFor();
+  const qrows = page.getByTestId('bank-question-row');
+  const firstText = (t) => page.waitForFunction((t) => document.querySelector('[data-testid="bank-question-row"] [data-testid="open-row"]')?.textContent === t, t);
+  const rangeIs = (t) => page.waitForFunction((t) => document.querySelector('[data-testid="question-bank"] [data-testid="page-range"]')?.textContent === t, t);
+  const sortedBy = (label, dir) => page.waitForFunction(([l, d]) => document.querySelector(`[data-testid="question-bank-table"] th[aria-sort="${d}"]`)?.textContent === l, [label, dir]);
+  assert.equal(await page.getByTestId('bank-question').first().isVisible(), false, 'no cards at 1280');
+  await rangeIs(`1–25 of ${total}`);
+  assert.equal(await qrows.count(), 25);
+  // newest first: the last question made
+  await firstText((await api('?pageSize=10')).questions[0].text);
+  await look(page, 'question-bank-table-first-1280');
+
+  // sort by the text, ascending then descending; a page size of 10 and the second page
+  await bank.getByTestId('sort-text').click();
+  await sortedBy('Question', 'ascending');
+  const byText = await api('?pageSize=100&sort=text');
+  await firstText(byText.questions[0].text);
+  await bank.getByTestId('page-size').selectOption('10');
+  await rangeIs(`1–10 of ${total}`);
+  await bank.getByTestId('page-next').click();
+  await rangeIs(`11–20 of ${total}`);
+  await firstText(byText.questions[10].text);
+  await bank.getByTestId('sort-text').click();
+  await sortedBy('Question', 'descending');
+  await rangeIs(`1–10 of ${total}`); // a new sort starts from the first page
+  await firstText(byText.questions.at(-1).text);
+  // the other columns sort as the API does
+  for (const [key, label] of [['difficulty', 'Difficulty'], ['quizzes', 'Quizzes'], ['category', 'Category'], ['topic', 'Topic']]) {
+    await bank.getByTestId('sort-' + key).click();
+    await sortedBy(label, 'ascending');
+    await firstText((await api(`?pageSize=10&sort=${key}`)).questions[0].text);
+  }
+  await bank.getByTestId('sort-createdAt').click();
+  await sortedBy('Added', 'descending');
+
+  // the search, the status chips, the category and the difficulty, together
+  await page.getByLabel('Search questions').fill('TBQ');
+  await rangeIs('1–10 of 32');
+  await bank.getByTestId('bank-status-filter').getByRole('button', { name: 'Retired' }).click();
+  await rangeIs('1–4 of 4'); // i = 6, 13, 20, 27
+  assert.deepEqual(await qrows.locator('td:nth-child(6)').allInnerTexts(), ['Retired', 'Retired', 'Retired', 'Retired']);
+  await bank.getByTestId('bank-status-filter').getByRole('button', { name: 'All' }).click();
+  await page.selectOption('[data-testid="bank-category-filter"]', 'table beta');
+  await page.selectOption('[data-testid="bank-difficulty-filter"]', 'medium');
+  const want = await api('?pageSize=100&search=TBQ&category=table%20beta&difficulty=medium');
+  assert.equal(want.total, 4, 'medium table beta questions'); // i = 4, 13, 22, 31
+  await rangeIs(`1–${want.total} of ${want.total}`);
+  assert.deepEqual(await qrows.locator('[data-testid="open-row"]').allInnerTexts(), want.questions.map((q) => q.text));
+  // Export CSV: the filter's rows in the table's order, no answer key, formulas defused
+  await bank.getByTestId('sort-text').click();
+  await sortedBy('Question', 'ascending');
+  const href = await bank.getByTestId('export-csv').getAttribute('href');
+  assert.equal(href, API + '/admin/questions?search=TBQ&category=table%20beta&difficulty=medium&sort=text&format=csv');
+  let csv = (await (await req.get(server.url + href)).text()).trim().split('\n');
+  assert.equal(csv[0], 'text,category,topic,difficulty,options,quizzes,retired,created');
+  assert.equal(csv.length, want.total + 1);
+  assert.deepEqual(csv.slice(1).map((l) => l.split(',')[0]), want.questions.map((q) => q.text).sort((a, b) => (a.toLowerCase() < b.toLowerCase() ? -1 : 1)));
+  csv = (await (await req.get(server.url + API + '/admin/questions?format=csv')).text()).trim().split('\n');
+  assert.equal(csv.length, total + 1);
+  assert.ok(!csv.some((l) => l.includes('KEY-SECRET') || l.includes('Because')), 'no key nor explanation in the export');
+  assert.ok(csv.some((l) => l.startsWith(`"'=HYPERLINK(""http://evil"") TBQ-05"`)), 'the formula is defused: ' + csv.find((l) => l.includes('HYPERLINK')));
+  await look(page, 'question-bank-table-filtered-1280');
+  await page.selectOption('[data-testid="bank-category-filter"]', 'all');
+  await page.selectOption('[data-testid="bank-difficulty-filter"]', 'all');
+
+  // keyboard: Tab to a row's question, Enter opens the side panel with the options and the
+  // key; Escape closes it and the focus returns to the row
+  await page.getByLabel('Search questions').fill('TBQ-07');
+  await page.waitForFunction(() => document.querySelectorAll('[data-testid="bank-question-row"]').length === 1);
+  const target = qrows.first();
+  const id = await target.getAttribute('data-id');
+  await target.getByTestId('open-row').focus();
+  await page.keyboard.press('Enter');
+  const panel = page.getByRole('dialog', { name: 'Question details' });
+  await panel.waitFor();
+  const text = await panel.innerText();
+  assert.match(text, /TBQ-07 which table question is this\?/);
+  assert.match(text, /KEY-SECRET-07/);
+  assert.match(text, /Because 07/);
+  assert.match(text, /Used in\s+No quiz/);
+  assert.equal(await panel.getByLabel('Correct answer').count(), 1);
+  const box = await panel.boundingBox();
+  assert.ok(box.x >= 1280 - 576 - 1 && box.x + box.width <= 1280 + 1, `a sheet on the right (${JSON.stringify(box)})`);
+  await axeBothThemes(page, 'the question side panel');
+  await settled(page);
+  await look(page, 'question-bank-panel-1280');
+  await page.keyboard.press('Escape');
+  await panel.waitFor({ state: 'detached' });
+  assert.equal(await page.evaluate(() => document.activeElement?.closest('[data-testid="bank-question-row"]')?.dataset.id), id, 'the focus is back on the row');
+
+  // a row's click opens it; Edit from the panel: the form holds the question, the save
+  // shows in the panel and the row
+  await target.locator('td').nth(2).click();
+  await panel.waitFor();
+  await panel.getByTestId('panel-edit-question').click();
+  await page.getByTestId('question-form').waitFor();
+  assert.equal(await page.inputValue('#question-text'), 'TBQ-07 which table question is this?');
+  await page.fill('#question-text', 'TBQ-07 which table question was edited?');
+  await page.selectOption('#question-difficulty', 'hard');
+  await page.getByTestId('question-form-submit').click();
+  await page.locator('#toaster [role="status"]').filter({ hasText: 'Question updated successfully' }).waitFor();
+  await page.getByTestId('question-form').waitFor({ state: 'detached' });
+  await panel.getByText('TBQ-07 which table question was edited?').waitFor();
+  await panel.getByText('Hard', { exact: true }).first().waitFor();
+  await firstText('TBQ-07 which table question was edited?');
+  assert.equal((await api('?search=TBQ-07'))[0].difficulty, 'hard');
+  // Retire, then Bring back, from the panel
+  await panel.getByTestId('panel-retire-question').click();
+  await page.locator('#toaster [role="status"]').filter({ hasText: 'Question retired' }).waitFor();
+  await panel.getByText('Retired: never drawn again').waitFor();
+  assert.equal((await api('?search=TBQ-07'))[0].retired, true);
+  await panel.getByTestId('panel-retire-question').click();
+  await page.locator('#toaster [role="status"]').filter({ hasText: 'Question back in use' }).waitFor();
+  await panel.getByText('In use', { exact: true }).waitFor();
+  // Delete from the panel, with the confirmation
+  await panel.getByTestId('panel-delete-question').click();
+  await page.getByRole('alertdialog').getByText('Delete this question?').waitFor();
+  await page.getByTestId('confirm-action').click();
+  await page.locator('#toaster [role="status"]').filter({ hasText: 'Question deleted successfully' }).waitFor();
+  await panel.waitFor({ state: 'detached' });
+  await bank.getByText('No questions match').waitFor();
+  assert.deepEqual(await api('?search=TBQ-07'), []);
+
+  await page.getByLabel('Search questions').fill('');
+  await rangeIs(`1–10 of ${total - 1}`);
+  await axeBothThemes(page, 'the question bank table');
+  await settled(page);
+  await look(page, 'question-bank-table-1280');
+  assert.equal(await wideness(page), 1280, 'no sideways scrolling at 1280 px');
+  // the admin may keep the cards on a wide screen
+  await bank.getByTestId('view-cards').click();
+  await page.getByTestId('bank-question').first().waitFor();
+  assert.equal(await table.isVisible(), false, 'no table when the cards are chosen');
+  await bank.getByTestId('view-table').click();
+  await table.waitFor();
+
+  // phones: the cards
+  for (const width of [390, 320]) {
+    await page.setViewportSize({ width, height: 844 });
+    await page.getByTestId('bank-question').first().waitFor();
+    assert.equal(await table.isVisible(), false, `no table at ${width}`);
+    assert.equal(await wideness(page), width, `no sideways scrolling at ${width} px`);
+  }
+  await page.setViewportSize({ width: 390, height: 844 });
+  await page.getByTestId('bank-question-list').evaluate((el) => window.scrollTo(0, el.getBoundingClientRect().top + window.scrollY - 80));
+  await settled(page);
+  await look(page, 'question-bank-cards-390');
   await page.setViewportSize({ width: 1280, height: 800 });
   assert.deepEqual(errors, []);
   await page.close();

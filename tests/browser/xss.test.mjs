@@ -1,9 +1,9 @@
 // XSS probes through the fields that only the browser renders (the server-rendered pages
 // are covered by app/pagetest/xss_test.go with the real renderer): quiz question text and
 // options in the quiz screen, coupon names and descriptions in the admin's coupon tab,
-// questions in the question bank, a member's name in the header menu and the admin's user
-// list. A probe fails when a dialog opens, an injected element or handler exists in the
-// DOM, or the payload is not shown as the literal text typed.
+// questions in the question bank (its table, side panel and cards), a member's name in the
+// header menu and the admin's user list. A probe fails when a dialog opens, an injected
+// element or handler exists in the DOM, or the payload is not shown as the literal text typed.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { startServer, launch, hydrated, shot, wake, ADMIN_EMAIL, ADMIN_PASSWORD, confirmSignup } from './harness.mjs';
@@ -85,6 +85,17 @@ test('payloads in quiz questions, coupons and names stay text in every client-re
   await page.getByRole('tab', { name: 'Quiz Management' }).click();
   await page.getByRole('tab', { name: 'Question Bank' }).click();
   await page.getByTestId('question-bank').waitFor();
+  // the table (wide screens), the row's side panel with the options, then the cards
+  const qrow = page.getByTestId('bank-question-row').filter({ hasText: 'QT' });
+  await qrow.waitFor();
+  await probe(page, 'question bank table', 'QT', dialogs);
+  await qrow.getByTestId('open-row').click();
+  await page.getByTestId('bank-question-panel').waitFor();
+  await probe(page, 'question side panel', 'QT', dialogs);
+  await probe(page, 'question side panel', 'OA', dialogs);
+  await page.keyboard.press('Escape');
+  await page.getByTestId('bank-question-panel').waitFor({ state: 'detached' });
+  await page.getByTestId('question-bank').getByTestId('view-cards').click();
   await page.getByTestId('bank-question').filter({ hasText: 'QT' }).waitFor();
   await probe(page, 'question bank', 'QT', dialogs);
   await shot(page, 'xss-admin-question-bank-1280');
