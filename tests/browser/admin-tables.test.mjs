@@ -119,8 +119,18 @@ test('the review queue as a dense table: paging, page size, sorting, export, a r
   const dialog = page.getByRole('dialog', { name: 'Application details' });
   await dialog.waitFor();
   assert.match(await dialog.innerText(), /Approve/);
+  // a side panel (44rem) on the right, the review actions at its foot; the panel holds the
+  // focus, not Approve (a second Enter must not approve)
+  await settled(page);
+  assert.equal(await page.evaluate(() => document.activeElement?.getAttribute('role')), 'dialog', 'the focus is on the panel');
+  const sheet = await dialog.boundingBox();
+  assert.ok(Math.round(sheet.x) === 1280 - 704 && Math.round(sheet.x + sheet.width) === 1280 && sheet.y === 0 && sheet.height === 800, `a sheet on the right (${JSON.stringify(sheet)})`);
+  const approve = await dialog.getByRole('button', { name: 'Approve' }).boundingBox();
+  assert.ok(approve.y + approve.height <= 800, 'Approve is on the screen without scrolling');
+  await page.screenshot({ path: path.join(screenshotDir, 'applications-panel-1280.png') });
   await page.keyboard.press('Escape');
   await dialog.waitFor({ state: 'hidden' });
+  assert.equal(await page.evaluate(() => document.activeElement?.getAttribute('data-testid')), 'open-row', 'the focus is back on the row');
 
   await axeClean(page, '#applications-panel', 'light');
   await page.evaluate(() => localStorage.setItem('vite-ui-theme', 'dark'));
@@ -669,6 +679,8 @@ test('the award register as a dense table: sort, page size, state and badge filt
   await page.keyboard.press('Enter');
   const panel = page.getByRole('dialog', { name: 'Award details' });
   await panel.waitFor();
+  await settled(page);
+  assert.equal(await page.evaluate(() => document.activeElement?.getAttribute('role')), 'dialog', 'the focus is on the panel, not Resend');
   let text = await panel.innerText();
   for (const want of [/Award Recipient 09/, /award09@example\.com/, new RegExp(BADGE), /Sent\n/i, /Link valid until/i, /Not yet/, /Credential expiry\n.*2031/i, /Spoke at the summit/, new RegExp(batch)]) {
     assert.match(text, want);
