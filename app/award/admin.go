@@ -193,6 +193,7 @@ type RegisterRow struct {
 	BadgeName      string     `json:"badgeName"`
 	Email          string     `json:"email"`
 	Name           string     `json:"name"`
+	Note           string     `json:"note"` // the issuer's note in the mail ("" = none)
 	State          string     `json:"state"`
 	CreatedAt      time.Time  `json:"createdAt"`
 	ExpiresAt      time.Time  `json:"expiresAt"` // the claim link
@@ -222,10 +223,10 @@ var RegisterSorts = []admin.SortCol{{Key: "createdAt", Col: "created_at"}, {Key:
 
 // RegisterCSVHeader is the register export's first line.
 var RegisterCSVHeader = []string{"id", "badge", "email", "name", "state", "sent", "link expires", "credential expires",
-	"claimed", "withdrawn", "times sent", "batch"}
+	"claimed", "withdrawn", "times sent", "batch", "note"}
 
 // GET /admin/awards?state=&badgeId=&search=&page=&limit=|pageSize=&sort=&format= ->
-// {awards, total, page, limit, pages}, or every award the filter shows as CSV.
+// {awards, total, page, limit, pages, totalPages, sort}, or every award the filter shows as CSV.
 func (h *Handler) register(c fiber.Ctx) error {
 	page, err1 := strconv.Atoi(c.Query("page", "1"))
 	limit, err2 := strconv.Atoi(c.Query("limit", "20"))
@@ -293,7 +294,7 @@ func (h *Handler) register(c fiber.Ctx) error {
 				batch = *a.BatchID
 			}
 			t.Row(a.ID, rows[i].BadgeName, a.Email, a.Name, stateOf(a, now), admin.CSVTime(&created), admin.CSVTime(&expires),
-				admin.CSVTime(a.GrantExpiresAt), admin.CSVTime(a.ClaimedAt), admin.CSVTime(a.WithdrawnAt), strconv.Itoa(a.SentCount), batch)
+				admin.CSVTime(a.GrantExpiresAt), admin.CSVTime(a.ClaimedAt), admin.CSVTime(a.WithdrawnAt), strconv.Itoa(a.SentCount), batch, a.Note)
 		}
 		return t.Send(c, "awards")
 	}
@@ -305,11 +306,13 @@ func (h *Handler) register(c fiber.Ctx) error {
 	out := make([]RegisterRow, 0, len(rows))
 	for i := range rows {
 		a := &rows[i].Award
-		out = append(out, RegisterRow{ID: a.ID, BadgeID: a.BadgeID, BadgeName: rows[i].BadgeName, Email: a.Email, Name: a.Name,
+		out = append(out, RegisterRow{ID: a.ID, BadgeID: a.BadgeID, BadgeName: rows[i].BadgeName, Email: a.Email, Name: a.Name, Note: a.Note,
 			State: stateOf(a, now), CreatedAt: a.CreatedAt.UTC(), ExpiresAt: a.ExpiresAt.UTC(), GrantExpiresAt: a.GrantExpiresAt,
 			ClaimedAt: a.ClaimedAt, WithdrawnAt: a.WithdrawnAt, SentCount: a.SentCount, LastSentAt: a.LastSentAt, BatchID: a.BatchID})
 	}
-	return c.JSON(fiber.Map{"awards": out, "total": total, "page": page, "limit": limit, "pages": (int(total) + limit - 1) / limit, "sort": sort.String()})
+	pages := (int(total) + limit - 1) / limit
+	// totalPages as the other admin lists name it (the table's pager reads it); pages as before
+	return c.JSON(fiber.Map{"awards": out, "total": total, "page": page, "limit": limit, "pages": pages, "totalPages": pages, "sort": sort.String()})
 }
 
 // Messages of the register's actions.

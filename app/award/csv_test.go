@@ -143,12 +143,33 @@ func TestCSVUploadPreviewSendRegisterWithdraw(t *testing.T) {
 
 	// the register
 	var reg struct {
-		Awards []award.RegisterRow `json:"awards"`
-		Total  int                 `json:"total"`
+		Awards     []award.RegisterRow `json:"awards"`
+		Total      int                 `json:"total"`
+		Pages      int                 `json:"pages"`
+		TotalPages int                 `json:"totalPages"`
 	}
 	f.admin.Get("/admin/awards?state=sent").Expect(200).JSON(&reg)
-	if reg.Total != 2 || reg.Awards[0].State != "sent" {
+	if reg.Total != 2 || reg.Awards[0].State != "sent" || reg.TotalPages != 1 || reg.Pages != 1 {
 		t.Fatalf("register %+v", reg)
+	}
+	// each row carries its note and batch (the side panel shows them), never a token
+	f.admin.Get("/admin/awards?search=LEE@example").Expect(200).JSON(&reg)
+	if reg.Total != 1 || reg.Awards[0].Email != "lee@example.com" || reg.Awards[0].Note != "Speaker at the summit" ||
+		reg.Awards[0].BatchID == nil || *reg.Awards[0].BatchID != run.BatchID || reg.Awards[0].GrantExpiresAt == nil {
+		t.Fatalf("register searched %+v", reg)
+	}
+	f.admin.Get("/admin/awards?search=mo@&pageSize=10").Expect(200).JSON(&reg)
+	if reg.Total != 1 || reg.Awards[0].Email != "mo@example.com" || reg.Awards[0].Note != "" {
+		t.Fatalf("register searched for mo %+v", reg)
+	}
+	// the badge filter: this badge's awards, none of another's
+	f.admin.Get("/admin/awards?badgeId=" + f.badge.ID).Expect(200).JSON(&reg)
+	if reg.Total != 2 || reg.Awards[0].BadgeID != f.badge.ID {
+		t.Fatalf("register of the badge %+v", reg)
+	}
+	f.admin.Get("/admin/awards?badgeId=" + model.NewID()).Expect(200).JSON(&reg)
+	if reg.Total != 0 || len(reg.Awards) != 0 || reg.TotalPages != 0 {
+		t.Fatalf("register of another badge %+v", reg)
 	}
 	f.admin.Get("/admin/awards?state=bogus").ExpectMsg(400, "state must be sent, claimed, expired, withdrawn or all.")
 	// the register as a table: sorted, a page size, CSV of what the filter shows
@@ -166,6 +187,7 @@ func TestCSVUploadPreviewSendRegisterWithdraw(t *testing.T) {
 	regCSV := f.admin.Get("/admin/awards?state=sent&sort=-email&format=csv").Expect(200).Text()
 	if lines := strings.Split(strings.TrimSpace(regCSV), "\n"); len(lines) != 3 || lines[0] != strings.Join(award.RegisterCSVHeader, ",") ||
 		!strings.Contains(lines[1], "mo@example.com") || !strings.Contains(lines[2], "lee@example.com") ||
+		!strings.HasSuffix(lines[2], ","+run.BatchID+",Speaker at the summit") || !strings.HasSuffix(lines[1], ","+run.BatchID+",") ||
 		strings.Contains(regCSV, "token") {
 		t.Fatalf("register csv:\n%s", regCSV)
 	}

@@ -120,8 +120,18 @@ test('the review queue as a dense table: paging, page size, sorting, export, a r
   const dialog = page.getByRole('dialog', { name: 'Application details' });
   await dialog.waitFor();
   assert.match(await dialog.innerText(), /Approve/);
+  // a side panel (44rem) on the right, the review actions at its foot; the panel holds the
+  // focus, not Approve (a second Enter must not approve)
+  await settled(page);
+  assert.equal(await page.evaluate(() => document.activeElement?.getAttribute('role')), 'dialog', 'the focus is on the panel');
+  const sheet = await dialog.boundingBox();
+  assert.ok(Math.round(sheet.x) === 1280 - 704 && Math.round(sheet.x + sheet.width) === 1280 && sheet.y === 0 && sheet.height === 800, `a sheet on the right (${JSON.stringify(sheet)})`);
+  const approve = await dialog.getByRole('button', { name: 'Approve' }).boundingBox();
+  assert.ok(approve.y + approve.height <= 800, 'Approve is on the screen without scrolling');
+  await page.screenshot({ path: path.join(screenshotDir, 'applications-panel-1280.png') });
   await page.keyboard.press('Escape');
   await dialog.waitFor({ state: 'hidden' });
+  assert.equal(await page.evaluate(() => document.activeElement?.getAttribute('data-testid')), 'open-row', 'the focus is back on the row');
 
   await axeClean(page, '#applications-panel', 'light');
   await page.evaluate(() => localStorage.setItem('vite-ui-theme', 'dark'));
@@ -707,6 +717,231 @@ test('the question bank as a dense table: sort, page size, filters and search, e
   await page.getByTestId('bank-question-list').evaluate((el) => window.scrollTo(0, el.getBoundingClientRect().top + window.scrollY - 80));
   await settled(page);
   await look(page, 'question-bank-cards-390');
+  await page.setViewportSize({ width: 1280, height: 800 });
+  assert.deepEqual(errors, []);
+  await page.close();
+});
+
+test('the award register as a dense table: sort, page size, state and badge filters, search, export, a side panel, cards on phones', async () => {
+  const page = await browser.context.newPage();
+  const errors = watchErrors(page);
+  const req = browser.context.request;
+  const headers = { Origin: server.url };
+  const api = async (q) => (await req.get(server.url + API + '/admin/awards' + q)).json();
+  const badges = (await (await fetch(server.url + API + '/badges/with-ownership')).json()).badges;
+  const other = badges.find((b) => b.name === 'Team Leadership');
+  assert.ok(other, 'seeded badge Team Leadership');
+
+  // 30 awards of one badge from a CSV (award09's credential expires in 2031; award12's note
+  // is a formula), then 3 of another one by one; award03 and award04 withdrawn, award05 to
+  // award07 with their links run out, award08 claimed
+  const lines = ['email,name,expiry,note'];
+  for (let i = 0; i < 30; i++) {
+    const n = String(i).padStart(2, '0');
+    lines.push(`award${n}@example.com,Award Recipient ${n},${i === 9 ? '2031-01-31' : ''},${i === 9 ? 'Spoke at the summit' : i === 12 ? '"=HYPERLINK(""http://evil"")"' : `Note ${n}`}`);
+  }
+  let r = await req.post(server.url + API + '/admin/awards/csv', { headers, multipart: { badgeId, file: { name: 'awards.csv', mimeType: 'text/csv', buffer: Buffer.from(lines.join('\n')) } } });
+  assert.equal(r.status(), 200, await r.text());
+  const batch = (await r.json()).batchId;
+  for (const e of ['lead-a@example.com', 'lead-b@example.com', 'lead-c@example.com']) {
+    r = await req.post(server.url + API + '/admin/awards', { headers, data: { badgeId: other._id, email: e } });
+    assert.equal(r.status(), 201, await r.text());
+  }
+  const first = await api('?pageSize=100&sort=email');
+  assert.equal(first.total, 33);
+  const idOf = (email) => first.awards.find((a) => a.email === email)._id;
+  for (const n of ['03', '04']) {
+    r = await req.post(server.url + API + `/admin/awards/${idOf(`award${n}@example.com`)}/withdraw`, { headers });
+    assert.equal(r.status(), 200, await r.text());
+  }
+  const now = new Date().toISOString().replace('T', ' ').replace('Z', '+00:00');
+  execFileSync('sqlite3', ['-cmd', '.timeout 5000', path.join(server.dataDir, 'meritmark.db')], {
+    input: `UPDATE badge_awards SET expires_at = '2020-01-01 00:00:00+00:00' WHERE email IN ('award05@example.com', 'award06@example.com', 'award07@example.com');
+      UPDATE badge_awards SET claimed_at = '${now}' WHERE email = 'award08@example.com';`,
+  });
+  assert.equal((await api('?state=expired')).total, 3);
+  assert.equal((await api('?state=claimed')).total, 1);
+
+  await page.goto(server.url + '/admin?tab=badges');
+  await hydrated(page, 'AdminDashboard');
+  const tp = page.locator(ACTIVE);
+  const card = page.getByTestId('award-register-card');
+  const table = page.getByTestId('award-register');
+  await table.waitFor();
+  const arows = page.getByTestId('award-row');
+  const firstEmail = (e) => page.waitForFunction((e) => document.querySelector('[data-testid="award-row"]')?.dataset.email === e, e);
+  const rangeIs = (t) => page.waitForFunction((t) => document.querySelector('[data-testid="award-register-card"] [data-testid="page-range"]')?.textContent === t, t);
+  await rangeIs('1–25 of 33');
+  assert.equal(await arows.count(), 25);
+  assert.equal(await page.getByTestId('award-card').first().isVisible(), false, 'no cards at 1280');
+  // newest first: the last one sent
+  await firstEmail((await api('?pageSize=10')).awards[0].email);
+
+  // a CSV sent from the form above: the register reads its list again
+  await page.locator('#csv-badge').selectOption(badgeId);
+  await page.locator('#csv-file').setInputFiles({ name: 'more.csv', mimeType: 'text/csv', buffer: Buffer.from('email,name\nlate-a@example.com,Late A\nlate-b@example.com,Late B\n') });
+  await page.getByTestId('csv-preview').click();
+  await page.getByTestId('csv-send').click();
+  await rangeIs('1–25 of 35');
+  await page.waitForFunction(() => /^late-[ab]@example\.com$/.test(document.querySelector('[data-testid="award-row"]')?.dataset.email || ''));
+  const all = await api('?pageSize=100&sort=email');
+  assert.equal(all.total, 35);
+  const emails = all.awards.map((a) => a.email);
+
+  // sort by e-mail, ascending; page size 10; the second page; then descending
+  await card.getByTestId('sort-email').click();
+  await page.waitForFunction(() => document.querySelector('[data-testid="award-register"] th[aria-sort="ascending"]')?.textContent === 'E-mail');
+  await firstEmail(emails[0]);
+  await card.getByTestId('page-size').selectOption('10');
+  await rangeIs('1–10 of 35');
+  assert.equal(await arows.count(), 10);
+  await card.getByTestId('page-next').click();
+  await rangeIs('11–20 of 35');
+  await firstEmail(emails[10]);
+  await card.getByTestId('sort-email').click();
+  await page.waitForFunction(() => document.querySelector('[data-testid="award-register"] th[aria-sort="descending"]')?.textContent === 'E-mail');
+  await rangeIs('1–10 of 35'); // a new sort starts from the first page
+  await firstEmail(emails.at(-1));
+  // the other columns sort as the API does
+  for (const [key, label] of [['name', 'Name'], ['expiresAt', 'Link valid until']]) {
+    await card.getByTestId('sort-' + key).click();
+    await page.waitForFunction((l) => document.querySelector('[data-testid="award-register"] th[aria-sort="ascending"]')?.textContent === l, label);
+    await firstEmail((await api(`?pageSize=10&sort=${key}`)).awards[0].email);
+  }
+  await card.getByTestId('sort-createdAt').click();
+  await page.waitForFunction(() => document.querySelector('[data-testid="award-register"] th[aria-sort="descending"]')?.textContent === 'Sent');
+  await firstEmail((await api('?pageSize=10&sort=-createdAt')).awards[0].email);
+
+  // the state filter: withdrawn, then the links run out
+  const stateFilter = page.getByTestId('award-state-filter');
+  await stateFilter.getByRole('button', { name: 'Withdrawn' }).click();
+  await rangeIs('1–2 of 2');
+  assert.deepEqual((await arows.evaluateAll((rs) => rs.map((x) => x.dataset.email))).sort(), ['award03@example.com', 'award04@example.com']);
+  assert.equal(await arows.getByTestId('award-withdraw').count(), 0, 'a withdrawn award offers no Withdraw');
+  await stateFilter.getByRole('button', { name: 'Expired' }).click();
+  await rangeIs('1–3 of 3');
+  assert.deepEqual(await arows.getByTestId('award-state').allInnerTexts(), ['Link expired', 'Link expired', 'Link expired']);
+  await stateFilter.getByRole('button', { name: 'Claimed' }).click();
+  await rangeIs('1–1 of 1');
+  await firstEmail('award08@example.com');
+  await stateFilter.getByRole('button', { name: 'All' }).click();
+  await rangeIs('1–10 of 35');
+  // the badge filter: the other badge's three
+  await page.getByTestId('award-badge-filter').selectOption(other._id);
+  await rangeIs('1–3 of 3');
+  assert.deepEqual(await arows.locator('td:nth-child(3)').allInnerTexts(), ['Team Leadership', 'Team Leadership', 'Team Leadership']);
+  assert.ok((await arows.evaluateAll((rs) => rs.map((x) => x.dataset.email))).every((e) => e.startsWith('lead-')));
+  await page.getByTestId('award-badge-filter').selectOption('');
+  await rangeIs('1–10 of 35');
+  // the search (e-mail or name) with a state: the sent ones among Award Recipient 0x
+  await page.getByRole('searchbox', { name: 'Search awards' }).fill('recipient 0');
+  await rangeIs('1–10 of 10');
+  await stateFilter.getByRole('button', { name: 'Sent' }).click();
+  await rangeIs('1–4 of 4'); // 00, 01, 02, 09: 03-04 withdrawn, 05-07 expired, 08 claimed
+  assert.deepEqual((await arows.evaluateAll((rs) => rs.map((x) => x.dataset.email))).sort(), ['award00@example.com', 'award01@example.com', 'award02@example.com', 'award09@example.com']);
+  // Export CSV: the filter's rows, in the table's order, the note last and defused
+  let href = await card.getByTestId('export-csv').getAttribute('href');
+  assert.equal(href, API + '/admin/awards?state=sent&search=recipient%200&sort=-createdAt&format=csv');
+  let csv = (await (await req.get(server.url + href)).text()).trim().split('\n');
+  assert.equal(csv[0], 'id,badge,email,name,state,sent,link expires,credential expires,claimed,withdrawn,times sent,batch,note');
+  assert.equal(csv.length, 5);
+  assert.ok(csv.slice(1).every((l) => l.includes(',sent,') && l.includes(',' + batch + ',')), csv.join('\n'));
+  await page.getByRole('searchbox', { name: 'Search awards' }).fill('award12');
+  await stateFilter.getByRole('button', { name: 'All' }).click();
+  await rangeIs('1–1 of 1');
+  href = await card.getByTestId('export-csv').getAttribute('href');
+  csv = (await (await req.get(server.url + href)).text()).trim().split('\n');
+  assert.ok(csv[1].endsWith(`,"'=HYPERLINK(""http://evil"")"`), 'the note is defused: ' + csv[1]);
+  await look(page, 'awards-table-filtered-1280');
+
+  // keyboard: Tab to a row's address, Enter opens the side panel with everything known
+  await page.getByRole('searchbox', { name: 'Search awards' }).fill('award09@');
+  await firstEmail('award09@example.com');
+  await rangeIs('1–1 of 1');
+  const target = arows.filter({ hasText: 'award09@example.com' });
+  await target.getByTestId('open-row').focus();
+  await page.keyboard.press('Enter');
+  const panel = page.getByRole('dialog', { name: 'Award details' });
+  await panel.waitFor();
+  await settled(page);
+  assert.equal(await page.evaluate(() => document.activeElement?.getAttribute('role')), 'dialog', 'the focus is on the panel, not Resend');
+  let text = await panel.innerText();
+  for (const want of [/Award Recipient 09/, /award09@example\.com/, new RegExp(BADGE), /Sent\n/i, /Link valid until/i, /Not yet/, /Credential expiry\n.*2031/i, /Spoke at the summit/, new RegExp(batch)]) {
+    assert.match(text, want);
+  }
+  const box = await panel.boundingBox();
+  assert.ok(box.x >= 1280 - 576 - 1 && box.x + box.width <= 1280 + 1, `a sheet on the right (${JSON.stringify(box)})`);
+  await axeBothThemes(page, 'the award side panel');
+  await look(page, 'awards-panel-1280');
+  // Resend from the panel: a new link, sent twice now
+  await panel.getByTestId('award-resend').click();
+  await page.locator('#toaster [role="status"]').filter({ hasText: 'Award sent again with a new link. The earlier link no longer works.' }).waitFor();
+  await panel.getByText('2 times, last').waitFor();
+  // Withdraw from the panel: the confirmation names the consequence
+  await panel.getByTestId('award-withdraw').click();
+  const confirm = page.getByTestId('withdraw-dialog');
+  await confirm.waitFor();
+  assert.match(await confirm.innerText(), /The claim link sent to award09@example\.com stops working at once; they are not e-mailed\. You can award the badge again later\./);
+  await settled(page);
+  const ax = await new AxeBuilder({ page }).include('[data-testid="withdraw-dialog"]').analyze();
+  assert.deepEqual(ax.violations.map((v) => v.id), []);
+  await page.getByTestId('withdraw-confirm').click();
+  await confirm.waitFor({ state: 'detached' });
+  await page.locator('#toaster [role="status"]').filter({ hasText: 'Award withdrawn. Its claim link no longer works.' }).waitFor();
+  await panel.getByTestId('award-state').getByText('Withdrawn').waitFor();
+  text = await panel.innerText();
+  assert.match(text, /This award is withdrawn: its claim link no longer works\./);
+  assert.equal(await panel.getByTestId('award-withdraw').count(), 0);
+  assert.equal((await api('?search=award09')).awards[0].state, 'withdrawn');
+  await target.getByTestId('award-state').getByText('Withdrawn').waitFor(); // the row too
+  await page.keyboard.press('Escape');
+  await panel.waitFor({ state: 'detached' });
+  assert.equal(await page.evaluate(() => document.activeElement?.closest('[data-testid="award-row"]')?.dataset.email), 'award09@example.com', 'the focus is back on the row');
+  // a row's click opens it too; its Resend acts on the row without opening it
+  await page.getByRole('searchbox', { name: 'Search awards' }).fill('award10@');
+  await firstEmail('award10@example.com');
+  await rangeIs('1–1 of 1');
+  await arows.first().locator('td').nth(1).click();
+  await panel.waitFor();
+  assert.match(await panel.innerText(), /award10@example\.com/);
+  await page.keyboard.press('Escape');
+  await panel.waitFor({ state: 'detached' });
+  await arows.first().getByTestId('award-resend').click();
+  await page.locator('#toaster [role="status"]').filter({ hasText: 'Award sent again' }).first().waitFor();
+  assert.equal(await panel.count(), 0, 'Resend does not open the row');
+  await page.waitForFunction(() => document.querySelector('[data-testid="award-row"] [data-testid="award-sent-count"]')?.textContent === '×2, sent 2 times');
+
+  await page.getByRole('searchbox', { name: 'Search awards' }).fill('');
+  await rangeIs('1–10 of 35');
+  await axeBothThemes(page, 'the award register');
+  await card.scrollIntoViewIfNeeded();
+  await look(page, 'awards-table-1280');
+  assert.equal(await wideness(page), 1280, 'no sideways scrolling at 1280 px');
+  // the admin may keep the cards on a wide screen
+  await card.getByTestId('view-cards').click();
+  await page.getByTestId('award-card').first().waitFor();
+  assert.equal(await table.isVisible(), false, 'no table when the cards are chosen');
+  await card.getByTestId('view-table').click();
+  await table.waitFor();
+
+  // phones: the cards; a card's Details opens the panel on the whole screen
+  for (const width of [390, 320]) {
+    await page.setViewportSize({ width, height: 844 });
+    await page.getByTestId('award-card').first().waitFor();
+    assert.equal(await table.isVisible(), false, `no table at ${width}`);
+    assert.equal(await wideness(page), width, `no sideways scrolling at ${width} px`);
+  }
+  await page.setViewportSize({ width: 390, height: 844 });
+  await page.getByTestId('award-card').first().scrollIntoViewIfNeeded();
+  await look(page, 'awards-cards-390');
+  await page.getByTestId('award-card').first().getByTestId('award-details').click();
+  await panel.waitFor();
+  await settled(page);
+  const phone = await panel.boundingBox();
+  assert.ok(phone.x === 0 && Math.round(phone.width) === 390, `full screen on a phone (${JSON.stringify(phone)})`);
+  await look(page, 'awards-panel-390');
+  await page.keyboard.press('Escape');
+  await panel.waitFor({ state: 'detached' });
   await page.setViewportSize({ width: 1280, height: 800 });
   assert.deepEqual(errors, []);
   await page.close();

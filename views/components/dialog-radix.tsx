@@ -67,15 +67,26 @@ export function DialogContent({ className, children, onOpenAutoFocus, onCloseAut
 }
 
 /** A side panel: a modal sheet from the right on wide screens, the whole screen on phones
- * (a table row's details). Escape or Close shuts it and the focus returns to the row's
- * control that opened it. */
-export function SheetContent({ children, onOpenAutoFocus, onCloseAutoFocus, onInteractOutside, ...rest }: ComponentPropsWithoutRef<typeof D.Content> & { children: ReactNode }) {
-  const focus = useDialogFocus({ onOpenAutoFocus, onCloseAutoFocus, onInteractOutside });
+ * (a table row's details). It takes the focus itself as it opens, not its first control
+ * (often an action: Approve, Resend), so a second Enter does nothing; Tab moves on to its
+ * controls. Escape or Close shuts it and the focus returns to the row's control that
+ * opened it. wide: 44rem rather than 36rem (an application's details). */
+export function SheetContent({ children, wide = false, onOpenAutoFocus, onCloseAutoFocus, onInteractOutside, ...rest }: ComponentPropsWithoutRef<typeof D.Content> & { children: ReactNode; wide?: boolean }) {
+  const focus = useDialogFocus({
+    onOpenAutoFocus: (e) => {
+      onOpenAutoFocus?.(e);
+      if (e.defaultPrevented) return;
+      e.preventDefault();
+      (e.currentTarget as HTMLElement | null)?.focus();
+    },
+    onCloseAutoFocus,
+    onInteractOutside,
+  });
   return (
     <D.Portal>
       <D.Overlay className="fixed inset-0 z-50 bg-black/40" />
       <D.Content
-        className="fixed inset-0 z-50 flex flex-col gap-4 overflow-y-auto bg-background p-4 shadow-xl sm:p-6 lg:left-auto lg:w-[36rem] lg:border-l"
+        className={cn('fixed inset-0 z-50 flex flex-col gap-4 overflow-y-auto bg-background p-4 shadow-xl outline-none sm:p-6 lg:left-auto lg:border-l', wide ? 'lg:w-[44rem]' : 'lg:w-[36rem]')}
         data-testid="side-panel"
         {...focus}
         {...rest}

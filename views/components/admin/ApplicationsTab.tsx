@@ -1,7 +1,7 @@
 // Applications tab of the admin dashboard: 'Badge Applications Management' with the
 // Pending Review / Approved / Rejected sub-tabs, the review actions (approve, re-approve,
-// grant free, reject with an optional reason, re-reject, quick reject) and the View Details
-// dialog. Lists are paginated and searched on the server.
+// grant free, reject with an optional reason, re-reject, quick reject) and View Details,
+// a side panel (?app=ID in the address). Lists are paginated and searched on the server.
 import { useCallback, useEffect, useRef, useState } from 'react';
 import Info from 'lucide-react/icons/info';
 import { Card, CardContent, CardDescription, CardHeader, CardTitle, Skeleton } from '../ui';

@@ -1,22 +1,19 @@
 // Awards from a CSV (Badge Management tab): choose a badge and a file, see every row
 // checked (bad rows highlighted with their line and reason, duplicates and holders
 // flagged), then send the valid ones (POST /admin/awards/csv). Below, the award register
-// (GET /admin/awards) with resend and withdraw.
+// (AwardRegister.tsx), read again after each send.
 import { useEffect, useState } from 'react';
 import Loader2 from 'lucide-react/icons/loader-circle';
 import Upload from 'lucide-react/icons/upload';
-import { Button, Card, Chip, Input, Label } from '../ui';
+import { Button, Card, Input, Label } from '../ui';
 import { Dialog, DialogContent, DialogDescription, DialogFooter, DialogHeader, DialogTitle } from '../dialog';
 import { api } from '../../lib/api';
 import { plural } from '../../lib/format';
 import { NativeSelect, toastFail, toastSuccess, type AdminBadge } from './BadgeAdminKit';
-import { LocalTime } from '../LocalTime';
+import { AwardRegister } from './AwardRegister';
 
 type Row = { line: number; email: string; name: string; expiry: string; note: string; ok: boolean; status: string; msg: string };
 type Upload = { preview: boolean; batchId?: string; badge: { _id: string; name: string }; rows: Row[]; counts: { total: number; valid: number; invalid: number; sent: number } };
-type Award = { _id: string; badgeName: string; email: string; name: string; state: string; expiresAt: string; sentCount: number };
-
-const STATES = ['all', 'sent', 'claimed', 'expired', 'withdrawn'];
 
 export function AwardsCsv() {
   const [badges, setBadges] = useState<AdminBadge[]>([]);
@@ -24,25 +21,12 @@ export function AwardsCsv() {
   const [file, setFile] = useState<File | null>(null);
   const [checked, setChecked] = useState<Upload | null>(null);
   const [busy, setBusy] = useState(false);
-  const [state, setState] = useState('all');
-  const [awards, setAwards] = useState<Award[]>([]);
-  const [withdrawing, setWithdrawing] = useState<Award | null>(null);
 
   useEffect(() => {
     api<AdminBadge[]>('/badge-management/badges').then(setBadges, () => {});
   }, []);
-  const [tick, setTick] = useState(0);
-  const loadRegister = () => setTick((t) => t + 1);
-  useEffect(() => {
-    let live = true;
-    api<{ awards: Award[] }>(`/admin/awards?limit=50&state=${state}`).then(
-      (r) => live && setAwards(r.awards),
-      (e) => toastFail(e, 'Failed to fetch awards'),
-    );
-    return () => {
-      live = false;
-    };
-  }, [state, tick]);
+  // the register reads its list again after each send
+  const [sent, setSent] = useState(0);
 
   async function send(preview: boolean) {
     if (!file) return;
@@ -57,7 +41,7 @@ export function AwardsCsv() {
       else {
         setChecked(null);
         toastSuccess(`${plural(r.counts.sent, 'award')} sent`);
-        loadRegister();
+        setSent((n) => n + 1);
       }
     } catch (e) {
       toastFail(e, 'Failed to check the file');
@@ -66,125 +50,66 @@ export function AwardsCsv() {
     }
   }
 
-  async function act(a: Award, what: 'resend' | 'withdraw') {
-    try {
-      const r = await api<{ msg: string }>(`/admin/awards/${a._id}/${what}`, { method: 'POST' });
-      toastSuccess(r.msg);
-      setWithdrawing(null);
-      loadRegister();
-    } catch (e) {
-      toastFail(e, what === 'resend' ? 'Failed to resend the award' : 'Failed to withdraw the award');
-    }
-  }
-
   return (
-    <Card className="mt-6 p-5" data-testid="awards-csv">
-      <h3 className="text-lg font-semibold tracking-tight">Award from a CSV</h3>
-      <p className="mt-1 text-sm text-muted-foreground">Columns: email, name, expiry (optional, YYYY-MM-DD) and note. Up to 1,000 rows; you see every row checked before anything is sent.</p>
-      <form className="mt-4 grid gap-3 sm:grid-cols-[1fr_1fr_auto] sm:items-end" onSubmit={(e) => { e.preventDefault(); send(true); }}>
-        <div className="space-y-1.5">
-          <Label htmlFor="csv-badge">Badge</Label>
-          <NativeSelect id="csv-badge" value={badgeId} onChange={(e) => setBadgeId(e.target.value)} required>
-            <option value="">Choose a badge…</option>
-            {badges.map((b) => <option key={b._id} value={b._id}>{b.name}</option>)}
-          </NativeSelect>
-        </div>
-        <div className="space-y-1.5">
-          <Label htmlFor="csv-file">CSV file</Label>
-          <Input id="csv-file" type="file" accept=".csv,text/csv" required onChange={(e) => setFile(e.target.files?.[0] || null)} />
-        </div>
-        <Button type="submit" disabled={busy || !file || !badgeId} data-testid="csv-preview">
-          {busy ? <Loader2 className="animate-spin" /> : <Upload />} Check file
-        </Button>
-      </form>
+    <>
+      <Card className="mt-6 p-5" data-testid="awards-csv">
+        <h3 className="text-lg font-semibold tracking-tight">Award from a CSV</h3>
+        <p className="mt-1 text-sm text-muted-foreground">Columns: email, name, expiry (optional, YYYY-MM-DD) and note. Up to 1,000 rows; you see every row checked before anything is sent.</p>
+        <form className="mt-4 grid gap-3 sm:grid-cols-[1fr_1fr_auto] sm:items-end" onSubmit={(e) => { e.preventDefault(); send(true); }}>
+          <div className="space-y-1.5">
+            <Label htmlFor="csv-badge">Badge</Label>
+            <NativeSelect id="csv-badge" value={badgeId} onChange={(e) => setBadgeId(e.target.value)} required>
+              <option value="">Choose a badge…</option>
+              {badges.map((b) => <option key={b._id} value={b._id}>{b.name}</option>)}
+            </NativeSelect>
+          </div>
+          <div className="space-y-1.5">
+            <Label htmlFor="csv-file">CSV file</Label>
+            <Input id="csv-file" type="file" accept=".csv,text/csv" required onChange={(e) => setFile(e.target.files?.[0] || null)} />
+          </div>
+          <Button type="submit" disabled={busy || !file || !badgeId} data-testid="csv-preview">
+            {busy ? <Loader2 className="animate-spin" /> : <Upload />} Check file
+          </Button>
+        </form>
 
-      <Dialog open={!!checked} onOpenChange={(o) => !o && setChecked(null)}>
-        {checked && (
-          <DialogContent className="max-w-3xl" data-testid="csv-dialog">
-            <DialogHeader>
-              <DialogTitle>Award {checked.badge.name}: {plural(checked.counts.valid, 'row')} ready</DialogTitle>
-              <DialogDescription data-testid="csv-summary">
-                {checked.counts.total} rows: {checked.counts.valid} will be sent a claim link by e-mail, {checked.counts.invalid} will be skipped (highlighted, listed first).
-              </DialogDescription>
-            </DialogHeader>
-            <div className="max-h-80 overflow-auto rounded-md border" tabIndex={0} role="region" aria-label="Checked rows">
-              <table className="w-full text-left text-sm">
-                <caption className="sr-only">Checked rows of the file</caption>
-                <thead className="sticky top-0 bg-muted text-xs">
-                  <tr><th scope="col" className="px-2 py-1.5">Line</th><th scope="col" className="px-2 py-1.5">E-mail</th><th scope="col" className="px-2 py-1.5">Name</th><th scope="col" className="px-2 py-1.5">Check</th></tr>
-                </thead>
-                <tbody>
-                  {[...checked.rows.filter((r) => !r.ok), ...checked.rows.filter((r) => r.ok)].map((r) => (
-                    <tr key={r.line} className={r.ok ? 'border-t' : 'border-t bg-destructive/10'} data-testid="csv-row" data-ok={r.ok ? 'true' : 'false'}>
-                      <td className="px-2 py-1.5 tabular-nums">{r.line}</td>
-                      <td className="px-2 py-1.5 [overflow-wrap:anywhere]">{r.email}</td>
-                      <td className="px-2 py-1.5">{r.name}</td>
-                      <td className={r.ok ? 'px-2 py-1.5' : 'px-2 py-1.5 font-medium'}>{r.msg}</td>
-                    </tr>
-                  ))}
-                </tbody>
-              </table>
-            </div>
-            <DialogFooter>
-              <Button variant="outline" onClick={() => setChecked(null)}>Cancel</Button>
-              <Button disabled={busy || checked.counts.valid === 0} onClick={() => send(false)} data-testid="csv-send">
-                {busy && <Loader2 className="animate-spin" />} Send {plural(checked.counts.valid, 'award')}
-              </Button>
-            </DialogFooter>
-          </DialogContent>
-        )}
-      </Dialog>
-
-      <div className="mt-6 flex flex-wrap items-end justify-between gap-3">
-        <h4 className="font-semibold">Award register</h4>
-        <div className="space-y-1.5">
-          <Label htmlFor="award-state">State</Label>
-          <NativeSelect id="award-state" value={state} onChange={(e) => setState(e.target.value)}>
-            {STATES.map((s) => <option key={s} value={s}>{s === 'all' ? 'All' : s[0].toUpperCase() + s.slice(1)}</option>)}
-          </NativeSelect>
-        </div>
-      </div>
-      <div className="mt-3 relative overflow-x-auto rounded-md border">
-        <table className="w-full text-left text-sm" data-testid="award-register">
-          <caption className="sr-only">Awards sent</caption>
-          <thead className="bg-muted text-xs">
-            <tr><th scope="col" className="px-2 py-1.5">Recipient</th><th scope="col" className="px-2 py-1.5">Badge</th><th scope="col" className="px-2 py-1.5">State</th><th scope="col" className="px-2 py-1.5">Link until</th><th scope="col" className="px-2 py-1.5"><span className="sr-only">Actions</span></th></tr>
-          </thead>
-          <tbody>
-            {awards.length === 0 && <tr><td colSpan={5} className="px-2 py-4 text-center text-muted-foreground">No awards in this state.</td></tr>}
-            {awards.map((a) => (
-              <tr key={a._id} className="border-t" data-testid="award-row" data-email={a.email}>
-                <td className="px-2 py-1.5"><span className="font-medium">{a.name || '—'}</span><br /><span className="break-all text-muted-foreground">{a.email}</span></td>
-                <td className="px-2 py-1.5">{a.badgeName}</td>
-                <td className="px-2 py-1.5"><Chip tone={a.state === 'claimed' ? 'success' : a.state === 'sent' ? 'secondary' : 'destructive'}>{a.state}</Chip></td>
-                <td className="px-2 py-1.5"><LocalTime iso={a.expiresAt} /></td>
-                <td className="px-2 py-1.5 text-right whitespace-nowrap">
-                  {(a.state === 'sent' || a.state === 'expired') && (
-                    <>
-                      <Button size="sm" variant="outline" onClick={() => act(a, 'resend')} aria-label={`Resend to ${a.email}`}>Resend</Button>{' '}
-                      <Button size="sm" variant="destructive" onClick={() => setWithdrawing(a)} aria-label={`Withdraw the award to ${a.email}`} data-testid="award-withdraw">Withdraw</Button>
-                    </>
-                  )}
-                </td>
-              </tr>
-            ))}
-          </tbody>
-        </table>
-      </div>
-      <Dialog open={!!withdrawing} onOpenChange={(o) => !o && setWithdrawing(null)}>
-        {withdrawing && (
-          <DialogContent data-testid="withdraw-dialog">
-            <DialogHeader>
-              <DialogTitle>Withdraw this award?</DialogTitle>
-              <DialogDescription>The claim link sent to {withdrawing.email} stops working at once; they are not e-mailed. You can award the badge again later.</DialogDescription>
-            </DialogHeader>
-            <DialogFooter>
-              <Button variant="outline" onClick={() => setWithdrawing(null)}>Cancel</Button>
-              <Button variant="destructive" onClick={() => act(withdrawing, 'withdraw')} data-testid="withdraw-confirm">Withdraw</Button>
-            </DialogFooter>
-          </DialogContent>
-        )}
-      </Dialog>
-    </Card>
+        <Dialog open={!!checked} onOpenChange={(o) => !o && setChecked(null)}>
+          {checked && (
+            <DialogContent className="max-w-3xl" data-testid="csv-dialog">
+              <DialogHeader>
+                <DialogTitle>Award {checked.badge.name}: {plural(checked.counts.valid, 'row')} ready</DialogTitle>
+                <DialogDescription data-testid="csv-summary">
+                  {checked.counts.total} rows: {checked.counts.valid} will be sent a claim link by e-mail, {checked.counts.invalid} will be skipped (highlighted, listed first).
+                </DialogDescription>
+              </DialogHeader>
+              <div className="max-h-80 overflow-auto rounded-md border" tabIndex={0} role="region" aria-label="Checked rows">
+                <table className="w-full text-left text-sm">
+                  <caption className="sr-only">Checked rows of the file</caption>
+                  <thead className="sticky top-0 bg-muted text-xs">
+                    <tr><th scope="col" className="px-2 py-1.5">Line</th><th scope="col" className="px-2 py-1.5">E-mail</th><th scope="col" className="px-2 py-1.5">Name</th><th scope="col" className="px-2 py-1.5">Check</th></tr>
+                  </thead>
+                  <tbody>
+                    {[...checked.rows.filter((r) => !r.ok), ...checked.rows.filter((r) => r.ok)].map((r) => (
+                      <tr key={r.line} className={r.ok ? 'border-t' : 'border-t bg-destructive/10'} data-testid="csv-row" data-ok={r.ok ? 'true' : 'false'}>
+                        <td className="px-2 py-1.5 tabular-nums">{r.line}</td>
+                        <td className="px-2 py-1.5 [overflow-wrap:anywhere]">{r.email}</td>
+                        <td className="px-2 py-1.5">{r.name}</td>
+                        <td className={r.ok ? 'px-2 py-1.5' : 'px-2 py-1.5 font-medium'}>{r.msg}</td>
+                      </tr>
+                    ))}
+                  </tbody>
+                </table>
+              </div>
+              <DialogFooter>
+                <Button variant="outline" onClick={() => setChecked(null)}>Cancel</Button>
+                <Button disabled={busy || checked.counts.valid === 0} onClick={() => send(false)} data-testid="csv-send">
+                  {busy && <Loader2 className="animate-spin" />} Send {plural(checked.counts.valid, 'award')}
+                </Button>
+              </DialogFooter>
+            </DialogContent>
+          )}
+        </Dialog>
+      </Card>
+      <AwardRegister badges={badges} refreshKey={sent} />
+    </>
   );
 }

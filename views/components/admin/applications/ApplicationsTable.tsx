@@ -1,6 +1,6 @@
 // The applications as a dense table (wide screens; phones keep the cards): sortable
 // columns, a row per application whose name button (Tab, Enter) or row click opens the
-// details dialog with the review actions.
+// details side panel with the review actions.
 import { Chip } from '../../ui';
 import { money } from '../../../lib/format';
 import { Actions, Application, PaymentChip, STATUS_LABEL, STATUS_TONE, revokedApproval } from './model';

@@ -1,11 +1,12 @@
 // The applications tab's dialogs: reject with a reason, and View Details (profile, payment,
-// files, quiz attempts and the application's audit history).
+// files, quiz attempts and the application's audit history) in a side panel (issue 37: a
+// row opens its details in a side panel), the review actions at its foot.
 import { useEffect, useState, type ReactNode } from 'react';
 import Download from 'lucide-react/icons/download';
 import FileText from 'lucide-react/icons/file-text';
 import Loader2 from 'lucide-react/icons/loader-circle';
 import { Button, Chip, Label, Skeleton, Textarea } from '../../ui';
-import { Dialog, DialogContent, DialogDescription, DialogFooter, DialogHeader, DialogTitle } from '../../dialog';
+import { Dialog, DialogContent, DialogDescription, DialogFooter, DialogHeader, DialogTitle, SheetContent } from '../../dialog';
 import { Avatar } from '../../avatar';
 import { api } from '../../../lib/api';
 import { money, capitalize, fileSize } from '../../../lib/format';
@@ -95,8 +96,8 @@ export function DetailsDialog({ app, actions, onClose }: { app: Application | nu
   return (
     <Dialog open={!!app} onOpenChange={(o) => !o && onClose()}>
       {app && app.user && app.badge && (
-        <DialogContent className="sm:max-w-2xl lg:max-w-3xl" aria-describedby={undefined}>
-          <DialogHeader>
+        <SheetContent wide aria-describedby={undefined}>
+          <DialogHeader className="pr-8">
             <DialogTitle>Application details</DialogTitle>
             <p className="text-sm text-muted-foreground">
               {app.badge.name} · <Chip tone={STATUS_TONE[app.status] || 'secondary'}>{STATUS_LABEL[app.status] || app.status}</Chip>
@@ -259,8 +260,8 @@ export function DetailsDialog({ app, actions, onClose }: { app: Application | nu
               )}
             </Section>
           </div>
-          <ReviewButtons a={app} actions={actions} className="sticky -bottom-6 z-10 -mx-6 -mb-6 border-t bg-background px-6 py-4" />
-        </DialogContent>
+          <ReviewButtons a={app} actions={actions} className="sticky -bottom-4 z-10 -mx-4 -mb-4 mt-auto border-t bg-background px-4 py-4 sm:-bottom-6 sm:-mx-6 sm:-mb-6 sm:px-6" />
+        </SheetContent>
       )}
     </Dialog>
   );
