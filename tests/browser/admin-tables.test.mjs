@@ -155,6 +155,10 @@ test('the review queue as a dense table: paging, page size, sorting, export, a r
   await page.getByTestId('grant-row').first().click();
   await page.getByTestId('grant-details').waitFor();
   assert.match(await page.getByTestId('grant-details').innerText(), /Table Applicant 00/);
+  // a side panel at the right edge, the table still beside it
+  await settled(page);
+  const grantSheet = await page.getByRole('dialog', { name: 'Grant details' }).boundingBox();
+  assert.ok(Math.round(grantSheet.x + grantSheet.width) === 1280 && grantSheet.width < 800, `a side panel at the right (${JSON.stringify(grantSheet)})`);
   await page.keyboard.press('Escape');
   await axeClean(page, '[role="tabpanel"][data-state="active"]', 'grants, dark');
   await shot(page, 'admin-grants-dark-1280');

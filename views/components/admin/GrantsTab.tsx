@@ -1,11 +1,11 @@
 // Grants tab of the admin dashboard (issue 37): every badge grant (GET /admin/grants) as a
 // dense table, filtered by state and searched on the server, sorted, paged, exported as
-// CSV; a row opens the grant's details.
+// CSV; a row opens the grant's details in a side panel.
 import { useCallback, useEffect, useRef, useState, type MouseEvent } from 'react';
 import BadgeCheck from 'lucide-react/icons/badge-check';
 import { Card, CardContent, CardDescription, CardHeader, CardTitle, Chip, Skeleton } from '../ui';
 import { EmptyState } from '../ui/empty-state';
-import { Dialog, DialogContent, DialogHeader, DialogTitle } from '../dialog';
+import { SidePanel } from './SidePanel';
 import { api, errorMessage } from '../../lib/api';
 import { toastError } from '../../lib/toast';
 import { SearchBox, type PageInfo } from './list';
@@ -157,27 +157,28 @@ export function GrantsTab({ refreshKey = 0 }: { refreshKey?: number }) {
           <PageSizeSelect id="grants-page-size" value={pageSize} onChange={(n) => { setPageSize(n); setPage(1); }} />
         </TablePager>
       </CardContent>
-      <Dialog open={!!viewing} onOpenChange={(o) => !o && setViewing(null)}>
-        {viewing && (
-          <DialogContent className="sm:max-w-lg" aria-describedby={undefined}>
-            <DialogHeader>
-              <DialogTitle>Grant details</DialogTitle>
-            </DialogHeader>
-            <dl className="grid gap-4 sm:grid-cols-2" data-testid="grant-details">
-              <Detail label="Verification ID"><span className="font-mono">{viewing.verificationId}</span></Detail>
-              <Detail label="State"><Chip tone={TONE[viewing.status] || 'secondary'}>{LABEL[viewing.status] || viewing.status}</Chip></Detail>
-              <Detail label="Holder">{viewing.holder ? `${viewing.holder.name} (${viewing.holder.email})` : '—'}</Detail>
-              <Detail label="Badge">{viewing.badge?.name || '—'}</Detail>
-              <Detail label="Issued"><LocalTime iso={viewing.grantedAt} withTime /></Detail>
-              <Detail label="Expires">{viewing.expiresAt ? <LocalTime iso={viewing.expiresAt} withTime /> : 'Never'}</Detail>
-              {viewing.revokedAt && <Detail label="Revoked"><LocalTime iso={viewing.revokedAt} withTime />: {viewing.revocationReason}</Detail>}
-              <Detail label="Public page">
-                <a className="text-primary underline-offset-4 hover:underline" href={`/verify/${viewing.publicVerificationId}`}>Open the verification page</a>
-              </Detail>
-            </dl>
-          </DialogContent>
+      <SidePanel
+        item={viewing}
+        onClose={() => setViewing(null)}
+        id="grant"
+        title="Grant details"
+        description={(g) => `${g.verificationId}${g.badge ? ` · ${g.badge.name}` : ''}`}
+      >
+        {(g) => (
+          <dl className="grid gap-4 sm:grid-cols-2" data-testid="grant-details">
+            <Detail label="Verification ID"><span className="font-mono">{g.verificationId}</span></Detail>
+            <Detail label="State"><Chip tone={TONE[g.status] || 'secondary'}>{LABEL[g.status] || g.status}</Chip></Detail>
+            <Detail label="Holder">{g.holder ? `${g.holder.name} (${g.holder.email})` : '—'}</Detail>
+            <Detail label="Badge">{g.badge?.name || '—'}</Detail>
+            <Detail label="Issued"><LocalTime iso={g.grantedAt} withTime /></Detail>
+            <Detail label="Expires">{g.expiresAt ? <LocalTime iso={g.expiresAt} withTime /> : 'Never'}</Detail>
+            {g.revokedAt && <Detail label="Revoked"><LocalTime iso={g.revokedAt} withTime />: {g.revocationReason}</Detail>}
+            <Detail label="Public page">
+              <a className="text-primary underline-offset-4 hover:underline" href={`/verify/${g.publicVerificationId}`}>Open the verification page</a>
+            </Detail>
+          </dl>
         )}
-      </Dialog>
+      </SidePanel>
     </Card>
   );
 }
