@@ -100,6 +100,29 @@ func ParseSort(s string, cols []SortCol, def Sort) (Sort, string) {
 	return def, SortMsg(cols)
 }
 
+// TableQuery reads what a dashboard table sends beside its filters: page (or limit),
+// pageSize, sort (against cols) and format. table is false when none of page, pageSize,
+// sort and format is there: the spec's clients, who get the plain array. A bad value is a
+// 400 with its message.
+func TableQuery(c fiber.Ctx, cols []SortCol) (pg Page, asCSV, table bool, err error) {
+	args := c.RequestCtx().QueryArgs()
+	if !args.Has("page") && !args.Has("pageSize") && !args.Has("sort") && !args.Has("format") {
+		return Page{}, false, false, nil
+	}
+	pg, msg := ParsePage(c.Query("page"), c.Query("limit"))
+	if msg == "" {
+		pg, msg = ParsePageSize(c.Query("pageSize"), pg)
+	}
+	if msg == "" {
+		pg.Sort, msg = ParseSort(c.Query("sort"), cols, Sort{})
+	}
+	if msg != "" {
+		return pg, false, true, web.BadRequest(msg)
+	}
+	asCSV, err = wantsCSV(c)
+	return pg, asCSV, true, err
+}
+
 // wantsCSV reads format= (json by default).
 func wantsCSV(c fiber.Ctx) (bool, error) {
 	switch c.Query("format") {

@@ -40,8 +40,11 @@ func (h *Handler) list(c fiber.Ctx) error {
 	if len(search) > 200 {
 		return web.BadRequest("The search text is too long.")
 	}
-	args := c.RequestCtx().QueryArgs()
-	if !args.Has("page") && !args.Has("pageSize") && !args.Has("sort") && !args.Has("format") {
+	pg, asCSV, table, err := admin.TableQuery(c, Sorts)
+	if err != nil {
+		return err
+	}
+	if !table {
 		// the spec's client: every coupon the filter shows, as an array
 		vs, err := h.svc.List(c.Context(), c.Query("status"), search)
 		if err != nil {
@@ -50,20 +53,6 @@ func (h *Handler) list(c fiber.Ctx) error {
 		return c.JSON(vs)
 	}
 	// the dashboard's table: a page, a sort, or every row as CSV
-	pg, msg := admin.ParsePage(c.Query("page"), c.Query("limit"))
-	if msg != "" {
-		return web.BadRequest(msg)
-	}
-	if pg, msg = admin.ParsePageSize(c.Query("pageSize"), pg); msg != "" {
-		return web.BadRequest(msg)
-	}
-	if pg.Sort, msg = admin.ParseSort(c.Query("sort"), Sorts, admin.Sort{}); msg != "" {
-		return web.BadRequest(msg)
-	}
-	asCSV, err := admin.WantsCSV(c)
-	if err != nil {
-		return err
-	}
 	if asCSV {
 		t, err := h.svc.Export(c.Context(), c.Query("status"), search, pg.Sort)
 		if err != nil {

@@ -58,8 +58,11 @@ func (h *Handler) questions(c fiber.Ctx) error {
 	if msg != "" {
 		return web.BadRequest(msg)
 	}
-	args := c.RequestCtx().QueryArgs()
-	if !args.Has("page") && !args.Has("pageSize") && !args.Has("sort") && !args.Has("format") {
+	pg, asCSV, table, err := admin.TableQuery(c, BankSorts)
+	if err != nil {
+		return err
+	}
+	if !table {
 		vs, err := h.svc.Questions(c.Context(), f)
 		if err != nil {
 			return err
@@ -67,20 +70,6 @@ func (h *Handler) questions(c fiber.Ctx) error {
 		return c.JSON(vs)
 	}
 	// the question bank's table: a page, a sort, or every row as CSV
-	pg, msg := admin.ParsePage(c.Query("page"), c.Query("limit"))
-	if msg != "" {
-		return web.BadRequest(msg)
-	}
-	if pg, msg = admin.ParsePageSize(c.Query("pageSize"), pg); msg != "" {
-		return web.BadRequest(msg)
-	}
-	if pg.Sort, msg = admin.ParseSort(c.Query("sort"), BankSorts, admin.Sort{}); msg != "" {
-		return web.BadRequest(msg)
-	}
-	asCSV, err := admin.WantsCSV(c)
-	if err != nil {
-		return err
-	}
 	if asCSV {
 		t, err := h.svc.ExportQuestions(c.Context(), f, pg.Sort)
 		if err != nil {
