@@ -92,6 +92,7 @@ kw('text-wrap', 'text-wrap text-nowrap text-balance text-pretty');
 kw('font-family', 'font-sans font-serif font-mono');
 kw('border-style', 'border-solid border-dashed border-dotted border-double border-hidden border-none');
 kw('border-collapse', 'border-collapse border-separate');
+kw('table-layout', 'table-auto table-fixed');
 kw('outline-style', 'outline-none outline-hidden outline-solid outline-dashed outline-dotted outline-double');
 kw('shadow', 'shadow');
 kw('ring-w', 'ring');
