@@ -321,6 +321,22 @@ export function CouponsTab() {
   const top = stats?.topUsedCoupons ?? [];
   const used = toDelete ? toDelete.usedCount > 0 : false;
   const actions = { toggling, onToggle: (c: AdminCoupon) => toggle(c), onEdit: setEditing, onDelete: setToDelete };
+
+  // a coupon's toggle, edit and delete: on its card and in its side panel
+  const couponActions = (c: AdminCoupon, toggleTestId: string) => (
+    <CardActions
+      name={c.code}
+      active={c.isActive}
+      activeText="On"
+      inactiveText="Off"
+      busy={toggling === c._id}
+      onToggle={() => toggle(c)}
+      onEdit={() => setEditing(c)}
+      onDelete={() => setToDelete(c)}
+      toggleTestId={toggleTestId}
+    />
+  );
+
   return (
     <div className="grid grid-cols-1 gap-6" data-testid="coupons-tab">
       <SectionHeader
@@ -386,17 +402,7 @@ export function CouponsTab() {
               {coupons.map((c) => (
                 <Card key={c._id} className="flex flex-col p-5" data-testid="coupon" data-code={c.code}>
                   <CouponBody c={c} />
-                  <CardActions
-                    name={c.code}
-                    active={c.isActive}
-                    activeText="On"
-                    inactiveText="Off"
-                    busy={toggling === c._id}
-                    onToggle={() => toggle(c)}
-                    onEdit={() => setEditing(c)}
-                    onDelete={() => setToDelete(c)}
-                    toggleTestId="coupon-active-toggle"
-                  />
+                  {couponActions(c, 'coupon-active-toggle')}
                 </Card>
               ))}
             </div>
@@ -417,17 +423,7 @@ export function CouponsTab() {
         {(c) => (
           <div className="flex flex-col" data-testid="coupon-panel" data-code={c.code}>
             <CouponBody c={c} full />
-            <CardActions
-              name={c.code}
-              active={c.isActive}
-              activeText="On"
-              inactiveText="Off"
-              busy={toggling === c._id}
-              onToggle={() => toggle(c)}
-              onEdit={() => setEditing(c)}
-              onDelete={() => setToDelete(c)}
-              toggleTestId="coupon-panel-toggle"
-            />
+            {couponActions(c, 'coupon-panel-toggle')}
           </div>
         )}
       </SidePanel>
