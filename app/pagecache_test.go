@@ -1,6 +1,7 @@
 package app_test
 
 import (
+	"fmt"
 	"html"
 	"net/http"
 	"strings"
@@ -179,6 +180,55 @@ func TestPageCacheFollowsEveryWriteOnBothInstances(t *testing.T) {
 	w.expect(hof, "otto", true)
 	time.Sleep(time.Until(at) + 200*time.Millisecond)
 	w.expect(verify2, `"isValid":true`, false)
+}
+
+// served fetches paths once on both instances and checks how many were answered from
+// the cache.
+func (w *pcWorld) served(want int, paths ...string) {
+	w.t.Helper()
+	for i, e := range []*apptest.Env{w.a, w.b} {
+		h0, _, _, _ := e.App.PageCache.Stats()
+		for _, p := range paths {
+			w.page(i, p)
+		}
+		if h1, _, _, _ := e.App.PageCache.Stats(); h1-h0 != int64(want) {
+			w.t.Errorf("instance %d: %d of %v served from the cache, want %d", i, h1-h0, paths, want)
+		}
+	}
+}
+
+// A verify page and the Hall of Fame show a few holders' profiles: another member's
+// profile edit leaves their copies alone on both instances, while pages that depend on
+// every profile (the Hall of Fame by name) and the holder's own edit rebuild them.
+func TestPageCacheKeepsPagesOfOtherHolders(t *testing.T) {
+	w := newPCWorld(t)
+	ap := w.apply(w.member, w.badge)
+	w.adminA.Put("/admin/applications/"+ap.ID+"/approve", map[string]any{}).Expect(http.StatusOK)
+	var g model.BadgeGrant
+	if err := w.a.DB.NewSelect().Model(&g).Where("application_id = ?", ap.ID).Scan(w.a.Ctx()); err != nil {
+		t.Fatal(err)
+	}
+	// a member in another holder bucket (a bucket is shared by 1 in 64 ids)
+	var other *model.User
+	for i := 0; other == nil; i++ {
+		u := w.a.CreateUser(fmt.Sprintf("otto%d@meritmark.test", i), "password123", model.RoleUser)
+		if pagecache.Holder(u.ID) != pagecache.Holder(w.member.ID) {
+			other = u
+		}
+	}
+	otherB := w.b.LoginAs(other)
+	verify := "/verify/" + g.PublicVerificationID
+	hof, hofAPI, byName := "/hall-of-fame", "/backend/api/v1/hall-of-fame", "/hall-of-fame?sort=name"
+	w.warm(verify, hof, hofAPI, byName)
+
+	otherB.Post("/users/profile", map[string]any{"name": "Otto Other", "position": "Chemist", "linkedin": "", "portfolio": ""}).Expect(http.StatusOK)
+	w.served(3, verify, hof, hofAPI)
+	w.served(0, byName)
+
+	w.memberA.Post("/users/profile", map[string]any{"name": "Mira R. Holder", "position": "Physicist", "linkedin": "", "portfolio": ""}).Expect(http.StatusOK)
+	for _, p := range []string{verify, hof, hofAPI, byName} {
+		w.expect(p, "Mira R. Holder", true)
+	}
 }
 
 // Unchanged pages are answered from the cache with a weak ETag (304 when it matches);

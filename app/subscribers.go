@@ -37,26 +37,50 @@ func (a *App) subscribe() {
 	a.Webhooks.Subscribe(d.Events)
 
 	// the public pages a change shows on: their cached copies are stale from its commit on
+	// (a holder's change also moves the holder's own scope, which a verify page follows)
 	for typ, scopes := range pageScopes {
-		d.Events.InTx(func(ctx context.Context, tx bun.IDB, _ *events.Event) error {
-			return pagecache.Bump(ctx, tx, scopes...)
+		d.Events.InTx(func(ctx context.Context, tx bun.IDB, e *events.Event) error {
+			if !holderEvents[typ] {
+				return pagecache.Bump(ctx, tx, scopes...)
+			}
+			user, err := holderOf(e)
+			if err != nil {
+				return err
+			}
+			return pagecache.Bump(ctx, tx, append(scopes[:len(scopes):len(scopes)], pagecache.Holder(user))...)
 		}, typ)
 	}
 	// the Hall of Fame's standings of a holder whose grants changed
 	d.Events.InTx(func(ctx context.Context, tx bun.IDB, e *events.Event) error {
-		var g struct {
-			UserID string `json:"userId"`
+		user, err := holderOf(e)
+		if err != nil {
+			return err
 		}
-		if err := json.Unmarshal(e.Data, &g); err != nil || g.UserID == "" {
-			return fmt.Errorf("%s carries no userId", e.Type)
-		}
-		return halloffame.Refresh(ctx, tx, g.UserID)
+		return halloffame.Refresh(ctx, tx, user)
 	}, events.GrantIssued, events.GrantRevoked, events.GrantExpiryChanged, events.GrantExpired)
 	// the issuer's cached credential documents (and the Hall of Fame's cached stat cards,
 	// which follow the issuer), once the change is visible; an expiry is a change too
 	d.Events.AfterCommit(func(e *events.Event) {
 		d.Issuer.Changed(e.SubjectID)
 	}, events.GrantIssued, events.GrantRevoked, events.GrantExpiryChanged, events.GrantExpired, events.GrantDisplayChanged)
+}
+
+// holderOf is the user a grant or profile event is about (its data's userId).
+func holderOf(e *events.Event) (string, error) {
+	var g struct {
+		UserID string `json:"userId"`
+	}
+	if err := json.Unmarshal(e.Data, &g); err != nil || g.UserID == "" {
+		return "", fmt.Errorf("%s carries no userId", e.Type)
+	}
+	return g.UserID, nil
+}
+
+// holderEvents are the events about one holder's grants or profile: besides their
+// pageScopes they bump that holder's scope (pagecache.Holder).
+var holderEvents = map[string]bool{
+	events.GrantIssued: true, events.GrantRevoked: true, events.GrantExpiryChanged: true, events.GrantExpired: true,
+	events.GrantDisplayChanged: true, events.ProfileChanged: true,
 }
 
 // pageScopes are the page-cache scopes each event changes.

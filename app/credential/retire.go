@@ -128,7 +128,7 @@ func RetireKey(ctx context.Context, d *bun.DB, dataDir, configured, kid string, 
 			}
 		}
 		// the verify pages of every instance are built again
-		return pagecache.Bump(ctx, tx, pagecache.Grants)
+		return pagecache.Bump(ctx, tx, pagecache.Grants, pagecache.Keys)
 	})
 	if err != nil {
 		return fmt.Errorf("retire key: %w", err)

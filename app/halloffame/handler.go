@@ -9,6 +9,7 @@ import (
 	"github.com/uptrace/bun"
 
 	"meritmark/app/credential"
+	"meritmark/app/pagecache"
 	"meritmark/app/pagecache/scope"
 	"meritmark/app/web"
 )
@@ -49,8 +50,25 @@ func (h *Handler) api(c fiber.Ctx) error {
 	if err != nil {
 		return err
 	}
+	shows(c, q, res)
 	c.Set("Cache-Control", "public, max-age=10")
 	return c.JSON(res)
+}
+
+// shows tells the page cache what res shows: the badges, every grant (they decide the
+// standings and the stat cards) and the profiles of the earners listed, not everyone's.
+// A search or the order by name depends on every earner's profile: those keep the route's
+// scopes.
+func shows(c fiber.Ctx, q Query, res *Result) {
+	if q.Search != "" || q.Sort == SortName {
+		return
+	}
+	s := make([]pagecache.Scope, 0, 2+len(res.Users))
+	s = append(s, pagecache.Badges, pagecache.Grants)
+	for _, u := range res.Users {
+		s = append(s, pagecache.Holder(u.ID))
+	}
+	pagecache.Shows(c, s...)
 }
 
 // PageProps are the page's props.
@@ -96,6 +114,7 @@ func (h *Handler) page(c fiber.Ctx) error {
 		status = http.StatusServiceUnavailable
 	} else {
 		props.Result = res
+		shows(c, q, res)
 	}
 	title := "Hall of Fame"
 	if q.Page > 1 {

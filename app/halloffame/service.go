@@ -46,7 +46,7 @@ func (s *Service) ttl(d, def time.Duration) time.Duration {
 func (s *Service) Stats(ctx context.Context) (Stats, error) {
 	s.mu.Lock()
 	ver, versioned := pagecache.FromContext(ctx)
-	if s.stats != nil && time.Since(s.statsAt) < s.ttl(s.StatsTTL, 5*time.Second) && (!versioned || ver == s.statsVer) {
+	if s.stats != nil && time.Since(s.statsAt) < s.ttl(s.StatsTTL, 5*time.Second) && (!versioned || ver.Same(&s.statsVer, pagecache.Badges, pagecache.Grants)) {
 		st := *s.stats
 		s.mu.Unlock()
 		return st, nil
@@ -65,7 +65,7 @@ func (s *Service) Stats(ctx context.Context) (Stats, error) {
 func (s *Service) syncCategories(ctx context.Context) error {
 	s.mu.Lock()
 	ver, versioned := pagecache.FromContext(ctx)
-	due := time.Since(s.syncedAt) >= s.ttl(s.SyncEvery, 10*time.Second) || (versioned && ver != s.syncedVer)
+	due := time.Since(s.syncedAt) >= s.ttl(s.SyncEvery, 10*time.Second) || (versioned && !ver.Same(&s.syncedVer, pagecache.Badges))
 	if due {
 		s.syncedAt, s.syncedVer = time.Now(), ver
 	}

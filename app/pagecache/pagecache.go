@@ -40,13 +40,36 @@ const (
 	Badges   = scope.Badges
 	Grants   = scope.Grants
 	Profiles = scope.Profiles
+	Keys     = scope.Keys
 	nScopes  = scope.N
 )
 
+// Holder is the scope of one holder's grants and profile (see scope.Holder).
+func Holder(userID string) Scope { return scope.Holder(userID) }
+
 var scopeNames = scope.Names()
+
+// scopeByName finds a scope by its name in page_versions and notifications.
+var scopeByName = func() map[string]Scope {
+	m := make(map[string]Scope, nScopes)
+	for i, n := range scopeNames {
+		m[n] = Scope(i)
+	}
+	return m
+}()
 
 // Versions is one reading of every scope's version.
 type Versions [nScopes]int64
+
+// Same reports whether v and o agree on every one of scopes.
+func (v *Versions) Same(o *Versions, scopes ...Scope) bool {
+	for _, s := range scopes {
+		if v[s] != o[s] {
+			return false
+		}
+	}
+	return true
+}
 
 // Bump marks scopes changed, inside the caller's transaction tx (so the versions move
 // exactly when the write commits, and not at all when it rolls back).
@@ -91,16 +114,23 @@ func readWith(ctx context.Context, db bun.IDB, stmt *mmdb.Prepared) (Versions, e
 		return v, err
 	}
 	for _, r := range rows {
-		for i, n := range scopeNames {
-			if n == r.Scope {
-				v[i] = r.Version
-			}
+		if s, ok := scopeByName[r.Scope]; ok {
+			v[s] = r.Version
 		}
 	}
 	return v, nil
 }
 
 type ctxKey struct{}
+
+type showsKey struct{}
+
+// Shows tells the cache, from the handler of a cached route, that this answer shows only
+// scopes (of the data its route names): its copy is kept until one of those changes. A
+// verify page names its holder (Holder) in place of every holder's grants and profiles.
+func Shows(c fiber.Ctx, scopes ...Scope) {
+	c.Locals(showsKey{}, scopes)
+}
 
 // FromContext answers the versions the page cache read for this request, when it did:
 // services that keep their own short-lived caches (Hall of Fame stats, verification
@@ -129,16 +159,18 @@ type Cache struct {
 	reader reader
 	w      watch
 
-	mu      sync.Mutex
-	entries map[string]*entry
-	bytes   int
+	mu       sync.Mutex
+	entries  map[string]*entry
+	bytes    int
+	building map[string]*building // the misses being rendered, by key
 
 	hits, misses, stores atomic.Int64
 }
 
 // New makes a cache reading versions from d.
 func New(d *bun.DB, origin func(fiber.Ctx) string) *Cache {
-	pc := &Cache{DB: d, Origin: origin, TTL: 10 * time.Minute, MaxBytes: 64 << 20, Now: time.Now, entries: map[string]*entry{}}
+	pc := &Cache{DB: d, Origin: origin, TTL: 10 * time.Minute, MaxBytes: 64 << 20, Now: time.Now, entries: map[string]*entry{},
+		building: map[string]*building{}}
 	pc.reader.db = d
 	return pc
 }
@@ -231,12 +263,31 @@ func (pc *Cache) WrapTTL(scopes []Scope, ttl time.Duration, next fiber.Handler) 
 		now := pc.Now()
 		pc.mu.Lock()
 		e := pc.entries[key]
-		pc.mu.Unlock()
-		if e != nil && now.Before(e.expires) && e.current(cur) {
+		if e != nil && now.Before(e.expires) && e.current(&cur) {
+			pc.mu.Unlock()
 			pc.hits.Add(1)
 			return pc.serve(c, e)
 		}
+		// a miss: when the same page is being rendered at the same versions, its copy is
+		// this request's too (after a write, a popular page is rendered once, not once
+		// per request that arrives meanwhile)
+		b := pc.building[key]
+		if b != nil && b.stamp == cur {
+			pc.mu.Unlock()
+			if e := b.wait(c.Context()); e != nil {
+				pc.hits.Add(1)
+				return pc.serve(c, e)
+			}
+			pc.mu.Lock()
+		}
+		// this request renders it (a render at other versions, or one that shared
+		// nothing, is left to finish on its own)
+		b = &building{stamp: cur, done: make(chan struct{})}
+		pc.building[key] = b
+		pc.mu.Unlock()
 		pc.misses.Add(1)
+		var built *entry
+		defer func() { pc.finish(key, b, built) }()
 		// the handler runs with the versions read above (services keep their own caches
 		// in step with them) and always renders the whole page: the cache answers
 		// If-None-Match itself, with its own ETag
@@ -248,13 +299,17 @@ func (pc *Cache) WrapTTL(scopes []Scope, ttl time.Duration, next fiber.Handler) 
 		}
 		err := next(c)
 		c.SetContext(parent)
+		shows := scopes
+		if s, ok := c.Locals(showsKey{}).([]Scope); ok {
+			shows = s
+		}
 		if inm != "" {
 			c.Request().Header.Set(fiber.HeaderIfNoneMatch, inm)
 		}
 		if err != nil {
 			return err
 		}
-		ne := pc.build(c, cur, scopes, now)
+		ne := pc.build(c, cur, shows, now)
 		if ne == nil {
 			return nil
 		}
@@ -262,18 +317,42 @@ func (pc *Cache) WrapTTL(scopes []Scope, ttl time.Duration, next fiber.Handler) 
 			ne.expires = now.Add(ttl)
 		}
 		pc.store(key, ne)
+		built = ne
 		return pc.serve(c, ne)
 	}
 }
 
-func (e *entry) current(cur Versions) bool {
-	for _, s := range e.scopes {
-		if e.stamp[s] != cur[s] {
-			return false
-		}
-	}
-	return true
+// building is a miss being rendered: requests for the same page at the same versions
+// wait for its entry.
+type building struct {
+	stamp Versions
+	done  chan struct{}
+	e     *entry // nil: the answer was not one to share
 }
+
+// wait is the entry b built, or nil when it built none or ctx ended first.
+func (b *building) wait(ctx context.Context) *entry {
+	select {
+	case <-b.done:
+		return b.e
+	case <-ctx.Done():
+		return nil
+	}
+}
+
+// finish ends the rendering of key (which b stands for, unless a later one replaced it)
+// with its entry e.
+func (pc *Cache) finish(key string, b *building, e *entry) {
+	pc.mu.Lock()
+	if pc.building[key] == b {
+		delete(pc.building, key)
+	}
+	pc.mu.Unlock()
+	b.e = e
+	close(b.done)
+}
+
+func (e *entry) current(cur *Versions) bool { return e.stamp.Same(cur, e.scopes...) }
 
 func (pc *Cache) key(c fiber.Ctx) string {
 	kind := "j"
@@ -304,10 +383,11 @@ func (pc *Cache) build(c fiber.Ctx, stamp Versions, scopes []Scope, now time.Tim
 		etag: `W/"p-` + base64.RawURLEncoding.EncodeToString(sum[:12]) + `"`}
 	e.etagB = []byte(e.etag)
 	for _, s := range scopes {
-		if s == Grants {
+		if s == Grants || s.IsHolder() {
 			if t, ok := pc.nextExpiry(c.Context(), now); ok && t.Before(e.expires) {
 				e.expires = t
 			}
+			break
 		}
 	}
 	for k, v := range res.Header.All() {
@@ -502,7 +582,7 @@ func (pc *Cache) Hit(c fiber.Ctx, before func(c fiber.Ctx, route *fiber.Route), 
 		}
 		cur = v
 	}
-	if !e.current(cur) {
+	if !e.current(&cur) {
 		return false
 	}
 	pc.hits.Add(1)

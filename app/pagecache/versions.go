@@ -169,15 +169,11 @@ func (pc *Cache) refresh(ctx context.Context) error {
 func (pc *Cache) notified(payload string) {
 	name, num, ok := strings.Cut(payload, ":")
 	n, err := strconv.ParseInt(num, 10, 64)
-	if ok && err == nil {
-		for i, s := range scopeNames {
-			if s == name {
-				var v Versions
-				v[i] = n
-				pc.raise(v)
-				return
-			}
-		}
+	if s, known := scopeByName[name]; ok && err == nil && known {
+		var v Versions
+		v[s] = n
+		pc.raise(v)
+		return
 	}
 	// a payload this version does not know: read the versions afresh, from the database
 	// meanwhile

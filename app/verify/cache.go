@@ -150,11 +150,18 @@ func (c *cache) touch(e *entry, now time.Time, ver pagecache.Versions) {
 	c.mu.Unlock()
 }
 
-// checkedAt is the page cache versions e was last compared with the database at.
-func (c *cache) checkedAt(e *entry) pagecache.Versions {
+// checkedSame reports whether e was last compared with the database at versions that
+// agree with ver on what its verify page shows (pageScopes).
+func (c *cache) checkedSame(e *entry, ver *pagecache.Versions) bool {
 	c.mu.RLock()
 	defer c.mu.RUnlock()
-	return e.checkedVer
+	return e.checkedVer.Same(ver, pageScopes(e.userID)...)
+}
+
+// pageScopes are the page cache scopes a holder's verify page (and result) shows: the
+// badges, the issuer's keys and the holder's own grants and profile.
+func pageScopes(userID string) []pagecache.Scope {
+	return []pagecache.Scope{pagecache.Badges, pagecache.Keys, pagecache.Holder(userID)}
 }
 
 func (c *cache) fresh(e *entry, now time.Time, ttl time.Duration) bool {

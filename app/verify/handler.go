@@ -16,6 +16,7 @@ import (
 	"meritmark/app/config"
 	"meritmark/app/credential"
 	"meritmark/app/mail"
+	"meritmark/app/pagecache"
 	"meritmark/app/pagecache/scope"
 	"meritmark/app/web"
 )
@@ -150,6 +151,9 @@ func (h *Handler) page(c fiber.Ctx) error {
 		return err
 	}
 	props.Result = res
+	// the page shows this holder's grants and profile only: another holder's change
+	// leaves its cached copy alone
+	pagecache.Shows(c, pageScopes(e.userID)...)
 	if props.History, err = h.svc.History(c.Context(), e.publicID); err != nil {
 		return err
 	}

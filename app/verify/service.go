@@ -316,7 +316,7 @@ func (s *Service) Lookup(ctx context.Context, kind, id, ip, requestOrigin string
 	// checked at other versions (a grant or profile changed since, on any instance) is
 	// compared with the database again, so a rebuilt page never shows the older result
 	ver, versioned := pagecache.FromContext(ctx)
-	if e != nil && s.cache.fresh(e, now, s.Fresh) && (!versioned || s.cache.checkedAt(e) == ver) && !(e.result.IsValid && e.result.ExpiresAt != nil && !now.Before(*e.result.ExpiresAt)) {
+	if e != nil && s.cache.fresh(e, now, s.Fresh) && (!versioned || s.cache.checkedSame(e, &ver)) && !(e.result.IsValid && e.result.ExpiresAt != nil && !now.Before(*e.result.ExpiresAt)) {
 		return s.answer(e, id), e, nil
 	}
 	if e == nil {
@@ -339,7 +339,7 @@ func (s *Service) Lookup(ctx context.Context, kind, id, ip, requestOrigin string
 	}
 	// a key retired since (on any instance: read again when the page cache saw a change)
 	maxAge := credential.RefreshEvery
-	if versioned && (e == nil || s.cache.checkedAt(e) != ver) {
+	if versioned && (e == nil || !s.cache.checkedSame(e, &ver)) {
 		maxAge = 0
 	}
 	fp := r.fingerprint(now, s.Issuer.RetiredStamp(ctx, maxAge))
