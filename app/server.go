@@ -318,6 +318,9 @@ func refuseEncodedBodies(c fiber.Ctx) error {
 // server's read timeout. Only the few upload routes can make the server read a large
 // body; fiber's BodyLimit (MaxBodyLimit) is the outer bound.
 func (a *App) requestConfig(h *fasthttp.RequestHeader) fasthttp.RequestConfig {
+	if !a.bigMethod(h.Method()) { // a GET (every page view) has no upload route
+		return fasthttp.RequestConfig{MaxRequestBodySize: DefaultBodyLimit}
+	}
 	path := requestPath(h.RequestURI())
 	for _, r := range a.bigRoutes {
 		if r.Method == string(h.Method()) && matchRoute(r.Path, path) {
@@ -331,6 +334,16 @@ func (a *App) requestConfig(h *fasthttp.RequestHeader) fasthttp.RequestConfig {
 		}
 	}
 	return fasthttp.RequestConfig{MaxRequestBodySize: DefaultBodyLimit}
+}
+
+// bigMethod reports whether some upload route takes method.
+func (a *App) bigMethod(method []byte) bool {
+	for _, r := range a.bigRoutes {
+		if r.Method == string(method) {
+			return true
+		}
+	}
+	return false
 }
 
 // sessionAllows reports whether the request whose header is h carries a live session

@@ -16,6 +16,7 @@
 package pagecache
 
 import (
+	"bytes"
 	"context"
 	"crypto/sha256"
 	"encoding/base64"
@@ -355,11 +356,26 @@ func (pc *Cache) finish(key string, b *building, e *entry) {
 func (e *entry) current(cur *Versions) bool { return e.stamp.Same(cur, e.scopes...) }
 
 func (pc *Cache) key(c fiber.Ctx) string {
-	kind := "j"
-	if acc := c.Get(fiber.HeaderAccept); acc == "" || strings.Contains(acc, "text/html") || strings.Contains(acc, "*/*") {
-		kind = "h"
+	var buf [256]byte
+	return string(pc.appendKey(buf[:0], c))
+}
+
+var (
+	acceptHTML = []byte("text/html")
+	acceptAny  = []byte("*/*")
+)
+
+// appendKey appends c's key to dst: the kind of answer (HTML or JSON), the origin and the
+// URL. A hit looks it up without making a string of it.
+func (pc *Cache) appendKey(dst []byte, c fiber.Ctx) []byte {
+	kind := byte('j')
+	if acc := c.Request().Header.Peek(fiber.HeaderAccept); len(acc) == 0 || bytes.Contains(acc, acceptHTML) || bytes.Contains(acc, acceptAny) {
+		kind = 'h'
 	}
-	return kind + "\x00" + pc.Origin(c) + "\x00" + c.OriginalURL()
+	dst = append(dst, kind, 0)
+	dst = append(dst, pc.Origin(c)...)
+	dst = append(dst, 0)
+	return append(dst, c.Request().Header.RequestURI()...)
 }
 
 // build makes an entry of the answer the handler just produced, or nil when it must not
@@ -565,9 +581,10 @@ func (pc *Cache) Hit(c fiber.Ctx, before func(c fiber.Ctx, route *fiber.Route), 
 			return false
 		}
 	}
-	key := pc.key(c)
+	var buf [256]byte
+	key := pc.appendKey(buf[:0], c)
 	pc.mu.Lock()
-	e := pc.entries[key]
+	e := pc.entries[string(key)]
 	pc.mu.Unlock()
 	if e == nil || !pc.Now().Before(e.expires) {
 		return false

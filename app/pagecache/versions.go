@@ -206,12 +206,14 @@ func (pc *Cache) Advance(ctx context.Context) {
 // committed since it last read the versions: the first copy of the WAL-index header at
 // the start of the -shm file changes with every commit (its change counter, frame count
 // and salts), and reading its 48 bytes is one pread. The watch keeps a connection of its
-// own open, so the -shm file stays the live one. Without a -shm file (not WAL) it asks
+// own open, so the -shm file stays the live one (and, mapped, never shrinks under the
+// mapping: SQLite truncates it only when its last connection closes). Without a -shm file (not WAL) it asks
 // `PRAGMA data_version` on that connection per request instead.
 type sqliteWatch struct {
 	mu     sync.Mutex
 	conn   *bun.Conn
 	shm    *os.File
+	mem    []byte // the header's page of shm, mapped (nil: read with pread)
 	hdr    [48]byte
 	dv     int64
 	v      Versions
@@ -233,7 +235,7 @@ func (w *sqliteWatch) current(ctx context.Context, d *bun.DB) (Versions, error) 
 	var hdr [48]byte
 	var dv int64
 	if w.shm != nil {
-		if n, err := w.shm.ReadAt(hdr[:], 0); err != nil || n != len(hdr) {
+		if !w.header(&hdr) {
 			w.drop()
 			return Read(ctx, d)
 		}
@@ -267,10 +269,27 @@ func (w *sqliteWatch) peek() (Versions, bool) {
 		return Versions{}, false
 	}
 	var hdr [48]byte
-	if n, err := w.shm.ReadAt(hdr[:], 0); err != nil || n != len(hdr) || hdr != w.hdr {
+	if !w.header(&hdr) || hdr != w.hdr {
 		return Versions{}, false
 	}
 	return w.v, true
+}
+
+// shmMapped is how much of the -shm file is mapped: its first page, which holds the
+// header (SQLite grows the file in 32 KB regions).
+const shmMapped = 4096
+
+// header reads the WAL-index header's first copy into hdr. A read that races a commit
+// may mix old and new bytes; it can equal the old header only while that commit is still
+// being published, and the request is then answered as one that came just before it
+// (as with a pread, which is no more atomic against the writer's memory).
+func (w *sqliteWatch) header(hdr *[48]byte) bool {
+	if w.mem != nil {
+		copy(hdr[:], w.mem[:len(hdr)])
+		return true
+	}
+	n, err := w.shm.ReadAt(hdr[:], 0)
+	return err == nil && n == len(hdr)
 }
 
 // open takes the watch's connection and opens the database's -shm file.
@@ -290,7 +309,7 @@ func (w *sqliteWatch) open(ctx context.Context, d *bun.DB) error {
 		return nil
 	}
 	if f, err := os.Open(file + "-shm"); err == nil {
-		w.shm = f
+		w.shm, w.mem = f, mapHeader(f)
 	}
 	return nil
 }
@@ -299,10 +318,13 @@ func (w *sqliteWatch) drop() {
 	if w.conn != nil {
 		_ = w.conn.Close()
 	}
+	if w.mem != nil {
+		unmapHeader(w.mem)
+	}
 	if w.shm != nil {
 		_ = w.shm.Close()
 	}
-	w.conn, w.shm, w.ok = nil, nil, false
+	w.conn, w.shm, w.mem, w.ok = nil, nil, nil, false
 }
 
 func (w *sqliteWatch) close() {

@@ -11,6 +11,7 @@ import (
 	"log/slog"
 	"net/http"
 	"strings"
+	"sync/atomic"
 
 	"github.com/gofiber/fiber/v3"
 
@@ -112,14 +113,25 @@ func (s *Site) Origin(c fiber.Ctx) string {
 	if s.BaseURL != "" {
 		return s.BaseURL
 	}
-	if host := c.Host(); config.IsLoopbackHost(host) && !strings.ContainsAny(host, "/\\?#@ ") {
-		return c.Scheme() + "://" + host
+	host, scheme := c.Host(), c.Scheme()
+	if m := lastOrigin.Load(); m != nil && m.host == host && m.scheme == scheme {
+		return m.origin // the loopback origin of the last request: every request of a dev server
+	}
+	if config.IsLoopbackHost(host) && !strings.ContainsAny(host, "/\\?#@ ") {
+		o := scheme + "://" + host
+		lastOrigin.Store(&originMemo{host: strings.Clone(host), scheme: strings.Clone(scheme), origin: o})
+		return o
 	}
 	if la := c.RequestCtx().LocalAddr(); config.IsLoopbackHost(la.String()) { // fasthttp's LocalAddr is never nil
 		return "http://" + la.String()
 	}
 	return "http://localhost"
 }
+
+// originMemo is a loopback origin Origin made, and the host and scheme it came from.
+type originMemo struct{ host, scheme, origin string }
+
+var lastOrigin atomic.Pointer[originMemo]
 
 // ShellFor builds the shell props for this request.
 func (s *Site) ShellFor(c fiber.Ctx) Shell {
