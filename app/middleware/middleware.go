@@ -3,6 +3,7 @@
 package middleware
 
 import (
+	"bytes"
 	"crypto/rand"
 	"encoding/binary"
 	"encoding/hex"
@@ -25,8 +26,11 @@ const requestIDKey = "mm.rid"
 // RequestID gives every request an id (echoing a sane incoming X-Request-ID).
 func RequestID() fiber.Handler {
 	return func(c fiber.Ctx) error {
-		id := c.Get("X-Request-ID")
-		if id == "" || len(id) > 64 || strings.ContainsAny(id, " \t\r\n\"<>") {
+		var id string
+		if given := c.Request().Header.Peek("X-Request-ID"); len(given) > 0 && len(given) <= 64 &&
+			!bytes.ContainsAny(given, " \t\r\n\"<>") {
+			id = string(given)
+		} else {
 			id = newRequestID()
 		}
 		c.Locals(requestIDKey, id)

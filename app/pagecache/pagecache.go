@@ -462,7 +462,7 @@ func (pc *Cache) serve(c fiber.Ctx, e *entry) error {
 	res.Header.SetCanonical(etagName, e.etagB)
 	web.AddVary(c, fiber.HeaderAcceptEncoding)
 	res.Header.Del(fiber.HeaderContentEncoding)
-	if inm := c.Get(fiber.HeaderIfNoneMatch); inm != "" && etagMatch(inm, e.etag) {
+	if inm := c.Request().Header.Peek(fiber.HeaderIfNoneMatch); len(inm) > 0 && etagMatch(string(inm), e.etag) {
 		res.Header.Del(fiber.HeaderContentType)
 		return c.SendStatus(fiber.StatusNotModified)
 	}
