@@ -48,6 +48,18 @@ async function axeClean(page, selector, label) {
   assert.deepEqual(r.violations.map((v) => `${v.id}: ${v.nodes.map((x) => x.target).join(', ')}`), [], `axe on ${selector} (${label})`);
 }
 
+// focusIs waits up to 3 s for read() (run in the page) to give want, then asserts it: a
+// panel takes the focus, and gives it back to its row, a tick after it opens or leaves
+// the page (Radix restores the focus in a timeout), so a read at once can come too early.
+async function focusIs(page, read, want, message) {
+  let got;
+  for (const end = Date.now() + 3000; ; await page.waitForTimeout(25)) {
+    got = await page.evaluate(read);
+    if (got === want || Date.now() > end) break;
+  }
+  assert.equal(got, want, message);
+}
+
 const range = (page) => page.getByTestId('page-range').innerText();
 const rows = (page) => page.getByTestId('application-row');
 
@@ -115,7 +127,7 @@ test('the review queue as a dense table: paging, page size, sorting, export, a r
   // keyboard: Tab reaches a row's name, Enter opens the details
   await page.getByTestId('select-row').first().focus();
   await page.keyboard.press('Tab');
-  assert.equal(await page.evaluate(() => document.activeElement?.getAttribute('data-testid')), 'open-row');
+  await focusIs(page, () => document.activeElement?.getAttribute('data-testid'), 'open-row');
   await page.keyboard.press('Enter');
   const dialog = page.getByRole('dialog', { name: 'Application details' });
   await dialog.waitFor();
@@ -123,7 +135,7 @@ test('the review queue as a dense table: paging, page size, sorting, export, a r
   // a side panel (44rem) on the right, the review actions at its foot; the panel holds the
   // focus, not Approve (a second Enter must not approve)
   await settled(page);
-  assert.equal(await page.evaluate(() => document.activeElement?.getAttribute('role')), 'dialog', 'the focus is on the panel');
+  await focusIs(page, () => document.activeElement?.getAttribute('role'), 'dialog', 'the focus is on the panel');
   const sheet = await dialog.boundingBox();
   assert.ok(Math.round(sheet.x) === 1280 - 704 && Math.round(sheet.x + sheet.width) === 1280 && sheet.y === 0 && sheet.height === 800, `a sheet on the right (${JSON.stringify(sheet)})`);
   const approve = await dialog.getByRole('button', { name: 'Approve' }).boundingBox();
@@ -131,7 +143,7 @@ test('the review queue as a dense table: paging, page size, sorting, export, a r
   await page.screenshot({ path: path.join(screenshotDir, 'applications-panel-1280.png') });
   await page.keyboard.press('Escape');
   await dialog.waitFor({ state: 'hidden' });
-  assert.equal(await page.evaluate(() => document.activeElement?.getAttribute('data-testid')), 'open-row', 'the focus is back on the row');
+  await focusIs(page, () => document.activeElement?.getAttribute('data-testid'), 'open-row', 'the focus is back on the row');
 
   await axeClean(page, '#applications-panel', 'light');
   await page.evaluate(() => localStorage.setItem('vite-ui-theme', 'dark'));
@@ -259,7 +271,7 @@ test('the users as a dense table: sort, page size, role filter, export, a side p
   await look(page, 'users-panel-1280');
   await page.keyboard.press('Escape');
   await panel.waitFor({ state: 'detached' });
-  assert.equal(await page.evaluate(() => document.activeElement?.closest('[data-testid="user-row"]')?.textContent?.includes('table3@example.com')), true, 'the focus is back on the row');
+  await focusIs(page, () => document.activeElement?.closest('[data-testid="user-row"]')?.textContent?.includes('table3@example.com'), true, 'the focus is back on the row');
   await page.waitForFunction(() => !location.search.includes('user='));
 
   // a row's click opens it too; the address keeps it: a reload opens the same panel
@@ -368,7 +380,7 @@ test('the audit log as a dense table: sort, page size, action filter, export, a 
   await look(page, 'audit-panel-1280');
   await page.keyboard.press('Escape');
   await panel.waitFor({ state: 'detached' });
-  assert.equal(await page.evaluate(() => document.activeElement?.getAttribute('data-testid')), 'open-row', 'the focus is back on the row');
+  await focusIs(page, () => document.activeElement?.getAttribute('data-testid'), 'open-row', 'the focus is back on the row');
   await axeBothThemes(page, 'the audit table');
   assert.equal(await wideness(page), 1280, 'no sideways scrolling at 1280 px');
   for (const width of [390, 320]) {
@@ -486,7 +498,7 @@ test('the coupons as a dense table: sort, page size, status filter and search, e
   await look(page, 'coupons-panel-1280');
   await page.keyboard.press('Escape');
   await panel.waitFor({ state: 'detached' });
-  assert.equal(await page.evaluate(() => document.activeElement?.closest('[data-testid="coupon-row"]')?.dataset.code), 'TBLC-07', 'the focus is back on the row');
+  await focusIs(page, () => document.activeElement?.closest('[data-testid="coupon-row"]')?.dataset.code, 'TBLC-07', 'the focus is back on the row');
   // a row's click opens it too, and its switch acts on the row (with Undo on the toast)
   await target.locator('td').nth(1).click();
   await panel.waitFor();
@@ -662,7 +674,7 @@ test('the question bank as a dense table: sort, page size, filters and search, e
   await look(page, 'question-bank-panel-1280');
   await page.keyboard.press('Escape');
   await panel.waitFor({ state: 'detached' });
-  assert.equal(await page.evaluate(() => document.activeElement?.closest('[data-testid="bank-question-row"]')?.dataset.id), id, 'the focus is back on the row');
+  await focusIs(page, () => document.activeElement?.closest('[data-testid="bank-question-row"]')?.dataset.id, id, 'the focus is back on the row');
 
   // a row's click opens it; Edit from the panel: the form holds the question, the save
   // shows in the panel and the row
@@ -868,7 +880,7 @@ test('the award register as a dense table: sort, page size, state and badge filt
   const panel = page.getByRole('dialog', { name: 'Award details' });
   await panel.waitFor();
   await settled(page);
-  assert.equal(await page.evaluate(() => document.activeElement?.getAttribute('role')), 'dialog', 'the focus is on the panel, not Resend');
+  await focusIs(page, () => document.activeElement?.getAttribute('role'), 'dialog', 'the focus is on the panel, not Resend');
   let text = await panel.innerText();
   for (const want of [/Award Recipient 09/, /award09@example\.com/, new RegExp(BADGE), /Sent\n/i, /Link valid until/i, /Not yet/, /Credential expiry\n.*2031/i, /Spoke at the summit/, new RegExp(batch)]) {
     assert.match(text, want);
@@ -900,7 +912,7 @@ test('the award register as a dense table: sort, page size, state and badge filt
   await target.getByTestId('award-state').getByText('Withdrawn').waitFor(); // the row too
   await page.keyboard.press('Escape');
   await panel.waitFor({ state: 'detached' });
-  assert.equal(await page.evaluate(() => document.activeElement?.closest('[data-testid="award-row"]')?.dataset.email), 'award09@example.com', 'the focus is back on the row');
+  await focusIs(page, () => document.activeElement?.closest('[data-testid="award-row"]')?.dataset.email, 'award09@example.com', 'the focus is back on the row');
   // a row's click opens it too; its Resend acts on the row without opening it
   await page.getByRole('searchbox', { name: 'Search awards' }).fill('award10@');
   await firstEmail('award10@example.com');
