@@ -318,12 +318,15 @@ func refuseEncodedBodies(c fiber.Ctx) error {
 // server's read timeout. Only the few upload routes can make the server read a large
 // body; fiber's BodyLimit (MaxBodyLimit) is the outer bound.
 func (a *App) requestConfig(h *fasthttp.RequestHeader) fasthttp.RequestConfig {
-	if !a.bigMethod(h.Method()) { // a GET (every page view) has no upload route
-		return fasthttp.RequestConfig{MaxRequestBodySize: DefaultBodyLimit}
-	}
-	path := requestPath(h.RequestURI())
+	path := "" // read only for a method some upload route takes (never for a GET)
 	for _, r := range a.bigRoutes {
-		if r.Method == string(h.Method()) && matchRoute(r.Path, path) {
+		if r.Method != string(h.Method()) {
+			continue
+		}
+		if path == "" {
+			path = requestPath(h.RequestURI())
+		}
+		if matchRoute(r.Path, path) {
 			if r.Access != web.Public && !a.sessionAllows(h, r.Access) {
 				// without a live session (of an admin, for an admin route) the guard
 				// answers 401/403 anyway: a visitor, or a made-up cookie, cannot make the
@@ -334,16 +337,6 @@ func (a *App) requestConfig(h *fasthttp.RequestHeader) fasthttp.RequestConfig {
 		}
 	}
 	return fasthttp.RequestConfig{MaxRequestBodySize: DefaultBodyLimit}
-}
-
-// bigMethod reports whether some upload route takes method.
-func (a *App) bigMethod(method []byte) bool {
-	for _, r := range a.bigRoutes {
-		if r.Method == string(method) {
-			return true
-		}
-	}
-	return false
 }
 
 // sessionAllows reports whether the request whose header is h carries a live session
