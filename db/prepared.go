@@ -7,6 +7,7 @@ import (
 	"strings"
 	"sync"
 	"sync/atomic"
+	"time"
 
 	"github.com/uptrace/bun"
 	"github.com/uptrace/bun/dialect"
@@ -36,17 +37,61 @@ type preparedOn struct {
 
 // Scan runs query with args and scans its rows into dest, as bun's raw query does (same
 // scanning, same sql.ErrNoRows for a struct, same query hooks) but on the prepared
-// statement. In a transaction (d is not a *bun.DB) it is an ordinary raw query.
+// statement. In a transaction the statement runs on the transaction's connection, parsed
+// once on it too (database/sql keeps a statement per connection); on any other bun.IDB it
+// is an ordinary raw query.
 func (p *Prepared) Scan(ctx context.Context, d bun.IDB, dest any, query string, args ...any) error {
-	bdb, ok := d.(*bun.DB)
-	if !ok {
-		return d.NewRaw(query, args...).Scan(ctx, dest)
+	switch d := d.(type) {
+	case *bun.DB:
+		stmt, err := p.prepare(ctx, d, query)
+		if err != nil {
+			return err
+		}
+		return d.NewRaw(query, args...).Conn(stmtConn{stmt, args}).Scan(ctx, dest)
+	case bun.Tx:
+		q := d.NewRaw(query, args...)
+		bdb := q.DB()
+		on := p.prepared.Load()
+		if on == nil || on.db != bdb.DB || on.query != query {
+			// preparing takes a connection of the pool, which the transaction must not
+			// wait for while it holds one (every connection could be a transaction's
+			// doing the same): prepared beside it, for the next call
+			go func() { _, _ = p.prepare(context.WithoutCancel(ctx), bdb, query) }() // a failure: tried again on the next call
+			return q.Scan(ctx, dest)
+		}
+		// closed with the transaction; the statement it runs stays prepared, and is
+		// prepared on the transaction's own connection if it is not yet
+		return q.Conn(stmtConn{d.StmtContext(ctx, on.stmt), args}).Scan(ctx, dest)
 	}
-	stmt, err := p.prepare(ctx, bdb, query)
-	if err != nil {
-		return err
+	return d.NewRaw(query, args...).Scan(ctx, dest)
+}
+
+// ScanBuilt is Scan of the SQL build writes, called only until the statement is prepared
+// on d's database: a query bun's builder writes (so it selects the model's columns by
+// name, as bun would) with bun.Safe("?") in place of each argument. build must write the
+// same text for every call on one database.
+func (p *Prepared) ScanBuilt(ctx context.Context, d bun.IDB, dest any, build func(bun.IDB) string, args ...any) error {
+	var bdb *bun.DB
+	switch d := d.(type) {
+	case *bun.DB:
+		bdb = d
+	case bun.Tx:
+		bdb = d.NewRaw("").DB()
 	}
-	return bdb.NewRaw(query, args...).Conn(stmtConn{stmt, args}).Scan(ctx, dest)
+	if on := p.prepared.Load(); bdb != nil && on != nil && on.db == bdb.DB {
+		return p.Scan(ctx, d, dest, on.query, args...)
+	}
+	return p.Scan(ctx, d, dest, build(d), args...)
+}
+
+// TimeArg is t as a prepared statement's argument compares it with the columns bun wrote:
+// on SQLite the text bun writes a time as (the driver's own form differs), on PostgreSQL
+// the time itself.
+func TimeArg(d bun.IDB, t time.Time) any {
+	if d.Dialect().Name() == dialect.PG {
+		return t
+	}
+	return t.UTC().Format("2006-01-02 15:04:05.999999-07:00")
 }
 
 // stmtConn runs a prepared statement with its arguments, in place of the text bun made

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/uptrace/bun"
 
@@ -79,6 +80,118 @@ func TestPreparedInATransactionSeesItsWrites(t *testing.T) {
 	if got := names(t, &p, d, "cy@example.com"); got != "[]" {
 		t.Fatalf("after the rollback: %s", got)
 	}
+}
+
+// A read first made in a transaction is prepared beside it (for the next call), and then
+// runs prepared in later transactions too.
+func TestPreparedInATransactionIsPrepared(t *testing.T) {
+	d := apptest.OpenDB(t)
+	ctx := context.Background()
+	var p db.Prepared
+	for i := 0; i < 2; i++ {
+		if err := d.RunInTx(ctx, nil, func(ctx context.Context, tx bun.Tx) error {
+			u := addUser(t, tx, "Cy", fmt.Sprintf("cy%d@example.com", i))
+			if got, want := names(t, &p, tx, u.Email), fmt.Sprint([]nameRow{{u.ID, "Cy"}}); got != want {
+				t.Errorf("in transaction %d: got %s, want %s", i, got, want)
+			}
+			return nil
+		}); err != nil {
+			t.Fatal(err)
+		}
+		for deadline := time.Now().Add(5 * time.Second); db.StmtOf(&p) == nil; time.Sleep(5 * time.Millisecond) {
+			if time.Now().After(deadline) {
+				t.Fatal("the read in the transaction was never prepared")
+			}
+		}
+	}
+	stmt := db.StmtOf(&p)
+	names(t, &p, d, "cy0@example.com")
+	if db.StmtOf(&p) != stmt {
+		t.Fatal("the statement was prepared again outside the transaction")
+	}
+}
+
+// A transaction holding the pool's last connection never waits for another to prepare a
+// read (every connection could be a transaction doing the same).
+func TestPreparedInATransactionNeedsNoOtherConnection(t *testing.T) {
+	d := apptest.OpenDB(t)
+	d.SetMaxOpenConns(1)
+	ctx, cancel := context.WithTimeout(context.Background(), 3*time.Second)
+	defer cancel()
+	var p db.Prepared
+	if err := d.RunInTx(ctx, nil, func(ctx context.Context, tx bun.Tx) error {
+		var rows []nameRow
+		return p.Scan(ctx, tx, &rows, byEmailSQL, "nobody@example.com")
+	}); err != nil {
+		t.Fatalf("a read in the transaction: %v", err)
+	}
+}
+
+// ScanBuilt writes its SQL with bun's builder once per database, and scans into the model
+// as bun's own select does.
+func TestScanBuiltBuildsOncePerDatabase(t *testing.T) {
+	d1, d2 := apptest.OpenDB(t), apptest.OpenDB(t)
+	a := addUser(t, d1, "Gus", "gus@example.com")
+	b := addUser(t, d2, "Gus Two", "gus@example.com")
+	var p db.Prepared
+	builds := 0
+	read := func(d bun.IDB) *model.User {
+		u := new(model.User)
+		if err := p.ScanBuilt(context.Background(), d, u, func(d bun.IDB) string {
+			builds++
+			return d.NewSelect().Model(u).Where("email = ?", bun.Safe("?")).String()
+		}, "gus@example.com"); err != nil {
+			t.Fatal(err)
+		}
+		return u
+	}
+	for i := 0; i < 3; i++ {
+		if u := read(d1); u.ID != a.ID || u.Name != "Gus" || u.Role != "user" {
+			t.Fatalf("first database: %+v", u)
+		}
+	}
+	if builds != 1 {
+		t.Fatalf("built %d times for one database", builds)
+	}
+	if u := read(d2); u.ID != b.ID {
+		t.Fatalf("second database: %+v", u)
+	}
+	if builds != 2 {
+		t.Fatalf("built %d times for two databases", builds)
+	}
+}
+
+// TimeArg compares with a time column as the time bun writes into the SQL does, to the
+// microsecond and on both sides of it.
+func TestTimeArgComparesAsBunDoes(t *testing.T) {
+	d := apptest.OpenDB(t)
+	ctx := context.Background()
+	at := time.Date(2026, 11, 26, 10, 0, 0, 500_000, time.UTC) // a fraction: the texts' hardest case
+	u := addUser(t, d, "Hal", "hal@example.com")
+	if _, err := d.NewUpdate().Model((*model.User)(nil)).Set("updated_at = ?", at).Where("id = ?", u.ID).Exec(ctx); err != nil {
+		t.Fatal(err)
+	}
+	const q = `SELECT count(*) FROM users WHERE id = ? AND updated_at > ?`
+	for _, than := range []time.Time{at.Add(-time.Microsecond), at, at.Add(time.Microsecond), at.Truncate(time.Second), at.Add(time.Second).Truncate(time.Second)} {
+		var bunSays, prepared int
+		if err := d.NewRaw(q, u.ID, than).Scan(ctx, &bunSays); err != nil {
+			t.Fatal(err)
+		}
+		var p db.Prepared
+		if err := p.Scan(ctx, d, &prepared, q, u.ID, db.TimeArg(d, than)); err != nil {
+			t.Fatal(err)
+		}
+		if want := b2i(at.After(than)); bunSays != want || prepared != want {
+			t.Errorf("updated_at > %s: bun %d, prepared %d, want %d", than.Format(time.RFC3339Nano), bunSays, prepared, want)
+		}
+	}
+}
+
+func b2i(b bool) int {
+	if b {
+		return 1
+	}
+	return 0
 }
 
 // A column added by another instance's migration leaves a prepared statement working.

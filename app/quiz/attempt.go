@@ -110,7 +110,7 @@ func (s *Service) currentAttempt(ctx context.Context, userID string, qz *model.Q
 			} else if !errors.Is(err, db.ErrNotFound) {
 				return err
 			}
-			e, err := Eligible(ctx, tx, qz, userID, now)
+			e, err := s.st.eligible(ctx, tx, qz, userID, now)
 			if err != nil {
 				return err
 			}

@@ -89,7 +89,7 @@ func (s *Service) result(ctx context.Context, a *model.QuizAttempt) (*Result, er
 	}
 	if qz, err := s.st.quiz(ctx, s.DB, a.QuizID); err == nil {
 		r.Title = qz.Title
-		e, err := Eligible(ctx, s.DB, qz, a.UserID, s.now())
+		e, err := s.st.eligible(ctx, s.DB, qz, a.UserID, s.now())
 		if err != nil {
 			return nil, err
 		}

@@ -173,7 +173,11 @@ func (s *Service) open(ctx context.Context, u *model.User, badgeID string) (*mod
 // Eligible is whether userID may start an attempt at qz now, by its retake rule and the
 // extra attempts an administrator granted.
 func Eligible(ctx context.Context, d bun.IDB, qz *model.Quiz, userID string, now time.Time) (Eligibility, error) {
-	var st store
+	return (*store)(nil).eligible(ctx, d, qz, userID, now)
+}
+
+// eligible is Eligible with the store's reads.
+func (st *store) eligible(ctx context.Context, d bun.IDB, qz *model.Quiz, userID string, now time.Time) (Eligibility, error) {
 	past, err := st.pastAttempts(ctx, d, userID, qz.ID)
 	if err != nil {
 		return Eligibility{}, err
@@ -201,7 +205,7 @@ func (s *Service) baseView(ctx context.Context, b *model.Badge, qz *model.Quiz, 
 		TimeLimit: qz.TimeLimit, QuestionsPerAttempt: FormSize(qz, active), PoolSize: active,
 		RetakeRule: RuleView{WaitHours: r.WaitHours, MaxAttempts: r.MaxAttempts, PeriodDays: r.PeriodDays, Text: RuleText(r)},
 		Badge:      BadgeRef{ID: b.ID, Name: b.Name}, Questions: []QuestionView{}}
-	if view.Eligibility, err = Eligible(ctx, s.DB, qz, userID, s.now()); err != nil {
+	if view.Eligibility, err = s.st.eligible(ctx, s.DB, qz, userID, s.now()); err != nil {
 		return nil, nil, err
 	}
 	if last, err := s.st.lastSubmitted(ctx, s.DB, userID, qz.ID); err == nil {
