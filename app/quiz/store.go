@@ -4,6 +4,7 @@ import (
 	"context"
 	"database/sql"
 	"errors"
+	"strings"
 	"time"
 
 	"github.com/uptrace/bun"
@@ -18,7 +19,14 @@ import (
 // The reads a quiz page or an answer makes on every request are prepared (db.Prepared:
 // parsed once per connection, not per call) in a Service's store; a nil *store (Eligible,
 // called from other packages) runs the same SQL as ordinary raw queries.
-type store struct{ stmts [nStmts]db.Prepared }
+type store struct {
+	stmts [nStmts]db.Prepared
+	in    [maxPreparedIn]db.Prepared // questions: [n-1] reads n questions
+}
+
+// maxPreparedIn is the longest attempt whose questions are read prepared (an attempt's
+// layout is its form's length: one statement per length in use).
+const maxPreparedIn = 100
 
 // the store's prepared reads
 const (
@@ -91,12 +99,21 @@ func (st *store) questions(ctx context.Context, d bun.IDB, layout []model.Attemp
 	if len(layout) == 0 {
 		return out, nil
 	}
-	ids := make([]string, len(layout))
+	ids := make([]any, len(layout))
 	for i, it := range layout {
 		ids[i] = it.QuestionID
 	}
 	var qs []model.Question
-	if err := d.NewSelect().Model(&qs).Where("id IN (?)", bun.List(ids)).Scan(ctx); err != nil {
+	build := func(d bun.IDB) string {
+		return d.NewSelect().Model(&qs).Where("id IN (?)", bun.Safe(strings.Repeat("?, ", len(ids)-1)+"?")).String()
+	}
+	var err error
+	if st == nil || len(ids) > maxPreparedIn {
+		err = d.NewRaw(build(d), ids...).Scan(ctx, &qs)
+	} else {
+		err = st.in[len(ids)-1].ScanBuilt(ctx, d, &qs, build, ids...)
+	}
+	if err != nil {
 		return nil, err
 	}
 	for i := range qs {

@@ -11,20 +11,30 @@ import (
 
 // grants lists the user's badge grants with their badges, newest first; revoked grants
 // only withRevoked (they are no longer the holder's badges, but the holder's own profile
-// shows them as revoked).
+// shows them as revoked). Every member's page with their badges reads them (the profile,
+// the nav's badges), so the two forms are prepared.
 func grants(ctx context.Context, d bun.IDB, userID string, withRevoked bool) ([]grantRow, error) {
 	var rows []grantRow
-	q := d.NewSelect().
-		TableExpr("badge_grants AS g").
-		Join("JOIN badges AS b ON b.id = g.badge_id").
-		ColumnExpr("g.id, g.badge_id, b.name, b.category, b.icon, b.color, b.type AS badge_type, b.is_active AS badge_active").
-		ColumnExpr("g.granted_at, g.expires_at, g.revoked_at, g.previous_grant_id, g.verification_id, g.public_verification_id, g.hide_score").
-		Where("g.user_id = ?", userID)
-	if !withRevoked {
-		q = q.Where("g.revoked_at IS NULL")
+	i := 0
+	if withRevoked {
+		i = 1
 	}
-	err := q.OrderExpr("g.granted_at DESC, g.id").Scan(ctx, &rows)
+	err := grantsStmts[i].Scan(ctx, d, &rows, grantsSQL[i], userID)
 	return rows, err
+}
+
+// grantsSQL is grants' read: [0] without the revoked grants, [1] with them.
+var grantsSQL = [2]string{grantsRead(" AND g.revoked_at IS NULL"), grantsRead("")}
+
+// grantsStmts hold grantsSQL prepared (for one database at a time: tests open several).
+var grantsStmts [2]db.Prepared
+
+func grantsRead(revoked string) string {
+	return `SELECT g.id, g.badge_id, b.name, b.category, b.icon, b.color, b.type AS badge_type, b.is_active AS badge_active,
+	g.granted_at, g.expires_at, g.revoked_at, g.previous_grant_id, g.verification_id, g.public_verification_id, g.hide_score
+FROM badge_grants AS g JOIN badges AS b ON b.id = g.badge_id
+WHERE g.user_id = ?` + revoked + `
+ORDER BY g.granted_at DESC, g.id`
 }
 
 // findUser loads a user by id (db.ErrNotFound when there is none).
