@@ -103,6 +103,9 @@ func Logged(c fiber.Ctx, start time.Time, observe func(c fiber.Ctx, status int, 
 	if observe != nil {
 		observe(c, status, dur)
 	}
+	if status < 500 && !slog.Default().Enabled(c.Context(), slog.LevelInfo) {
+		return // below an error nothing logs under info: the path is not even read
+	}
 	level := slog.LevelInfo
 	if status >= 500 {
 		level = slog.LevelError
