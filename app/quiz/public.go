@@ -43,10 +43,12 @@ func PublicAssessment(ctx context.Context, d bun.IDB, badgeID string, viewer *mo
 	} else if err != nil {
 		return nil, err
 	}
-	pool, err := d.NewSelect().Model((*model.QuizQuestion)(nil)).
-		Join("JOIN questions AS q ON q.id = quiz_question.question_id").
-		Where("quiz_question.quiz_id = ? AND q.retired_at IS NULL", qz.ID).Count(ctx)
-	if err != nil {
+	var pool int
+	if err := st.scan(ctx, d, sPoolSize, &pool, func(d bun.IDB) string {
+		return d.NewSelect().Model((*model.QuizQuestion)(nil)).ColumnExpr("count(*)").
+			Join("JOIN questions AS q ON q.id = quiz_question.question_id").
+			Where("quiz_question.quiz_id = ? AND q.retired_at IS NULL", arg).String()
+	}, qz.ID); err != nil {
 		return nil, err
 	}
 	r := RuleOf(qz)
@@ -55,16 +57,18 @@ func PublicAssessment(ctx context.Context, d bun.IDB, badgeID string, viewer *mo
 		bp = []model.BlueprintRow{}
 	}
 	a := &Assessment{Title: qz.Title, PassingScore: qz.PassingScore, PassMarkMethod: qz.PassMarkMethod,
-		PassMarkText: model.PassMarkSentence(qz.PassingScore, qz.PassMarkMethod), QuestionsPerAttempt: FormSize(qz, int(pool)),
-		PoolSize: int(pool), Blueprint: bp, TimeLimit: qz.TimeLimit,
+		PassMarkText: model.PassMarkSentence(qz.PassingScore, qz.PassMarkMethod), QuestionsPerAttempt: FormSize(qz, pool),
+		PoolSize: pool, Blueprint: bp, TimeLimit: qz.TimeLimit,
 		RetakeRule: RuleView{WaitHours: r.WaitHours, MaxAttempts: r.MaxAttempts, PeriodDays: r.PeriodDays, Text: RuleText(r)}}
 	var counts struct {
 		Total  int `bun:"total"`
 		Passed int `bun:"passed"`
 	}
-	if err := d.NewSelect().Model((*model.QuizAttempt)(nil)).
-		ColumnExpr("COUNT(*) AS total").ColumnExpr("COALESCE(SUM(CASE WHEN passed THEN 1 ELSE 0 END), 0) AS passed").
-		Where("quiz_id = ? AND submitted_at IS NOT NULL", qz.ID).Scan(ctx, &counts); err != nil {
+	if err := st.scan(ctx, d, sAttemptCounts, &counts, func(d bun.IDB) string {
+		return d.NewSelect().Model((*model.QuizAttempt)(nil)).
+			ColumnExpr("COUNT(*) AS total").ColumnExpr("COALESCE(SUM(CASE WHEN passed THEN 1 ELSE 0 END), 0) AS passed").
+			Where("quiz_id = ? AND submitted_at IS NOT NULL", arg).String()
+	}, qz.ID); err != nil {
 		return nil, err
 	}
 	a.Attempts = counts.Total
@@ -72,14 +76,14 @@ func PublicAssessment(ctx context.Context, d bun.IDB, badgeID string, viewer *mo
 		pr := float64(int(float64(counts.Passed)*1000/float64(counts.Total)+0.5)) / 10
 		a.PassRate = &pr
 	}
-	holders, err := d.NewSelect().Model((*model.BadgeGrant)(nil)).
-		Where("badge_id = ? AND revoked_at IS NULL AND (expires_at IS NULL OR expires_at > ?)", badgeID, now).Count(ctx)
-	if err != nil {
+	if err := st.scan(ctx, d, sHolders, &a.Holders, func(d bun.IDB) string {
+		return d.NewSelect().Model((*model.BadgeGrant)(nil)).ColumnExpr("count(*)").
+			Where("badge_id = ? AND revoked_at IS NULL AND (expires_at IS NULL OR expires_at > ?)", arg, arg).String()
+	}, badgeID, db.TimeArg(d, now)); err != nil {
 		return nil, err
 	}
-	a.Holders = int(holders)
 	if viewer != nil {
-		e, err := Eligible(ctx, d, qz, viewer.ID, now)
+		e, err := st.eligible(ctx, d, qz, viewer.ID, now)
 		if err != nil {
 			return nil, err
 		}

@@ -135,7 +135,7 @@ func WriteResponses(ctx context.Context, d bun.IDB, a *model.QuizAttempt, qmap m
 }
 
 // responses is the attempt's rows by question id.
-func (st *store) responses(ctx context.Context, d bun.IDB, attemptID string) (map[string]*model.QuizResponse, error) {
+func (st store) responses(ctx context.Context, d bun.IDB, attemptID string) (map[string]*model.QuizResponse, error) {
 	var rows []model.QuizResponse
 	if err := st.scan(ctx, d, sResponses, &rows, func(d bun.IDB) string {
 		return d.NewSelect().Model(&rows).Where("attempt_id = ?", arg).String()
@@ -151,7 +151,7 @@ func (st *store) responses(ctx context.Context, d bun.IDB, attemptID string) (ma
 
 // saveResponse writes a row's answer fields (inserting it for an attempt that has none:
 // started before the table, or a question added to its layout's map since).
-func (*store) saveResponse(ctx context.Context, d bun.IDB, r *model.QuizResponse) error {
+func (store) saveResponse(ctx context.Context, d bun.IDB, r *model.QuizResponse) error {
 	_, err := d.NewInsert().Model(r).
 		On("CONFLICT (attempt_id, question_id) DO UPDATE").
 		Set("chosen = EXCLUDED.chosen, correct = EXCLUDED.correct, first_answered_at = EXCLUDED.first_answered_at").

@@ -173,11 +173,11 @@ func (s *Service) open(ctx context.Context, u *model.User, badgeID string) (*mod
 // Eligible is whether userID may start an attempt at qz now, by its retake rule and the
 // extra attempts an administrator granted.
 func Eligible(ctx context.Context, d bun.IDB, qz *model.Quiz, userID string, now time.Time) (Eligibility, error) {
-	return (*store)(nil).eligible(ctx, d, qz, userID, now)
+	return store{}.eligible(ctx, d, qz, userID, now)
 }
 
 // eligible is Eligible with the store's reads.
-func (st *store) eligible(ctx context.Context, d bun.IDB, qz *model.Quiz, userID string, now time.Time) (Eligibility, error) {
+func (st store) eligible(ctx context.Context, d bun.IDB, qz *model.Quiz, userID string, now time.Time) (Eligibility, error) {
 	past, err := st.pastAttempts(ctx, d, userID, qz.ID)
 	if err != nil {
 		return Eligibility{}, err

@@ -17,9 +17,13 @@ import (
 // store holds the quiz feature's queries. Every attempt query names its owner.
 //
 // The reads a quiz page or an answer makes on every request are prepared (db.Prepared:
-// parsed once per connection, not per call) in a Service's store; a nil *store (Eligible,
-// called from other packages) runs the same SQL as ordinary raw queries.
-type store struct {
+// parsed once per connection, not per call), in one set for the package: a store is
+// stateless, so any store (a Service's, a package function's) uses them.
+type store struct{}
+
+// prepared holds the store's prepared reads, for one database at a time (tests open
+// several: a read on another database prepares it there).
+var prepared struct {
 	stmts [nStmts]db.Prepared
 	in    [maxPreparedIn]db.Prepared // questions: [n-1] reads n questions
 }
@@ -43,6 +47,9 @@ const (
 	sLastSubmitted
 	sUnusedGrants
 	sResponses
+	sPoolSize
+	sAttemptCounts
+	sHolders
 	nStmts
 )
 
@@ -50,14 +57,11 @@ const (
 var arg = bun.Safe("?")
 
 // scan runs the read n, whose SQL build writes, with args into dest.
-func (st *store) scan(ctx context.Context, d bun.IDB, n int, dest any, build func(bun.IDB) string, args ...any) error {
-	if st == nil {
-		return d.NewRaw(build(d), args...).Scan(ctx, dest)
-	}
-	return st.stmts[n].ScanBuilt(ctx, d, dest, build, args...)
+func (store) scan(ctx context.Context, d bun.IDB, n int, dest any, build func(bun.IDB) string, args ...any) error {
+	return prepared.stmts[n].ScanBuilt(ctx, d, dest, build, args...)
 }
 
-func (st *store) badge(ctx context.Context, d bun.IDB, id string) (*model.Badge, error) {
+func (st store) badge(ctx context.Context, d bun.IDB, id string) (*model.Badge, error) {
 	b := new(model.Badge)
 	err := st.scan(ctx, d, sBadge, b, func(d bun.IDB) string {
 		return d.NewSelect().Model(b).Where("id = ?", arg).Limit(1).String()
@@ -65,7 +69,7 @@ func (st *store) badge(ctx context.Context, d bun.IDB, id string) (*model.Badge,
 	return b, notFound(err)
 }
 
-func (st *store) quizOfBadge(ctx context.Context, d bun.IDB, badgeID string) (*model.Quiz, error) {
+func (st store) quizOfBadge(ctx context.Context, d bun.IDB, badgeID string) (*model.Quiz, error) {
 	q := new(model.Quiz)
 	err := st.scan(ctx, d, sQuizOfBadge, q, func(d bun.IDB) string {
 		return d.NewSelect().Model(q).Where("badge_id = ?", arg).Limit(1).String()
@@ -73,7 +77,7 @@ func (st *store) quizOfBadge(ctx context.Context, d bun.IDB, badgeID string) (*m
 	return q, notFound(err)
 }
 
-func (st *store) quiz(ctx context.Context, d bun.IDB, id string) (*model.Quiz, error) {
+func (st store) quiz(ctx context.Context, d bun.IDB, id string) (*model.Quiz, error) {
 	q := new(model.Quiz)
 	err := st.scan(ctx, d, sQuiz, q, func(d bun.IDB) string {
 		return d.NewSelect().Model(q).Where("id = ?", arg).Limit(1).String()
@@ -82,7 +86,7 @@ func (st *store) quiz(ctx context.Context, d bun.IDB, id string) (*model.Quiz, e
 }
 
 // quizQuestions is the quiz's questions in their position order.
-func (st *store) quizQuestions(ctx context.Context, d bun.IDB, quizID string) ([]model.Question, error) {
+func (st store) quizQuestions(ctx context.Context, d bun.IDB, quizID string) ([]model.Question, error) {
 	var qs []model.Question
 	err := st.scan(ctx, d, sQuizQuestions, &qs, func(d bun.IDB) string {
 		return d.NewSelect().Model(&qs).
@@ -94,7 +98,7 @@ func (st *store) quizQuestions(ctx context.Context, d bun.IDB, quizID string) ([
 }
 
 // questions loads the attempt's questions by id (a deleted question is simply absent).
-func (st *store) questions(ctx context.Context, d bun.IDB, layout []model.AttemptItem) (map[string]*model.Question, error) {
+func (st store) questions(ctx context.Context, d bun.IDB, layout []model.AttemptItem) (map[string]*model.Question, error) {
 	out := map[string]*model.Question{}
 	if len(layout) == 0 {
 		return out, nil
@@ -108,10 +112,10 @@ func (st *store) questions(ctx context.Context, d bun.IDB, layout []model.Attemp
 		return d.NewSelect().Model(&qs).Where("id IN (?)", bun.Safe(strings.Repeat("?, ", len(ids)-1)+"?")).String()
 	}
 	var err error
-	if st == nil || len(ids) > maxPreparedIn {
+	if len(ids) > maxPreparedIn {
 		err = d.NewRaw(build(d), ids...).Scan(ctx, &qs)
 	} else {
-		err = st.in[len(ids)-1].ScanBuilt(ctx, d, &qs, build, ids...)
+		err = prepared.in[len(ids)-1].ScanBuilt(ctx, d, &qs, build, ids...)
 	}
 	if err != nil {
 		return nil, err
@@ -124,7 +128,7 @@ func (st *store) questions(ctx context.Context, d bun.IDB, layout []model.Attemp
 
 // ownsBadge reports a grant of the badge to the user that is neither revoked nor expired
 // nor in its renewal window (then a new attempt renews it).
-func (st *store) ownsBadge(ctx context.Context, d bun.IDB, userID, badgeID string, now time.Time) (bool, error) {
+func (st store) ownsBadge(ctx context.Context, d bun.IDB, userID, badgeID string, now time.Time) (bool, error) {
 	var ok bool
 	err := st.scan(ctx, d, sOwnsBadge, &ok, func(d bun.IDB) string {
 		return "SELECT EXISTS (" + d.NewSelect().Model((*model.BadgeGrant)(nil)).ColumnExpr("1").
@@ -136,7 +140,7 @@ func (st *store) ownsBadge(ctx context.Context, d bun.IDB, userID, badgeID strin
 }
 
 // openApplication reports an application for the badge still pending or awaiting payment.
-func (st *store) openApplication(ctx context.Context, d bun.IDB, userID, badgeID string) (bool, error) {
+func (st store) openApplication(ctx context.Context, d bun.IDB, userID, badgeID string) (bool, error) {
 	var ok bool
 	err := st.scan(ctx, d, sOpenApplication, &ok, func(d bun.IDB) string {
 		return "SELECT EXISTS (" + d.NewSelect().Model((*model.Application)(nil)).ColumnExpr("1").
@@ -147,7 +151,7 @@ func (st *store) openApplication(ctx context.Context, d bun.IDB, userID, badgeID
 }
 
 // openAttempt is the user's unsubmitted attempt at the quiz (at most one: a unique index).
-func (st *store) openAttempt(ctx context.Context, d bun.IDB, userID, quizID string) (*model.QuizAttempt, error) {
+func (st store) openAttempt(ctx context.Context, d bun.IDB, userID, quizID string) (*model.QuizAttempt, error) {
 	a := new(model.QuizAttempt)
 	err := st.scan(ctx, d, sOpenAttempt, a, func(d bun.IDB) string {
 		return d.NewSelect().Model(a).Where("user_id = ? AND quiz_id = ? AND submitted_at IS NULL", arg, arg).Limit(1).String()
@@ -157,7 +161,7 @@ func (st *store) openAttempt(ctx context.Context, d bun.IDB, userID, quizID stri
 
 // attempt is the user's attempt id; forUpdate locks the row on PostgreSQL (SQLite
 // transactions here take the write lock when they begin).
-func (st *store) attempt(ctx context.Context, d bun.IDB, userID, id string, forUpdate bool) (*model.QuizAttempt, error) {
+func (st store) attempt(ctx context.Context, d bun.IDB, userID, id string, forUpdate bool) (*model.QuizAttempt, error) {
 	a := new(model.QuizAttempt)
 	n := sAttempt
 	if forUpdate {
@@ -173,19 +177,19 @@ func (st *store) attempt(ctx context.Context, d bun.IDB, userID, id string, forU
 	return a, notFound(err)
 }
 
-func (*store) insertAttempt(ctx context.Context, d bun.IDB, a *model.QuizAttempt) error {
+func (store) insertAttempt(ctx context.Context, d bun.IDB, a *model.QuizAttempt) error {
 	_, err := d.NewInsert().Model(a).Exec(ctx)
 	return err
 }
 
-func (*store) saveAnswers(ctx context.Context, d bun.IDB, a *model.QuizAttempt) (bool, error) {
+func (store) saveAnswers(ctx context.Context, d bun.IDB, a *model.QuizAttempt) (bool, error) {
 	res, err := d.NewUpdate().Model(a).Column("answers").
 		Where("id = ? AND user_id = ? AND submitted_at IS NULL", a.ID, a.UserID).Exec(ctx)
 	return affected(res, err)
 }
 
 // finish records the result once: the guard on submitted_at makes a second write a no-op.
-func (*store) finish(ctx context.Context, d bun.IDB, a *model.QuizAttempt) (bool, error) {
+func (store) finish(ctx context.Context, d bun.IDB, a *model.QuizAttempt) (bool, error) {
 	res, err := d.NewUpdate().Model(a).
 		Column("answers", "submitted_at", "correct_count", "total", "score", "passed").
 		Where("id = ? AND user_id = ? AND submitted_at IS NULL", a.ID, a.UserID).Exec(ctx)
@@ -193,7 +197,7 @@ func (*store) finish(ctx context.Context, d bun.IDB, a *model.QuizAttempt) (bool
 }
 
 // pastAttempts is every attempt of the user at the quiz, as the retake rule sees them.
-func (st *store) pastAttempts(ctx context.Context, d bun.IDB, userID, quizID string) ([]Past, error) {
+func (st store) pastAttempts(ctx context.Context, d bun.IDB, userID, quizID string) ([]Past, error) {
 	var rows []model.QuizAttempt
 	err := st.scan(ctx, d, sPastAttempts, &rows, func(d bun.IDB) string {
 		return d.NewSelect().Model(&rows).Column("started_at", "submitted_at", "passed").
@@ -207,7 +211,7 @@ func (st *store) pastAttempts(ctx context.Context, d bun.IDB, userID, quizID str
 }
 
 // lastSubmitted is the user's latest submitted attempt at the quiz.
-func (st *store) lastSubmitted(ctx context.Context, d bun.IDB, userID, quizID string) (*model.QuizAttempt, error) {
+func (st store) lastSubmitted(ctx context.Context, d bun.IDB, userID, quizID string) (*model.QuizAttempt, error) {
 	a := new(model.QuizAttempt)
 	err := st.scan(ctx, d, sLastSubmitted, a, func(d bun.IDB) string {
 		return d.NewSelect().Model(a).Where("user_id = ? AND quiz_id = ? AND submitted_at IS NOT NULL", arg, arg).
@@ -217,7 +221,7 @@ func (st *store) lastSubmitted(ctx context.Context, d bun.IDB, userID, quizID st
 }
 
 // unusedGrants counts the extra attempts granted to the user at the quiz not used yet.
-func (st *store) unusedGrants(ctx context.Context, d bun.IDB, userID, quizID string) (int, error) {
+func (st store) unusedGrants(ctx context.Context, d bun.IDB, userID, quizID string) (int, error) {
 	var n int
 	err := st.scan(ctx, d, sUnusedGrants, &n, func(d bun.IDB) string {
 		return d.NewSelect().Model((*model.QuizAttemptGrant)(nil)).ColumnExpr("count(*)").
@@ -227,7 +231,7 @@ func (st *store) unusedGrants(ctx context.Context, d bun.IDB, userID, quizID str
 }
 
 // useGrant marks the oldest unused extra attempt as used by attemptID (false: none left).
-func (*store) useGrant(ctx context.Context, d bun.IDB, userID, quizID, attemptID string, now time.Time) (bool, error) {
+func (store) useGrant(ctx context.Context, d bun.IDB, userID, quizID, attemptID string, now time.Time) (bool, error) {
 	var id string
 	err := d.NewSelect().Model((*model.QuizAttemptGrant)(nil)).Column("id").
 		Where("user_id = ? AND quiz_id = ? AND used_at IS NULL", userID, quizID).
