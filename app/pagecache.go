@@ -26,6 +26,9 @@ func (a *App) cachePages() {
 	// SQLite (pagecache/versions.go); stopped with the server
 	a.PageCache.Watch(a.Deps.Config.DatabaseURL)
 	pc := a.PageCache
+	// a member's view of a page that shows members what it shows visitors: the visitor's
+	// copy with the member's header
+	pc.Members = a.Deps.Site.ForViewer
 	a.Hooks().OnPostShutdown(func(error) error { pc.Close(); return nil })
 	// this instance's own writes show at once, before their notification arrives
 	types := make([]string, 0, len(pageScopes))

@@ -7,6 +7,16 @@ import { ShellProvider, type Shell } from './lib/shell';
 // The islands of the last render, as JSON (see __mmIslands below).
 let islands = '[]';
 
+// SHELL_PAGE renders the layout around no page. Go cuts a signed-in viewer's header out of
+// it to put into a page rendered for a visitor (web.Site.ForViewer, for the pages that show
+// a member what they show a visitor). The header is rendered inside the same layout, not
+// alone, because its ids (useId) depend on where it stands in the tree.
+const SHELL_PAGE = '__shell';
+
+function NoPage() {
+  return null;
+}
+
 // Called from Go (ssr/pool.go) with the page name and its props as one JSON string.
 // Answers the HTML; __mmIslands() then answers that render's islands as JSON.
 //
@@ -19,7 +29,7 @@ let islands = '[]';
 // not touch it. Node's V8 (11.3) keeps these strings one byte, so
 // `bench/node-server.mjs` gains nothing from this.
 function render(name: string, json: string): string {
-  const Page = pages[name];
+  const Page = name === SHELL_PAGE ? NoPage : pages[name];
   if (!Page) throw new Error('unknown page ' + name);
   const { shell, page } = oneByteValues(JSON.parse(json)) as { shell: Shell; page: Record<string, unknown> };
   collected.length = 0;

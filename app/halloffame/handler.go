@@ -115,6 +115,7 @@ func (h *Handler) page(c fiber.Ctx) error {
 	} else {
 		props.Result = res
 		shows(c, q, res)
+		pagecache.SameForMembers(c) // nothing on it depends on who looks
 	}
 	title := "Hall of Fame"
 	if q.Page > 1 {

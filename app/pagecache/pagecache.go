@@ -133,6 +133,32 @@ func Shows(c fiber.Ctx, scopes ...Scope) {
 	c.Locals(showsKey{}, scopes)
 }
 
+type membersKey struct{}
+
+// SameForMembers tells the cache, from the handler of a cached page, that this page shows
+// every signed-in viewer but except what it shows a visitor, header aside: a member's
+// request for it is then made from the visitor's held copy with the member's header
+// (Cache.Members) instead of a whole render. Only a page whose body reads nothing of the
+// viewer may say so (app/pagetest compares both answers byte for byte).
+func SameForMembers(c fiber.Ctx, except ...string) {
+	c.Locals(membersKey{}, memberRule{except: except})
+}
+
+// memberRule is who, among the signed-in, gets a held page with their own header.
+type memberRule struct{ except []string }
+
+func (r *memberRule) allows(userID string) bool {
+	if r == nil {
+		return false
+	}
+	for _, id := range r.except {
+		if id == userID {
+			return false
+		}
+	}
+	return true
+}
+
 // FromContext answers the versions the page cache read for this request, when it did:
 // services that keep their own short-lived caches (Hall of Fame stats, verification
 // results) compare them so that a page rebuilt after a write never shows older data.
@@ -156,6 +182,10 @@ type Cache struct {
 	MaxBytes int
 	// Now is the clock (tests).
 	Now func() time.Time
+	// Members, when set, makes the page a signed-in member gets from body, a visitor's
+	// held copy of a page that said SameForMembers (app: web.Site.ForViewer, which swaps
+	// the header). An error leaves the request to the handler.
+	Members func(c fiber.Ctx, body []byte) ([]byte, error)
 
 	reader reader
 	w      watch
@@ -165,7 +195,7 @@ type Cache struct {
 	bytes    int
 	building map[string]*building // the misses being rendered, by key
 
-	hits, misses, stores atomic.Int64
+	hits, misses, stores, members atomic.Int64
 }
 
 // New makes a cache reading versions from d.
@@ -182,13 +212,17 @@ type entry struct {
 	expires time.Time
 
 	route   *fiber.Route // the route that rendered it
+	members *memberRule  // nil: signed-in viewers get the page from its handler
 	status  int
+	html    bool
 	headers [][2][]byte // canonical names, set as they are
-	body    []byte
-	etag    string
-	etagB   []byte       // etag, as it is set
-	coded   [3]codedBody // by web.Encoding: the gzip and brotli forms, made on demand
-	served  atomic.Int64
+	// contentType is the Content-Type the handler set
+	contentType []byte
+	body        []byte
+	etag        string
+	etagB       []byte       // etag, as it is set
+	coded       [3]codedBody // by web.Encoding: the gzip and brotli forms, made on demand
+	served      atomic.Int64
 }
 
 // BrotliAfter is how many times an entry is served before a client that takes gzip and
@@ -249,7 +283,13 @@ func (pc *Cache) Wrap(scopes []Scope, next fiber.Handler) fiber.Handler {
 func (pc *Cache) WrapTTL(scopes []Scope, ttl time.Duration, next fiber.Handler) fiber.Handler {
 	return func(c fiber.Ctx) error {
 		m := c.Method()
-		if (m != fiber.MethodGet && m != fiber.MethodHead) || web.Viewer(c) != nil {
+		if m != fiber.MethodGet && m != fiber.MethodHead {
+			return next(c)
+		}
+		if u := web.Viewer(c); u != nil {
+			if pc.Members != nil && pc.serveMember(c, u.ID, scopes) {
+				return nil
+			}
 			return next(c)
 		}
 		var cur Versions
@@ -304,6 +344,7 @@ func (pc *Cache) WrapTTL(scopes []Scope, ttl time.Duration, next fiber.Handler) 
 		if s, ok := c.Locals(showsKey{}).([]Scope); ok {
 			shows = s
 		}
+		rule, members := c.Locals(membersKey{}).(memberRule)
 		if inm != "" {
 			c.Request().Header.Set(fiber.HeaderIfNoneMatch, inm)
 		}
@@ -316,6 +357,9 @@ func (pc *Cache) WrapTTL(scopes []Scope, ttl time.Duration, next fiber.Handler) 
 		}
 		if ttl > 0 && now.Add(ttl).Before(ne.expires) {
 			ne.expires = now.Add(ttl)
+		}
+		if members && ne.html {
+			ne.members = &rule
 		}
 		pc.store(key, ne)
 		built = ne
@@ -353,6 +397,42 @@ func (pc *Cache) finish(key string, b *building, e *entry) {
 	close(b.done)
 }
 
+// serveMember answers c, the request of signed-in user userID, from the visitor's held
+// copy of its page when that page said SameForMembers and is current, and reports whether
+// it did. The answer is what the handler would have sent a member: the page with the
+// member's header (Members), Cache-Control no-cache (the chain makes it no-store for a
+// signed-in answer), no ETag, compressed by the chain as every member's answer is.
+func (pc *Cache) serveMember(c fiber.Ctx, userID string, scopes []Scope) bool {
+	var cur Versions
+	if len(scopes) > 0 {
+		v, err := pc.versions(c.Context())
+		if err != nil {
+			return false
+		}
+		cur = v
+	}
+	key := pc.key(c)
+	pc.mu.Lock()
+	e := pc.entries[key]
+	pc.mu.Unlock()
+	if e == nil || !e.members.allows(userID) || !pc.Now().Before(e.expires) || !e.current(&cur) {
+		return false
+	}
+	doc, err := pc.Members(c, e.body)
+	if err != nil {
+		return false
+	}
+	pc.members.Add(1)
+	res := c.Response()
+	res.Header.SetContentTypeBytes(e.contentType)
+	res.Header.Set(fiber.HeaderCacheControl, "no-cache")
+	_ = c.Status(e.status).Send(doc)
+	return true
+}
+
+// MembersServed reports how many signed-in members' pages were made from held copies.
+func (pc *Cache) MembersServed() int64 { return pc.members.Load() }
+
 func (e *entry) current(cur *Versions) bool { return e.stamp.Same(cur, e.scopes...) }
 
 func (pc *Cache) key(c fiber.Ctx) string {
@@ -387,7 +467,8 @@ func (pc *Cache) build(c fiber.Ctx, stamp Versions, scopes []Scope, now time.Tim
 		return nil
 	}
 	ct := string(res.Header.ContentType())
-	if !strings.HasPrefix(ct, "text/html") && !strings.HasPrefix(ct, "application/json") {
+	html := strings.HasPrefix(ct, "text/html")
+	if !html && !strings.HasPrefix(ct, "application/json") {
 		return nil
 	}
 	if cc := string(res.Header.Peek(fiber.HeaderCacheControl)); strings.Contains(cc, "no-store") || strings.Contains(cc, "private") {
@@ -395,8 +476,9 @@ func (pc *Cache) build(c fiber.Ctx, stamp Versions, scopes []Scope, now time.Tim
 	}
 	body := append([]byte(nil), res.Body()...)
 	sum := sha256.Sum256(body)
-	e := &entry{stamp: stamp, scopes: scopes, expires: now.Add(pc.TTL), route: c.Route(), status: res.StatusCode(), body: body,
-		etag: `W/"p-` + base64.RawURLEncoding.EncodeToString(sum[:12]) + `"`}
+	e := &entry{stamp: stamp, scopes: scopes, expires: now.Add(pc.TTL), route: c.Route(), status: res.StatusCode(), body: body, html: html,
+		contentType: []byte(ct),
+		etag:        `W/"p-` + base64.RawURLEncoding.EncodeToString(sum[:12]) + `"`}
 	e.etagB = []byte(e.etag)
 	for _, s := range scopes {
 		if s == Grants || s.IsHolder() {

@@ -9,6 +9,7 @@ import (
 	"github.com/uptrace/bun"
 
 	"meritmark/app/model"
+	"meritmark/app/pagecache"
 	"meritmark/app/pagecache/scope"
 	"meritmark/app/web"
 )
@@ -38,12 +39,20 @@ var staticPages = []static{
 	{"/privacypolicy", "PolicyPage", "Privacy Policy", "How Meritmark handles your personal data.", fiber.Map{"kind": "privacy"}},
 }
 
+// sameForMembers are the static pages that read nothing of the viewer (no useShell in
+// their components): a member gets the visitor's held copy with their own header
+// (pagecache.SameForMembers). The others prefill forms or links for the signed-in.
+var sameForMembers = map[string]bool{"HomePage": true, "AboutPage": true}
+
 // Routes lists the pages.
 func (h *Handler) Routes() []web.Route {
 	var rs []web.Route
 	for _, p := range staticPages {
 		p := p
 		rs = append(rs, web.PageRoute(p.path, web.Public, func(c fiber.Ctx) error {
+			if sameForMembers[p.page] {
+				pagecache.SameForMembers(c)
+			}
 			props := p.props
 			if props == nil {
 				props = fiber.Map{}

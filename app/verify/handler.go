@@ -154,6 +154,8 @@ func (h *Handler) page(c fiber.Ctx) error {
 	// the page shows this holder's grants and profile only: another holder's change
 	// leaves its cached copy alone
 	pagecache.Shows(c, pageScopes(e.userID)...)
+	// every other signed-in viewer sees it as a visitor does (Holder below is the holder's)
+	pagecache.SameForMembers(c, e.userID)
 	if props.History, err = h.svc.History(c.Context(), e.publicID); err != nil {
 		return err
 	}

@@ -6,6 +6,7 @@ import (
 	"crypto/sha256"
 	"encoding/base64"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"html"
 	"log/slog"
@@ -188,6 +189,84 @@ func (s *Site) Document(c fiber.Ctx, page string, props any, meta Meta) ([]byte,
 		}
 	}
 	return s.document(c, body, islands, meta)
+}
+
+// ShellPage is the page name the SSR bundle renders as the layout around no page
+// (views/entry-server.tsx): ForViewer cuts the viewer's header out of it.
+const ShellPage = "__shell"
+
+var (
+	headerStart = []byte(`<div data-island="Header" data-island-id="0" `)
+	headerEnd   = []byte(`<main id="main"`)
+	headerProps = []byte(`<script type="application/json" id="props-i0">`)
+	scriptEnd   = []byte(`</script>`)
+)
+
+// headerSpan is where the header island stands in a document or a body: from its element
+// to the <main> after it (views/components/Layout.tsx).
+func headerSpan(doc []byte) (start, end int, ok bool) {
+	start = bytes.Index(doc, headerStart)
+	if start < 0 {
+		return 0, 0, false
+	}
+	end = bytes.Index(doc[start:], headerEnd)
+	if end < 0 {
+		return 0, 0, false
+	}
+	return start, start + end, true
+}
+
+// ErrNoHeader is answered by ForViewer for a document it cannot find the header of.
+var ErrNoHeader = errors.New("web: no header island to swap")
+
+// ForViewer makes the document c's viewer gets from doc, the document a visitor got for
+// the same URL and origin: doc with the header island, and its props, of c's viewer in
+// place of the visitor's. It renders the layout alone (ShellPage), a fraction of a whole
+// page. The caller vouches that the page shows every signed-in viewer what it shows a
+// visitor, header aside (pagecache.SameForMembers); a test compares the two byte for
+// byte on every such page (app/pagetest).
+func (s *Site) ForViewer(c fiber.Ctx, doc []byte) ([]byte, error) {
+	hs, he, ok := headerSpan(doc)
+	if !ok {
+		return nil, ErrNoHeader
+	}
+	ps := bytes.Index(doc, headerProps)
+	if ps < he {
+		return nil, ErrNoHeader
+	}
+	ps += len(headerProps)
+	pe := bytes.Index(doc[ps:], scriptEnd)
+	if pe < 0 {
+		return nil, ErrNoHeader
+	}
+	pe += ps
+	pj, err := json.Marshal(pageProps{Shell: s.ShellFor(c), Page: struct{}{}})
+	if err != nil {
+		return nil, err
+	}
+	body, islandsJSON, err := s.Renderer.Render(c.Context(), ShellPage, pj)
+	if err != nil {
+		return nil, &RenderError{Page: ShellPage, Err: err}
+	}
+	var islands []islandOut
+	if err := json.Unmarshal(islandsJSON, &islands); err != nil || len(islands) == 0 || islands[0].Name != "Header" {
+		return nil, ErrNoHeader
+	}
+	props, err := json.Marshal(islands[0].Props) // as document writes it
+	if err != nil {
+		return nil, err
+	}
+	bhs, bhe, ok := headerSpan([]byte(body))
+	if !ok {
+		return nil, ErrNoHeader
+	}
+	header := body[bhs:bhe]
+	out := make([]byte, 0, len(doc)+len(header)-(he-hs)+len(props)-(pe-ps))
+	out = append(out, doc[:hs]...)
+	out = append(out, header...)
+	out = append(out, doc[he:ps]...)
+	out = append(out, props...)
+	return append(out, doc[pe:]...), nil
 }
 
 // RenderError is a failure inside the page renderer.

@@ -66,8 +66,10 @@ test('the admin creates a skill badge, its quiz and three questions, and activat
   // ---- Badge Management ----
   await openAdminTab(page, 'Badge Management');
   await page.getByTestId('admin-badge').first().waitFor();
-  const total = Number(await page.getByTestId('stat-total-badges').locator('p').nth(1).innerText());
-  assert.equal(total, 13, 'the seeded badges');
+  // the stats load apart from the list and show "–" until they arrive
+  const totalStat = page.getByTestId('stat-total-badges').locator('p').nth(1);
+  await page.waitForFunction((el) => /^\d+$/.test(el.textContent.trim()), await totalStat.elementHandle());
+  assert.equal(Number(await totalStat.innerText()), 13, 'the seeded badges');
   await shot(page, 'admin-catalogue-badges-1280');
 
   await page.getByTestId('create-badge').click();
