@@ -312,3 +312,24 @@ func TestCloseDuringARender(t *testing.T) {
 		t.Fatalf("a render after Close: %v", err)
 	}
 }
+
+// BenchmarkRenderMemberHeader renders what a member's page made from a visitor's held
+// copy costs in V8 (web.Site.ForViewer): the layout around no page, for a signed-in shell.
+// Compare with BenchmarkRenderHome, the whole render it replaces.
+func BenchmarkRenderMemberHeader(b *testing.B) {
+	p, err := New(Options{})
+	if err != nil {
+		b.Fatal(err)
+	}
+	defer p.Close()
+	props := []byte(`{"shell":{"user":{"id":"6b05b392497c83e9dd82d917","name":"Mira Member","email":"mira@example.com","role":"user","profilePicUrl":""},
+"path":"/hall-of-fame","origin":"http://localhost:8080","supportEmail":"support@meritmark.example"},"page":{}}`)
+	b.ReportAllocs()
+	b.RunParallel(func(pb *testing.PB) {
+		for pb.Next() {
+			if _, _, err := p.Render(context.Background(), "__shell", props); err != nil {
+				b.Fatal(err)
+			}
+		}
+	})
+}

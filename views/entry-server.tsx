@@ -10,7 +10,8 @@ let islands = '[]';
 // SHELL_PAGE renders the layout around no page. Go cuts a signed-in viewer's header out of
 // it to put into a page rendered for a visitor (web.Site.ForViewer, for the pages that show
 // a member what they show a visitor). The header is rendered inside the same layout, not
-// alone, because its ids (useId) depend on where it stands in the tree.
+// alone, because its ids (useId) depend on where it stands in the tree (the footer, after
+// it, is left out).
 const SHELL_PAGE = '__shell';
 
 function NoPage() {
@@ -36,7 +37,7 @@ function render(name: string, json: string): string {
   try {
     const html = renderToString(
       <ShellProvider value={shell}>
-        <Layout shell={shell} bare={(Page as { bare?: boolean }).bare}>
+        <Layout shell={shell} bare={(Page as { bare?: boolean }).bare} noFooter={Page === NoPage}>
           <Page {...page} />
         </Layout>
       </ShellProvider>,

@@ -4,8 +4,9 @@ import { Footer } from './Footer';
 import { Island } from './Island';
 import type { Shell } from '../lib/shell';
 
-/** The shell every page is rendered in: header island, main, footer. */
-export function Layout({ shell, children }: { shell: Shell; bare?: boolean; children: ReactNode }) {
+/** The shell every page is rendered in: header island, main, footer. noFooter: the server's
+ * render of the header alone (views/entry-server.tsx, SHELL_PAGE), which needs nothing after it. */
+export function Layout({ shell, noFooter, children }: { shell: Shell; bare?: boolean; noFooter?: boolean; children: ReactNode }) {
   return (
     <div className="flex min-h-screen flex-col">
       <a href="#main" className="sr-only focus:not-sr-only focus:absolute focus:left-2 focus:top-2 focus:z-50 focus:rounded focus:bg-background focus:px-3 focus:py-2">
@@ -20,7 +21,7 @@ export function Layout({ shell, children }: { shell: Shell; bare?: boolean; chil
       <main id="main" className="flex-1">
         {children}
       </main>
-      <Footer supportEmail={shell.supportEmail} />
+      {noFooter ? null : <Footer supportEmail={shell.supportEmail} />}
     </div>
   );
 }
