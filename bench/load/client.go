@@ -74,12 +74,17 @@ type call struct {
 	// memberPage: a page asked for by a signed-in member (never cached), also counted
 	// in the "member pages" line
 	memberPage bool
+	// coded leaves the body as it came (compressed): decoding every page took over half
+	// of this tool's CPU, which the server shares (checkPage)
+	coded bool
 }
 
 // response is what came back.
 type response struct {
 	status  int
-	body    []byte
+	body    []byte // decoded, unless the call said coded
+	ctype   string
+	coding  string // the Content-Encoding of a coded body
 	session string // the mm_session cookie it set, if any
 }
 
@@ -124,11 +129,15 @@ func (b *browser) do(ctx context.Context, c call) (*response, error) {
 	if err := b.hc.DoTimeout(req, resp, 30*time.Second); err != nil {
 		return nil, err
 	}
-	body, err := resp.BodyUncompressed()
-	if err != nil {
+	var body []byte
+	var err error
+	out := &response{status: resp.StatusCode(), ctype: string(resp.Header.ContentType())}
+	if c.coded {
+		body, out.coding = resp.Body(), string(resp.Header.ContentEncoding())
+	} else if body, err = resp.BodyUncompressed(); err != nil {
 		return nil, err
 	}
-	out := &response{status: resp.StatusCode(), body: append([]byte(nil), body...)}
+	out.body = append([]byte(nil), body...)
 	for k, v := range resp.Header.Cookies() {
 		if string(k) == cookieName {
 			var ck fasthttp.Cookie

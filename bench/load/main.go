@@ -35,6 +35,7 @@ import (
 	"os"
 	"os/signal"
 	"path/filepath"
+	"runtime/pprof"
 	"strings"
 	"sync"
 	"syscall"
@@ -220,9 +221,12 @@ func runOne(ctx context.Context, engine string, o options) (*Result, error) {
 			if secs < 1 {
 				secs = 1
 			}
+			// the load generator's own profile beside it: it shares the machine's CPU
+			stopSelf := profileSelf(profileName(o.pprof, engine+"-load"))
 			if err := fetchProfile(pprofAddr, secs, profileName(o.pprof, engine)); err != nil {
 				fmt.Fprintln(os.Stderr, "pprof:", err)
 			}
+			stopSelf()
 		}
 	}()
 
@@ -331,6 +335,25 @@ func selfCPU() float64 {
 func profileName(base, engine string) string {
 	ext := filepath.Ext(base)
 	return strings.TrimSuffix(base, ext) + "-" + engine + ext
+}
+
+// profileSelf starts a CPU profile of this process into path; the answer stops it.
+func profileSelf(path string) func() {
+	f, err := os.Create(path)
+	if err != nil {
+		fmt.Fprintln(os.Stderr, "pprof:", err)
+		return func() {}
+	}
+	if err := pprof.StartCPUProfile(f); err != nil {
+		fmt.Fprintln(os.Stderr, "pprof:", err)
+		f.Close()
+		return func() {}
+	}
+	return func() {
+		pprof.StopCPUProfile()
+		f.Close()
+		fmt.Fprintf(os.Stderr, "load generator CPU profile written to %s\n", path)
+	}
 }
 
 func fetchProfile(addr string, secs int, path string) error {
