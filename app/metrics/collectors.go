@@ -61,9 +61,10 @@ func (o *outboxCollector) Collect(ch chan<- prometheus.Metric) {
 	}
 }
 
-// PageCacheStats is what the page cache reports (pagecache.Cache.Stats).
+// PageCacheStats is what the page cache reports (pagecache.Cache.Stats, MembersServed).
 type PageCacheStats interface {
 	Stats() (hits, misses, stores int64, entries int)
+	MembersServed() int64
 }
 
 // WatchPageCache adds the page cache's hits, misses, stores and entries, read from its
@@ -90,6 +91,9 @@ func (m *Metrics) WatchPageCache(pc PageCacheStats) {
 		Help: "Answers stored in the page cache."}, func() float64 { _, _, s, _ := pc.Stats(); return float64(s) }))
 	m.register(prometheus.NewGaugeFunc(prometheus.GaugeOpts{Namespace: Namespace, Subsystem: "pagecache", Name: "entries",
 		Help: "Pages held in the page cache."}, func() float64 { _, _, _, n := pc.Stats(); return float64(n) }))
+	m.register(prometheus.NewCounterFunc(prometheus.CounterOpts{Namespace: Namespace, Subsystem: "pagecache", Name: "member_pages_total",
+		Help: "Signed-in members' pages made from a visitor's held copy with the member's header (no whole render)."},
+		func() float64 { return float64(pc.MembersServed()) }))
 }
 
 // RenderPool is what the render pool reports (ssr.Pool).

@@ -122,6 +122,7 @@ func TestExpositionCountsRequestsByRouteAndSignInFailures(t *testing.T) {
 		`meritmark_signin_failures_total{reason="throttled"}`:                                                                 0,
 		`meritmark_pagecache_requests_total{result="hit"}`:                                                                    1,
 		`meritmark_pagecache_requests_total{result="miss"}`:                                                                   3, // the two 404s of the cached API route too
+		`meritmark_pagecache_member_pages_total`:                                                                              0, // app/pagetest and the browser count them
 		`meritmark_build_info{version="test-version"}`:                                                                        1,
 		`meritmark_outbox_messages{status="pending"}`:                                                                         0,
 		`meritmark_outbox_send_failures_total{outcome="retry"}`:                                                               0,

@@ -17,7 +17,8 @@ fs.mkdirSync(screenshotDir, { recursive: true });
 export const ADMIN_EMAIL = 'admin@meritmark.local';
 export const ADMIN_PASSWORD = 'demo-admin-password-for-tests';
 
-function freePort() {
+/** A free TCP port on 127.0.0.1. */
+export function freePort() {
   return new Promise((resolve, reject) => {
     const s = net.createServer();
     s.listen(0, '127.0.0.1', () => {
