@@ -214,7 +214,6 @@ type entry struct {
 	route   *fiber.Route // the route that rendered it
 	members *memberRule  // nil: signed-in viewers get the page from its handler
 	status  int
-	html    bool
 	headers [][2][]byte // canonical names, set as they are
 	// contentType is the Content-Type the handler set
 	contentType []byte
@@ -358,7 +357,7 @@ func (pc *Cache) WrapTTL(scopes []Scope, ttl time.Duration, next fiber.Handler) 
 		if ttl > 0 && now.Add(ttl).Before(ne.expires) {
 			ne.expires = now.Add(ttl)
 		}
-		if members && ne.html {
+		if members && bytes.HasPrefix(ne.contentType, []byte("text/html")) {
 			ne.members = &rule
 		}
 		pc.store(key, ne)
@@ -403,6 +402,16 @@ func (pc *Cache) finish(key string, b *building, e *entry) {
 // member's header (Members), Cache-Control no-cache (the chain makes it no-store for a
 // signed-in answer), no ETag, compressed by the chain as every member's answer is.
 func (pc *Cache) serveMember(c fiber.Ctx, userID string, scopes []Scope) bool {
+	// the entry first: most members' pages (the catalogue, a badge page) never said
+	// SameForMembers, and need no versions read
+	var buf [256]byte
+	key := pc.appendKey(buf[:0], c)
+	pc.mu.Lock()
+	e := pc.entries[string(key)]
+	pc.mu.Unlock()
+	if e == nil || !e.members.allows(userID) || !pc.Now().Before(e.expires) {
+		return false
+	}
 	var cur Versions
 	if len(scopes) > 0 {
 		v, err := pc.versions(c.Context())
@@ -411,11 +420,7 @@ func (pc *Cache) serveMember(c fiber.Ctx, userID string, scopes []Scope) bool {
 		}
 		cur = v
 	}
-	key := pc.key(c)
-	pc.mu.Lock()
-	e := pc.entries[key]
-	pc.mu.Unlock()
-	if e == nil || !e.members.allows(userID) || !pc.Now().Before(e.expires) || !e.current(&cur) {
+	if !e.current(&cur) {
 		return false
 	}
 	doc, err := pc.Members(c, e.body)
@@ -467,8 +472,7 @@ func (pc *Cache) build(c fiber.Ctx, stamp Versions, scopes []Scope, now time.Tim
 		return nil
 	}
 	ct := string(res.Header.ContentType())
-	html := strings.HasPrefix(ct, "text/html")
-	if !html && !strings.HasPrefix(ct, "application/json") {
+	if !strings.HasPrefix(ct, "text/html") && !strings.HasPrefix(ct, "application/json") {
 		return nil
 	}
 	if cc := string(res.Header.Peek(fiber.HeaderCacheControl)); strings.Contains(cc, "no-store") || strings.Contains(cc, "private") {
@@ -476,7 +480,7 @@ func (pc *Cache) build(c fiber.Ctx, stamp Versions, scopes []Scope, now time.Tim
 	}
 	body := append([]byte(nil), res.Body()...)
 	sum := sha256.Sum256(body)
-	e := &entry{stamp: stamp, scopes: scopes, expires: now.Add(pc.TTL), route: c.Route(), status: res.StatusCode(), body: body, html: html,
+	e := &entry{stamp: stamp, scopes: scopes, expires: now.Add(pc.TTL), route: c.Route(), status: res.StatusCode(), body: body,
 		contentType: []byte(ct),
 		etag:        `W/"p-` + base64.RawURLEncoding.EncodeToString(sum[:12]) + `"`}
 	e.etagB = []byte(e.etag)
