@@ -26,7 +26,7 @@ type fx struct {
 	byID  map[string]model.Question
 }
 
-func mkBadge(t *testing.T, env *apptest.Env, typ string, active bool) *model.Badge {
+func mkBadge(t testing.TB, env *apptest.Env, typ string, active bool) *model.Badge {
 	t.Helper()
 	now := model.Now()
 	b := &model.Badge{ID: model.NewID(), Name: "Badge " + model.NewID()[18:], Description: "d", Category: "Development", Type: typ,
@@ -37,7 +37,7 @@ func mkBadge(t *testing.T, env *apptest.Env, typ string, active bool) *model.Bad
 	return b
 }
 
-func mkQuiz(t *testing.T, env *apptest.Env, b *model.Badge, active bool, passing, n int) (*model.Quiz, []model.Question) {
+func mkQuiz(t testing.TB, env *apptest.Env, b *model.Badge, active bool, passing, n int) (*model.Quiz, []model.Question) {
 	t.Helper()
 	now := model.Now()
 	qz := &model.Quiz{ID: model.NewID(), BadgeID: b.ID, Title: b.Name + " Assessment", Description: "Show what you know.",
@@ -62,7 +62,7 @@ func mkQuiz(t *testing.T, env *apptest.Env, b *model.Badge, active bool, passing
 }
 
 // newFx makes an active skill badge whose active quiz has n questions (passing 70%).
-func newFx(t *testing.T, n int) *fx {
+func newFx(t testing.TB, n int) *fx {
 	t.Helper()
 	env := apptest.New(t)
 	b := mkBadge(t, env, model.TypeSkill, true)

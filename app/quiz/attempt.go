@@ -103,6 +103,11 @@ func (s *Service) currentAttempt(ctx context.Context, userID string, qz *model.Q
 				return nil, web.TooMany(MsgTooManyAttempts)
 			}
 		}
+		// The form is drawn before the write transaction: reading the pool's statistics
+		// and the recent forms is most of a start's work, and in the transaction it held
+		// SQLite's one writer from every other write. The transaction draws again only if
+		// the form it avoids (the user's last) is no longer the last.
+		layout, after, drawErr := s.drawLayout(ctx, s.DB, qz, userID)
 		err = s.DB.RunInTx(ctx, nil, func(ctx context.Context, tx bun.Tx) error {
 			now := s.now()
 			if _, err := s.st.openAttempt(ctx, tx, userID, qz.ID); err == nil {
@@ -117,9 +122,19 @@ func (s *Service) currentAttempt(ctx context.Context, userID string, qz *model.Q
 			if !e.CanStart {
 				return &RetakeRefused{Eligibility: e}
 			}
-			layout, err := s.drawLayout(ctx, tx, qz, userID)
-			if err != nil {
-				return err
+			if drawErr != nil {
+				return drawErr
+			}
+			if len(qz.Blueprint) > 0 {
+				last, err := s.st.lastAttempt(ctx, tx, userID, qz.ID, "id")
+				if err != nil {
+					return err
+				}
+				if last.ID != after {
+					if layout, _, err = s.drawLayout(ctx, tx, qz, userID); err != nil {
+						return err
+					}
+				}
 			}
 			a = &model.QuizAttempt{
 				ID: model.NewID(), UserID: userID, QuizID: qz.ID, BadgeID: qz.BadgeID,

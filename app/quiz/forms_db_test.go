@@ -13,7 +13,7 @@ import (
 // blueprintFx is the fixture's quiz with a pool of two topics: A (8 questions: A0-A2 one
 // family through chained links, A3 an enemy of B0, A7 retired) and B (8 questions), and
 // the blueprint A:3, B:2; no retake wait or cap.
-func blueprintFx(t *testing.T) (*fx, map[string]model.Question) {
+func blueprintFx(t testing.TB) (*fx, map[string]model.Question) {
 	t.Helper()
 	f := newFx(t, 0)
 	f.setRules(t, 0, 0, 0, 30)
@@ -212,5 +212,106 @@ func TestStartRefusesWhenThePoolCannotDraw(t *testing.T) {
 	c.Post("/quiz/badge/"+f.badge.ID+"/start", nil).ExpectMsg(409, quiz.MsgNoForm)
 	if n := f.countAttempts(t); n != 0 {
 		t.Fatalf("%d attempts stored", n)
+	}
+}
+
+// The form of a start is drawn before its write transaction. When the member's last
+// attempt changes in between (another tab started and submitted one), the transaction
+// draws again, so that the new form still avoids the last one.
+func TestStartDrawsAgainWhenTheLastFormChangedDuringTheDraw(t *testing.T) {
+	f, byName := blueprintFx(t)
+	u, c := f.env.Member("tabs@x.io")
+	v1 := start(t, c, f.badge.ID)
+	submit(c, v1.Attempt.ID, map[string]int{}).Expect(200)
+	seen := map[string]bool{}
+	for _, it := range f.attemptRow(t, v1.Attempt.ID).Layout {
+		seen[it.QuestionID] = true
+	}
+	// the other tab's attempt asks every active question the first did not
+	var other []model.AttemptItem
+	for _, q := range byName {
+		if q.RetiredAt == nil && !seen[q.ID] {
+			other = append(other, model.AttemptItem{QuestionID: q.ID})
+		}
+	}
+	now := model.Now()
+	meanwhile := &model.QuizAttempt{ID: model.NewID(), UserID: u.ID, QuizID: f.quiz.ID, BadgeID: f.badge.ID,
+		Layout: other, Answers: map[string]int{}, StartedAt: now.Add(time.Second), Deadline: now.Add(time.Hour),
+		SubmittedAt: &now, Total: len(other)}
+	inserted := false
+	svc := &quiz.Service{DB: f.env.DB, Perm: func(n int) []int {
+		if !inserted { // the first shuffle happens in the draw before the transaction
+			inserted = true
+			if _, err := f.env.DB.NewInsert().Model(meanwhile).Exec(f.env.Ctx()); err != nil {
+				t.Fatal(err)
+			}
+		}
+		return rand.Perm(n)
+	}}
+	v2, err := svc.Start(f.env.Ctx(), u, f.badge.ID)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !inserted {
+		t.Fatal("the draw did not shuffle options")
+	}
+	shared := 0
+	for _, q := range v2.Questions {
+		for _, it := range other {
+			if it.QuestionID == q.ID {
+				shared++
+			}
+		}
+	}
+	if shared > 1 {
+		t.Fatalf("the new form shares %d items with the attempt that became the last during its draw", shared)
+	}
+}
+
+// BenchmarkLoadPool reads a blueprint quiz's pool as a start draws a form from it, with
+// the history of a quiz in use: 2,000 submitted attempts of 5 responses each.
+func BenchmarkLoadPool(b *testing.B) {
+	f, byName := blueprintFx(b)
+	ctx := f.env.Ctx()
+	qz := new(model.Quiz)
+	if err := f.env.DB.NewSelect().Model(qz).Where("id = ?", f.quiz.ID).Scan(ctx); err != nil {
+		b.Fatal(err)
+	}
+	var ids []string
+	for _, q := range byName {
+		if q.RetiredAt == nil {
+			ids = append(ids, q.ID)
+		}
+	}
+	u := f.env.CreateUser("history@x.io", "password123", model.RoleUser)
+	start := model.Now().Add(-2000 * time.Hour)
+	for batch := 0; batch < 20; batch++ {
+		var attempts []model.QuizAttempt
+		var responses []model.QuizResponse
+		for i := 0; i < 100; i++ {
+			n := batch*100 + i
+			at := start.Add(time.Duration(n) * time.Hour)
+			a := model.QuizAttempt{ID: model.NewID(), UserID: u.ID, QuizID: qz.ID, BadgeID: f.badge.ID, Answers: map[string]int{},
+				StartedAt: at, Deadline: at.Add(time.Hour), SubmittedAt: &at, Total: 5}
+			for k := 0; k < 5; k++ {
+				q := ids[(n+k*3)%len(ids)]
+				a.Layout = append(a.Layout, model.AttemptItem{QuestionID: q, OptionOrder: []int{0, 1, 2}})
+				responses = append(responses, model.QuizResponse{AttemptID: a.ID, QuestionID: q, QuizID: qz.ID, Position: k,
+					OptionOrder: []int{0, 1, 2}, Options: []string{"a", "b", "c"}, Chosen: []int{n % 3}, Correct: n%3 == 0})
+			}
+			attempts = append(attempts, a)
+		}
+		if _, err := f.env.DB.NewInsert().Model(&attempts).Exec(ctx); err != nil {
+			b.Fatal(err)
+		}
+		if _, err := f.env.DB.NewInsert().Model(&responses).Exec(ctx); err != nil {
+			b.Fatal(err)
+		}
+	}
+	b.ResetTimer()
+	for i := 0; i < b.N; i++ {
+		if _, err := quiz.LoadPool(ctx, f.env.DB, qz); err != nil {
+			b.Fatal(err)
+		}
 	}
 }

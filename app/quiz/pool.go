@@ -118,25 +118,24 @@ func FormSize(qz *model.Quiz, active int) int {
 
 // drawLayout draws the layout of a new attempt of userID at qz: the balanced form of its
 // blueprint, or (empty blueprint) questions per attempt at random from the active pool,
-// one per family.
-func (s *Service) drawLayout(ctx context.Context, d bun.IDB, qz *model.Quiz, userID string) ([]model.AttemptItem, error) {
+// one per family. A blueprint form avoids the questions of the user's last attempt, whose
+// id it returns as after ("" for none, or for a quiz without a blueprint).
+func (s *Service) drawLayout(ctx context.Context, d bun.IDB, qz *model.Quiz, userID string) (layout []model.AttemptItem, after string, err error) {
 	p, err := LoadPool(ctx, d, qz)
 	if err != nil {
-		return nil, err
+		return nil, "", err
 	}
 	if len(p.Active) == 0 {
-		return nil, web.Conflict(MsgNoQuestions)
+		return nil, "", web.Conflict(MsgNoQuestions)
 	}
 	if len(qz.Blueprint) == 0 {
-		return NewLayoutFamilies(p.Active, p.Family, qz.QuestionsPerAttempt, s.Perm), nil
+		return NewLayoutFamilies(p.Active, p.Family, qz.QuestionsPerAttempt, s.Perm), "", nil
+	}
+	last, err := s.st.lastAttempt(ctx, d, userID, qz.ID, "id", "layout")
+	if err != nil {
+		return nil, "", err
 	}
 	prev := map[string]bool{}
-	last := new(model.QuizAttempt)
-	err = d.NewSelect().Model(last).Column("layout").Where("user_id = ? AND quiz_id = ?", userID, qz.ID).
-		OrderExpr("started_at DESC, id DESC").Limit(1).Scan(ctx)
-	if err := notFound(err); err != nil && !errors.Is(err, db.ErrNotFound) {
-		return nil, err
-	}
 	for _, it := range last.Layout {
 		prev[it.QuestionID] = true
 	}
@@ -146,11 +145,23 @@ func (s *Service) drawLayout(ctx context.Context, d bun.IDB, qz *model.Quiz, use
 	}
 	f, err := Draw(p.Items, Spec{Blueprint: qz.Blueprint, Target: p.Target, Cap: CapCount(ExposureRate(qz)), Previous: prev}, r)
 	if err != nil {
-		return nil, web.Conflict(MsgNoForm)
+		return nil, "", web.Conflict(MsgNoForm)
 	}
 	options := map[string]int{}
 	for _, q := range p.Active {
 		options[q.ID] = len(q.Options)
 	}
-	return FormLayout(f, options, s.Perm), nil
+	return FormLayout(f, options, s.Perm), last.ID, nil
+}
+
+// lastAttempt is the user's latest attempt at quiz (columns only), the zero attempt when
+// there is none.
+func (store) lastAttempt(ctx context.Context, d bun.IDB, userID, quizID string, columns ...string) (*model.QuizAttempt, error) {
+	last := new(model.QuizAttempt)
+	err := d.NewSelect().Model(last).Column(columns...).Where("user_id = ? AND quiz_id = ?", userID, quizID).
+		OrderExpr("started_at DESC, id DESC").Limit(1).Scan(ctx)
+	if err := notFound(err); err != nil && !errors.Is(err, db.ErrNotFound) {
+		return nil, err
+	}
+	return last, nil
 }

@@ -14,7 +14,7 @@ import (
 )
 
 // setRules gives the fixture's quiz a draw size and a retake rule.
-func (f *fx) setRules(t *testing.T, draw, waitHours, maxAttempts, periodDays int) {
+func (f *fx) setRules(t testing.TB, draw, waitHours, maxAttempts, periodDays int) {
 	t.Helper()
 	_, err := f.env.DB.NewUpdate().Model((*model.Quiz)(nil)).
 		Set("questions_per_attempt = ?", draw).Set("retake_wait_hours = ?", waitHours).
