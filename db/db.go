@@ -71,13 +71,14 @@ func openSQLite(ctx context.Context, path string) (*bun.DB, error) {
 			_ = os.Chmod(p, 0o600)
 		}
 	}
-	sqldb, err := sql.Open("sqlite", SQLiteDSN(path))
+	sqldb, err := openGated(SQLiteDSN(path), SQLiteBusyTimeout)
 	if err != nil {
 		return nil, err
 	}
-	// One writer at a time is SQLite's rule; readers run in parallel under WAL.
-	sqldb.SetMaxOpenConns(8)
-	sqldb.SetMaxIdleConns(8)
+	// One writer at a time is SQLite's rule, kept by the write gate; readers run in
+	// parallel under WAL.
+	sqldb.SetMaxOpenConns(SQLiteConns)
+	sqldb.SetMaxIdleConns(SQLiteConns)
 	sqldb.SetConnMaxIdleTime(5 * time.Minute)
 	bdb := bun.NewDB(sqldb, sqlitedialect.New())
 	if err := bdb.PingContext(ctx); err != nil {
@@ -169,6 +170,9 @@ func IsUnavailable(err error) bool {
 			return true
 		}
 		return false
+	}
+	if errors.Is(err, ErrWriterBusy) {
+		return true
 	}
 	// the connection broke under a query (reset, refused, timed out, closed mid-answer)
 	var netErr net.Error
