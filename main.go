@@ -20,6 +20,7 @@ import (
 	"context"
 	"flag"
 	"fmt"
+	"io"
 	"log/slog"
 	"net"
 	"os"
@@ -53,7 +54,9 @@ import (
 )
 
 func main() {
-	if err := run(os.Args[1:]); err != nil {
+	err := run(os.Args[1:])
+	logs.Flush()
+	if err != nil {
 		fmt.Fprintln(os.Stderr, "meritmark:", err)
 		os.Exit(1)
 	}
@@ -130,15 +133,29 @@ func run(args []string) error {
 	return fmt.Errorf("unknown command %q (meritmark help lists them)", cmd)
 }
 
-func setupLogging(cfg *config.Config) {
+// logs holds the server's log lines until they are written (serve only; nil otherwise).
+var logs *logBuffer
+
+// setupLogging makes the default logger: text or JSON lines (MERITMARK_LOG_FORMAT) on
+// standard error at the configured level. buffered (the server) writes them in batches
+// (logBuffer); a command writes each line at once.
+func setupLogging(cfg *config.Config, buffered bool) {
 	var level slog.Level
 	_ = level.UnmarshalText([]byte(cfg.LogLevel))
 	opts := &slog.HandlerOptions{Level: level}
-	if cfg.LogFormat == "json" { // MERITMARK_LOG_FORMAT=json: one JSON object a line
-		slog.SetDefault(slog.New(slog.NewJSONHandler(os.Stderr, opts)))
-		return
+	var out io.Writer = os.Stderr
+	if buffered {
+		logs = newLogBuffer(os.Stderr)
+		out = logs
 	}
-	slog.SetDefault(slog.New(slog.NewTextHandler(os.Stderr, opts)))
+	var h slog.Handler = slog.NewTextHandler(out, opts)
+	if cfg.LogFormat == "json" { // MERITMARK_LOG_FORMAT=json: one JSON object a line
+		h = slog.NewJSONHandler(out, opts)
+	}
+	if buffered {
+		h = flushOnWarn{h, logs}
+	}
+	slog.SetDefault(slog.New(h))
 }
 
 func withDB(args []string, fn func(context.Context, *config.Config, *bun.DB) error) error {
@@ -146,7 +163,7 @@ func withDB(args []string, fn func(context.Context, *config.Config, *bun.DB) err
 	if err != nil || cfg == nil {
 		return err
 	}
-	setupLogging(cfg)
+	setupLogging(cfg, false)
 	ctx := context.Background()
 	d, err := db.Open(ctx, cfg.DatabaseURL, cfg.DataDir)
 	if err != nil {
@@ -215,7 +232,7 @@ func serve(args []string) error {
 	if err != nil || cfg == nil {
 		return err
 	}
-	setupLogging(cfg)
+	setupLogging(cfg, true)
 	// no origin to trust beyond loopback, or the PayPal simulator on a public https site
 	if err := cfg.ServeProblem(); err != nil {
 		return err

@@ -112,11 +112,16 @@ func Logged(c fiber.Ctx, start time.Time, observe func(c fiber.Ctx, status int, 
 	} else if strings.HasPrefix(c.Path(), "/static/") || c.Path() == "/healthz" || c.Path() == "/readyz" {
 		level = slog.LevelDebug
 	}
-	if !slog.Default().Enabled(c.Context(), level) {
+	h := slog.Default().Handler()
+	if !h.Enabled(c.Context(), level) {
 		return // the line's fields (the client's address among them) are not worth making
 	}
-	slog.Log(c.Context(), level, "request", "method", c.Method(), "path", c.Path(), "status", status,
-		"dur_ms", float64(dur.Microseconds())/1000, "ip", c.IP(), "rid", ID(c))
+	// the record is made here, not by slog.Log, which takes the caller's stack on every
+	// line for a source no handler of ours prints
+	r := slog.NewRecord(time.Now(), level, "request", 0)
+	r.AddAttrs(slog.String("method", c.Method()), slog.String("path", c.Path()), slog.Int("status", status),
+		slog.Float64("dur_ms", float64(dur.Microseconds())/1000), slog.String("ip", c.IP()), slog.String("rid", ID(c)))
+	_ = h.Handle(c.Context(), r)
 }
 
 // Headers are the headers every answer carries (the security headers, and HSTS when it is
