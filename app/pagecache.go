@@ -2,9 +2,11 @@ package app
 
 import (
 	"context"
+	"net/netip"
 	"time"
 
 	"github.com/gofiber/fiber/v3"
+	"github.com/valyala/fasthttp"
 
 	"meritmark/app/events"
 	"meritmark/app/metrics"
@@ -63,6 +65,45 @@ func (a *App) cacheHit(c fiber.Ctx) error {
 	}
 	middleware.Logged(c, start, a.observe)
 	return nil
+}
+
+// firstHandler wraps the server's handler (the framework's) with hitRaw when the page
+// cache is on.
+func (a *App) firstHandler(next fasthttp.RequestHandler) fasthttp.RequestHandler {
+	if a.PageCache == nil {
+		return next
+	}
+	trusted := trustedPrefixes(a.Deps.Config)
+	proxied := len(trusted) > 0
+	origin := func(ctx *fasthttp.RequestCtx) (string, bool) { return a.Deps.Site.OriginRaw(ctx, proxied) }
+	return func(ctx *fasthttp.RequestCtx) {
+		if !a.hitRaw(ctx, origin, trusted) {
+			next(ctx)
+		}
+	}
+}
+
+// hitRaw serves a visitor's page the cache holds as the server's first handler, before
+// the framework makes a context of the request or routes it: what cacheHit does, and
+// what the layers before it do for a hit (the request id; the client's address, for the
+// log). Under wrk on a held page, the framework's context, routing and those layers were
+// 5-8 % of a hit's CPU. Whatever it cannot answer (a request from behind trusted proxies
+// without a base URL, whose origin the framework resolves) goes on to cacheHit.
+func (a *App) hitRaw(ctx *fasthttp.RequestCtx, origin func(*fasthttp.RequestCtx) (string, bool), trusted []netip.Prefix) bool {
+	start := time.Now()
+	var rid string
+	route, ok := a.PageCache.HitRaw(ctx, origin, func(ctx *fasthttp.RequestCtx, _ *fiber.Route) {
+		rid = middleware.RequestIDRaw(ctx)
+		a.headers.SetOn(&ctx.Response.Header)
+	}, session.CookieName, session.SecureCookieName)
+	if !ok {
+		return false
+	}
+	if a.Deps.Metrics != nil {
+		a.Deps.Metrics.ObserveRoute(route, ctx.Response.StatusCode(), time.Since(start))
+	}
+	middleware.LoggedRaw(ctx, start, func() string { return middleware.ClientIP(ctx, trusted) }, rid)
+	return true
 }
 
 // beforeHit readies a held page's answer: the security headers the chain after the hit

@@ -139,9 +139,10 @@ func New(d *Deps) *App {
 	a.headers = middleware.NewHeaders(" https://www.paypal.com https://www.paypalobjects.com", " https://www.paypal.com https://www.sandbox.paypal.com", d.Config.HSTSHeader())
 	f.Use(middleware.ForwardedClient(trustedPrefixes(d.Config)))
 	f.Use(middleware.RequestID())
-	// a visitor's page the cache holds leaves here: it sets the security headers and is
-	// counted and logged as AccessLog would, before compression, the access log's own
-	// wrapping, the session, routing and the request's deadline cost anything
+	// a visitor's page the cache holds leaves here when the server's first handler could
+	// not answer it (hitRaw: an origin only the framework resolves): it sets the security
+	// headers and is counted and logged as AccessLog would, before compression, the access
+	// log's own wrapping, the session, routing and the request's deadline cost anything
 	// (pagecache.go; a hit is a copy of bytes, so these layers were most of its cost)
 	f.Use(a.cacheHit)
 	f.Use(middleware.Compress())
@@ -172,6 +173,9 @@ func New(d *Deps) *App {
 	}
 	a.Routes = append(a.routeTable(), d.Extra...)
 	a.cachePages() // visitors' pages through the data-aware page cache (pagecache.go)
+	// a visitor's page the cache holds leaves before the framework sees the request
+	// (hitRaw, pagecache.go)
+	f.Server().Handler = a.firstHandler(f.Server().Handler)
 	for _, r := range a.Routes {
 		f.Add([]string{r.Method}, r.Path, accessGuard(r, d.Policy), bodyLimit(r), r.Handler)
 		if r.BodyLimit > DefaultBodyLimit {

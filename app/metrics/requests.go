@@ -49,6 +49,19 @@ func (m *Metrics) ObserveRequest(c fiber.Ctx, status int, d time.Duration) {
 	m.series(c).observe(status, d)
 }
 
+// ObserveRoute counts an answer given for route r before the framework made a context of
+// the request (the page cache's first handler), as ObserveRequest counts the others.
+func (m *Metrics) ObserveRoute(r *fiber.Route, status int, d time.Duration) {
+	if m == nil || r == nil {
+		return
+	}
+	s, ok := m.routes.Load(r)
+	if !ok {
+		s, _ = m.routes.LoadOrStore(r, &routeSeries{m: m, route: r.Path, method: r.Method})
+	}
+	s.(*routeSeries).observe(status, d)
+}
+
 // routeKey is where AnswerFor names the route a request was answered for.
 type routeKey struct{}
 

@@ -4,6 +4,7 @@ package middleware
 
 import (
 	"bytes"
+	"context"
 	"crypto/rand"
 	"encoding/binary"
 	"encoding/hex"
@@ -17,6 +18,7 @@ import (
 	"time"
 
 	"github.com/gofiber/fiber/v3"
+	"github.com/valyala/fasthttp"
 
 	"meritmark/app/web"
 )
@@ -26,17 +28,26 @@ const requestIDKey = "mm.rid"
 // RequestID gives every request an id (echoing a sane incoming X-Request-ID).
 func RequestID() fiber.Handler {
 	return func(c fiber.Ctx) error {
-		var id string
-		if given := c.Request().Header.Peek("X-Request-ID"); len(given) > 0 && len(given) <= 64 &&
-			!bytes.ContainsAny(given, " \t\r\n\"<>") {
-			id = string(given)
-		} else {
-			id = newRequestID()
-		}
+		id := requestID(c.RequestCtx())
 		c.Locals(requestIDKey, id)
-		c.Set("X-Request-ID", id)
 		return c.Next()
 	}
+}
+
+// RequestIDRaw is RequestID for a request answered before the framework makes a context
+// of it: the id, set on the answer.
+func RequestIDRaw(ctx *fasthttp.RequestCtx) string { return requestID(ctx) }
+
+func requestID(ctx *fasthttp.RequestCtx) string {
+	var id string
+	if given := ctx.Request.Header.Peek("X-Request-ID"); len(given) > 0 && len(given) <= 64 &&
+		!bytes.ContainsAny(given, " \t\r\n\"<>") {
+		id = string(given)
+	} else {
+		id = newRequestID()
+	}
+	ctx.Response.Header.Set("X-Request-ID", id)
+	return id
 }
 
 // Request ids are unique, not secret: a random prefix drawn at start and a counter (16 hex
@@ -103,25 +114,39 @@ func Logged(c fiber.Ctx, start time.Time, observe func(c fiber.Ctx, status int, 
 	if observe != nil {
 		observe(c, status, dur)
 	}
-	if status < 500 && !slog.Default().Enabled(c.Context(), slog.LevelInfo) {
+	logAnswer(c.Context(), c.Method(), c.Path(), status, dur, c.IP, ID(c))
+}
+
+// LoggedRaw is Logged for an answer given before the framework made a context of the
+// request: the metrics count it apart (the caller), ip is the client's address.
+func LoggedRaw(ctx *fasthttp.RequestCtx, start time.Time, ip func() string, rid string) {
+	if !slog.Default().Enabled(ctx, slog.LevelInfo) && ctx.Response.StatusCode() < 500 {
+		return
+	}
+	logAnswer(ctx, string(ctx.Method()), string(ctx.Path()), ctx.Response.StatusCode(), time.Since(start), ip, rid)
+}
+
+// logAnswer writes the access line of one answer.
+func logAnswer(ctx context.Context, method, path string, status int, dur time.Duration, ip func() string, rid string) {
+	if status < 500 && !slog.Default().Enabled(ctx, slog.LevelInfo) {
 		return // below an error nothing logs under info: the path is not even read
 	}
 	level := slog.LevelInfo
 	if status >= 500 {
 		level = slog.LevelError
-	} else if strings.HasPrefix(c.Path(), "/static/") || c.Path() == "/healthz" || c.Path() == "/readyz" {
+	} else if strings.HasPrefix(path, "/static/") || path == "/healthz" || path == "/readyz" {
 		level = slog.LevelDebug
 	}
 	h := slog.Default().Handler()
-	if !h.Enabled(c.Context(), level) {
+	if !h.Enabled(ctx, level) {
 		return // the line's fields (the client's address among them) are not worth making
 	}
 	// the record is made here, not by slog.Log, which takes the caller's stack on every
 	// line for a source no handler of ours prints
 	r := slog.NewRecord(time.Now(), level, "request", 0)
-	r.AddAttrs(slog.String("method", c.Method()), slog.String("path", c.Path()), slog.Int("status", status),
-		slog.Float64("dur_ms", float64(dur.Microseconds())/1000), slog.String("ip", c.IP()), slog.String("rid", ID(c)))
-	_ = h.Handle(c.Context(), r)
+	r.AddAttrs(slog.String("method", method), slog.String("path", path), slog.Int("status", status),
+		slog.Float64("dur_ms", float64(dur.Microseconds())/1000), slog.String("ip", ip()), slog.String("rid", rid))
+	_ = h.Handle(ctx, r)
 }
 
 // Headers are the headers every answer carries (the security headers, and HSTS when it is
@@ -150,8 +175,10 @@ func NewHeaders(extraScriptSrc, extraFrameSrc, hsts string) *Headers {
 }
 
 // Set puts the headers on c's answer (their names are already canonical).
-func (h *Headers) Set(c fiber.Ctx) {
-	rh := &c.Response().Header
+func (h *Headers) Set(c fiber.Ctx) { h.SetOn(&c.Response().Header) }
+
+// SetOn sets the headers on rh.
+func (h *Headers) SetOn(rh *fasthttp.ResponseHeader) {
 	for _, kv := range h.kv {
 		rh.SetCanonical(kv[0], kv[1])
 	}

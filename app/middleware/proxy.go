@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/gofiber/fiber/v3"
+	"github.com/valyala/fasthttp"
 )
 
 // ClientIPHeader is the request header through which ForwardedClient hands fiber the
@@ -35,6 +36,25 @@ func ForwardedClient(trusted []netip.Prefix) fiber.Handler {
 		}
 		return c.Next()
 	}
+}
+
+// ClientIP is the client's address as ForwardedClient and the framework resolve it, for
+// a request answered before either runs: the nearest untrusted hop of X-Forwarded-For
+// when the connection comes from a trusted proxy, else the connection's own address.
+func ClientIP(ctx *fasthttp.RequestCtx, trusted []netip.Prefix) string {
+	remote := ctx.RemoteIP()
+	if len(trusted) > 0 {
+		if a, ok := netip.AddrFromSlice(remote); ok && inAny(a.Unmap(), trusted) {
+			var chain []string
+			for _, v := range ctx.Request.Header.PeekAll(fiber.HeaderXForwardedFor) {
+				chain = append(chain, strings.Split(string(v), ",")...)
+			}
+			if ip := rightmostUntrusted(chain, trusted); ip != "" {
+				return ip
+			}
+		}
+	}
+	return remote.String()
 }
 
 // rightmostUntrusted walks the X-Forwarded-For chain from the proxy nearest to us

@@ -28,6 +28,7 @@ import (
 
 	"github.com/gofiber/fiber/v3"
 	"github.com/uptrace/bun"
+	"github.com/valyala/fasthttp"
 
 	"meritmark/app/pagecache/scope"
 	"meritmark/app/web"
@@ -453,14 +454,18 @@ var (
 // appendKey appends c's key to dst: the kind of answer (HTML or JSON), the origin and the
 // URL. A hit looks it up without making a string of it.
 func (pc *Cache) appendKey(dst []byte, c fiber.Ctx) []byte {
+	return appendKey(dst, &c.Request().Header, pc.Origin(c))
+}
+
+func appendKey(dst []byte, h *fasthttp.RequestHeader, origin string) []byte {
 	kind := byte('j')
-	if acc := c.Request().Header.Peek(fiber.HeaderAccept); len(acc) == 0 || bytes.Contains(acc, acceptHTML) || bytes.Contains(acc, acceptAny) {
+	if acc := h.Peek(fiber.HeaderAccept); len(acc) == 0 || bytes.Contains(acc, acceptHTML) || bytes.Contains(acc, acceptAny) {
 		kind = 'h'
 	}
 	dst = append(dst, kind, 0)
-	dst = append(dst, pc.Origin(c)...)
+	dst = append(dst, origin...)
 	dst = append(dst, 0)
-	return append(dst, c.Request().Header.RequestURI()...)
+	return append(dst, h.RequestURI()...)
 }
 
 // build makes an entry of the answer the handler just produced, or nil when it must not
@@ -540,33 +545,45 @@ func (pc *Cache) store(key string, e *entry) {
 // serve answers c with e: 304 when If-None-Match names it, else the body in the coding
 // the request accepts.
 func (pc *Cache) serve(c fiber.Ctx, e *entry) error {
-	res := c.Response()
+	pc.write(c.RequestCtx(), e)
+	return nil
+}
+
+// write makes e the answer to ctx's request: its headers and ETag, a 304 for a matching
+// If-None-Match, else its status and body in the coding the request takes.
+func (pc *Cache) write(ctx *fasthttp.RequestCtx, e *entry) {
+	res := &ctx.Response
 	res.ResetBody()
 	for _, h := range e.headers {
 		res.Header.SetCanonical(h[0], h[1])
 	}
 	res.Header.SetCanonical(etagName, e.etagB)
-	web.AddVary(c, fiber.HeaderAcceptEncoding)
+	web.AddVaryTo(&res.Header, fiber.HeaderAcceptEncoding)
 	res.Header.Del(fiber.HeaderContentEncoding)
-	if inm := c.Request().Header.Peek(fiber.HeaderIfNoneMatch); len(inm) > 0 && etagMatch(string(inm), e.etag) {
+	if inm := ctx.Request.Header.Peek(fiber.HeaderIfNoneMatch); len(inm) > 0 && etagMatch(string(inm), e.etag) {
 		res.Header.Del(fiber.HeaderContentType)
-		return c.SendStatus(fiber.StatusNotModified)
+		res.SetStatusCode(fiber.StatusNotModified)
+		res.SetBodyString(notModified) // as fiber's SendStatus does
+		return
 	}
-	c.Status(e.status)
+	res.SetStatusCode(e.status)
 	// a young entry goes out as a per-request answer would (gzip on a tie), a proven one
 	// as a kept body (brotli on a tie)
 	var enc web.Encoding
 	if e.served.Add(1) > BrotliAfter {
-		enc = web.RequestEncoding(c)
+		enc = web.RequestEncodingOf(&ctx.Request.Header)
 	} else {
-		enc = web.DynamicEncoding(c)
+		enc = web.DynamicEncodingOf(&ctx.Request.Header)
 	}
 	if b := e.encoded(enc); b != nil {
 		res.Header.SetContentEncoding(enc.Token())
-		return c.Send(b)
+		res.SetBodyRaw(b)
+		return
 	}
-	return c.Send(e.body)
+	res.SetBodyRaw(e.body)
 }
+
+var notModified = fasthttp.StatusMessage(fiber.StatusNotModified)
 
 var etagName = []byte(fiber.HeaderETag)
 
@@ -654,26 +671,61 @@ func (r *reader) run(f *flight) {
 // sets the security headers there, and metrics count the hit for that route: the request
 // never reaches the router).
 func (pc *Cache) Hit(c fiber.Ctx, before func(c fiber.Ctx, route *fiber.Route), cookies ...string) bool {
-	if c.Method() != fiber.MethodGet {
+	e := pc.heldFor(c.RequestCtx(), func() (string, bool) { return pc.Origin(c), true }, cookies)
+	if e == nil {
 		return false
 	}
-	h := &c.Request().Header
+	pc.hits.Add(1)
+	if before != nil {
+		before(c, e.route)
+	}
+	pc.write(c.RequestCtx(), e)
+	return true
+}
+
+// HitRaw is Hit on the server's own request, before the framework makes a context of it
+// or routes it (app: the server's first handler): origin tells the request's origin, or
+// false when only the framework can (the request then goes on, to Hit).
+// It returns the route that rendered the page it answered with.
+func (pc *Cache) HitRaw(ctx *fasthttp.RequestCtx, origin func(*fasthttp.RequestCtx) (string, bool), before func(ctx *fasthttp.RequestCtx, route *fiber.Route), cookies ...string) (*fiber.Route, bool) {
+	e := pc.heldFor(ctx, func() (string, bool) { return origin(ctx) }, cookies)
+	if e == nil {
+		return nil, false
+	}
+	pc.hits.Add(1)
+	if before != nil {
+		before(ctx, e.route)
+	}
+	pc.write(ctx, e)
+	return e.route, true
+}
+
+// heldFor is the held, current page that answers ctx's request, or nil.
+func (pc *Cache) heldFor(ctx *fasthttp.RequestCtx, origin func() (string, bool), cookies []string) *entry {
+	if !ctx.IsGet() {
+		return nil
+	}
+	h := &ctx.Request.Header
 	// a body (which the checks after this point would read) or credentials: the whole way
-	if len(h.Peek(fiber.HeaderAuthorization)) > 0 || h.ContentLength() > 0 || len(c.Request().Body()) > 0 {
-		return false
+	if len(h.Peek(fiber.HeaderAuthorization)) > 0 || h.ContentLength() > 0 || len(ctx.Request.Body()) > 0 {
+		return nil
 	}
 	for _, name := range cookies {
 		if len(h.Cookie(name)) > 0 {
-			return false
+			return nil
 		}
 	}
+	o, ok := origin()
+	if !ok {
+		return nil
+	}
 	var buf [256]byte
-	key := pc.appendKey(buf[:0], c)
+	key := appendKey(buf[:0], h, o)
 	pc.mu.Lock()
 	e := pc.entries[string(key)]
 	pc.mu.Unlock()
 	if e == nil || !pc.Now().Before(e.expires) {
-		return false
+		return nil
 	}
 	var cur Versions
 	if len(e.scopes) > 0 {
@@ -681,17 +733,12 @@ func (pc *Cache) Hit(c fiber.Ctx, before func(c fiber.Ctx, route *fiber.Route), 
 		// the request's deadline (Wrap)
 		v, ok := pc.held()
 		if !ok {
-			return false
+			return nil
 		}
 		cur = v
 	}
 	if !e.current(&cur) {
-		return false
+		return nil
 	}
-	pc.hits.Add(1)
-	if before != nil {
-		before(c, e.route)
-	}
-	_ = pc.serve(c, e) // setting a status and a body: no error
-	return true
+	return e
 }

@@ -15,6 +15,7 @@ import (
 	"sync/atomic"
 
 	"github.com/gofiber/fiber/v3"
+	"github.com/valyala/fasthttp"
 
 	"meritmark/app/config"
 )
@@ -127,6 +128,27 @@ func (s *Site) Origin(c fiber.Ctx) string {
 		return "http://" + la.String()
 	}
 	return "http://localhost"
+}
+
+// OriginRaw is Origin for a request the framework has not made a context of: false when
+// only Origin can tell (trusted proxies may set the host and scheme; a Host header that is
+// not a loopback one).
+func (s *Site) OriginRaw(ctx *fasthttp.RequestCtx, proxied bool) (string, bool) {
+	if s.BaseURL != "" {
+		return s.BaseURL, true
+	}
+	if proxied {
+		return "", false
+	}
+	scheme := "http"
+	if ctx.IsTLS() {
+		scheme = "https"
+	}
+	host := ctx.Host()
+	if m := lastOrigin.Load(); m != nil && m.host == string(host) && m.scheme == scheme {
+		return m.origin, true
+	}
+	return "", false // the first request from a host makes the memo through Origin
 }
 
 // originMemo is a loopback origin Origin made, and the host and scheme it came from.
