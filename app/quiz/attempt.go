@@ -106,7 +106,13 @@ func (s *Service) currentAttempt(ctx context.Context, userID string, qz *model.Q
 		// The form is drawn before the write transaction: reading the pool's statistics
 		// and the recent forms is most of a start's work, and in the transaction it held
 		// SQLite's one writer from every other write. The transaction draws again only if
-		// the form it avoids (the user's last) is no longer the last.
+		// the form it avoids (the user's last) is no longer the last. A start the retake
+		// rule refuses draws nothing (the transaction checks the rule again).
+		if e, err := s.st.eligible(ctx, s.DB, qz, userID, s.now()); err != nil {
+			return nil, err
+		} else if !e.CanStart {
+			return nil, &RetakeRefused{Eligibility: e}
+		}
 		layout, after, drawErr := s.drawLayout(ctx, s.DB, qz, userID)
 		err = s.DB.RunInTx(ctx, nil, func(ctx context.Context, tx bun.Tx) error {
 			now := s.now()

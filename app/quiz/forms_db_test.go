@@ -1,6 +1,7 @@
 package quiz_test
 
 import (
+	"errors"
 	"fmt"
 	"math/rand/v2"
 	"testing"
@@ -313,5 +314,24 @@ func BenchmarkLoadPool(b *testing.B) {
 		if _, err := quiz.LoadPool(ctx, f.env.DB, qz); err != nil {
 			b.Fatal(err)
 		}
+	}
+}
+
+// A start the retake rule refuses draws no form: it reads the rule first.
+func TestARefusedStartDrawsNoForm(t *testing.T) {
+	f, _ := blueprintFx(t)
+	f.setRules(t, 0, 24, 3, 30) // a day between attempts
+	u, c := f.env.Member("wait@x.io")
+	v := start(t, c, f.badge.ID)
+	submit(c, v.Attempt.ID, map[string]int{}).Expect(200)
+	shuffles := 0
+	svc := &quiz.Service{DB: f.env.DB, Perm: func(n int) []int { shuffles++; return rand.Perm(n) }}
+	_, err := svc.Start(f.env.Ctx(), u, f.badge.ID)
+	var refused *quiz.RetakeRefused
+	if !errors.As(err, &refused) || refused.Eligibility.NextAttemptAt == nil {
+		t.Fatalf("a start within the wait: %v", err)
+	}
+	if shuffles != 0 {
+		t.Fatalf("a refused start drew a form (%d shuffles)", shuffles)
 	}
 }
