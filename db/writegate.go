@@ -147,11 +147,16 @@ func (c *gatedConn) BeginTx(ctx context.Context, opts driver.TxOptions) (driver.
 
 // Close gives the gate back if a transaction was left open.
 func (c *gatedConn) Close() error {
+	defer c.endTx()
+	return c.sqliteConn.Close()
+}
+
+// endTx gives back the gate a transaction took (once).
+func (c *gatedConn) endTx() {
 	if r := c.release; r != nil {
 		c.release = nil
-		defer r()
+		r()
 	}
-	return c.sqliteConn.Close()
 }
 
 // writeTurn takes the gate for query outside a transaction when it writes; done gives
@@ -163,7 +168,8 @@ func (c *gatedConn) writeTurn(ctx context.Context, query string) (done func(), e
 	return c.gate.take(ctx)
 }
 
-func (c *gatedConn) ExecContext(ctx context.Context, query string, args []driver.NamedValue) (driver.Result, error) {
+// exec runs exec, query's, in its turn when it needs one.
+func (c *gatedConn) exec(ctx context.Context, query string, exec func() (driver.Result, error)) (driver.Result, error) {
 	done, err := c.writeTurn(ctx, query)
 	if err != nil {
 		return nil, err
@@ -171,16 +177,26 @@ func (c *gatedConn) ExecContext(ctx context.Context, query string, args []driver
 	if done != nil {
 		defer done()
 	}
-	return c.sqliteConn.ExecContext(ctx, query, args)
+	return exec()
 }
 
-func (c *gatedConn) QueryContext(ctx context.Context, query string, args []driver.NamedValue) (driver.Rows, error) {
+// query runs run, query's, in its turn when it needs one, held until its rows close: a
+// write that returns rows (RETURNING) ends then.
+func (c *gatedConn) query(ctx context.Context, query string, run func() (driver.Rows, error)) (driver.Rows, error) {
 	done, err := c.writeTurn(ctx, query)
 	if err != nil {
 		return nil, err
 	}
-	rows, err := c.sqliteConn.QueryContext(ctx, query, args)
+	rows, err := run()
 	return closing(rows, err, done)
+}
+
+func (c *gatedConn) ExecContext(ctx context.Context, query string, args []driver.NamedValue) (driver.Result, error) {
+	return c.exec(ctx, query, func() (driver.Result, error) { return c.sqliteConn.ExecContext(ctx, query, args) })
+}
+
+func (c *gatedConn) QueryContext(ctx context.Context, query string, args []driver.NamedValue) (driver.Rows, error) {
+	return c.query(ctx, query, func() (driver.Rows, error) { return c.sqliteConn.QueryContext(ctx, query, args) })
 }
 
 func (c *gatedConn) PrepareContext(ctx context.Context, query string) (driver.Stmt, error) {
@@ -201,20 +217,13 @@ type gatedTx struct {
 }
 
 func (t *gatedTx) Commit() error {
-	defer t.end()
+	defer t.c.endTx()
 	return t.Tx.Commit()
 }
 
 func (t *gatedTx) Rollback() error {
-	defer t.end()
+	defer t.c.endTx()
 	return t.Tx.Rollback()
-}
-
-func (t *gatedTx) end() {
-	if r := t.c.release; r != nil {
-		t.c.release = nil
-		r()
-	}
 }
 
 // sqliteStmt is what the driver's prepared statement implements.
@@ -233,23 +242,11 @@ type gatedStmt struct {
 }
 
 func (s *gatedStmt) ExecContext(ctx context.Context, args []driver.NamedValue) (driver.Result, error) {
-	done, err := s.c.writeTurn(ctx, s.query)
-	if err != nil {
-		return nil, err
-	}
-	if done != nil {
-		defer done()
-	}
-	return s.sqliteStmt.ExecContext(ctx, args)
+	return s.c.exec(ctx, s.query, func() (driver.Result, error) { return s.sqliteStmt.ExecContext(ctx, args) })
 }
 
 func (s *gatedStmt) QueryContext(ctx context.Context, args []driver.NamedValue) (driver.Rows, error) {
-	done, err := s.c.writeTurn(ctx, s.query)
-	if err != nil {
-		return nil, err
-	}
-	rows, err := s.sqliteStmt.QueryContext(ctx, args)
-	return closing(rows, err, done)
+	return s.c.query(ctx, s.query, func() (driver.Rows, error) { return s.sqliteStmt.QueryContext(ctx, args) })
 }
 
 // sqliteRows is what the driver's rows implement.
@@ -283,7 +280,7 @@ func (r *gatedPlainRows) Close() error {
 }
 
 // closing returns the rows of a query that took the gate (done not nil) so that they give
-// it back when closed: a write that returns rows (RETURNING) ends then.
+// it back when closed.
 func closing(rows driver.Rows, err error, done func()) (driver.Rows, error) {
 	switch {
 	case done == nil:

@@ -55,11 +55,16 @@ func (m *Metrics) ObserveRoute(r *fiber.Route, status int, d time.Duration) {
 	if m == nil || r == nil {
 		return
 	}
-	s, ok := m.routes.Load(r)
-	if !ok {
-		s, _ = m.routes.LoadOrStore(r, &routeSeries{m: m, route: r.Path, method: r.Method})
+	m.routeSeries(r).observe(status, d)
+}
+
+// routeSeries is route r's series, made on its first answer.
+func (m *Metrics) routeSeries(r *fiber.Route) *routeSeries {
+	if s, ok := m.routes.Load(r); ok {
+		return s.(*routeSeries)
 	}
-	s.(*routeSeries).observe(status, d)
+	s, _ := m.routes.LoadOrStore(r, &routeSeries{m: m, route: r.Path, method: r.Method})
+	return s.(*routeSeries)
 }
 
 // routeKey is where AnswerFor names the route a request was answered for.
@@ -79,11 +84,7 @@ func (m *Metrics) series(c fiber.Ctx) *routeSeries {
 		if !answered {
 			r = c.Route()
 		}
-		if s, ok := m.routes.Load(r); ok {
-			return s.(*routeSeries)
-		}
-		s, _ := m.routes.LoadOrStore(r, &routeSeries{m: m, route: r.Path, method: r.Method})
-		return s.(*routeSeries)
+		return m.routeSeries(r)
 	}
 	method, i := c.Method(), len(knownMethods)
 	for j, k := range knownMethods {

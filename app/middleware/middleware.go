@@ -28,17 +28,14 @@ const requestIDKey = "mm.rid"
 // RequestID gives every request an id (echoing a sane incoming X-Request-ID).
 func RequestID() fiber.Handler {
 	return func(c fiber.Ctx) error {
-		id := requestID(c.RequestCtx())
-		c.Locals(requestIDKey, id)
+		c.Locals(requestIDKey, RequestIDRaw(c.RequestCtx()))
 		return c.Next()
 	}
 }
 
-// RequestIDRaw is RequestID for a request answered before the framework makes a context
-// of it: the id, set on the answer.
-func RequestIDRaw(ctx *fasthttp.RequestCtx) string { return requestID(ctx) }
-
-func requestID(ctx *fasthttp.RequestCtx) string {
+// RequestIDRaw gives ctx's request its id, sets it on the answer and returns it:
+// RequestID's work, for a request answered before the framework makes a context of it.
+func RequestIDRaw(ctx *fasthttp.RequestCtx) string {
 	var id string
 	if given := ctx.Request.Header.Peek("X-Request-ID"); len(given) > 0 && len(given) <= 64 &&
 		!bytes.ContainsAny(given, " \t\r\n\"<>") {
@@ -121,7 +118,7 @@ func Logged(c fiber.Ctx, start time.Time, observe func(c fiber.Ctx, status int, 
 // request: the metrics count it apart (the caller), ip is the client's address.
 func LoggedRaw(ctx *fasthttp.RequestCtx, start time.Time, ip func() string, rid string) {
 	if !slog.Default().Enabled(ctx, slog.LevelInfo) && ctx.Response.StatusCode() < 500 {
-		return
+		return // logAnswer's own first test, before the method and path are copied out
 	}
 	logAnswer(ctx, string(ctx.Method()), string(ctx.Path()), ctx.Response.StatusCode(), time.Since(start), ip, rid)
 }

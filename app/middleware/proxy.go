@@ -26,11 +26,7 @@ func ForwardedClient(trusted []netip.Prefix) fiber.Handler {
 		h := &c.Request().Header
 		h.Del(ClientIPHeader)
 		if len(trusted) > 0 && c.IsProxyTrusted() {
-			var chain []string
-			for _, v := range h.PeekAll(fiber.HeaderXForwardedFor) {
-				chain = append(chain, strings.Split(string(v), ",")...)
-			}
-			if ip := rightmostUntrusted(chain, trusted); ip != "" {
+			if ip := forwardedFor(h, trusted); ip != "" {
 				h.Set(ClientIPHeader, ip)
 			}
 		}
@@ -45,16 +41,22 @@ func ClientIP(ctx *fasthttp.RequestCtx, trusted []netip.Prefix) string {
 	remote := ctx.RemoteIP()
 	if len(trusted) > 0 {
 		if a, ok := netip.AddrFromSlice(remote); ok && inAny(a.Unmap(), trusted) {
-			var chain []string
-			for _, v := range ctx.Request.Header.PeekAll(fiber.HeaderXForwardedFor) {
-				chain = append(chain, strings.Split(string(v), ",")...)
-			}
-			if ip := rightmostUntrusted(chain, trusted); ip != "" {
+			if ip := forwardedFor(&ctx.Request.Header, trusted); ip != "" {
 				return ip
 			}
 		}
 	}
 	return remote.String()
+}
+
+// forwardedFor is the client X-Forwarded-For names behind trusted proxies
+// (rightmostUntrusted of its whole chain), "" for none.
+func forwardedFor(h *fasthttp.RequestHeader, trusted []netip.Prefix) string {
+	var chain []string
+	for _, v := range h.PeekAll(fiber.HeaderXForwardedFor) {
+		chain = append(chain, strings.Split(string(v), ",")...)
+	}
+	return rightmostUntrusted(chain, trusted)
 }
 
 // rightmostUntrusted walks the X-Forwarded-For chain from the proxy nearest to us

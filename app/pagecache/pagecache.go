@@ -671,16 +671,13 @@ func (r *reader) run(f *flight) {
 // sets the security headers there, and metrics count the hit for that route: the request
 // never reaches the router).
 func (pc *Cache) Hit(c fiber.Ctx, before func(c fiber.Ctx, route *fiber.Route), cookies ...string) bool {
-	e := pc.heldFor(c.RequestCtx(), func() (string, bool) { return pc.Origin(c), true }, cookies)
-	if e == nil {
-		return false
-	}
-	pc.hits.Add(1)
-	if before != nil {
-		before(c, e.route)
-	}
-	pc.write(c.RequestCtx(), e)
-	return true
+	_, ok := pc.HitRaw(c.RequestCtx(), func(*fasthttp.RequestCtx) (string, bool) { return pc.Origin(c), true },
+		func(_ *fasthttp.RequestCtx, r *fiber.Route) {
+			if before != nil {
+				before(c, r)
+			}
+		}, cookies...)
+	return ok
 }
 
 // HitRaw is Hit on the server's own request, before the framework makes a context of it
@@ -688,7 +685,7 @@ func (pc *Cache) Hit(c fiber.Ctx, before func(c fiber.Ctx, route *fiber.Route), 
 // false when only the framework can (the request then goes on, to Hit).
 // It returns the route that rendered the page it answered with.
 func (pc *Cache) HitRaw(ctx *fasthttp.RequestCtx, origin func(*fasthttp.RequestCtx) (string, bool), before func(ctx *fasthttp.RequestCtx, route *fiber.Route), cookies ...string) (*fiber.Route, bool) {
-	e := pc.heldFor(ctx, func() (string, bool) { return origin(ctx) }, cookies)
+	e := pc.heldFor(ctx, origin, cookies)
 	if e == nil {
 		return nil, false
 	}
@@ -701,7 +698,7 @@ func (pc *Cache) HitRaw(ctx *fasthttp.RequestCtx, origin func(*fasthttp.RequestC
 }
 
 // heldFor is the held, current page that answers ctx's request, or nil.
-func (pc *Cache) heldFor(ctx *fasthttp.RequestCtx, origin func() (string, bool), cookies []string) *entry {
+func (pc *Cache) heldFor(ctx *fasthttp.RequestCtx, origin func(*fasthttp.RequestCtx) (string, bool), cookies []string) *entry {
 	if !ctx.IsGet() {
 		return nil
 	}
@@ -715,7 +712,7 @@ func (pc *Cache) heldFor(ctx *fasthttp.RequestCtx, origin func() (string, bool),
 			return nil
 		}
 	}
-	o, ok := origin()
+	o, ok := origin(ctx)
 	if !ok {
 		return nil
 	}
