@@ -353,6 +353,9 @@ func serve(args []string) error {
 		url = "http://localhost:" + port
 	}
 	slog.Info("meritmark is serving", "version", app.BuildVersion(), "url", url, "addr", ln.Addr().String(), "db", string(db.EngineOf(d)), "ssr_workers", workers, "startup_ms", time.Since(start).Milliseconds())
+	// the start's lines are written before the banner and before the first answer: an
+	// operator (or a test) that sees the site up sees how it started
+	logs.Flush()
 	if cfg.LogFormat != "json" { // JSON logs stay one object a line
 		fmt.Fprintf(os.Stderr, "\n  Meritmark is running at %s\n\n", url)
 	}

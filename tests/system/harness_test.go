@@ -296,7 +296,7 @@ func (in *instance) awaitReady(timeout time.Duration) error {
 		if err == nil {
 			res.Body.Close()
 			if res.StatusCode == http.StatusOK {
-				return nil
+				return in.awaitStarted(deadline)
 			}
 		}
 		if !in.running() {
@@ -306,6 +306,25 @@ func (in *instance) awaitReady(timeout time.Duration) error {
 			return fmt.Errorf("%s not ready after %s", in.Name, timeout)
 		}
 		time.Sleep(20 * time.Millisecond)
+	}
+}
+
+// awaitStarted waits until this start's "meritmark is serving" line has been read from
+// the server's output: the server writes its start's lines before it answers, but they
+// reach logBuffer through a pipe, so a test reading them at once could miss them.
+func (in *instance) awaitStarted(deadline time.Time) error {
+	for {
+		out := in.logs.sinceMark()
+		serving, banner := strings.Index(out, "meritmark is serving"), strings.Index(out, "Meritmark is running at")
+		switch {
+		case banner >= 0 && (serving < 0 || serving > banner):
+			return fmt.Errorf("%s printed its banner before its start's log lines:\n%s", in.Name, out)
+		case serving >= 0:
+			return nil
+		case time.Now().After(deadline):
+			return fmt.Errorf("%s answered /readyz, but its start's log lines never came", in.Name)
+		}
+		time.Sleep(5 * time.Millisecond)
 	}
 }
 
@@ -319,7 +338,7 @@ func (in *instance) kill() {
 }
 
 // logBuffer collects a server's output (safe for concurrent use); mark starts a new
-// section (a restart) that since reads.
+// section (a restart) that sinceMark reads.
 type logBuffer struct {
 	mu    sync.Mutex
 	buf   bytes.Buffer
@@ -336,6 +355,13 @@ func (l *logBuffer) String() string {
 	l.mu.Lock()
 	defer l.mu.Unlock()
 	return l.buf.String()
+}
+
+// sinceMark is what was written since the last mark.
+func (l *logBuffer) sinceMark() string {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return string(l.buf.Bytes()[l.start:])
 }
 
 func (l *logBuffer) mark() {
