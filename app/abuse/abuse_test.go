@@ -6,6 +6,7 @@ import (
 	"compress/gzip"
 	"fmt"
 	"io"
+	"math"
 	"net"
 	"net/http"
 	"runtime"
@@ -284,30 +285,35 @@ func TestSlowClientsAreCutOffOthersServed(t *testing.T) {
 			}
 		}(i)
 	}
-	// meanwhile ordinary requests are answered promptly
+	// meanwhile ordinary requests are answered, before the first slow client is cut off:
+	// a server that served them only once slow clients were gone would answer them after
+	// that (an order of events, not a time a loaded machine can miss)
 	time.Sleep(300 * time.Millisecond)
 	c := e.Client()
 	for i := 0; i < 10; i++ {
-		t0 := time.Now()
 		c.Abs("GET", "/healthz", nil).Expect(200)
-		c.Post("/auth/login", map[string]string{"email": "nobody@x.io", "password": "wrong-password"}).Expect(401)
-		if d := time.Since(t0); d > time.Second {
-			t.Fatalf("an ordinary request took %s while %d clients were slow", d, slow)
-		}
+		c.Get("/badges/with-ownership").Expect(200)
 	}
-	var worst time.Duration
+	answered := time.Since(start)
+	// a sign-in (its body read, a password hashed) is answered too; it is not raced
+	// against the cut-off, as a hash on a loaded machine can take most of a second
+	c.Post("/auth/login", map[string]string{"email": "nobody@x.io", "password": "wrong-password"}).Expect(401)
+	first, worst := time.Duration(math.MaxInt64), time.Duration(0)
 	for i := 0; i < slow; i++ {
 		select {
 		case d := <-closed:
-			worst = max(worst, d)
+			first, worst = min(first, d), max(worst, d)
 		case <-time.After(8 * time.Second):
 			t.Fatalf("only %d of %d slow clients were cut off", i, slow)
 		}
 	}
+	if answered >= first {
+		t.Fatalf("20 ordinary requests were answered %s after the slow clients came, after the first of them was cut off (%s): they waited for the slow ones", answered.Round(time.Millisecond), first.Round(time.Millisecond))
+	}
 	if worst > 4*time.Second {
 		t.Fatalf("a slow client was cut off only after %s (read timeout 1s)", worst)
 	}
-	t.Logf("%d slow clients cut off, the last after %s", slow, worst.Round(time.Millisecond))
+	t.Logf("%d slow clients cut off from %s to %s; 20 ordinary requests answered by %s", slow, first.Round(time.Millisecond), worst.Round(time.Millisecond), answered.Round(time.Millisecond))
 	stop.Wait()
 
 	// an upload gets UploadReadTimeout: 2.5 s of a slowly sent picture is still read
